@@ -1,0 +1,116 @@
+/**
+ * §4.1 Exchange code or refresh token, with §5.1 points 3–4 and the first rows of §7: what the token endpoint
+ * refuses, and how. Invalid requests come from generators/token-requests.ts, each breaking one field one way.
+ */
+import fc from 'fast-check';
+import { jsonContentType, jsonObjectBody, parseJson } from '../src/checks/json.js';
+import { noSecretEcho } from '../src/checks/secrets.js';
+import { noServerError, status } from '../src/checks/status.js';
+import { exchangeRule, propertyRule, type RuleMeta } from '../src/model/define.js';
+import { defineSpec, type Rule } from '../src/model/rule.js';
+import { codeGrant } from '../src/protocol/oauth.js';
+import type { RuleContext } from '../src/runner/context.js';
+import { exchange, exchangeFreshCode } from '../src/steps/oauth.js';
+import {
+  TOKEN_FIELDS, anyJsonBody, applyMutation, mutation, notJsonText, type Breakage, type Mutation, type TokenField,
+} from '../generators/token-requests.js';
+import { observed } from '../src/model/outcome.js';
+
+const refusal = [status(400), jsonContentType, jsonObjectBody] as const;
+
+const BREAKAGES: Record<Breakage, string> = { missing: 'missing', wrong: 'a wrong value', 'wrong-type': 'a value of the wrong JSON type' };
+const WHY: Record<TokenField, string> = {
+  client_id: 'the integration ID identifies the client (§5.1.3)',
+  client_secret: 'the secret key is required for the code grant (§4.1, §5.1.3)',
+  grant_type: 'only authorization_code and refresh_token exist (§4.1)',
+  code: 'the code is what is exchanged (§3.1)',
+  redirect_uri: 'it must match the settings exactly (§4.1, §5.1.4)',
+};
+
+async function validFields(t: RuleContext): Promise<Record<TokenField, string>> {
+  return codeGrant(t.target, await t.control.freshCode()) as Record<TokenField, string>;
+}
+
+/** A code-grant request with one field broken; a fresh code per case so that a refusal cannot be blamed on a used code. */
+function brokenExchangeRule(field: TokenField, breakage: Breakage): Rule {
+  const meta: RuleMeta = {
+    id: `oauth.token.${field.replace('_', '-')}.${breakage}`,
+    section: '4.1',
+    level: 'must',
+    requires: ['control'],
+    title: `A code exchange with ${field} ${BREAKAGES[breakage]} is refused with 400 and a JSON body`,
+    reading: `${WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.`,
+  };
+  const c = { client_id: 'x', client_secret: 'x', grant_type: 'authorization_code', code: 'x', redirect_uri: 'x' };
+  return propertyRule<{ m: Mutation; encoding: 'json' | 'form' }>(meta, {
+    cases: (t) => fc.record({
+      m: mutation(field, breakage, { ...c, client_id: t.credentials.clientId, client_secret: t.credentials.clientSecret, redirect_uri: t.credentials.redirectUri }),
+      encoding: breakage === 'wrong-type' ? fc.constant('json' as const) : fc.constantFrom('json' as const, 'form' as const),
+    }),
+    send: async (t, { m, encoding }) => exchange(t, applyMutation(await validFields(t), m), encoding),
+    expect: refusal,
+  });
+}
+
+export default defineSpec({
+  section: '4.1',
+  title: 'Exchange code or refresh token',
+  rules: [
+    ...TOKEN_FIELDS.flatMap((field) => (['missing', 'wrong', 'wrong-type'] as const).map((b) => brokenExchangeRule(field, b))),
+
+    propertyRule(
+      { id: 'oauth.token.body-not-json', section: '4.1', level: 'must', requires: [], title: 'A body that is not JSON is refused with 400 and a JSON body',
+        reading: 'The request Content-Type is application/json; a body that does not parse is invalid data.' },
+      {
+        cases: () => notJsonText,
+        send: (t, text) => t.send({ method: 'POST', url: `${t.target.baseUrl}/oauth2/access_token`, headers: { 'content-type': 'application/json' }, body: text }),
+        expect: refusal,
+      },
+    ),
+
+    exchangeRule(
+      { id: 'oauth.token.code-reuse', section: '3.1', level: 'must', requires: ['control'], title: 'An authorization code exchanged once is refused the second time',
+        reading: 'The spec says a code is exchanged for the pair; RFC 6749 §4.1.2 makes it single-use. A second exchange gets 400 (another 4xx is non_strict).' },
+      {
+        send: async (t) => {
+          const fields = codeGrant(t.target, await t.control.freshCode());
+          await exchange(t, fields);
+          return exchange(t, fields);
+        },
+        expect: [status(400), jsonObjectBody],
+      },
+    ),
+
+    propertyRule(
+      { id: 'oauth.token.no-secret-echo', section: '4.1', level: 'should', requires: ['control'], title: 'No refusal echoes the client secret, the code or a wrong secret sent' },
+      {
+        cases: (t) => fc.constantFrom(...TOKEN_FIELDS).chain((field) => fc.constantFrom<Breakage>('missing', 'wrong').chain((b) =>
+          mutation(field, b, { client_id: t.credentials.clientId, client_secret: t.credentials.clientSecret, grant_type: 'authorization_code', code: 'x', redirect_uri: t.credentials.redirectUri }))),
+        send: async (t, m) => exchange(t, applyMutation(await validFields(t), m)),
+        expect: (t, m) => [noSecretEcho([t.credentials.clientSecret, typeof m.value === 'string' ? m.value : undefined])],
+      },
+    ),
+
+    propertyRule(
+      { id: 'oauth.token.no-server-error', section: '4.1', level: 'should', requires: [], title: 'Arbitrary JSON or form bodies never cause a 5xx' },
+      {
+        cases: () => fc.oneof(
+          anyJsonBody.map((body) => ({ type: 'application/json', body })),
+          fc.dictionary(fc.constantFrom(...TOKEN_FIELDS, 'x'), fc.string({ maxLength: 12 })).map((d) => ({ type: 'application/x-www-form-urlencoded', body: new URLSearchParams(d).toString() })),
+        ),
+        send: (t, c) => t.send({ method: 'POST', url: `${t.target.baseUrl}/oauth2/access_token`, headers: { 'content-type': c.type }, body: c.body }),
+        expect: [noServerError],
+      },
+    ),
+
+    exchangeRule(
+      { id: 'oauth.token.form-encoded', section: '4.1', level: 'info', requires: ['control'], title: 'Whether a form-encoded code exchange is accepted (public PHP clients send one)',
+        reading: 'The spec states a JSON request; FIELD-NOTES records form-encoded requests from the PHP client. Reported, not judged.' },
+      {
+        send: (t) => exchangeFreshCode(t, 'form'),
+        expect: [(res) => observed('form-encoded exchange', `answered ${res.status}${parseJson(res) && res.status === 200 ? ' with a token pair' : ''}`)],
+      },
+    ),
+  ],
+});
+

@@ -1,0 +1,62 @@
+/**
+ * Media-type and JSON checks, with the lenient readings of DESIGN.md §2:
+ * `application/json; charset=utf-8` is JSON; another `+json` type (problem+json, hal+json) is non_strict where
+ * the spec states `application/json`.
+ */
+import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
+import type { Finding } from '../model/outcome.js';
+import { fail, nonStrict, pass } from '../model/outcome.js';
+import type { HttpResponse } from '../target/http.js';
+import type { Check } from './status.js';
+
+export function mediaType(res: HttpResponse): string {
+  return (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+export function isJsonMediaType(type: string): boolean {
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+export const jsonContentType: Check = (res) => {
+  const type = mediaType(res);
+  if (type === 'application/json') return pass('JSON Content-Type', res.headers['content-type'] ?? '');
+  if (isJsonMediaType(type)) return nonStrict('JSON Content-Type', `expected application/json, observed ${type} (a JSON type, not the stated one)`);
+  return fail('JSON Content-Type', `expected application/json, observed ${type || 'no Content-Type'}`);
+};
+
+export function parseJson(res: HttpResponse): unknown {
+  try {
+    return JSON.parse(res.text);
+  } catch {
+    return undefined;
+  }
+}
+
+export const jsonObjectBody: Check = (res) => {
+  const body = parseJson(res);
+  return body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? pass('JSON object body')
+    : fail('JSON object body', `expected a JSON object body, observed ${res.text ? `"${res.text.slice(0, 80)}"` : 'an empty body'}`);
+};
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+
+/** Validates the body against a JSON schema; extra fields are always allowed (DESIGN.md §2). */
+export function matchesSchema(name: string, schema: SchemaObject): Check {
+  const validate = ajv.compile(schema);
+  return (res) => {
+    const body = parseJson(res);
+    if (body === undefined) return fail(name, 'expected a JSON body, observed none that parses');
+    return validate(body) ? pass(name) : fail(name, describeAjvErrors(validate.errors ?? []));
+  };
+}
+
+export function describeAjvErrors(errors: readonly ErrorObject[]): string {
+  return errors
+    .map((e) => `${e.instancePath || 'body'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` (${(e.params.allowedValues as unknown[]).join(', ')})` : ''}`)
+    .join('; ');
+}
+
+export function findingFor(name: string, ok: boolean, detail: string): Finding {
+  return ok ? pass(name, detail) : fail(name, detail);
+}

@@ -1,0 +1,39 @@
+/**
+ * Status-code checks. The verdict scale of DESIGN.md §2: the stated code passes; another code of the same
+ * class is non_strict (403 where 401 is stated); the opposite class or any 5xx fails.
+ */
+import type { Finding } from '../model/outcome.js';
+import { fail, nonStrict, pass } from '../model/outcome.js';
+import type { HttpResponse } from '../target/http.js';
+
+export type Check = (res: HttpResponse) => Finding;
+
+export function status(expected: number, options: { also?: readonly number[] } = {}): Check {
+  const name = `status ${expected}`;
+  return (res) => {
+    if (res.status === expected) return pass(name, `status ${res.status}`);
+    if (res.status >= 500) return fail(name, `expected ${expected}, observed ${res.status} (a server error)`);
+    if (options.also?.includes(res.status)) return nonStrict(name, `expected ${expected}, observed ${res.status} (accepted as non-strict)`);
+    if (Math.floor(res.status / 100) === Math.floor(expected / 100)) {
+      return nonStrict(name, `expected ${expected}, observed ${res.status} (same class)`);
+    }
+    return fail(name, `expected ${expected}, observed ${res.status}${briefBody(res)}`);
+  };
+}
+
+/** Any 4xx: the request is refused, whatever the code. For rules where the spec says "refused" without a code. */
+export function refused(stated = 400): Check {
+  return status(stated);
+}
+
+/** Robustness (`should`): whatever the answer, it is not a server error. */
+export const noServerError: Check = (res) =>
+  res.status >= 500
+    ? fail('no 5xx', `expected a 2xx or 4xx answer, observed ${res.status}${briefBody(res)}`)
+    : pass('no 5xx', `status ${res.status}`);
+
+export function briefBody(res: HttpResponse): string {
+  const text = res.text.trim();
+  if (!text) return '';
+  return `: ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
+}

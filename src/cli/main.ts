@@ -1,0 +1,47 @@
+/**
+ * The `conformance` command: dispatches to a subcommand and maps errors to the exit codes of DESIGN.md §3.
+ */
+import { emulatorCommand } from './commands/emulator.js';
+import { rulesCommand } from './commands/rules.js';
+import { runCommand } from './commands/run.js';
+
+const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
+  run: runCommand,
+  emulator: emulatorCommand,
+  rules: rulesCommand,
+};
+
+const USAGE = `usage: conformance <command> [flags]
+
+commands:
+  run        run the suite and write the reports (--target emulator|remote, --profile quick|full, --only <glob|section>,
+             --seed <n>, --runs <n>, --strict, --baseline <report.json>, --out <dir>, --env-file <path>)
+  emulator   start the emulator standalone (--host, --port) and print the .env lines for a remote run
+  rules      list every rule (--json)
+
+exit codes: 0 no failed must rule, 1 failures, 2 usage or configuration error, 3 target unreachable
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`conformance: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command(args);
+  } catch (err) {
+    const e = err as Error & { exitCode?: number };
+    if (typeof e.exitCode === 'number') {
+      process.stderr.write(`conformance ${name}: ${e.message}\n`);
+      return e.exitCode;
+    }
+    process.stderr.write(`conformance ${name}: internal error: ${e.stack ?? String(err)}\n`);
+    return 1;
+  }
+}

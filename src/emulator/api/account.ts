@@ -1,0 +1,35 @@
+/**
+ * `GET /api/v4/account` (§4.1 account API calls). The spec does not show the body; the fields follow the live
+ * service (FIELD-NOTES) so public clients that read them without checks keep working.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { RouteOptions } from '../context.js';
+import { methodNotAllowed } from '../errors.js';
+import { bearerAuth } from './bearer.js';
+import { linkBase, withSet } from './links.js';
+
+export const ACCOUNT_PATH = '/api/v4/account';
+
+export async function accountRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
+  app.get(ACCOUNT_PATH, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
+    const { account, admin } = ctx.world;
+    const extras = withSet(request.query);
+    const body: Record<string, unknown> = {
+      id: account.id,
+      name: account.name,
+      subdomain: account.subdomain,
+      created_at: account.createdAt,
+      current_user_id: request.principal?.userId ?? admin.id,
+      country: account.country,
+      currency: account.currency,
+      customers_mode: account.customersMode,
+      is_unsorted_on: account.isUnsortedOn,
+      is_technical_account: account.isTechnicalAccount,
+    };
+    if (extras.has('amojo_id')) body.amojo_id = account.amojoId;
+    if (extras.has('is_api_filter_enabled')) body.is_api_filter_enabled = account.isApiFilterEnabled;
+    body._links = { self: { href: `${linkBase(ctx, request)}${ACCOUNT_PATH}` } };
+    return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(JSON.stringify(body));
+  });
+  methodNotAllowed(app, ACCOUNT_PATH, ['GET']);
+}

@@ -1,0 +1,74 @@
+/**
+ * Bearer authentication for every `/api/v4` route (§5.1 item 1, RFC 6750), as a fastify preHandler so the list
+ * endpoints reuse it unchanged. A token is accepted only if this instance issued it (its `jti`, or its value
+ * for opaque tokens, is in the registry), it is not revoked and not expired by the emulator clock.
+ */
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { EmulatorContext } from '../context.js';
+import { ProblemError } from '../errors.js';
+import { looksLikeJwt, verifyAccessToken } from '../oauth/jwt.js';
+import type { BearerRecord } from '../state.js';
+
+/** Who the request acts as, set by the bearer check for the route handler. */
+export interface Principal {
+  readonly userId: number;
+  readonly accountId: number;
+  readonly clientId: string;
+  /** Absent only under the `bearer-not-checked` fault. */
+  readonly token?: BearerRecord;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+const unauthorized = (detail: string): ProblemError => new ProblemError({ status: 401, detail });
+
+export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
+  return async function checkBearer(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (ctx.faults.isOn('bearer-not-checked')) {
+      const { account, admin, integration } = ctx.world;
+      request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
+      return;
+    }
+    const token = bearerToken(request.headers.authorization);
+    if (token === undefined) {
+      reply.header('www-authenticate', 'Bearer');
+      throw unauthorized('An Authorization: Bearer header is required');
+    }
+    const record = await resolve(ctx, token);
+    if (!record) throw invalidToken(reply, 'The access token is not valid');
+    if (record.revokedAtMs !== undefined && !ctx.faults.isOn('accept-revoked-token')) {
+      throw invalidToken(reply, 'The access token has been revoked');
+    }
+    if (record.expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry')) {
+      throw invalidToken(reply, 'The access token has expired');
+    }
+    request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
+  };
+}
+
+function invalidToken(reply: FastifyReply, detail: string): ProblemError {
+  reply.header('www-authenticate', 'Bearer error="invalid_token"');
+  return unauthorized(detail);
+}
+
+/** RFC 6750 §2.1: the scheme is case-insensitive, the token is one b64token. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header ?? '');
+  return m?.[1];
+}
+
+/**
+ * Expiry is left to the caller (one place for the expiry fault): an authentic but expired JWT still resolves.
+ * The registry, not the JWT, decides which record applies, so a token from another instance resolves to nothing.
+ */
+async function resolve(ctx: EmulatorContext, token: string): Promise<BearerRecord | undefined> {
+  if (!looksLikeJwt(token)) return ctx.store.bearerByOpaqueValue(token);
+  const verified = await verifyAccessToken(token, ctx.clock.date());
+  if (!verified.ok || typeof verified.payload.jti !== 'string') return undefined;
+  const record = ctx.store.bearers.get(verified.payload.jti);
+  return record && record.clientId === verified.payload.aud ? record : undefined;
+}

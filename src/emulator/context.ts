@@ -1,0 +1,36 @@
+/**
+ * What every route module receives: one emulator instance's clock, world, credentials and fault switches.
+ * Route modules are fastify plugins taking `{ ctx }`, so later modules (chat, list filtering, the access-granting
+ * page) plug in the same way without touching the others.
+ */
+import type { Clock } from './clock.js';
+import type { FaultSwitches } from './faults.js';
+import type { CredentialStore, SecretLedger } from './state.js';
+import type { World } from './world.js';
+
+export interface EmulatorContext {
+  readonly clock: Clock;
+  readonly faults: FaultSwitches;
+  readonly world: World;
+  readonly store: CredentialStore;
+  readonly secrets: SecretLedger;
+  /** Distinguishes this instance's tokens from another instance's in the same process (they share a signing key). */
+  readonly instanceId: string;
+  /** Faults switched on at start: a control reset returns to these. */
+  readonly initialFaults: readonly string[];
+  /** `http://host:port` of this instance, known once it listens. */
+  baseUrl(): string;
+  /** Route modules that keep state of their own register here how to clear it on a control reset. */
+  onReset(clear: () => void): void;
+  /** Back to the start state: issued credentials, module state, faults and clock. The world stays. */
+  reset(): void;
+}
+
+export interface RouteOptions {
+  readonly ctx: EmulatorContext;
+}
+
+/** host:port of the instance, as tokens name it (`api_domain`) and redirects name it (`referer`). */
+export function hostOf(ctx: EmulatorContext): string {
+  return new URL(ctx.baseUrl()).host;
+}

@@ -1,0 +1,92 @@
+/**
+ * The control API (DESIGN.md §5) under `/_control`: lets the kit advance the clock, act as the user on the
+ * access-granting page, switch faults and reset, instead of sleeping or needing a person. Documented in
+ * docs/control-api.md, a public interface. Answers never contain the client or channel secret; the only secret
+ * it hands out is a freshly minted authorization code, which is what consent is for.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { EmulatorContext, RouteOptions } from '../context.js';
+import { methodNotAllowed } from '../errors.js';
+import { FAULTS, UnknownFaultError } from '../faults.js';
+import { decideConsent } from '../oauth/consent.js';
+import { badRequest, controlBody, optionalString, optionalStringArray, requiredString } from './validate.js';
+
+export const CONTROL_PREFIX = '/_control';
+
+/** A century: far beyond any lifetime in the spec (5 years at most), and far from Date's range limit. */
+const MAX_ADVANCE_SECONDS = 100 * 366 * 86_400;
+
+const json = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
+  reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+
+export async function controlRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
+  const p = CONTROL_PREFIX;
+
+  app.get(p, async (_request, reply) => json(reply, 200, overview(ctx)));
+  methodNotAllowed(app, p, ['GET']);
+
+  app.get(`${p}/clock`, async (_request, reply) => json(reply, 200, clockView(ctx)));
+  app.post(`${p}/clock`, async (request, reply) => {
+    const body = controlBody(request.body);
+    const n = body.advance_seconds;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || n > MAX_ADVANCE_SECONDS) {
+      throw badRequest(`\`advance_seconds\` must be an integer from 0 to ${MAX_ADVANCE_SECONDS}`);
+    }
+    ctx.clock.advance(n);
+    return json(reply, 200, clockView(ctx));
+  });
+  methodNotAllowed(app, `${p}/clock`, ['GET', 'POST']);
+  app.post(`${p}/clock/reset`, async (_request, reply) => {
+    ctx.clock.reset();
+    return json(reply, 200, clockView(ctx));
+  });
+  methodNotAllowed(app, `${p}/clock/reset`, ['POST']);
+
+  app.post(`${p}/consent`, async (request, reply) => {
+    const body = controlBody(request.body);
+    const clientId = requiredString(body, 'client_id');
+    const decision = requiredString(body, 'decision');
+    if (decision !== 'allow' && decision !== 'deny') throw badRequest('`decision` must be "allow" or "deny"');
+    const state = optionalString(body, 'state');
+    const outcome = decideConsent(ctx, state === undefined ? { clientId, decision } : { clientId, decision, state });
+    return json(reply, 200, outcome);
+  });
+  methodNotAllowed(app, `${p}/consent`, ['POST']);
+
+  app.get(`${p}/faults`, async (_request, reply) => json(reply, 200, { available: FAULTS, active: ctx.faults.active() }));
+  app.post(`${p}/faults`, async (request, reply) => {
+    const body = controlBody(request.body);
+    const enable = optionalStringArray(body, 'enable') ?? [];
+    const disable = optionalStringArray(body, 'disable') ?? [];
+    try {
+      ctx.faults.set({ enable, disable });
+    } catch (e) {
+      if (e instanceof UnknownFaultError) throw badRequest(e.message);
+      throw e;
+    }
+    return json(reply, 200, { active: ctx.faults.active() });
+  });
+  methodNotAllowed(app, `${p}/faults`, ['GET', 'POST']);
+
+  app.post(`${p}/reset`, async (_request, reply) => {
+    ctx.reset();
+    return json(reply, 200, overview(ctx));
+  });
+  methodNotAllowed(app, `${p}/reset`, ['POST']);
+}
+
+function clockView(ctx: EmulatorContext): { now: number; offset_seconds: number } {
+  return { now: ctx.clock.nowSeconds(), offset_seconds: ctx.clock.offsetSeconds };
+}
+
+function overview(ctx: EmulatorContext): Record<string, unknown> {
+  const { integration, account, admin, channel } = ctx.world;
+  return {
+    now: ctx.clock.nowSeconds(),
+    faults: ctx.faults.active(),
+    integration: { client_id: integration.clientId, redirect_uri: integration.redirectUri },
+    account: { id: account.id, subdomain: account.subdomain, amojo_id: account.amojoId },
+    user: { id: admin.id },
+    channel: { id: channel.id, bot_id: channel.botId },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Problem bodies (`{title, type, status, detail}`, the live service's shape, see FIELD-NOTES) and the root error and
+ * not-found handlers that keep every failure a JSON 4xx: bad input must never surface as a 5xx or a crash.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+};
+
+export interface Problem {
+  readonly status: number;
+  readonly detail: string;
+  readonly hint?: string;
+  /** RFC 6749 §5.2 error code, for the token endpoint. */
+  readonly error?: string;
+}
+
+/** An expected refusal raised by a route; rendered by whichever error handler owns the route. */
+export class ProblemError extends Error implements Problem {
+  readonly status: number;
+  readonly detail: string;
+  readonly hint?: string;
+  readonly error?: string;
+
+  constructor(problem: Problem) {
+    super(problem.detail);
+    this.status = problem.status;
+    this.detail = problem.detail;
+    if (problem.hint !== undefined) this.hint = problem.hint;
+    if (problem.error !== undefined) this.error = problem.error;
+  }
+}
+
+export function problemBody(p: Problem): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    title: TITLES[p.status] ?? 'Error',
+    type: `https://developers.example/errors/${p.status}`,
+    status: p.status,
+    detail: p.detail,
+  };
+  if (p.hint !== undefined) body.hint = p.hint;
+  if (p.error !== undefined) body.error = p.error;
+  return body;
+}
+
+/**
+ * Turns anything thrown into a problem. Framework errors keep their 4xx status with a fixed, input-free detail
+ * (fastify messages can quote request data); anything else is a genuine bug and becomes a plain 500.
+ */
+export function toProblem(err: unknown): Problem {
+  if (err instanceof ProblemError) return err;
+  const fe = err as Partial<FastifyError> | undefined;
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    return { status, detail: FRAMEWORK_DETAILS[fe?.code ?? ''] ?? TITLES[status] ?? 'The request was refused' };
+  }
+  return { status: status >= 500 && status < 600 ? status : 500, detail: 'The emulator failed to handle the request' };
+}
+
+const FRAMEWORK_DETAILS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The JSON body is empty',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The body is not valid JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+  FST_ERR_BAD_URL: 'The request URL is malformed',
+  FST_ERR_ASYNC_CONSTRAINT: 'The request could not be routed',
+};
+
+export function sendProblem(reply: FastifyReply, p: Problem, contentType = 'application/json'): FastifyReply {
+  return reply.code(p.status).header('content-type', `${contentType}; charset=utf-8`).send(JSON.stringify(problemBody(p)));
+}
+
+/** Root handlers (the path is not echoed: a misdirected client may have put a secret in it); route modules that need another error format (the token endpoint) set their own in their scope. */
+export function installRootHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const p = toProblem(err);
+    if (p.status >= 500) request.log.error({ err }, 'unhandled emulator error');
+    return sendProblem(reply, p);
+  });
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
+    sendProblem(reply, { status: 404, detail: `No route for ${request.method} on this path` }),
+  );
+}
+
+/** Answers 405 with `Allow` for the other methods on a known path, rather than a misleading 404. */
+export function methodNotAllowed(app: FastifyInstance, url: string, allowed: readonly string[]): void {
+  const all = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  const others = all.filter((m) => !allowed.includes(m));
+  const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : [...allowed];
+  app.route({
+    method: others,
+    url,
+    handler: (_request, reply) =>
+      sendProblem(reply.header('allow', allow.join(', ')), { status: 405, detail: `Allowed methods: ${allow.join(', ')}` }),
+  });
+}

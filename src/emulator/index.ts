@@ -1,0 +1,81 @@
+/**
+ * The emulator's public API: a strict reference implementation of the service, started in-process on one port.
+ * `env()` describes it with the DESIGN.md §4 keys so a remote run can target it like any other server.
+ */
+import type { AddressInfo } from 'node:net';
+import type { FaultSwitches } from './faults.js';
+import { signingKeys } from './oauth/jwt.js';
+import { buildEmulator } from './server.js';
+
+export { FAULTS, FaultSwitches, type FaultInfo, type FaultName } from './faults.js';
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: an ephemeral port. */
+  port?: number;
+  /** Faults switched on from the start (and restored by a control reset). Unknown names throw. */
+  faults?: readonly string[];
+  /** Makes the non-secret world (ids, subdomain) reproducible; secrets are always random. */
+  seed?: number;
+  /** Off by default; when on, logs method and path only, never a secret. */
+  logger?: boolean;
+}
+
+export interface RunningEmulator {
+  /** e.g. http://127.0.0.1:4010, no trailing slash. */
+  readonly url: string;
+  /** The DESIGN.md §4 keys for a remote run against this instance. */
+  env(): Record<string, string>;
+  /** Every secret it ever issued or holds, for leak checks on reports. */
+  issuedSecrets(): string[];
+  readonly faults: FaultSwitches;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? '127.0.0.1';
+  // Key generation is slow; doing it before listening keeps the first exchange fast.
+  await signingKeys();
+  const built = await buildEmulator({
+    ...(options.faults !== undefined && { faults: options.faults }),
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.logger !== undefined && { logger: options.logger }),
+  });
+  await built.app.listen({ host, port: options.port ?? 0 });
+  const { port } = built.app.server.address() as AddressInfo;
+  const url = `http://${urlHost(host)}:${port}`;
+  built.setBaseUrl(url);
+
+  const { ctx } = built;
+  const { integration, account, admin, channel } = ctx.world;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    faults: ctx.faults,
+    env: () => ({
+      CONFORMANCE_TARGET: 'remote',
+      BASE_URL: url,
+      AUTH_URL: url,
+      CHAT_URL: url,
+      CONTROL_URL: `${url}/_control`,
+      CLIENT_ID: integration.clientId,
+      CLIENT_SECRET: integration.clientSecret,
+      REDIRECT_URI: integration.redirectUri,
+      CHANNEL_ID: channel.id,
+      CHANNEL_SECRET: channel.secret,
+      CHAT_ACCOUNT_ID: account.amojoId,
+      BOT_ID: channel.botId,
+      MANAGER_USER_ID: String(admin.id),
+    }),
+    issuedSecrets: () => ctx.secrets.list(),
+    close: () => (closing ??= built.app.close()),
+  };
+}
+
+/** Wildcard listen addresses are not addresses a client can call; IPv6 literals need brackets in a URL. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

@@ -1,0 +1,75 @@
+/**
+ * Minting of authorization codes and tokens. Every value minted here is recorded in the store (so it can be
+ * checked and revoked) and in the secret ledger (so tests can prove it never leaks into a report).
+ */
+import { randomUUID } from 'node:crypto';
+import { addCalendarMonthsUtc } from '../clock.js';
+import { hostOf, type EmulatorContext } from '../context.js';
+import { secretToken } from '../random.js';
+import { signAccessToken } from './jwt.js';
+
+/** §2.2: "Valid 20 minutes". */
+export const CODE_TTL_MS = 20 * 60 * 1000;
+/** §2.2: "Valid 3 months". */
+export const REFRESH_TTL_MONTHS = 3;
+/** What `expires_in` announces; the live service uses one day. */
+export const ACCESS_TOKEN_TTL_SECONDS = 86_400;
+
+/** Who granted access to which integration; carried from the code to every token of the chain. */
+export interface Grant {
+  readonly clientId: string;
+  readonly userId: number;
+  readonly accountId: number;
+  readonly grantId: string;
+}
+
+export function issueCode(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>): string {
+  const value = ctx.secrets.add(secretToken(48));
+  ctx.store.addCode({ ...who, value, grantId: randomUUID(), issuedAtMs: ctx.clock.nowMs() });
+  return value;
+}
+
+export interface IssuedAccessToken {
+  readonly token: string;
+  readonly expiresIn: number;
+}
+
+export async function issueAccessToken(ctx: EmulatorContext, grant: Grant): Promise<IssuedAccessToken> {
+  const iat = ctx.clock.nowSeconds();
+  const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
+  const jti = randomUUID();
+  const record = {
+    jti, kind: 'access' as const, clientId: grant.clientId, userId: grant.userId, accountId: grant.accountId,
+    grantId: grant.grantId, issuedAtMs: iat * 1000, expiresAtMs: exp * 1000,
+  };
+  if (ctx.faults.isOn('access-token-not-jwt')) {
+    const token = ctx.secrets.add(secretToken(48));
+    ctx.store.addBearer(record, token);
+    return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  }
+  const host = hostOf(ctx);
+  const token = ctx.secrets.add(await signAccessToken({
+    aud: grant.clientId,
+    jti,
+    iat,
+    nbf: iat,
+    exp: ctx.faults.isOn('jwt-exp-mismatch') ? exp + 3600 : exp,
+    sub: String(grant.userId),
+    account_id: grant.accountId,
+    base_domain: host,
+    api_domain: host,
+    scopes: ctx.world.integration.scopes,
+  }));
+  ctx.store.addBearer(record);
+  return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+}
+
+/** `store: false` mints a value the emulator will not recognise (the `new-refresh-token-dead` fault). */
+export function issueRefreshToken(ctx: EmulatorContext, grant: Grant, store = true): string {
+  const value = ctx.secrets.add(secretToken(48));
+  const issuedAtMs = ctx.clock.nowMs();
+  if (store) {
+    ctx.store.addRefreshToken({ ...grant, value, issuedAtMs, expiresAtMs: addCalendarMonthsUtc(issuedAtMs, REFRESH_TTL_MONTHS) });
+  }
+  return value;
+}

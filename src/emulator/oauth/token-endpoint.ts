@@ -1,0 +1,88 @@
+/**
+ * `POST /oauth2/access_token` (§4.1): the HTTP face of the two grants. This module owns the token endpoint's
+ * response shape (§2.3) and its error format: JSON, also on error (§4.1), with a `hint` naming the bad parameter,
+ * never quoting a received secret.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bodyEncoding, objectBody, UnsupportedBody } from '../body.js';
+import type { EmulatorContext, RouteOptions } from '../context.js';
+import { methodNotAllowed, ProblemError, problemBody, toProblem, type Problem } from '../errors.js';
+import { authorizationCodeGrant, refreshTokenGrant, type IssuedTokens } from './grants.js';
+import { checkParam, invalid, TokenParams } from './params.js';
+
+export const TOKEN_PATH = '/oauth2/access_token';
+
+export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
+  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => sendTokenError(ctx, request, reply, err));
+  app.post(TOKEN_PATH, async (request, reply) => {
+    const params = new TokenParams(readBody(ctx, request), ctx.faults);
+    const tokens = await exchange(ctx, params);
+    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(tokenResponse(ctx, tokens)));
+  });
+  methodNotAllowed(app, TOKEN_PATH, ['POST']);
+}
+
+function readBody(ctx: EmulatorContext, request: FastifyRequest): Record<string, unknown> {
+  if (request.body instanceof UnsupportedBody || request.body === undefined) {
+    throw invalid('Check the request Content-Type', 'The body must be application/json or application/x-www-form-urlencoded');
+  }
+  if (bodyEncoding(request) === 'form' && ctx.faults.isOn('reject-form-encoded')) {
+    throw invalid('Check the request Content-Type', 'Form-encoded bodies are not accepted');
+  }
+  const body = objectBody(request.body);
+  if (!body) throw invalid('Check the request body', 'The body must be an object of token request parameters');
+  return body;
+}
+
+function exchange(ctx: EmulatorContext, params: TokenParams): Promise<IssuedTokens> {
+  const grantType = params.optional('grant_type');
+  if (grantType === 'refresh_token') return refreshTokenGrant(ctx, params);
+  if (grantType === 'authorization_code' || ctx.faults.isOn('accept-unknown-grant-type')) return authorizationCodeGrant(ctx, params);
+  if (grantType === undefined) throw invalid(checkParam('grant_type'), 'The request is missing the required `grant_type` parameter');
+  throw invalid(checkParam('grant_type'), 'The grant type is not supported', 'unsupported_grant_type');
+}
+
+/** §2.3, with the response-shape faults applied in this one place. */
+function tokenResponse(ctx: EmulatorContext, tokens: IssuedTokens): Record<string, unknown> {
+  const f = ctx.faults;
+  const body: Record<string, unknown> = {
+    token_type: f.isOn('token-type-mac') ? 'mac' : 'Bearer',
+    expires_in: f.isOn('expires-in-as-string') ? String(tokens.expiresIn) : tokens.expiresIn,
+    access_token: tokens.accessToken,
+  };
+  if (!f.isOn('drop-refresh-token')) body.refresh_token = tokens.refreshToken;
+  if (!f.isOn('drop-server-time')) body.server_time = f.isOn('server-time-in-ms') ? ctx.clock.nowMs() : ctx.clock.nowSeconds();
+  return body;
+}
+
+function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const p = tokenProblem(err);
+  const f = ctx.faults;
+  if (p.status >= 500) return reply.code(p.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(p)));
+
+  let shown: Problem = p;
+  if (f.isOn('echo-secret-in-error')) {
+    const body = objectBody(request.body);
+    const received = body ? new TokenParams(body, f).receivedSecrets() : '';
+    if (received) shown = { ...p, detail: `${p.detail} (received ${received})` };
+  }
+  const status = f.isOn('error-status-200') && p.status === 400 ? 200 : p.status;
+  if (f.isOn('error-as-html')) {
+    const html = `<!doctype html><html><head><title>${p.status} Error</title></head><body><h1>${escapeHtml(shown.detail)}</h1></body></html>`;
+    return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(html);
+  }
+  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(shown)));
+}
+
+/** The spec names 400 for every invalid exchange, so framework refusals of the body (media type, parse) are 400 here too. */
+function tokenProblem(err: unknown): Problem {
+  if (err instanceof ProblemError) return err;
+  const p = toProblem(err);
+  if (p.status === 415) return { status: 400, detail: p.detail, hint: 'Check the request Content-Type', error: 'invalid_request' };
+  if (p.status === 400) return { ...p, hint: 'Check the request body', error: 'invalid_request' };
+  return p;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,78 @@
+/**
+ * Wiring: one fastify instance serving the token endpoint, the account API and the control API on one port, with
+ * body parsing and error handling installed before any route module. Later route modules (chat §4.3, list
+ * filtering §4.2, the access-granting page) are added to ROUTE_MODULES and receive the same context.
+ */
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import qs from 'qs';
+import { randomUUID } from 'node:crypto';
+import { apiRoutes } from './api/routes.js';
+import { installBodyParsers, QS_OPTIONS } from './body.js';
+import { Clock } from './clock.js';
+import type { EmulatorContext, RouteOptions } from './context.js';
+import { controlRoutes } from './control/routes.js';
+import { installRootHandlers } from './errors.js';
+import { FaultSwitches } from './faults.js';
+import { tokenRoutes } from './oauth/token-endpoint.js';
+import { CredentialStore, SecretLedger } from './state.js';
+import { seedWorld } from './world.js';
+
+export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes];
+
+export interface BuildOptions {
+  readonly faults?: readonly string[];
+  readonly seed?: number;
+  readonly logger?: boolean;
+}
+
+export interface BuiltEmulator {
+  readonly app: FastifyInstance;
+  readonly ctx: EmulatorContext;
+  /** Called once the instance listens, so tokens and redirects name the real address. */
+  setBaseUrl(url: string): void;
+}
+
+export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEmulator> {
+  const initialFaults = [...(options.faults ?? [])];
+  const faults = new FaultSwitches(initialFaults);
+  const clock = new Clock();
+  const world = seedWorld(options.seed);
+  const store = new CredentialStore();
+  const secrets = new SecretLedger();
+  secrets.add(world.integration.clientSecret);
+  secrets.add(world.channel.secret);
+
+  let baseUrl = 'http://127.0.0.1';
+  const resetHooks: Array<() => void> = [];
+  const ctx: EmulatorContext = {
+    clock, faults, world, store, secrets, initialFaults,
+    instanceId: randomUUID(),
+    baseUrl: () => baseUrl,
+    onReset: (clear) => { resetHooks.push(clear); },
+    reset() {
+      store.clear();
+      for (const clear of resetHooks) clear();
+      faults.clear();
+      faults.set({ enable: initialFaults });
+      clock.reset();
+    },
+  };
+
+  const app = Fastify({
+    logger: options.logger
+      ? {
+          // Only method and path: query strings and headers can carry codes and tokens.
+          serializers: { req: (req) => ({ method: req.method, path: (req.url ?? '').split('?')[0] }) },
+        }
+      : false,
+    // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them.
+    routerOptions: { querystringParser: (s: string) => qs.parse(s, QS_OPTIONS) },
+    bodyLimit: 1024 * 1024,
+  });
+  installBodyParsers(app, faults);
+  installRootHandlers(app);
+  for (const routes of ROUTE_MODULES) await app.register(routes, { ctx });
+  await app.ready();
+
+  return { app, ctx, setBaseUrl: (url) => { baseUrl = url; } };
+}

@@ -1,0 +1,56 @@
+/**
+ * Verdicts and findings. A check produces a Finding; a rule's Outcome is the worst of its findings.
+ */
+
+/** The only six verdicts (DESIGN.md §2). */
+export type Verdict = 'passed' | 'failed' | 'non_strict' | 'informational' | 'skipped' | 'errored';
+
+export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'non_strict', 'informational', 'skipped', 'errored'];
+
+/** What one check concluded. `detail` says "expected … observed …" whenever it is not a plain pass. */
+export interface Finding {
+  readonly check: string;
+  readonly verdict: 'passed' | 'failed' | 'non_strict' | 'informational';
+  readonly detail: string;
+}
+
+/** The property-based part of an outcome, when the rule ran a fast-check property. */
+export interface PropertyRun {
+  readonly seed: number;
+  readonly runs: number;
+  readonly path?: string;
+  readonly counterexample?: unknown;
+  readonly shrinks?: number;
+}
+
+export interface Outcome {
+  readonly verdict: Verdict;
+  readonly detail: string;
+  readonly findings: readonly Finding[];
+  readonly property?: PropertyRun;
+}
+
+const SEVERITY: Record<Finding['verdict'], number> = { passed: 0, informational: 1, non_strict: 2, failed: 3 };
+
+/** Folds findings into an outcome: failed beats non_strict beats passed. */
+export function outcomeOf(findings: readonly Finding[], property?: PropertyRun): Outcome {
+  let worst: Finding | undefined;
+  for (const f of findings) if (!worst || SEVERITY[f.verdict] > SEVERITY[worst.verdict]) worst = f;
+  const verdict = worst?.verdict ?? 'passed';
+  const notable = findings.filter((f) => f.verdict !== 'passed');
+  const detail = notable.length > 0
+    ? notable.map((f) => `${f.check}: ${f.detail}`).join('; ')
+    : findings.map((f) => f.detail).filter(Boolean).join('; ') || 'all checks passed';
+  return property ? { verdict, detail, findings, property } : { verdict, detail, findings };
+}
+
+export const pass = (check: string, detail = ''): Finding => ({ check, verdict: 'passed', detail });
+export const fail = (check: string, detail: string): Finding => ({ check, verdict: 'failed', detail });
+export const nonStrict = (check: string, detail: string): Finding => ({ check, verdict: 'non_strict', detail });
+export const observed = (check: string, detail: string): Finding => ({ check, verdict: 'informational', detail });
+
+/** Thrown by the runner's plumbing to end a rule as `skipped` (a capability or data the target lacks). */
+export class SkipRule extends Error {
+  readonly code = 'ERR_RULE_SKIPPED';
+  constructor(readonly reason: string) { super(reason); }
+}

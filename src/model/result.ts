@@ -1,0 +1,66 @@
+/**
+ * What a run produces: the report.json contract of DESIGN.md §6. Field names never change meaning.
+ */
+import type { Capability, Level } from './rule.js';
+import type { Finding, PropertyRun, Verdict } from './outcome.js';
+
+/** One HTTP exchange as recorded by the runner, secrets already masked. */
+export interface Exchange {
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Record<string, string>;
+    readonly body?: string;
+  };
+  /** Absent when the request never got an answer (connection refused, timeout). */
+  readonly response?: {
+    readonly status: number;
+    readonly headers: Record<string, string>;
+    readonly body?: string;
+  };
+  readonly error?: string;
+  readonly started_at: string;
+  readonly duration_ms: number;
+}
+
+export interface RuleResult {
+  readonly id: string;
+  readonly section: string;
+  readonly level: Level;
+  readonly requires: readonly Capability[];
+  readonly status: Verdict;
+  readonly title: string;
+  readonly reading?: string;
+  readonly duration_ms: number;
+  /** "expected … observed …", or the reason of a skip, or the error of an errored rule. */
+  readonly detail: string;
+  /** A curl command line that replays the deciding exchange (secrets masked). */
+  readonly reproduction?: string;
+  readonly findings?: readonly Finding[];
+  readonly exchanges?: readonly Exchange[];
+  /** Number of exchanges the rule made, also when the list itself was trimmed. */
+  readonly request_count?: number;
+  readonly property?: PropertyRun & { readonly replay: string };
+  readonly flaky?: boolean;
+}
+
+export type Summary = Record<Verdict, number>;
+
+export interface Report {
+  readonly suite: { readonly name: string; readonly version: string };
+  readonly target: { readonly kind: 'emulator' | 'remote'; readonly base_url: string; readonly chat_url: string; readonly auth_url?: string; readonly capabilities?: readonly Capability[] };
+  readonly seed: number;
+  readonly started_at: string;
+  readonly finished_at: string;
+  readonly summary: Summary;
+  readonly results: readonly RuleResult[];
+  /** The options the run was made with (profile, only, runs, strict, shard), for the reader and for replays. */
+  readonly options?: Record<string, unknown>;
+  readonly request_count?: number;
+}
+
+export function summarize(results: readonly RuleResult[]): Summary {
+  const summary: Summary = { passed: 0, failed: 0, non_strict: 0, informational: 0, skipped: 0, errored: 0 };
+  for (const r of results) summary[r.status] += 1;
+  return summary;
+}

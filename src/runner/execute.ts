@@ -1,0 +1,70 @@
+/**
+ * One run from settings to a Report: the plumbing shared by `conformance run`, the fault tests and the benchmark.
+ */
+import { createRequire } from 'node:module';
+import type { Report, RuleResult } from '../model/result.js';
+import { summarize } from '../model/result.js';
+import type { Rule } from '../model/rule.js';
+import { Masker } from '../report/mask.js';
+import type { TargetConfig } from '../target/config.js';
+import { ControlClient } from '../target/control.js';
+import { HttpClient } from '../target/http.js';
+import { runSuite } from './run-suite.js';
+import { selector } from './select.js';
+
+const pkg = createRequire(import.meta.url)('../../package.json') as { name: string; version: string };
+
+export interface RunSettings {
+  readonly target: TargetConfig;
+  readonly rules: readonly Rule[];
+  readonly seed: number;
+  readonly runs: number;
+  readonly only?: string;
+  readonly concurrency?: number;
+  /** Recorded in the report for the reader: profile, strict, and the like. */
+  readonly options?: Record<string, unknown>;
+  readonly onResult?: (result: RuleResult) => void;
+  /** Secrets the run must mask beyond the target's credentials (e.g. the emulator's). */
+  readonly masker?: Masker;
+}
+
+export function maskerFor(target: TargetConfig): Masker {
+  const masker = new Masker();
+  const c = target.credentials;
+  for (const secret of [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret]) masker.add(secret);
+  return masker;
+}
+
+export async function executeRun(settings: RunSettings): Promise<Report> {
+  const { target } = settings;
+  const masker = settings.masker ?? maskerFor(target);
+  const client = new HttpClient();
+  const control = target.controlUrl ? new ControlClient(target.controlUrl, client, masker, target.credentials.clientId) : undefined;
+  const startedAt = new Date().toISOString();
+  const runId = `run-${settings.seed.toString(36)}-${Date.now().toString(36)}`;
+  try {
+    const results = await runSuite(
+      { target, client, control, masker, seed: settings.seed, runs: settings.runs, runId },
+      {
+        rules: settings.rules,
+        select: selector(settings.only),
+        unselectedReason: `not selected by --only ${settings.only ?? ''}`.trim(),
+        concurrency: settings.concurrency ?? 8,
+        ...(settings.onResult ? { onResult: settings.onResult } : {}),
+      },
+    );
+    return masker.maskDeep({
+      suite: { name: pkg.name, version: pkg.version },
+      target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, capabilities: target.capabilities },
+      seed: settings.seed,
+      started_at: startedAt,
+      finished_at: new Date().toISOString(),
+      summary: summarize(results),
+      results,
+      options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...settings.options },
+      request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
+    } satisfies Report);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Records the exchanges of one rule, masked, for the report. Keeps the first and the last few when a
+ * property rule sends hundreds, and counts them all.
+ */
+import type { Exchange } from '../model/result.js';
+import type { Masker } from '../report/mask.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../target/http.js';
+import { TransportError } from '../target/http.js';
+
+const KEEP_FIRST = 4;
+const KEEP_LAST = 8;
+const BODY_LIMIT = 64 * 1024;
+
+export class Recorder {
+  readonly #first: Exchange[] = [];
+  readonly #last: Exchange[] = [];
+  #count = 0;
+  #lastRequest: HttpRequest | undefined;
+
+  constructor(private readonly client: HttpClient, private readonly masker: Masker) {}
+
+  /** Sends one request and records it; learns the secrets in the response body before masking. */
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const startedAt = new Date().toISOString();
+    this.#lastRequest = req;
+    try {
+      const res = await this.client.send(req);
+      if ((res.headers['content-type'] ?? '').includes('json')) learnJson(this.masker, res.text);
+      this.#push({ request: this.#maskRequest(req), response: this.#maskResponse(res), started_at: startedAt, duration_ms: round(res.durationMs) });
+      return res;
+    } catch (err) {
+      if (err instanceof TransportError) {
+        this.#push({ request: this.#maskRequest(req), error: err.reason, started_at: startedAt, duration_ms: 0 });
+      }
+      throw err;
+    }
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The exchanges kept for the report, oldest first. */
+  exchanges(): Exchange[] {
+    return [...this.#first, ...this.#last];
+  }
+
+  /** The last request sent, for the reproduction line. */
+  get lastRequest(): HttpRequest | undefined {
+    return this.#lastRequest;
+  }
+
+  #push(exchange: Exchange): void {
+    this.#count += 1;
+    if (this.#first.length < KEEP_FIRST) this.#first.push(exchange);
+    else {
+      this.#last.push(exchange);
+      if (this.#last.length > KEEP_LAST) this.#last.shift();
+    }
+  }
+
+  #maskRequest(req: HttpRequest): Exchange['request'] {
+    const body = req.body === undefined ? undefined : clip(this.masker.mask(req.body.toString()));
+    return { method: req.method, url: this.masker.mask(req.url), headers: this.#maskHeaders(req.headers ?? {}), ...(body === undefined ? {} : { body }) };
+  }
+
+  #maskResponse(res: HttpResponse): NonNullable<Exchange['response']> {
+    return { status: res.status, headers: this.#maskHeaders(res.headers), body: clip(this.masker.mask(res.text)) };
+  }
+
+  #maskHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(headers)) {
+      out[k] = k.toLowerCase() === 'authorization' ? maskAuthorization(v) : this.masker.mask(v);
+    }
+    return out;
+  }
+}
+
+/** `Bearer abcd…`: the scheme stays readable, the credential never does, even one the masker has not seen. */
+export function maskAuthorization(value: string): string {
+  const [scheme, credential] = value.split(/\s+/, 2);
+  return credential ? `${scheme} ${credential.slice(0, 4)}…` : `${value.slice(0, 4)}…`;
+}
+
+function learnJson(masker: Masker, text: string): void {
+  try {
+    masker.learnFrom(JSON.parse(text));
+  } catch {
+    // not JSON after all: nothing to learn
+  }
+}
+
+function clip(text: string): string {
+  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… [${text.length - BODY_LIMIT} more characters]` : text;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

@@ -1,0 +1,85 @@
+/**
+ * Runs one rule and turns whatever happens into exactly one of the six verdicts.
+ */
+import type { Outcome } from '../model/outcome.js';
+import { SkipRule } from '../model/outcome.js';
+import type { RuleResult } from '../model/result.js';
+import type { Rule } from '../model/rule.js';
+import type { Masker } from '../report/mask.js';
+import type { TargetConfig } from '../target/config.js';
+import type { ControlClient } from '../target/control.js';
+import { ControlError } from '../target/control.js';
+import type { HttpClient } from '../target/http.js';
+import { TransportError } from '../target/http.js';
+import { RuleContext } from './context.js';
+import { curlOf } from './curl.js';
+import { Precondition } from './precondition.js';
+import { Recorder } from './recorder.js';
+import { ruleSeed } from './seed.js';
+
+export interface RuleEnvironment {
+  readonly target: TargetConfig;
+  readonly client: HttpClient;
+  readonly control: ControlClient | undefined;
+  readonly masker: Masker;
+  readonly seed: number;
+  readonly runs: number;
+  readonly runId: string;
+}
+
+export function missingCapability(rule: Rule, target: TargetConfig): string | undefined {
+  const missing = rule.requires.find((c) => !target.capabilities.includes(c));
+  if (!missing) return undefined;
+  return `requires capability \`${missing}\`: ${target.gaps?.[missing] ?? 'the target does not offer it'}`;
+}
+
+export function skippedResult(rule: Rule, reason: string): RuleResult {
+  return { ...describe(rule), status: 'skipped', duration_ms: 0, detail: reason, request_count: 0 };
+}
+
+export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleResult> {
+  const gap = missingCapability(rule, env.target);
+  if (gap) return skippedResult(rule, gap);
+
+  const recorder = new Recorder(env.client, env.masker);
+  const seed = ruleSeed(env.seed, rule.id);
+  const t = new RuleContext({ rule, target: env.target, recorder, masker: env.masker, control: env.control, seed, runs: env.runs, runId: env.runId });
+  const started = performance.now();
+  let outcome: Outcome | undefined;
+  let status: RuleResult['status'];
+  let detail: string;
+  try {
+    outcome = await rule.run(t);
+    status = rule.level === 'info' && outcome.verdict !== 'failed' ? 'informational' : outcome.verdict;
+    detail = outcome.detail;
+  } catch (err) {
+    ({ status, detail } = verdictOfError(err));
+  }
+  const exchanges = recorder.exchanges();
+  const last = exchanges.at(-1);
+  const property = outcome?.property;
+  return env.masker.maskDeep({
+    ...describe(rule),
+    status,
+    duration_ms: Math.round(performance.now() - started),
+    detail,
+    ...(last ? { reproduction: curlOf(last.request) } : {}),
+    ...(outcome && outcome.findings.length > 0 ? { findings: outcome.findings } : {}),
+    exchanges,
+    request_count: recorder.count,
+    ...(property ? { property: { ...property, replay: `conformance run --only '${rule.id}' --seed ${env.seed} --runs ${env.runs}` } } : {}),
+  });
+}
+
+function verdictOfError(err: unknown): { status: RuleResult['status']; detail: string } {
+  if (err instanceof SkipRule) return { status: 'skipped', detail: err.reason };
+  if (err instanceof TransportError) return { status: 'errored', detail: `no answer from the target: ${err.message}` };
+  if (err instanceof Precondition) return { status: 'errored', detail: `precondition not met: ${err.message}` };
+  if (err instanceof ControlError) return { status: 'errored', detail: err.message };
+  const e = err as Error;
+  return { status: 'errored', detail: `the kit threw: ${e?.stack?.split('\n').slice(0, 4).join(' | ') ?? String(err)}` };
+}
+
+function describe(rule: Rule): Pick<RuleResult, 'id' | 'section' | 'level' | 'requires' | 'title' | 'reading'> {
+  return { id: rule.id, section: rule.section, level: rule.level, requires: rule.requires, title: rule.title, ...(rule.reading ? { reading: rule.reading } : {}) };
+}

@@ -1,0 +1,35 @@
+/**
+ * Multi-request steps of the OAuth flows (§3.1, §4.1), shared by the rules. A step that does not get what a
+ * rule needs to go on throws Precondition: the rule cannot reach a verdict on what it checks.
+ */
+import { Precondition } from '../runner/precondition.js';
+import type { RuleContext } from '../runner/context.js';
+import { briefBody } from '../checks/status.js';
+import type { BodyEncoding, TokenFields, TokenPair } from '../protocol/oauth.js';
+import { codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
+import type { HttpResponse } from '../target/http.js';
+
+export async function exchange(t: RuleContext, fields: TokenFields, encoding: BodyEncoding = 'json'): Promise<HttpResponse> {
+  return t.send(tokenRequest(t.target, fields, encoding));
+}
+
+/** Mints a code through the control API and exchanges it as a well-behaved client would. */
+export async function exchangeFreshCode(t: RuleContext, encoding: BodyEncoding = 'json'): Promise<HttpResponse> {
+  const code = await t.control.freshCode();
+  return exchange(t, codeGrant(t.target, code), encoding);
+}
+
+/** A working token pair, or Precondition. */
+export async function obtainTokens(t: RuleContext): Promise<TokenPair> {
+  return tokensOf(await exchangeFreshCode(t), 'the code exchange');
+}
+
+export async function refreshTokens(t: RuleContext, refreshToken: string, options: { withSecret?: boolean } = {}): Promise<HttpResponse> {
+  return exchange(t, refreshGrant(t.target, refreshToken, options));
+}
+
+export function tokensOf(res: HttpResponse, what: string): TokenPair {
+  const pair = res.status >= 200 && res.status < 300 ? tokenPairOf(res.text) : undefined;
+  if (!pair) throw new Precondition(`${what} gave no token pair (status ${res.status}${briefBody(res)})`);
+  return pair;
+}

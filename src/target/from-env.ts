@@ -1,0 +1,89 @@
+/**
+ * Builds a TargetConfig from DESIGN.md §4 environment keys, checking each one and naming it when it is bad.
+ * The embedded emulator goes through the same function with the keys it prints, so both paths agree.
+ */
+import { ConfigError } from '../cli/errors.js';
+import type { Capability } from '../model/rule.js';
+import type { EnvKey, TargetConfig, TargetKind } from './config.js';
+
+export type Env = Partial<Record<EnvKey, string>> & Record<string, string | undefined>;
+
+export function httpUrl(env: Env, key: EnvKey, options: { required: boolean }): string | undefined {
+  const raw = env[key]?.trim();
+  if (!raw) {
+    if (options.required) throw new ConfigError(key, 'is not set (needed for a remote target; see env.example)');
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(key, `is not a valid URL: "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(key, `must be an http(s) URL, got "${raw}"`);
+  if (url.search || url.hash) throw new ConfigError(key, `must not carry a query or fragment: "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function required(env: Env, key: EnvKey): string {
+  const v = env[key]?.trim();
+  if (!v) throw new ConfigError(key, 'is not set (needed for a remote target; see env.example)');
+  return v;
+}
+
+function optional(env: Env, key: EnvKey): string | undefined {
+  return env[key]?.trim() || undefined;
+}
+
+export function positiveNumber(env: Env, key: EnvKey): number | undefined {
+  const raw = optional(env, key);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(key, `must be a positive number, got "${raw}"`);
+  return n;
+}
+
+function hostPort(env: Env, key: EnvKey): string | undefined {
+  const raw = optional(env, key);
+  if (raw === undefined) return undefined;
+  if (!/^[\w.-]+:\d{1,5}$|^\[[\da-f:]+\]:\d{1,5}$/i.test(raw)) throw new ConfigError(key, `must be host:port, got "${raw}"`);
+  return raw;
+}
+
+export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConfig {
+  const baseUrl = httpUrl(env, 'BASE_URL', { required: true })!;
+  const controlUrl = httpUrl(env, 'CONTROL_URL', { required: false });
+  const hookListen = hostPort(env, 'HOOK_LISTEN');
+  const capabilities: Capability[] = ['write'];
+  const gaps: Partial<Record<Capability, string>> = {};
+  if (controlUrl) capabilities.push('control');
+  else gaps.control = 'the target has no control API (CONTROL_URL is not set)';
+  if (hookListen) capabilities.push('hook');
+  else gaps.hook = 'the kit has no address to receive the disconnect hook (HOOK_LISTEN is not set)';
+  gaps.browser = 'browser rules are not part of this run';
+  const rateLimitRps = positiveNumber(env, 'RATE_LIMIT_RPS');
+  return {
+    kind,
+    baseUrl,
+    authUrl: httpUrl(env, 'AUTH_URL', { required: false }) ?? baseUrl,
+    chatUrl: httpUrl(env, 'CHAT_URL', { required: false }) ?? baseUrl,
+    ...(controlUrl ? { controlUrl } : {}),
+    ...(hookListen ? { hookListen } : {}),
+    ...(rateLimitRps ? { rateLimitRps } : {}),
+    credentials: {
+      clientId: required(env, 'CLIENT_ID'),
+      clientSecret: required(env, 'CLIENT_SECRET'),
+      redirectUri: httpUrl(env, 'REDIRECT_URI', { required: true })!,
+      authCode: optional(env, 'AUTH_CODE'),
+      refreshToken: optional(env, 'REFRESH_TOKEN'),
+      longLivedToken: optional(env, 'LONG_LIVED_TOKEN'),
+      channelId: optional(env, 'CHANNEL_ID'),
+      channelSecret: optional(env, 'CHANNEL_SECRET'),
+      chatAccountId: optional(env, 'CHAT_ACCOUNT_ID'),
+      botId: optional(env, 'BOT_ID'),
+      managerUserId: optional(env, 'MANAGER_USER_ID'),
+    },
+    capabilities,
+    gaps,
+  };
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { Masker, maskSecret } from '../../src/report/mask.js';
+import { maskAuthorization } from '../../src/runner/recorder.js';
+
+describe('masking', () => {
+  it('keeps the first four characters and an ellipsis', () => {
+    expect(maskSecret('abcdefghijkl')).toBe('abcd…');
+  });
+
+  it('masks every occurrence of every known secret, longest first', () => {
+    const m = new Masker();
+    m.add('secret-value-1234');
+    m.add('secret-value-1234-and-more');
+    expect(m.mask('a secret-value-1234-and-more b secret-value-1234 c')).toBe('a secr… b secr… c');
+  });
+
+  it('learns secret fields from nested JSON and masks deep values', () => {
+    const m = new Masker();
+    m.learnFrom({ data: { access_token: 'eyJhbGciOiJSUzI1NiJ9.x.y', other: 'visible' }, list: [{ refresh_token: 'def50200aaaaaaaa' }] });
+    expect(m.maskDeep({ a: ['eyJhbGciOiJSUzI1NiJ9.x.y', 'def50200aaaaaaaa'], b: 'visible' })).toEqual({ a: ['eyJh…', 'def5…'], b: 'visible' });
+  });
+
+  it('ignores short values that would mask ordinary text', () => {
+    const m = new Masker();
+    m.add('abc');
+    expect(m.size).toBe(0);
+    expect(m.mask('abc')).toBe('abc');
+  });
+
+  it('escapes regular-expression characters in secrets', () => {
+    const m = new Masker();
+    m.add('a.b*c+d?e(f)');
+    expect(m.mask('xa.b*c+d?e(f)x axbxcxdxexfx')).toBe('xa.b*…x axbxcxdxexfx');
+  });
+
+  it('masks the credential of an Authorization header even when unknown', () => {
+    expect(maskAuthorization('Bearer eyJhbGciOiJSUzI1NiJ9.payload.sig')).toBe('Bearer eyJh…');
+  });
+});

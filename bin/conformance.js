@@ -1,4 +1,5 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --
+// The `--` stops Node 20 from reading our own `--env-file` flag as its own (it scans the whole argv).
 // Runs the TypeScript sources directly through tsx, so a fresh clone needs no build step.
 import { register } from 'tsx/esm/api';
 

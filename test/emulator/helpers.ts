@@ -21,7 +21,7 @@ export class Harness {
     return this.emu.url;
   }
 
-  async request(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  async request(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<Reply> {
     const res = await fetch(`${this.url}${path}`, { method, ...init });
     const text = await res.text();
     let json: unknown;

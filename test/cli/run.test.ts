@@ -1,0 +1,131 @@
+/**
+ * The command line end to end: the README's first command, the exit codes, and that no output file holds a secret.
+ */
+import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { Report } from '../../src/model/result.js';
+import { conformance } from './helpers.js';
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe('conformance run against a standalone emulator', () => {
+  let emulator: RunningEmulator;
+  let out: string;
+  let remote: Report;
+  let inProcess: Report;
+
+  beforeAll(async () => {
+    emulator = await startEmulator();
+    const base = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
+    out = join(base, 'remote');
+    const env = emulator.env();
+    const [r1, r2] = await Promise.all([
+      conformance(['run', '--target', 'remote', '--seed', '7', '--runs', '10', '--out', out], { env }),
+      conformance(['run', '--seed', '7', '--runs', '10', '--out', join(base, 'embedded')]),
+    ]);
+    expect(r1.stderr).not.toMatch(/internal error/);
+    expect(r1.code).toBe(0);
+    expect(r2.code).toBe(0);
+    remote = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    inProcess = JSON.parse(await readFile(join(base, 'embedded', 'report.json'), 'utf8')) as Report;
+  });
+
+  afterAll(() => emulator?.close());
+
+  it('writes all five outputs', async () => {
+    for (const name of ['report.json', 'report.html', 'junit.xml', 'summary.md']) expect((await stat(join(out, name))).size).toBeGreaterThan(0);
+    expect((await readdir(join(out, 'allure-results'))).some((f) => f.endsWith('-result.json'))).toBe(true);
+  });
+
+  it('gives the same verdicts as the in-process run', () => {
+    const verdicts = (r: Report) => Object.fromEntries(r.results.map((x) => [x.id, x.status]));
+    expect(verdicts(remote)).toEqual(verdicts(inProcess));
+    expect(remote.target.kind).toBe('remote');
+    expect(inProcess.target.kind).toBe('emulator');
+  });
+
+  it('fails no rule and leaves nothing errored on the reference emulator', () => {
+    const bad = remote.results.filter((r) => r.status === 'failed' || r.status === 'errored' || r.status === 'non_strict');
+    expect(bad.map((r) => `${r.id}: ${r.detail}`)).toEqual([]);
+  });
+
+  it('leaves no secret the emulator issued in any output file', async () => {
+    const secrets = emulator.issuedSecrets();
+    expect(secrets.length).toBeGreaterThan(50); // codes and tokens of the run, not just the credentials
+    for (const file of await filesUnder(out)) {
+      const text = await readFile(file, 'utf8');
+      const leaked = secrets.filter((s) => text.includes(s));
+      expect(leaked.map((s) => `${s.slice(0, 4)}… in ${file}`)).toEqual([]);
+    }
+  });
+});
+
+describe('conformance run: errors', () => {
+  it('exits 3 with one clear line when the remote target is a closed port', async () => {
+    const port = await closedPort();
+    const r = await conformance(['run', '--target', 'remote'], {
+      env: { BASE_URL: `http://127.0.0.1:${port}`, CLIENT_ID: 'x', CLIENT_SECRET: 'y', REDIRECT_URI: 'https://r.example/cb' },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`cannot reach the target at BASE_URL http://127.0.0.1:${port}: connection refused`);
+  });
+
+  it('exits 2 naming an unknown flag', async () => {
+    const r = await conformance(['run', '--colour']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--colour');
+  });
+
+  it('exits 2 naming a malformed URL setting', async () => {
+    const r = await conformance(['run', '--target', 'remote'], { env: { BASE_URL: 'not a url', CLIENT_ID: 'x', CLIENT_SECRET: 'y', REDIRECT_URI: 'https://r.example/cb' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('BASE_URL is not a valid URL');
+  });
+
+  it('exits 2 naming a missing setting, a bad value and a bad env file', async () => {
+    const missing = await conformance(['run', '--target', 'remote'], { env: { BASE_URL: 'http://127.0.0.1:1' } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('CLIENT_ID is not set');
+    const seed = await conformance(['run', '--seed', 'abc']);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toContain('--seed must be an integer');
+    const target = await conformance(['run'], { env: { CONFORMANCE_TARGET: 'staging' } });
+    expect(target.code).toBe(2);
+    expect(target.stderr).toContain('--target must be one of emulator, remote');
+    const file = await conformance(['run', '--env-file', '/nonexistent/.env']);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('--env-file');
+    const only = await conformance(['run', '--only', 'no.such.rule']);
+    expect(only.code).toBe(2);
+    expect(only.stderr).toContain('--only matches no rule');
+  });
+
+  it('lists rules', async () => {
+    const r = await conformance(['rules', '--json']);
+    expect(r.code).toBe(0);
+    const rules = JSON.parse(r.stdout) as { id: string; section: string }[];
+    expect(rules.length).toBeGreaterThan(20);
+    expect(rules[0]).toHaveProperty('section');
+  });
+});

@@ -9,13 +9,30 @@ export type TokenField = (typeof TOKEN_FIELDS)[number];
 
 export type Breakage = 'missing' | 'wrong' | 'wrong-type';
 
-/** One way of breaking one field of an otherwise valid code-grant request. */
-export interface Mutation {
-  readonly field: TokenField;
-  readonly breakage: Breakage;
-  /** The value sent in place of the valid one; absent for `missing`. */
-  readonly value?: unknown;
-}
+/**
+ * How a valid value is bent into a wrong one. Named transforms, applied to the real value when the request is
+ * built, so a counterexample reads as a diagnosis ("redirect_uri with a trailing slash was accepted").
+ */
+export const NEAR_MISSES = {
+  'upper-case': (v: string) => v.toUpperCase(),
+  'trailing-space': (v: string) => `${v} `,
+  'leading-space': (v: string) => ` ${v}`,
+  'last-char-dropped': (v: string) => v.slice(0, -1),
+  'char-appended': (v: string) => `${v}x`,
+  'http-for-https': (v: string) => v.replace(/^https:/, 'http:'),
+  'trailing-slash': (v: string) => (v.endsWith('/') ? v.slice(0, -1) : `${v}/`),
+  'query-added': (v: string) => `${v}?x=1`,
+} as const;
+export type NearMiss = keyof typeof NEAR_MISSES;
+
+/** Wrong JSON types; the `wrapped-*` ones carry the valid value, which a server that coerces with String() accepts. */
+export type WrongType = 'wrapped-in-array' | 'wrapped-in-object' | 'other';
+
+/** One way of breaking one field of an otherwise valid request. */
+export type Mutation =
+  | { readonly field: TokenField; readonly breakage: 'missing' }
+  | { readonly field: TokenField; readonly breakage: 'wrong'; readonly nearMiss?: NearMiss; readonly value?: string }
+  | { readonly field: TokenField; readonly breakage: 'wrong-type'; readonly wrongType: WrongType; readonly value?: unknown };
 
 /** JSON values that are not strings: what a careless client puts where a string belongs. */
 export const nonStringJson: fc.Arbitrary<unknown> = fc.oneof(
@@ -27,48 +44,47 @@ export const nonStringJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.string({ maxLength: 6 }), { maxKeys: 2 }),
 );
 
-/** A string near the valid one: the cases a sloppy comparison lets through. */
-export function nearMiss(valid: string): fc.Arbitrary<string> {
-  const variants = [
-    valid.toUpperCase(),
-    `${valid} `,
-    ` ${valid}`,
-    valid.slice(0, -1),
-    `${valid}x`,
-    valid.replace(/^https:/, 'http:'),
-    valid.endsWith('/') ? valid.slice(0, -1) : `${valid}/`,
-    `${valid}?x=1`,
-  ].filter((v) => v !== valid);
-  return fc.oneof(
-    fc.constantFrom(...variants),
-    fc.string({ minLength: 1, maxLength: 64 }).filter((s) => s !== valid),
-  );
-}
+const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
-/** Wrong values for each field, given the valid request. */
-export function wrongValue(field: TokenField, valid: Record<TokenField, string>): fc.Arbitrary<unknown> {
-  if (field === 'grant_type') {
-    return fc.oneof(
-      fc.constantFrom('password', 'client_credentials', 'AUTHORIZATION_CODE', 'authorization code', 'refresh_token ', ''),
-      fc.string({ maxLength: 24 }).filter((s) => s !== 'authorization_code' && s !== 'refresh_token'),
-    );
-  }
-  return nearMiss(valid[field]);
-}
-
-export function mutation(field: TokenField, breakage: Breakage, valid: Record<TokenField, string>): fc.Arbitrary<Mutation> {
+export function mutation(field: TokenField, breakage: Breakage): fc.Arbitrary<Mutation> {
   switch (breakage) {
-    case 'missing': return fc.constant({ field, breakage });
-    case 'wrong': return wrongValue(field, valid).map((value) => ({ field, breakage, value }));
-    case 'wrong-type': return nonStringJson.map((value) => ({ field, breakage, value }));
+    case 'missing':
+      return fc.constant({ field, breakage });
+    case 'wrong':
+      if (field === 'grant_type') {
+        return fc.oneof(
+          fc.constantFrom('password', 'client_credentials', 'AUTHORIZATION_CODE', 'authorization code', 'refresh_token ', ''),
+          fc.string({ maxLength: 24 }).filter((s) => !GRANT_TYPES.includes(s)),
+        ).map((value) => ({ field, breakage, value }));
+      }
+      return fc.oneof(
+        fc.constantFrom(...(Object.keys(NEAR_MISSES) as NearMiss[])).map((nearMiss) => ({ field, breakage, nearMiss })),
+        fc.string({ minLength: 1, maxLength: 64 }).map((value) => ({ field, breakage, value })),
+      );
+    case 'wrong-type':
+      return fc.oneof(
+        fc.constantFrom<WrongType>('wrapped-in-array', 'wrapped-in-object').map((wrongType) => ({ field, breakage, wrongType })),
+        nonStringJson.map((value) => ({ field, breakage, wrongType: 'other' as const, value })),
+      );
   }
 }
 
-export function applyMutation(fields: Record<string, unknown>, m: Mutation): Record<string, unknown> {
+/** The request fields with the mutation applied; undefined when the mutation happens to leave the value valid. */
+export function applyMutation(fields: Record<string, unknown>, m: Mutation): Record<string, unknown> | undefined {
   const out = { ...fields };
-  if (m.breakage === 'missing') delete out[m.field];
-  else out[m.field] = m.value;
-  return out;
+  const valid = String(fields[m.field]);
+  switch (m.breakage) {
+    case 'missing':
+      delete out[m.field];
+      break;
+    case 'wrong':
+      out[m.field] = m.nearMiss ? NEAR_MISSES[m.nearMiss](valid) : m.value;
+      break;
+    case 'wrong-type':
+      out[m.field] = m.wrongType === 'wrapped-in-array' ? [valid] : m.wrongType === 'wrapped-in-object' ? { value: valid } : m.value;
+      break;
+  }
+  return out[m.field] === fields[m.field] ? undefined : out;
 }
 
 /** Bodies that are not JSON at all, sent with a JSON Content-Type. */

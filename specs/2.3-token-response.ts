@@ -3,7 +3,7 @@
  */
 import { jsonContentType } from '../src/checks/json.js';
 import { status } from '../src/checks/status.js';
-import { accessTokenIsJwt, expiresInPositiveInteger, refreshTokenPresent, serverTimeNear, tokenTypeBearer } from '../src/checks/token.js';
+import { accessTokenIsJwt, expiresInPositiveInteger, jwtExpiryMatchesExpiresIn, refreshTokenPresent, serverTimeNear, tokenTypeBearer } from '../src/checks/token.js';
 import { defineSpec } from '../src/model/rule.js';
 import { exchangeRule } from '../src/model/define.js';
 import type { RuleContext } from '../src/runner/context.js';
@@ -42,6 +42,11 @@ export default defineSpec({
     exchangeRule(
       { id: 'oauth.token-response.access-token-jwt', section: '2.2', level: 'must', requires: ['control'], title: 'access_token is a decodable JWT' },
       { send, expect: [status(200), accessTokenIsJwt] },
+    ),
+    exchangeRule(
+      { id: 'oauth.token-response.jwt-expiry', section: '2.3', level: 'should', requires: ['control'], title: 'The JWT exp claim agrees with expires_in',
+        reading: 'The spec returns the lifetime as expires_in; a JWT whose exp says otherwise misleads clients that read either. Within 60 s of iat + expires_in.' },
+      { send, expect: [status(200), jwtExpiryMatchesExpiresIn] },
     ),
     exchangeRule(
       { id: 'oauth.token-response.refresh-token', section: '2.3', level: 'must', requires: ['control'], title: 'refresh_token is present and non-empty' },

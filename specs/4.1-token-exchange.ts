@@ -6,11 +6,11 @@ import fc from 'fast-check';
 import { jsonContentType, jsonObjectBody, parseJson } from '../src/checks/json.js';
 import { noSecretEcho } from '../src/checks/secrets.js';
 import { noServerError, status } from '../src/checks/status.js';
-import { exchangeRule, propertyRule, type RuleMeta } from '../src/model/define.js';
+import { exchangeRule, propertyRule, rule, type RuleMeta } from '../src/model/define.js';
 import { defineSpec, type Rule } from '../src/model/rule.js';
-import { codeGrant } from '../src/protocol/oauth.js';
+import { accountRequest, codeGrant } from '../src/protocol/oauth.js';
 import type { RuleContext } from '../src/runner/context.js';
-import { exchange, exchangeFreshCode } from '../src/steps/oauth.js';
+import { exchange, exchangeFreshCode, tokensOf } from '../src/steps/oauth.js';
 import {
   TOKEN_FIELDS, anyJsonBody, applyMutation, mutation, notJsonText, type Breakage, type Mutation, type TokenField,
 } from '../generators/token-requests.js';
@@ -31,7 +31,13 @@ async function validFields(t: RuleContext): Promise<Record<TokenField, string>> 
   return codeGrant(t.target, await t.control.freshCode()) as Record<TokenField, string>;
 }
 
-/** A code-grant request with one field broken; a fresh code per case so that a refusal cannot be blamed on a used code. */
+/** A fresh valid code-grant request with one field broken (a fresh code per case, so a refusal cannot be blamed on a used code). */
+async function brokenRequest(t: RuleContext, m: Mutation): Promise<Record<string, unknown>> {
+  const fields = applyMutation(await validFields(t), m);
+  fc.pre(fields !== undefined); // the transform left this value valid (http-for-https on an http URI)
+  return fields!;
+}
+
 function brokenExchangeRule(field: TokenField, breakage: Breakage): Rule {
   const meta: RuleMeta = {
     id: `oauth.token.${field.replace('_', '-')}.${breakage}`,
@@ -41,13 +47,12 @@ function brokenExchangeRule(field: TokenField, breakage: Breakage): Rule {
     title: `A code exchange with ${field} ${BREAKAGES[breakage]} is refused with 400 and a JSON body`,
     reading: `${WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.`,
   };
-  const c = { client_id: 'x', client_secret: 'x', grant_type: 'authorization_code', code: 'x', redirect_uri: 'x' };
   return propertyRule<{ m: Mutation; encoding: 'json' | 'form' }>(meta, {
-    cases: (t) => fc.record({
-      m: mutation(field, breakage, { ...c, client_id: t.credentials.clientId, client_secret: t.credentials.clientSecret, redirect_uri: t.credentials.redirectUri }),
+    cases: () => fc.record({
+      m: mutation(field, breakage),
       encoding: breakage === 'wrong-type' ? fc.constant('json' as const) : fc.constantFrom('json' as const, 'form' as const),
     }),
-    send: async (t, { m, encoding }) => exchange(t, applyMutation(await validFields(t), m), encoding),
+    send: async (t, { m, encoding }) => exchange(t, await brokenRequest(t, m), encoding),
     expect: refusal,
   });
 }
@@ -81,20 +86,38 @@ export default defineSpec({
       },
     ),
 
-    propertyRule(
-      { id: 'oauth.token.no-secret-echo', section: '4.1', level: 'should', requires: ['control'], title: 'No refusal echoes the client secret, the code or a wrong secret sent' },
+    exchangeRule(
+      { id: 'oauth.token.code-reuse-revokes', section: '3.1', level: 'should', requires: ['control'], title: 'Reusing a code revokes the access token first issued for it',
+        reading: 'RFC 6749 §4.1.2: the server SHOULD revoke all tokens previously issued from a code that is used twice (a stolen code was replayed).' },
       {
-        cases: (t) => fc.constantFrom(...TOKEN_FIELDS).chain((field) => fc.constantFrom<Breakage>('missing', 'wrong').chain((b) =>
-          mutation(field, b, { client_id: t.credentials.clientId, client_secret: t.credentials.clientSecret, grant_type: 'authorization_code', code: 'x', redirect_uri: t.credentials.redirectUri }))),
-        send: async (t, m) => exchange(t, applyMutation(await validFields(t), m)),
-        expect: (t, m) => [noSecretEcho([t.credentials.clientSecret, typeof m.value === 'string' ? m.value : undefined])],
+        send: async (t) => {
+          const fields = codeGrant(t.target, await t.control.freshCode());
+          const first = tokensOf(await exchange(t, fields), 'the first exchange');
+          await exchange(t, fields);
+          return t.send(accountRequest(t.target, first.access_token));
+        },
+        expect: [status(401)],
       },
     ),
 
+    rule(
+      { id: 'oauth.token.no-secret-echo', section: '4.1', level: 'should', requires: ['control'], title: 'No refusal echoes the client secret, the code or a wrong secret sent' },
+      (t) => t.property(
+        fc.constantFrom(...TOKEN_FIELDS).chain((field) => mutation(field, 'wrong')),
+        async (m) => {
+          const fields = await brokenRequest(t, m);
+          const res = await exchange(t, fields);
+          const sent = [t.credentials.clientSecret, fields.code, fields.client_secret].filter((v): v is string => typeof v === 'string');
+          return t.check(res, [noSecretEcho(sent)]);
+        },
+      ),
+    ),
+
     propertyRule(
-      { id: 'oauth.token.no-server-error', section: '4.1', level: 'should', requires: [], title: 'Arbitrary JSON or form bodies never cause a 5xx' },
+      { id: 'oauth.token.no-server-error', section: '4.1', level: 'should', requires: [], title: 'Arbitrary JSON, form or malformed bodies never cause a 5xx' },
       {
         cases: () => fc.oneof(
+          notJsonText.map((body) => ({ type: 'application/json', body })),
           anyJsonBody.map((body) => ({ type: 'application/json', body })),
           fc.dictionary(fc.constantFrom(...TOKEN_FIELDS, 'x'), fc.string({ maxLength: 12 })).map((d) => ({ type: 'application/x-www-form-urlencoded', body: new URLSearchParams(d).toString() })),
         ),

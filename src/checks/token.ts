@@ -63,3 +63,20 @@ export const refreshTokenPresent: Check = (res) => {
     ? pass('refresh_token', 'refresh_token present')
     : fail('refresh_token', `expected a non-empty refresh_token string, observed ${present ? show(value) : 'no refresh_token field'}`);
 };
+
+/** `exp` − `iat` of the access token equals `expires_in`, within a minute. */
+export const jwtExpiryMatchesExpiresIn: Check = (res) => {
+  const body = parseJson(res) as { access_token?: unknown; expires_in?: unknown } | undefined;
+  if (typeof body?.access_token !== 'string' || typeof body.expires_in !== 'number') return fail('JWT exp', 'expected an access_token JWT and a numeric expires_in');
+  let claims: { exp?: unknown; iat?: unknown };
+  try {
+    claims = decodeJwt(body.access_token);
+  } catch {
+    return fail('JWT exp', 'the access token does not decode as a JWT');
+  }
+  if (typeof claims.exp !== 'number' || typeof claims.iat !== 'number') return fail('JWT exp', `expected numeric exp and iat claims, observed exp ${show(claims.exp)}, iat ${show(claims.iat)}`);
+  const lifetime = claims.exp - claims.iat;
+  return Math.abs(lifetime - body.expires_in) <= 60
+    ? pass('JWT exp', `exp − iat = ${lifetime} s, expires_in ${body.expires_in}`)
+    : fail('JWT exp', `expected exp − iat = expires_in (${body.expires_in} s), observed ${lifetime} s`);
+};

@@ -1,6 +1,7 @@
 /**
  * The `conformance` command: dispatches to a subcommand and maps errors to the exit codes of DESIGN.md §3.
  */
+import { docsCommand, faultsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
 import { rulesCommand } from './commands/rules.js';
 import { runCommand } from './commands/run.js';
@@ -9,6 +10,8 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: runCommand,
   emulator: emulatorCommand,
   rules: rulesCommand,
+  faults: faultsCommand,
+  docs: docsCommand,
 };
 
 const USAGE = `usage: conformance <command> [flags]
@@ -18,6 +21,8 @@ commands:
              --seed <n>, --runs <n>, --strict, --baseline <report.json>, --out <dir>, --env-file <path>)
   emulator   start the emulator standalone (--host, --port) and print the .env lines for a remote run
   rules      list every rule (--json)
+  faults     list the emulator's fault switches and the rules that catch each
+  docs       regenerate the generated files of docs/
 
 exit codes: 0 no failed must rule, 1 failures, 2 usage or configuration error, 3 target unreachable
 `;

@@ -14,8 +14,6 @@ export interface EmulatorContext {
   readonly world: World;
   readonly store: CredentialStore;
   readonly secrets: SecretLedger;
-  /** Distinguishes this instance's tokens from another instance's in the same process (they share a signing key). */
-  readonly instanceId: string;
   /** Faults switched on at start: a control reset returns to these. */
   readonly initialFaults: readonly string[];
   /** `http://host:port` of this instance, known once it listens. */

@@ -15,6 +15,7 @@ export const FAULTS = defineFaults([
   // Token exchange: request validation (§4.1, §3.1, §5.1)
   { name: 'accept-reused-code', description: 'An authorization code can be exchanged more than once.' },
   { name: 'no-revoke-on-code-reuse', description: 'A reused code is refused, but the tokens issued from it are not revoked (RFC 6749 §4.1.2).' },
+  { name: 'accept-missing-code', description: 'A code grant without a code issues tokens for the administrator anyway.' },
   { name: 'accept-expired-code', description: 'The 20-minute age of an authorization code is not checked.' },
   { name: 'skip-redirect-uri-check', description: 'redirect_uri is not compared with the registered Redirect URI.' },
   { name: 'skip-client-id-check', description: 'Any client_id (or none) is accepted.' },
@@ -35,6 +36,8 @@ export const FAULTS = defineFaults([
   { name: 'token-type-mac', description: 'token_type is "mac".' },
   { name: 'drop-refresh-token', description: 'refresh_token is omitted from the token response.' },
   { name: 'access-token-not-jwt', description: 'access_token is an opaque random string, not a JWT (it still works on the API).' },
+  { name: 'token-response-text-plain', description: 'A successful token response is sent as text/plain.' },
+  { name: 'nbf-in-future', description: 'Access tokens carry nbf five minutes ahead, so the API refuses them when they are fresh.' },
   { name: 'jwt-exp-mismatch', description: 'The JWT exp claim is one hour later than iat + expires_in.' },
   // Token exchange: errors (§7) and robustness
   { name: 'error-as-html', description: 'Token exchange errors are answered as text/html bodies.' },

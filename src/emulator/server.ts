@@ -5,7 +5,6 @@
  */
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import qs from 'qs';
-import { randomUUID } from 'node:crypto';
 import { apiRoutes } from './api/routes.js';
 import { installBodyParsers, QS_OPTIONS } from './body.js';
 import { Clock } from './clock.js';
@@ -46,7 +45,6 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   const resetHooks: Array<() => void> = [];
   const ctx: EmulatorContext = {
     clock, faults, world, store, secrets, initialFaults,
-    instanceId: randomUUID(),
     baseUrl: () => baseUrl,
     onReset: (clear) => { resetHooks.push(clear); },
     reset() {

@@ -3,6 +3,7 @@
  * changes, so a refused request never consumes a code or refresh token. Faults are checked at the single place
  * each behaviour is decided.
  */
+import { randomUUID } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
 import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant } from './issue.js';
 import { checkParam, invalid, sameSecret, type TokenParams } from './params.js';
@@ -44,6 +45,10 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   if (!ctx.faults.isOn('skip-client-secret-check')) checkClientSecret(ctx, params.optional('client_secret'));
   checkRedirectUri(ctx, params, true);
 
+  if (!params.has('code') && ctx.faults.isOn('accept-missing-code')) {
+    const { account, admin } = ctx.world;
+    return issuePair(ctx, { clientId, userId: admin.id, accountId: account.id, grantId: randomUUID() });
+  }
   const code = ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
   if (code.clientId !== clientId) {
@@ -60,7 +65,10 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   }
 
   code.usedAtMs ??= now;
-  const grant: Grant = { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId };
+  return issuePair(ctx, { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId });
+}
+
+async function issuePair(ctx: EmulatorContext, grant: Grant): Promise<IssuedTokens> {
   const access = await issueAccessToken(ctx, grant);
   return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken: issueRefreshToken(ctx, grant) };
 }

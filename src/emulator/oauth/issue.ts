@@ -52,7 +52,7 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant): Prom
     aud: grant.clientId,
     jti,
     iat,
-    nbf: iat,
+    nbf: ctx.faults.isOn('nbf-in-future') ? iat + 300 : iat,
     exp: ctx.faults.isOn('jwt-exp-mismatch') ? exp + 3600 : exp,
     sub: String(grant.userId),
     account_id: grant.accountId,

@@ -17,7 +17,8 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
   app.post(TOKEN_PATH, async (request, reply) => {
     const params = new TokenParams(readBody(ctx, request), ctx.faults);
     const tokens = await exchange(ctx, params);
-    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(tokenResponse(ctx, tokens)));
+    const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+    return reply.code(200).header('content-type', type).send(JSON.stringify(tokenResponse(ctx, tokens)));
   });
   methodNotAllowed(app, TOKEN_PATH, ['POST']);
 }

@@ -1,0 +1,11 @@
+/**
+ * Generated documentation: every file under docs/ that is derived from code, by name.
+ * `conformance docs` writes them; a test fails when a committed one is out of date.
+ */
+import { faultsMarkdown } from './faults.js';
+import { rulesMarkdown } from './rules.js';
+
+export const GENERATED_DOCS: Record<string, () => string> = {
+  'faults.md': faultsMarkdown,
+  'rules.md': rulesMarkdown,
+};

@@ -1,0 +1,14 @@
+/**
+ * Generated docs are current: regenerate with `npm run docs` when this fails.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { GENERATED_DOCS } from '../../src/docs/index.js';
+
+describe('generated docs', () => {
+  for (const [name, render] of Object.entries(GENERATED_DOCS)) {
+    it(`docs/${name} is up to date (npm run docs)`, () => {
+      expect(readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8')).toBe(render());
+    });
+  }
+});

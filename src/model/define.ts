@@ -17,6 +17,7 @@ export interface RuleMeta {
   readonly title: string;
   readonly reading?: string;
   readonly exclusive?: boolean;
+  readonly covers?: readonly string[];
 }
 
 type Checks<A extends unknown[]> = readonly Check[] | ((...args: A) => readonly Check[] | Promise<readonly Check[]>);

@@ -24,6 +24,11 @@ export interface Rule {
   readonly title: string;
   /** The reading taken where the spec is loose or silent (the ambiguity policy of DESIGN.md §2). */
   readonly reading?: string;
+  /**
+   * The spec table rows the rule checks, as keys of src/docs/spec-tables.ts (`<section>/<first cell>`, e.g.
+   * `4.2/filter[price]` or `2.5/ref_id`): the generated traceability tables are built from these.
+   */
+  readonly covers?: readonly string[];
   /** The rule changes target-wide state (the clock, the secret key): the runner runs it alone, after the others. */
   readonly exclusive?: boolean;
   readonly run: (t: RuleContext) => Promise<Outcome>;

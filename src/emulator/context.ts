@@ -20,6 +20,12 @@ export interface EmulatorContext {
   baseUrl(): string;
   /** Route modules that keep state of their own register here how to clear it on a control reset. */
   onReset(clear: () => void): void;
+  /**
+   * §6 last line, §3.2: when a user disconnects the integration in an account, modules that hold per-account state
+   * (the chat channel connections) drop it. The access-lifecycle module emits; the chat module listens.
+   */
+  onIntegrationDisconnected(listener: (accountId: number) => void): void;
+  integrationDisconnected(accountId: number): void;
   /** Back to the start state: issued credentials, module state, faults and clock. The world stays. */
   reset(): void;
 }

@@ -43,10 +43,13 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
 
   let baseUrl = 'http://127.0.0.1';
   const resetHooks: Array<() => void> = [];
+  const disconnectListeners: Array<(accountId: number) => void> = [];
   const ctx: EmulatorContext = {
     clock, faults, world, store, secrets, initialFaults,
     baseUrl: () => baseUrl,
     onReset: (clear) => { resetHooks.push(clear); },
+    onIntegrationDisconnected: (listener) => { disconnectListeners.push(listener); },
+    integrationDisconnected: (accountId) => { for (const listener of disconnectListeners) listener(accountId); },
     reset() {
       store.clear();
       for (const clear of resetHooks) clear();

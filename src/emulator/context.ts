@@ -6,6 +6,7 @@
 import type { Clock } from './clock.js';
 import type { FaultSwitches } from './faults.js';
 import type { CredentialStore, SecretLedger } from './state.js';
+import type { TrafficLog } from './traffic.js';
 import type { World } from './world.js';
 
 export interface EmulatorContext {
@@ -14,6 +15,8 @@ export interface EmulatorContext {
   readonly world: World;
   readonly store: CredentialStore;
   readonly secrets: SecretLedger;
+  /** Arrival times of requests, and the optional server-side rate limit. */
+  readonly traffic: TrafficLog;
   /** Faults switched on at start: a control reset returns to these. */
   readonly initialFaults: readonly string[];
   /** `http://host:port` of this instance, known once it listens. */

@@ -59,6 +59,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       AUTH_URL: url,
       CHAT_URL: url,
       CONTROL_URL: `${url}/_control`,
+      // A local sandbox: no client-side ceiling (the server-side one is set through POST /_control/traffic).
+      RATE_LIMIT_RPS: '0',
       CLIENT_ID: integration.clientId,
       CLIENT_SECRET: integration.clientSecret,
       REDIRECT_URI: integration.redirectUri,

@@ -14,9 +14,10 @@ import { installRootHandlers } from './errors.js';
 import { FaultSwitches } from './faults.js';
 import { tokenRoutes } from './oauth/token-endpoint.js';
 import { CredentialStore, SecretLedger } from './state.js';
+import { installTrafficLog, TrafficLog, trafficRoutes } from './traffic.js';
 import { seedWorld } from './world.js';
 
-export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes];
+export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes];
 
 export interface BuildOptions {
   readonly faults?: readonly string[];
@@ -38,6 +39,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   const world = seedWorld(options.seed);
   const store = new CredentialStore();
   const secrets = new SecretLedger();
+  const traffic = new TrafficLog();
   secrets.add(world.integration.clientSecret);
   secrets.add(world.channel.secret);
 
@@ -45,7 +47,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   const resetHooks: Array<() => void> = [];
   const disconnectListeners: Array<(accountId: number) => void> = [];
   const ctx: EmulatorContext = {
-    clock, faults, world, store, secrets, initialFaults,
+    clock, faults, world, store, secrets, traffic, initialFaults,
     baseUrl: () => baseUrl,
     onReset: (clear) => { resetHooks.push(clear); },
     onIntegrationDisconnected: (listener) => { disconnectListeners.push(listener); },
@@ -72,6 +74,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   });
   installBodyParsers(app, faults);
   installRootHandlers(app);
+  installTrafficLog(app, traffic);
   for (const routes of ROUTE_MODULES) await app.register(routes, { ctx });
   await app.ready();
 

@@ -26,6 +26,13 @@ export interface RunSettings {
   readonly onResult?: (result: RuleResult) => void;
   /** Secrets the run must mask beyond the target's credentials (e.g. the emulator's). */
   readonly masker?: Masker;
+  /** The run's HTTP client, when the caller already made one (its rate limit then covers the caller's requests too). */
+  readonly client?: HttpClient;
+}
+
+/** The client a run against this target uses: rate limited as the target's settings say. */
+export function clientFor(target: TargetConfig): HttpClient {
+  return new HttpClient(target.rateLimitRps ? { rateLimitRps: target.rateLimitRps } : {});
 }
 
 export function maskerFor(target: TargetConfig): Masker {
@@ -38,7 +45,7 @@ export function maskerFor(target: TargetConfig): Masker {
 export async function executeRun(settings: RunSettings): Promise<Report> {
   const { target } = settings;
   const masker = settings.masker ?? maskerFor(target);
-  const client = new HttpClient();
+  const client = settings.client ?? clientFor(target);
   const control = target.controlUrl ? new ControlClient(target.controlUrl, client, masker, target.credentials.clientId) : undefined;
   const startedAt = new Date().toISOString();
   const runId = `run-${settings.seed.toString(36)}-${Date.now().toString(36)}`;
@@ -65,6 +72,6 @@ export async function executeRun(settings: RunSettings): Promise<Report> {
       request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
     } satisfies Report);
   } finally {
-    await client.close();
+    if (!settings.client) await client.close();
   }
 }

@@ -43,6 +43,14 @@ export function positiveNumber(env: Env, key: EnvKey): number | undefined {
   return n;
 }
 
+/** Remote targets default to the service's public limit of 7 per second; 0 means no limit (a local sandbox). */
+export const DEFAULT_RATE_LIMIT_RPS = 7;
+
+function rateLimit(env: Env, kind: TargetKind): number | undefined {
+  if (env.RATE_LIMIT_RPS?.trim() === '0') return undefined;
+  return positiveNumber(env, 'RATE_LIMIT_RPS') ?? (kind === 'remote' ? DEFAULT_RATE_LIMIT_RPS : undefined);
+}
+
 function hostPort(env: Env, key: EnvKey): string | undefined {
   const raw = optional(env, key);
   if (raw === undefined) return undefined;
@@ -61,7 +69,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   if (hookListen) capabilities.push('hook');
   else gaps.hook = 'the kit has no address to receive the disconnect hook (HOOK_LISTEN is not set)';
   gaps.browser = 'browser rules are not part of this run';
-  const rateLimitRps = positiveNumber(env, 'RATE_LIMIT_RPS');
+  const rateLimitRps = rateLimit(env, kind);
   return {
     kind,
     baseUrl,

@@ -2,7 +2,9 @@
  * The one HTTP client of the kit (undici). Every exchange a rule makes goes through a Recorder so the
  * report can show it and replay it; transport failures become TransportError, which the runner turns into `errored`.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
+import { RateLimiter, retryDelayMs } from './rate-limit.js';
 
 export interface HttpRequest {
   readonly method: string;
@@ -31,13 +33,23 @@ export interface HttpClientOptions {
   /** Per-request time limit for headers and body, in milliseconds. */
   readonly timeoutMs?: number;
   readonly connections?: number;
+  /** Requests per second at most (remote targets); every request of the client counts, control calls too. */
+  readonly rateLimitRps?: number;
+  /** Retries of a 429 answer, honouring Retry-After (default 5 when rate limited, else 0). */
+  readonly retries429?: number;
 }
 
 export class HttpClient {
   readonly #agent: Agent;
+  readonly #limiter: RateLimiter | undefined;
+  readonly #retries429: number;
+  /** After a 429 the whole client waits: the limit is the integration's, not one request's. */
+  #pausedUntil = 0;
 
   constructor(options: HttpClientOptions = {}) {
     const timeout = options.timeoutMs ?? 10_000;
+    this.#limiter = options.rateLimitRps ? new RateLimiter({ rps: options.rateLimitRps }) : undefined;
+    this.#retries429 = options.retries429 ?? (options.rateLimitRps ? 5 : 0);
     this.#agent = new Agent({
       headersTimeout: timeout,
       bodyTimeout: timeout,
@@ -47,7 +59,18 @@ export class HttpClient {
     });
   }
 
+  /** Sends a request; a 429 is retried after its Retry-After (bounded), and the last answer is returned. */
   async send(req: HttpRequest): Promise<HttpResponse> {
+    for (let attempt = 0; ; attempt += 1) {
+      const res = await this.#sendOnce(req);
+      if (res.status !== 429 || attempt >= this.#retries429) return res;
+      this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + retryDelayMs(res.headers['retry-after'], attempt));
+    }
+  }
+
+  async #sendOnce(req: HttpRequest): Promise<HttpResponse> {
+    while (this.#pausedUntil > Date.now()) await sleep(this.#pausedUntil - Date.now());
+    await this.#limiter?.acquire();
     const started = performance.now();
     try {
       const res = await undiciRequest(req.url, {

@@ -153,7 +153,7 @@ describe('startEmulator', () => {
     const env = h.emu.env();
     expect(Object.keys(env).sort()).toEqual([
       'AUTH_URL', 'BASE_URL', 'BOT_ID', 'CHANNEL_ID', 'CHANNEL_SECRET', 'CHAT_ACCOUNT_ID', 'CHAT_URL', 'CLIENT_ID',
-      'CLIENT_SECRET', 'CONFORMANCE_TARGET', 'CONTROL_URL', 'MANAGER_USER_ID', 'REDIRECT_URI',
+      'CLIENT_SECRET', 'CONFORMANCE_TARGET', 'CONTROL_URL', 'MANAGER_USER_ID', 'RATE_LIMIT_RPS', 'REDIRECT_URI',
     ]);
     expect(env.CONFORMANCE_TARGET).toBe('remote');
     expect(env.BASE_URL).toBe(h.url);

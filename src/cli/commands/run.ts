@@ -6,13 +6,12 @@ import { allRules } from '../../../specs/index.js';
 import type { Report } from '../../model/result.js';
 import { readReport, writeReports } from '../../report/index.js';
 import { compareWithBaseline } from '../../runner/baseline.js';
-import { executeRun } from '../../runner/execute.js';
+import { clientFor, executeRun } from '../../runner/execute.js';
 import { randomSeed } from '../../runner/seed.js';
 import { selector } from '../../runner/select.js';
 import type { TargetConfig } from '../../target/config.js';
 import { startEmbeddedTarget } from '../../target/embedded.js';
 import { targetFromEnv } from '../../target/from-env.js';
-import { HttpClient } from '../../target/http.js';
 import { assertReachable } from '../../target/reachability.js';
 import { oneOf, parseFlags } from '../args.js';
 import { ConfigError, UsageError } from '../errors.js';
@@ -50,26 +49,34 @@ export async function runCommand(args: string[]): Promise<number> {
   if (values.only && !rules.some(selector(values.only))) throw new ConfigError('--only', `matches no rule: "${values.only}" (see \`conformance rules\`)`);
 
   let target: TargetConfig;
-  let close = async () => {};
+  let stopEmulator = async () => {};
   if (kind === 'remote') {
     target = targetFromEnv(env, 'remote');
-    const probe = new HttpClient({ timeoutMs: 5_000 });
-    try {
-      await assertReachable(target, probe);
-    } finally {
-      await probe.close();
-    }
   } else {
     const embedded = await startEmbeddedTarget();
     target = embedded.config;
-    close = embedded.close;
+    stopEmulator = embedded.close;
+  }
+  // One client for the whole run, so its rate limit covers every request, the reachability probe included.
+  const client = clientFor(target);
+  const close = async () => {
+    await client.close();
+    await stopEmulator();
+  };
+  if (kind === 'remote') {
+    try {
+      await assertReachable(target, client);
+    } catch (err) {
+      await close();
+      throw err;
+    }
   }
 
   process.stderr.write(`conformance: ${rules.length} rules against the ${kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${seed}, ${runs} cases per property\n`);
   const progress = new Progress(rules.length);
   let report: Report;
   try {
-    report = await executeRun({ target, rules, seed, runs, ...(values.only ? { only: values.only } : {}), options: { profile, strict }, onResult: progress.onResult });
+    report = await executeRun({ target, client, rules, seed, runs, ...(values.only ? { only: values.only } : {}), options: { profile, strict }, onResult: progress.onResult });
   } finally {
     progress.end();
     await close();

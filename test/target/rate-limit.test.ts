@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimiter, retryDelayMs } from '../../src/target/rate-limit.js';
+
+/** A fake clock: sleeping advances it, so the test measures the limiter's schedule, not the machine. */
+function fakeClock() {
+  let now = 0;
+  return { now: () => now, sleep: async (ms: number) => { now += ms; } };
+}
+
+function maxInWindow(times: number[], windowMs: number): number {
+  let best = 0;
+  for (let i = 0, lo = 0; i < times.length; i += 1) {
+    while (times[i]! - times[lo]! >= windowMs) lo += 1;
+    best = Math.max(best, i - lo + 1);
+  }
+  return best;
+}
+
+describe('RateLimiter', () => {
+  it('never lets more than rps requests into any window of one second', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ rps: 5, ...clock });
+    const times: number[] = [];
+    await Promise.all(Array.from({ length: 60 }, async () => {
+      await limiter.acquire();
+      times.push(clock.now());
+    }));
+    expect(times).toHaveLength(60);
+    expect(maxInWindow(times, 1000)).toBeLessThanOrEqual(5);
+    // and it is not needlessly slow: 60 requests at 5/s take about 11–12 windows
+    expect(times.at(-1)!).toBeLessThan(12 * 1050 + 1);
+  });
+
+  it('handles fractional rates as one request per period', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ rps: 0.5, marginMs: 0, ...clock });
+    const times: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      await limiter.acquire();
+      times.push(clock.now());
+    }
+    expect(times).toEqual([0, 2000, 4000]);
+  });
+
+  it('refuses a non-positive rate', () => {
+    expect(() => new RateLimiter({ rps: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('retryDelayMs', () => {
+  it('honours Retry-After in seconds and as a date, capped, else backs off exponentially', () => {
+    expect(retryDelayMs('2', 0)).toBe(2000);
+    expect(retryDelayMs('3600', 0)).toBe(30_000);
+    expect(retryDelayMs(new Date(Date.now() + 5000).toUTCString(), 0)).toBeGreaterThan(3000);
+    expect(retryDelayMs(undefined, 0)).toBe(1000);
+    expect(retryDelayMs(undefined, 2)).toBe(4000);
+    expect(retryDelayMs('soon', 1)).toBe(2000);
+  });
+});

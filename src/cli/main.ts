@@ -4,10 +4,14 @@
 import { docsCommand, faultsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
 import { rulesCommand } from './commands/rules.js';
-import { runCommand } from './commands/run.js';
+import { mergeCommand, verifyCertificateCommand } from './commands/merge.js';
+import { certifyCommand, runCommand } from './commands/run.js';
 
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   run: runCommand,
+  certify: certifyCommand,
+  merge: mergeCommand,
+  'verify-certificate': verifyCertificateCommand,
   emulator: emulatorCommand,
   rules: rulesCommand,
   faults: faultsCommand,
@@ -18,7 +22,11 @@ const USAGE = `usage: conformance <command> [flags]
 
 commands:
   run        run the suite and write the reports (--target emulator|remote, --profile quick|full, --only <glob|section>,
-             --seed <n>, --runs <n>, --strict, --baseline <report.json>, --out <dir>, --env-file <path>)
+             --seed <n>, --runs <n>, --strict, --baseline <report.json>, --out <dir>, --env-file <path>,
+             --shard <i/n>, --dry-run)
+  certify    run the full profile and write certificate.json when nothing failed or errored (same flags as run)
+  merge      join shard reports: conformance merge a/report.json b/report.json [--out dir]
+  verify-certificate <certificate.json> [--report report.json]   detect any edit
   emulator   start the emulator standalone (--host, --port) and print the .env lines for a remote run
   rules      list every rule (--json)
   faults     list the emulator's fault switches and the rules that catch each

@@ -18,6 +18,7 @@ export interface RuleMeta {
   readonly reading?: string;
   readonly exclusive?: boolean;
   readonly covers?: readonly string[];
+  readonly creates?: string;
 }
 
 type Checks<A extends unknown[]> = readonly Check[] | ((...args: A) => readonly Check[] | Promise<readonly Check[]>);

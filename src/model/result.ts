@@ -57,6 +57,8 @@ export interface Report {
   /** The options the run was made with (profile, only, runs, strict, shard), for the reader and for replays. */
   readonly options?: Record<string, unknown>;
   readonly request_count?: number;
+  /** With --baseline: ids of rules that regressed (held, now fail), were fixed, or are new. */
+  readonly baseline?: { readonly regressions: readonly string[]; readonly fixes: readonly string[]; readonly added: readonly string[] };
 }
 
 export function summarize(results: readonly RuleResult[]): Summary {

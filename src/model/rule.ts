@@ -29,6 +29,8 @@ export interface Rule {
    * `4.2/filter[price]` or `2.5/ref_id`): the generated traceability tables are built from these.
    */
   readonly covers?: readonly string[];
+  /** With `requires: ['write']`: what the rule creates on the target, for `--dry-run` (ids always carry the run id). */
+  readonly creates?: string;
   /** The rule changes target-wide state (the clock, the secret key): the runner runs it alone, after the others. */
   readonly exclusive?: boolean;
   readonly run: (t: RuleContext) => Promise<Outcome>;

@@ -10,7 +10,7 @@ import type { TargetConfig } from '../target/config.js';
 import { ControlClient } from '../target/control.js';
 import { HttpClient } from '../target/http.js';
 import { runSuite } from './run-suite.js';
-import { selector } from './select.js';
+import { skipReason, type Shard } from './select.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { name: string; version: string };
 
@@ -20,6 +20,7 @@ export interface RunSettings {
   readonly seed: number;
   readonly runs: number;
   readonly only?: string;
+  readonly shard?: Shard;
   readonly concurrency?: number;
   /** Recorded in the report for the reader: profile, strict, and the like. */
   readonly options?: Record<string, unknown>;
@@ -54,8 +55,7 @@ export async function executeRun(settings: RunSettings): Promise<Report> {
       { target, client, control, masker, seed: settings.seed, runs: settings.runs, runId },
       {
         rules: settings.rules,
-        select: selector(settings.only),
-        unselectedReason: `not selected by --only ${settings.only ?? ''}`.trim(),
+        skip: skipReason({ ...(settings.only ? { only: settings.only } : {}), ...(settings.shard ? { shard: settings.shard } : {}) }, settings.rules),
         concurrency: settings.concurrency ?? 8,
         ...(settings.onResult ? { onResult: settings.onResult } : {}),
       },
@@ -68,7 +68,7 @@ export async function executeRun(settings: RunSettings): Promise<Report> {
       finished_at: new Date().toISOString(),
       summary: summarize(results),
       results,
-      options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...settings.options },
+      options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...(settings.shard ? { shard: `${settings.shard.index}/${settings.shard.count}` } : {}), ...settings.options },
       request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
     } satisfies Report);
   } finally {

@@ -7,13 +7,12 @@ import type { RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import type { RuleEnvironment } from './run-rule.js';
 import { runRule, skippedResult } from './run-rule.js';
-import type { Selector } from './select.js';
+import type { SkipReason } from './select.js';
 
 export interface SuiteOptions {
   readonly rules: readonly Rule[];
-  readonly select: Selector;
-  /** Why an unselected rule is skipped, e.g. "not selected by --only 4.1". */
-  readonly unselectedReason: string;
+  /** Why a rule is not run (--only, --shard), or undefined when it runs. */
+  readonly skip: SkipReason;
   readonly concurrency: number;
   readonly onResult?: (result: RuleResult) => void;
 }
@@ -26,8 +25,9 @@ export async function runSuite(env: RuleEnvironment, options: SuiteOptions): Pro
   };
   const selected: Rule[] = [];
   for (const rule of options.rules) {
-    if (options.select(rule)) selected.push(rule);
-    else record(skippedResult(rule, options.unselectedReason));
+    const reason = options.skip(rule);
+    if (reason === undefined) selected.push(rule);
+    else record(skippedResult(rule, reason));
   }
   const shared = selected.filter((r) => !r.exclusive);
   const exclusive = selected.filter((r) => r.exclusive);
@@ -36,12 +36,24 @@ export async function runSuite(env: RuleEnvironment, options: SuiteOptions): Pro
   const worker = async () => {
     while (next < shared.length) {
       const rule = shared[next++]!;
-      record(await runRule(rule, env));
+      record(await runWithRetry(rule, env));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, shared.length)) }, worker));
-  for (const rule of exclusive) record(await runRule(rule, env));
+  for (const rule of exclusive) record(await runWithRetry(rule, env));
 
   // Report order is rule order, whatever order they finished in.
   return options.rules.map((r) => results.get(r.id)!);
+}
+
+/**
+ * A failure is re-run once at once with the same seed; when the re-run does not fail, the failure stands but is
+ * marked `flaky` (DESIGN.md §6): never hidden, and visible as unstable behaviour of the target.
+ */
+async function runWithRetry(rule: Rule, env: RuleEnvironment): Promise<RuleResult> {
+  const first = await runRule(rule, env);
+  if (first.status !== 'failed') return first;
+  const again = await runRule(rule, env);
+  if (again.status === 'failed') return first;
+  return { ...first, flaky: true, detail: `${first.detail} (flaky: an immediate re-run with the same seed was ${again.status})` };
 }

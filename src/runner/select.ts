@@ -1,10 +1,16 @@
 /**
- * `--only`: comma-separated id globs (`oauth.token.*`) or section prefixes (`4.1`, `4`).
+ * Which rules a run executes. `--only`: comma-separated id globs (`oauth.token.*`) or section prefixes (`4.1`, `4`).
+ * `--shard i/n`: a deterministic share of all rules (round-robin over the ids in sorted order), so n machines
+ * together run every rule exactly once and `conformance merge` joins their reports.
  */
 import picomatch from 'picomatch';
 import type { Rule } from '../model/rule.js';
+import { ConfigError } from '../cli/errors.js';
 
 export type Selector = (rule: Rule) => boolean;
+
+/** Why a rule is not run, or undefined when it is. */
+export type SkipReason = (rule: Rule) => string | undefined;
 
 export function selector(only: string | undefined): Selector {
   if (!only) return () => true;
@@ -14,4 +20,34 @@ export function selector(only: string | undefined): Selector {
     return (r) => isMatch(r.id) || r.id === pattern;
   });
   return (rule) => tests.some((t) => t(rule));
+}
+
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
+}
+
+export function parseShard(raw: string | undefined): Shard | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) throw new ConfigError('--shard', `must be i/n with 1 ≤ i ≤ n, got "${raw}"`);
+  return { index, count };
+}
+
+export function shardSelector(shard: Shard, allIds: readonly string[]): Selector {
+  const position = new Map([...allIds].sort().map((id, i) => [id, i]));
+  return (rule) => (position.get(rule.id) ?? 0) % shard.count === shard.index - 1;
+}
+
+/** The skip reason of a run with these options: --only first, then --shard. */
+export function skipReason(options: { only?: string; shard?: Shard }, allRules: readonly Rule[]): SkipReason {
+  const only = selector(options.only);
+  const inShard = options.shard ? shardSelector(options.shard, allRules.map((r) => r.id)) : () => true;
+  return (rule) => {
+    if (!only(rule)) return `not selected by --only ${options.only}`;
+    if (!inShard(rule)) return `runs in another shard than ${options.shard!.index}/${options.shard!.count}`;
+    return undefined;
+  };
 }

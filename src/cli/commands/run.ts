@@ -1,14 +1,19 @@
 /**
  * `conformance run`: runs the suite against the embedded emulator or a remote target and writes the reports.
+ * `conformance certify`: the same with the full profile, then a certificate when nothing failed or errored.
  */
-import { resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { allRules } from '../../../specs/index.js';
 import type { Report } from '../../model/result.js';
+import type { Rule } from '../../model/rule.js';
 import { readReport, writeReports } from '../../report/index.js';
-import { compareWithBaseline } from '../../runner/baseline.js';
+import { compareWithBaseline, type Comparison } from '../../runner/baseline.js';
+import { issueCertificate } from '../../runner/certificate.js';
 import { clientFor, executeRun } from '../../runner/execute.js';
+import { missingCapability } from '../../runner/run-rule.js';
 import { randomSeed } from '../../runner/seed.js';
-import { selector } from '../../runner/select.js';
+import { parseShard, selector, skipReason, type Shard } from '../../runner/select.js';
 import type { TargetConfig } from '../../target/config.js';
 import { startEmbeddedTarget } from '../../target/embedded.js';
 import { targetFromEnv } from '../../target/from-env.js';
@@ -28,30 +33,61 @@ export const RUN_FLAGS = {
   baseline: { type: 'string' },
   out: { type: 'string' },
   'env-file': { type: 'string' },
+  shard: { type: 'string' },
+  'dry-run': { type: 'boolean' },
 } as const;
 
-/** Cases per property rule in each profile; `--runs` overrides. */
-const PROFILE_RUNS = { quick: 20, full: 100 } as const;
+/**
+ * Cases per property rule in each profile; `--runs` overrides. `quick` is the CI gate (a bounded request count,
+ * see docs/ci.md); `full` is certification.
+ */
+export const PROFILE_RUNS = { quick: 5, full: 100 } as const;
+export type Profile = keyof typeof PROFILE_RUNS;
 
-export async function runCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, RUN_FLAGS, 'run');
-  if (positionals.length > 0) throw new UsageError(`conformance run: unexpected argument "${positionals[0]}"`);
+interface RunSettings {
+  readonly kind: 'emulator' | 'remote';
+  readonly profile: Profile;
+  readonly seed: number;
+  readonly runs: number;
+  readonly outDir: string;
+  readonly strict: boolean;
+  readonly only?: string;
+  readonly shard?: Shard;
+  readonly baseline?: Report;
+  readonly dryRun: boolean;
+  readonly env: ReturnType<typeof loadEnv>;
+}
+
+async function runSettings(args: string[], command: string, forced: { profile?: Profile } = {}): Promise<RunSettings> {
+  const { values, positionals } = parseFlags(args, RUN_FLAGS, command);
+  if (positionals.length > 0) throw new UsageError(`conformance ${command}: unexpected argument "${positionals[0]}"`);
   const env = loadEnv(values['env-file']);
-  const kind = oneOf('--target', values.target ?? env.CONFORMANCE_TARGET, ['emulator', 'remote'] as const, 'emulator');
-  const profile = oneOf('--profile', values.profile, ['quick', 'full'] as const, 'full');
-  const seed = integerSetting('--seed', values.seed, { min: 0 }) ?? integerSetting('CONFORMANCE_SEED', env.CONFORMANCE_SEED, { min: 0 }) ?? randomSeed();
-  const runs = integerSetting('--runs', values.runs, { min: 1 }) ?? PROFILE_RUNS[profile];
-  const outDir = resolve(values.out ?? 'reports');
-  const strict = values.strict ?? false;
-  const baseline = values.baseline ? await loadBaseline(values.baseline) : undefined;
+  const profile = forced.profile ?? oneOf('--profile', values.profile, ['quick', 'full'] as const, 'full');
+  if (forced.profile && values.profile && values.profile !== forced.profile) throw new UsageError(`conformance ${command} always uses --profile ${forced.profile}`);
+  const only = values.only;
+  if (only && !allRules().some(selector(only))) throw new ConfigError('--only', `matches no rule: "${only}" (see \`conformance rules\`)`);
+  return {
+    kind: oneOf('--target', values.target ?? env.CONFORMANCE_TARGET, ['emulator', 'remote'] as const, 'emulator'),
+    profile,
+    seed: integerSetting('--seed', values.seed, { min: 0 }) ?? integerSetting('CONFORMANCE_SEED', env.CONFORMANCE_SEED, { min: 0 }) ?? randomSeed(),
+    runs: integerSetting('--runs', values.runs, { min: 1 }) ?? PROFILE_RUNS[profile],
+    outDir: resolve(values.out ?? 'reports'),
+    strict: values.strict ?? false,
+    ...(only ? { only } : {}),
+    ...(values.shard ? { shard: parseShard(values.shard) } : {}),
+    ...(values.baseline ? { baseline: await loadBaseline(values.baseline) } : {}),
+    dryRun: values['dry-run'] ?? false,
+    env,
+  };
+}
 
+/** Runs the suite as the settings say and writes the reports; returns the report and its comparison with the baseline. */
+async function performRun(s: RunSettings): Promise<{ report: Report; comparison?: Comparison; html: string; summary: string }> {
   const rules = allRules();
-  if (values.only && !rules.some(selector(values.only))) throw new ConfigError('--only', `matches no rule: "${values.only}" (see \`conformance rules\`)`);
-
   let target: TargetConfig;
   let stopEmulator = async () => {};
-  if (kind === 'remote') {
-    target = targetFromEnv(env, 'remote');
+  if (s.kind === 'remote') {
+    target = targetFromEnv(s.env, 'remote');
   } else {
     const embedded = await startEmbeddedTarget();
     target = embedded.config;
@@ -59,37 +95,67 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   // One client for the whole run, so its rate limit covers every request, the reachability probe included.
   const client = clientFor(target);
-  const close = async () => {
-    await client.close();
-    await stopEmulator();
-  };
-  if (kind === 'remote') {
-    try {
-      await assertReachable(target, client);
-    } catch (err) {
-      await close();
-      throw err;
-    }
-  }
-
-  process.stderr.write(`conformance: ${rules.length} rules against the ${kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${seed}, ${runs} cases per property\n`);
   const progress = new Progress(rules.length);
   let report: Report;
   try {
-    report = await executeRun({ target, client, rules, seed, runs, ...(values.only ? { only: values.only } : {}), options: { profile, strict }, onResult: progress.onResult });
+    if (s.kind === 'remote') await assertReachable(target, client);
+    process.stderr.write(`conformance: ${rules.length} rules against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
+    report = await executeRun({
+      target, client, rules, seed: s.seed, runs: s.runs,
+      ...(s.only ? { only: s.only } : {}),
+      ...(s.shard ? { shard: s.shard } : {}),
+      options: { profile: s.profile, strict: s.strict },
+      onResult: progress.onResult,
+    });
   } finally {
     progress.end();
-    await close();
+    await client.close();
+    await stopEmulator();
   }
-
-  const written = await writeReports(report, { outDir });
-  const s = report.summary;
+  const comparison = s.baseline ? compareWithBaseline(s.baseline, report) : undefined;
+  if (comparison) {
+    report = { ...report, baseline: { regressions: comparison.regressions.map((r) => r.id), fixes: comparison.fixes.map((r) => r.id), added: comparison.added.map((r) => r.id) } };
+  }
+  const written = await writeReports(report, { outDir: s.outDir });
+  const sum = report.summary;
   process.stdout.write(
-    `passed ${s.passed}, failed ${s.failed}, non_strict ${s.non_strict}, informational ${s.informational}, skipped ${s.skipped}, errored ${s.errored}` +
-      ` (${report.request_count ?? 0} requests, seed ${seed})\nreports: ${written.html}\n`,
+    `passed ${sum.passed}, failed ${sum.failed}, non_strict ${sum.non_strict}, informational ${sum.informational}, skipped ${sum.skipped}, errored ${sum.errored}` +
+      ` (${report.request_count ?? 0} requests, seed ${s.seed})\nreports: ${written.html}\n`,
   );
-  if (s.errored > 0) process.stderr.write(`warning: ${s.errored} rule(s) could not reach a verdict (errored); see ${written.summary}\n`);
-  return exitCode(report, { strict, baseline });
+  if (sum.errored > 0) process.stderr.write(`warning: ${sum.errored} rule(s) could not reach a verdict (errored); see ${written.summary}\n`);
+  return { report, ...(comparison ? { comparison } : {}), html: written.html, summary: written.summary };
+}
+
+export async function runCommand(args: string[]): Promise<number> {
+  const s = await runSettings(args, 'run');
+  if (s.dryRun) return dryRun(s);
+  const { report, comparison } = await performRun(s);
+  return exitCode(report, { strict: s.strict, ...(comparison ? { comparison } : {}) });
+}
+
+export async function certifyCommand(args: string[]): Promise<number> {
+  const s = await runSettings(args, 'certify', { profile: 'full' });
+  if (s.only || s.shard) throw new UsageError('conformance certify runs every rule: --only and --shard do not apply');
+  const { report } = await performRun(s);
+  const certificate = issueCertificate(report);
+  const path = join(s.outDir, 'certificate.json');
+  await writeFile(path, `${JSON.stringify(certificate, null, 2)}\n`);
+  process.stdout.write(`certificate: ${path} (results ${certificate.results_sha256.slice(0, 12)}…, spec ${certificate.spec_sha256.slice(0, 12)}…)\n`);
+  return 0;
+}
+
+/** `--dry-run`: what a run would create on the target, without sending anything. */
+function dryRun(s: RunSettings): number {
+  const rules = allRules();
+  const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
+  const target = s.kind === 'remote' ? targetFromEnv(s.env, 'remote') : undefined;
+  const runs = (r: Rule) => skip(r) === undefined && (!target || missingCapability(r, target) === undefined);
+  const writers = rules.filter((r) => runs(r) && r.requires.includes('write'));
+  const readers = rules.filter((r) => runs(r) && !r.requires.includes('write'));
+  process.stdout.write(`dry run against ${target ? target.baseUrl : 'the embedded emulator'}: nothing is sent.\n`);
+  process.stdout.write(`${readers.length} rules only read. ${writers.length} rules create data, every id carrying the run id (run-${s.seed.toString(36)}-<time>):\n`);
+  for (const r of writers) process.stdout.write(`  ${r.id}: ${r.creates ?? 'records on the target'}\n`);
+  return 0;
 }
 
 async function loadBaseline(path: string): Promise<Report> {
@@ -101,12 +167,13 @@ async function loadBaseline(path: string): Promise<Report> {
 }
 
 /** DESIGN.md §3: 0 when no `must` rule failed (with --strict, no `should` either); with a baseline, only regressions count. */
-export function exitCode(report: Report, options: { strict: boolean; baseline?: Report }): number {
+export function exitCode(report: Report, options: { strict: boolean; comparison?: Comparison }): number {
   const counts = (level: string) => level === 'must' || (options.strict && level === 'should');
-  if (options.baseline) {
-    const { regressions, fixes } = compareWithBaseline(options.baseline, report);
+  if (options.comparison) {
+    const { regressions, fixes, added } = options.comparison;
     for (const r of regressions) process.stderr.write(`regression: ${r.id} (${r.level}) now fails: ${r.detail.slice(0, 160)}\n`);
     if (fixes.length > 0) process.stderr.write(`fixed since the baseline: ${fixes.map((r) => r.id).join(', ')}\n`);
+    if (added.length > 0) process.stderr.write(`new rules since the baseline: ${added.length}\n`);
     return regressions.some((r) => counts(r.level)) ? 1 : 0;
   }
   return report.results.some((r) => r.status === 'failed' && counts(r.level)) ? 1 : 0;

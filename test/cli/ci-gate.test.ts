@@ -1,0 +1,119 @@
+/**
+ * The CI gate and certification: shards joined by merge equal one run; a baseline turns failures into regressions;
+ * a certificate is refused when something fails and detects any edit; a dry run sends nothing.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { Report } from '../../src/model/result.js';
+import { conformance } from './helpers.js';
+
+const readJson = async <T>(path: string) => JSON.parse(await readFile(path, 'utf8')) as T;
+const verdicts = (r: Report) => Object.fromEntries(r.results.map((x) => [x.id, x.status]));
+const ONLY = '2.3,3.1,5.1,oauth.token.code.*';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'conformance-gate-'));
+});
+
+describe('shards and merge', () => {
+  it('runs each rule in exactly one shard, and the merged report equals an unsharded run', async () => {
+    const common = ['--only', ONLY, '--seed', '11', '--runs', '3'];
+    const [whole, s1, s2] = await Promise.all([
+      conformance(['run', ...common, '--out', join(dir, 'whole')]),
+      conformance(['run', ...common, '--shard', '1/2', '--out', join(dir, 's1')]),
+      conformance(['run', ...common, '--shard', '2/2', '--out', join(dir, 's2')]),
+    ]);
+    expect([whole.code, s1.code, s2.code]).toEqual([0, 0, 0]);
+    const a = await readJson<Report>(join(dir, 's1', 'report.json'));
+    const b = await readJson<Report>(join(dir, 's2', 'report.json'));
+    const ranIn = (r: Report) => r.results.filter((x) => !x.detail.startsWith('runs in another shard') && x.status !== 'skipped').map((x) => x.id);
+    expect(ranIn(a).filter((id) => ranIn(b).includes(id))).toEqual([]);
+    expect(ranIn(a).length).toBeGreaterThan(3);
+    expect(ranIn(b).length).toBeGreaterThan(3);
+
+    const merged = await conformance(['merge', join(dir, 's1', 'report.json'), join(dir, 's2', 'report.json'), '--out', join(dir, 'merged')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(verdicts(await readJson<Report>(join(dir, 'merged', 'report.json')))).toEqual(verdicts(await readJson<Report>(join(dir, 'whole', 'report.json'))));
+  });
+
+  it('refuses a malformed shard and reports that do not belong together', async () => {
+    const bad = await conformance(['run', '--shard', '3/2']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--shard');
+    const other = await conformance(['run', '--only', '5.1', '--seed', '12', '--out', join(dir, 'seed12')]);
+    expect(other.code).toBe(0);
+    const mixed = await conformance(['merge', join(dir, 's1', 'report.json'), join(dir, 'seed12', 'report.json'), '--out', join(dir, 'mixed')]);
+    expect(mixed.code).toBe(2);
+  });
+});
+
+describe('against a faulty target', () => {
+  let faulty: RunningEmulator;
+  beforeAll(async () => {
+    faulty = await startEmulator({ faults: ['token-type-mac'] });
+  });
+  afterAll(() => faulty?.close());
+
+  it('exits 1 on a regression against a baseline, 0 when only known failures remain', async () => {
+    const healthy = join(dir, 'whole', 'report.json');
+    const env = faulty.env();
+    const regress = await conformance(['run', '--target', 'remote', '--only', ONLY, '--seed', '11', '--runs', '3', '--baseline', healthy, '--out', join(dir, 'regress')], { env });
+    expect(regress.code).toBe(1);
+    expect(regress.stderr).toContain('regression: oauth.token-response.token-type');
+    const report = await readJson<Report>(join(dir, 'regress', 'report.json'));
+    expect(report.baseline?.regressions).toEqual(['oauth.token-response.token-type']);
+
+    // The faulty run as its own baseline: the failure is known, nothing regressed.
+    const again = await conformance(['run', '--target', 'remote', '--only', ONLY, '--seed', '11', '--runs', '3', '--baseline', join(dir, 'regress', 'report.json'), '--out', join(dir, 'again')], { env });
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('refuses a certificate when a rule fails', async () => {
+    const r = await conformance(['certify', '--target', 'remote', '--only', ONLY, '--runs', '3', '--out', join(dir, 'refused')], { env: faulty.env() });
+    expect(r.code).toBe(2); // --only does not apply to certification
+    const full = await conformance(['certify', '--target', 'remote', '--runs', '2', '--seed', '5', '--out', join(dir, 'refused')], { env: faulty.env() });
+    expect(full.code).toBe(1);
+    expect(full.stderr).toContain('no certificate');
+    await expect(readFile(join(dir, 'refused', 'certificate.json'))).rejects.toThrow();
+  });
+});
+
+describe('certificates', () => {
+  it('are issued on a clean run and detect any edit of the certificate or its report', async () => {
+    const out = join(dir, 'cert');
+    const r = await conformance(['certify', '--runs', '2', '--seed', '9', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const cert = join(out, 'certificate.json');
+    const report = join(out, 'report.json');
+    expect((await conformance(['verify-certificate', cert, '--report', report])).code).toBe(0);
+
+    const text = await readFile(cert, 'utf8');
+    const edited = join(out, 'edited.json');
+    await writeFile(edited, text.replace(/"seed": 9/, '"seed": 8'));
+    const v1 = await conformance(['verify-certificate', edited]);
+    expect(v1.code).toBe(1);
+    expect(v1.stderr).toContain('the certificate was edited');
+
+    const r2 = await readJson<Report>(report);
+    const forged = join(out, 'forged-report.json');
+    await writeFile(forged, JSON.stringify({ ...r2, results: r2.results.map((x, i) => (i === 0 ? { ...x, status: 'skipped' } : x)) }));
+    const v2 = await conformance(['verify-certificate', cert, '--report', forged]);
+    expect(v2.code).toBe(1);
+    expect(v2.stderr).toContain('the results differ');
+  });
+});
+
+describe('--dry-run', () => {
+  it('lists what would be created and sends nothing, even to a target that does not answer', async () => {
+    const r = await conformance(['run', '--target', 'remote', '--dry-run'], {
+      env: { BASE_URL: 'http://127.0.0.1:9', CLIENT_ID: 'x', CLIENT_SECRET: 'y', REDIRECT_URI: 'https://r.example/cb' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('nothing is sent');
+    expect(r.stdout).toMatch(/\d+ rules only read/);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * The `conformance` command: dispatches to a subcommand and maps errors to the exit codes of DESIGN.md §3.
  */
+import { authorizeCommand } from './commands/authorize.js';
 import { docsCommand, faultsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
 import { rulesCommand } from './commands/rules.js';
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   certify: certifyCommand,
   merge: mergeCommand,
   'verify-certificate': verifyCertificateCommand,
+  authorize: authorizeCommand,
   emulator: emulatorCommand,
   rules: rulesCommand,
   faults: faultsCommand,
@@ -27,6 +29,7 @@ commands:
   certify    run the full profile and write certificate.json when nothing failed or errored (same flags as run)
   merge      join shard reports: conformance merge a/report.json b/report.json [--out dir]
   verify-certificate <certificate.json> [--report report.json]   detect any edit
+  authorize  grant access once in a browser and store the token pair (--listen host:port, --token-store path)
   emulator   start the emulator standalone (--host, --port) and print the .env lines for a remote run
   rules      list every rule (--json)
   faults     list the emulator's fault switches and the rules that catch each

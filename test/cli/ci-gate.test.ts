@@ -38,6 +38,11 @@ describe('shards and merge', () => {
     const merged = await conformance(['merge', join(dir, 's1', 'report.json'), join(dir, 's2', 'report.json'), '--out', join(dir, 'merged')]);
     expect(merged.code, merged.stderr).toBe(0);
     expect(verdicts(await readJson<Report>(join(dir, 'merged', 'report.json')))).toEqual(verdicts(await readJson<Report>(join(dir, 'whole', 'report.json'))));
+
+    // A sharded full run is certified from its merged report.
+    const cert = await conformance(['certify', '--from', join(dir, 'merged', 'report.json'), '--out', join(dir, 'merged')]);
+    expect(cert.code, cert.stderr).toBe(0);
+    expect((await conformance(['verify-certificate', join(dir, 'merged', 'certificate.json'), '--report', join(dir, 'merged', 'report.json')])).code).toBe(0);
   });
 
   it('refuses a malformed shard and reports that do not belong together', async () => {

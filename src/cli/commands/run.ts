@@ -134,11 +134,23 @@ export async function runCommand(args: string[]): Promise<number> {
 }
 
 export async function certifyCommand(args: string[]): Promise<number> {
-  const s = await runSettings(args, 'certify', { profile: 'full' });
-  if (s.only || s.shard) throw new UsageError('conformance certify runs every rule: --only and --shard do not apply');
-  const { report } = await performRun(s);
+  const fromIndex = args.indexOf('--from');
+  let report: Report;
+  let outDir: string;
+  if (fromIndex >= 0) {
+    // Certifies a merged report of a sharded full run (docs/ci.md) instead of running again.
+    const { values } = parseFlags(args, { from: { type: 'string' }, out: { type: 'string' } }, 'certify');
+    report = await loadBaseline(values.from!, '--from');
+    if (report.options?.profile !== 'full') throw new ConfigError('--from', `names a report of profile ${String(report.options?.profile)}; certification needs the full profile`);
+    outDir = resolve(values.out ?? 'reports');
+  } else {
+    const s = await runSettings(args, 'certify', { profile: 'full' });
+    if (s.only || s.shard) throw new UsageError('conformance certify runs every rule: --only and --shard do not apply');
+    ({ report } = await performRun(s));
+    outDir = s.outDir;
+  }
   const certificate = issueCertificate(report);
-  const path = join(s.outDir, 'certificate.json');
+  const path = join(outDir, 'certificate.json');
   await writeFile(path, `${JSON.stringify(certificate, null, 2)}\n`);
   process.stdout.write(`certificate: ${path} (results ${certificate.results_sha256.slice(0, 12)}…, spec ${certificate.spec_sha256.slice(0, 12)}…)\n`);
   return 0;
@@ -158,11 +170,11 @@ function dryRun(s: RunSettings): number {
   return 0;
 }
 
-async function loadBaseline(path: string): Promise<Report> {
+async function loadBaseline(path: string, flag = '--baseline'): Promise<Report> {
   try {
     return await readReport(path);
   } catch (err) {
-    throw new ConfigError('--baseline', `cannot be read: ${(err as Error).message}`);
+    throw new ConfigError(flag, `cannot be read: ${(err as Error).message}`);
   }
 }
 

@@ -1,0 +1,319 @@
+/**
+ * `npm run bench`: every speed measure of the kit in one run, each as a ratio against a baseline measured in the
+ * same run (never a timed unit test). Prints a table and writes reports/bench.json.
+ *
+ * 1. Emulator vs the ceiling: requests/s of a signed chat new_message and of a filtered list over 1,000 leads,
+ *    10 connections, against a bare node:http server doing the same crypto with a body of the same size.
+ * 2. Runner vs raw client: generated cases/s of the suite's one-request property rules against raw undici Pool
+ *    requests/s to the same endpoint.
+ * 3. Full run: wall time of `conformance run --profile full` (median of 3) and the requests it sends.
+ * 4. Growth: history at offset 100,000 vs 0 in one 100,000-message chat; a filtered list over 100,000 vs 10,000
+ *    records; emulator memory per 100,000 messages.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { Pool } from 'undici';
+import { allRules } from '../specs/index.js';
+import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+import type { Report } from '../src/model/result.js';
+import { chatPaths, chatRequest } from '../src/protocol/chat.js';
+import { executeRun } from '../src/runner/execute.js';
+import { targetFromEnv } from '../src/target/from-env.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin/conformance.js');
+const quick = process.argv.includes('--quick');
+const LOAD_SECONDS = quick ? 2 : 5;
+
+interface Measure {
+  readonly name: string;
+  readonly value: number;
+  readonly baseline: number;
+  readonly ratio: number;
+  readonly goal: string;
+  readonly met: boolean;
+  readonly unit: string;
+  readonly note?: string;
+}
+const measures: Measure[] = [];
+const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+
+function record(m: Omit<Measure, 'ratio' | 'met'>, ratio: number, met: boolean): void {
+  measures.push({ ...m, ratio: Math.round(ratio * 1000) / 1000, met });
+  log(`${m.name}: ${m.value} vs ${m.baseline} ${m.unit} → ${ratio.toFixed(3)} (goal ${m.goal})`);
+}
+
+// ---------- processes and clients ----------
+
+function child(args: string[], ready: RegExp): Promise<{ proc: ChildProcess; out: string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const check = () => {
+      if (ready.test(out) || ready.test(err)) resolve({ proc, out });
+    };
+    proc.stdout!.on('data', (d) => { out += d; check(); });
+    proc.stderr!.on('data', (d) => { err += d; check(); });
+    proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${err}`)));
+  });
+}
+
+function stop(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    proc.removeAllListeners('exit');
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+async function json<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init?.method ?? 'GET'} ${url} answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+const post = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function accessToken(env: Record<string, string>): Promise<string> {
+  const { code } = await json<{ code: string }>(`${env.CONTROL_URL}/consent`, post({ client_id: env.CLIENT_ID, decision: 'allow' }));
+  const pair = await json<{ access_token: string }>(`${env.BASE_URL}/oauth2/access_token`, post({
+    client_id: env.CLIENT_ID, client_secret: env.CLIENT_SECRET, grant_type: 'authorization_code', code, redirect_uri: env.REDIRECT_URI,
+  }));
+  return pair.access_token;
+}
+
+/** Connects the channel for the account and returns the scope id. */
+async function connect(env: Record<string, string>): Promise<string> {
+  const req = chatRequest(
+    { method: 'POST', path: chatPaths.connect(env.CHANNEL_ID!), json: { account_id: env.CHAT_ACCOUNT_ID, hook_api_version: 'v1', title: 'bench' } },
+    { chatUrl: env.CHAT_URL!, secret: env.CHANNEL_SECRET!, now: new Date() },
+  );
+  const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body as string });
+  if (res.status !== 200) throw new Error(`connect answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { scope_id: string }).scope_id;
+}
+
+let messageCounter = 0;
+function newMessage(scopeId: string, conversation: string, env: Record<string, string>, secret: string): { path: string; headers: Record<string, string>; body: string } {
+  messageCounter += 1;
+  const now = Date.now();
+  const req = chatRequest({
+    method: 'POST',
+    path: chatPaths.message(scopeId),
+    json: {
+      event_type: 'new_message',
+      payload: {
+        timestamp: Math.floor(now / 1000), msec_timestamp: now + messageCounter, conversation_id: conversation, silent: true,
+        sender: { id: 'bench-client', name: 'Bench Client' }, msgid: `bench-${process.pid}-${messageCounter}`, message: { type: 'text', text: 'benchmark message' },
+      },
+    },
+  }, { chatUrl: env.CHAT_URL!, secret, now: new Date(now) });
+  return { path: new URL(req.url).pathname, headers: req.headers as Record<string, string>, body: req.body as string };
+}
+
+async function load(url: string, requests: autocannon.Request[]): Promise<{ rps: number; non2xx: number; errors: number }> {
+  const result = await autocannon({ url, connections: 10, duration: LOAD_SECONDS, requests });
+  return { rps: Math.round(result.requests.average), non2xx: result.non2xx, errors: result.errors };
+}
+
+// ---------- 1. emulator vs the ceiling ----------
+
+async function emulatorVsCeiling(): Promise<void> {
+  const port = 4300 + Math.floor(Math.random() * 500);
+  const emu = await child(['--', BIN, 'emulator', '--port', String(port)], /listening/);
+  const env = Object.fromEntries(emu.out.trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
+  try {
+    await json(`${env.CONTROL_URL}/lists/reseed`, post({ count: 1000, lists: ['leads'], include_records: false }));
+    const token = await accessToken(env);
+    const listPath = '/api/v4/leads?filter[price][from]=10000&filter[price][to]=800000&filter[responsible_user_id][]=0&limit=50';
+    const users = (await json<{ catalog: { users: { id: number }[] } }>(`${env.CONTROL_URL}/lists`)).catalog.users.map((u) => u.id);
+    const filteredPath = listPath.replace('filter[responsible_user_id][]=0', users.map((u) => `filter[responsible_user_id][]=${u}`).join('&'));
+    const listSample = await fetch(`${env.BASE_URL}${filteredPath}`, { headers: { authorization: `Bearer ${token}` } });
+    const listBytes = (await listSample.arrayBuffer()).byteLength;
+    if (listSample.status !== 200) throw new Error(`the filtered list answered ${listSample.status}`);
+    const scopeId = await connect(env);
+    const chatSample = newMessage(scopeId, 'bench-conv-0', env, env.CHANNEL_SECRET!);
+    const chatRes = await fetch(`${env.CHAT_URL}${chatSample.path}`, { method: 'POST', headers: chatSample.headers, body: chatSample.body });
+    const chatBytes = (await chatRes.arrayBuffer()).byteLength;
+    if (chatRes.status !== 200) throw new Error(`new_message answered ${chatRes.status}`);
+
+    const ceilingPort = port + 1;
+    const ceiling = await child(['--import', 'tsx', join(ROOT, 'bench/ceiling-server.ts'), String(ceilingPort), String(chatBytes), String(listBytes)], /ready/);
+    try {
+      const chatRequests = (secret: string): autocannon.Request[] => [{
+        method: 'POST',
+        setupRequest: (req) => {
+          const m = newMessage(scopeId, `bench-conv-${messageCounter % 100}`, env, secret);
+          return { ...req, method: 'POST', path: m.path, headers: m.headers, body: m.body };
+        },
+      }];
+      const listRequests: autocannon.Request[] = [{ method: 'GET', path: filteredPath, headers: { authorization: `Bearer ${token}` } }];
+      const ceilingUrl = `http://127.0.0.1:${ceilingPort}`;
+      const chatEmu = await load(env.CHAT_URL!, chatRequests(env.CHANNEL_SECRET!));
+      const chatCeil = await load(ceilingUrl, chatRequests('bench-secret-0123456789'));
+      const listEmu = await load(env.BASE_URL!, listRequests);
+      const listCeil = await load(ceilingUrl, listRequests);
+      for (const [name, emuR, ceilR, bytes] of [['signed chat new_message', chatEmu, chatCeil, chatBytes], ['filtered list, 1,000 leads', listEmu, listCeil, listBytes]] as const) {
+        const ratio = emuR.rps / ceilR.rps;
+        record({ name: `1. emulator vs ceiling: ${name}`, value: emuR.rps, baseline: ceilR.rps, unit: 'req/s', goal: '≥ 0.6',
+          note: `${bytes}-byte answers; non-2xx emulator ${emuR.non2xx}, ceiling ${ceilR.non2xx}; errors ${emuR.errors + ceilR.errors}` }, ratio, ratio >= 0.6 && emuR.non2xx === 0);
+      }
+    } finally {
+      await stop(ceiling.proc);
+    }
+  } finally {
+    await stop(emu.proc);
+  }
+}
+
+// ---------- 2. runner vs raw client ----------
+
+async function runnerVsRaw(): Promise<void> {
+  const emulator = await startEmulator();
+  try {
+    const target = targetFromEnv(emulator.env(), 'emulator');
+    // The property rules that send exactly one request per generated case, found by a short probe run.
+    const probe = await executeRun({ target, rules: allRules(), seed: 1, runs: 10 });
+    const single = probe.results.filter((r) => r.property && r.status !== 'skipped' && r.request_count === r.property.runs).map((r) => r.id);
+    const rules = allRules().filter((r) => single.includes(r.id));
+    const runs = quick ? 200 : 1000;
+    const started = performance.now();
+    const report = await executeRun({ target, rules, seed: 2, runs });
+    const seconds = (performance.now() - started) / 1000;
+    const cases = report.results.reduce((n, r) => n + (r.property?.runs ?? 0), 0);
+    const casesPerSecond = Math.round(cases / seconds);
+
+    const pool = new Pool(emulator.url, { connections: 8 });
+    const deadline = performance.now() + LOAD_SECONDS * 1000;
+    let raw = 0;
+    await Promise.all(Array.from({ length: Math.min(8, rules.length) }, async () => {
+      while (performance.now() < deadline) {
+        const res = await pool.request({ method: 'POST', path: '/oauth2/access_token', headers: { 'content-type': 'application/json' }, body: '{"grant_type":"x"' });
+        await res.body.text();
+        raw += 1;
+      }
+    }));
+    await pool.close();
+    const rawPerSecond = Math.round(raw / LOAD_SECONDS);
+    const ratio = casesPerSecond / rawPerSecond;
+    record({ name: '2. runner vs raw undici Pool', value: casesPerSecond, baseline: rawPerSecond, unit: 'cases/s vs req/s', goal: '≥ 0.5',
+      note: `${rules.length} one-request property rules, ${cases} cases in ${seconds.toFixed(2)} s` }, ratio, ratio >= 0.5);
+  } finally {
+    await emulator.close();
+  }
+}
+
+// ---------- 3. full run ----------
+
+async function fullRun(): Promise<void> {
+  const times: number[] = [];
+  let requests = 0;
+  const dir = await mkdtemp(join(tmpdir(), 'bench-full-'));
+  for (let i = 0; i < (quick ? 1 : 3); i += 1) {
+    const out = join(dir, String(i));
+    const started = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const p = spawn(process.execPath, ['--', BIN, 'run', '--profile', 'full', '--seed', '1', '--out', out], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, CI: 'true' } });
+      p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`full run exited ${code}`))));
+    });
+    times.push((performance.now() - started) / 1000);
+    requests = ((JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report).request_count) ?? 0;
+  }
+  const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
+  record({ name: '3. full run wall time (median)', value: Math.round(median * 100) / 100, baseline: 10, unit: 's', goal: '≤ 10 s with ≥ 10,000 requests',
+    note: `${requests} requests; runs ${times.map((t) => t.toFixed(2)).join(', ')} s` }, median / 10, median <= 10 && requests >= 10_000);
+}
+
+// ---------- 4. growth ----------
+
+async function timeRequests(pool: Pool, n: number, request: () => { method: 'GET'; path: string; headers: Record<string, string> }): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < n; i += 1) {
+    const res = await pool.request(request());
+    if (res.statusCode !== 200) throw new Error(`${request().path} answered ${res.statusCode}`);
+    await res.body.text();
+  }
+  return (performance.now() - started) / n;
+}
+
+async function growth(): Promise<void> {
+  const emulator: RunningEmulator = await startEmulator();
+  const env = emulator.env();
+  const pool = new Pool(emulator.url, { connections: 16 });
+  try {
+    const messages = quick ? 20_000 : 100_000;
+    const scopeId = await connect(env);
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let sent = 0;
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (sent < messages) {
+        sent += 1;
+        const m = newMessage(scopeId, 'bench-big-chat', env, env.CHANNEL_SECRET!);
+        const res = await pool.request({ method: 'POST', path: m.path, headers: m.headers, body: m.body });
+        if (res.statusCode !== 200) throw new Error(`new_message answered ${res.statusCode}: ${await res.body.text()}`);
+        await res.body.text();
+      }
+    }));
+    gc?.();
+    const perHundredThousand = ((process.memoryUsage().heapUsed - heapBefore) / messages) * 100_000;
+
+    const history = (offset: number) => () => {
+      const req = chatRequest({ method: 'GET', path: chatPaths.history(scopeId, 'bench-big-chat', { offset, limit: 50 }) }, { chatUrl: env.CHAT_URL!, secret: env.CHANNEL_SECRET!, now: new Date() });
+      return { method: 'GET' as const, path: new URL(req.url).pathname + new URL(req.url).search, headers: req.headers as Record<string, string> };
+    };
+    const n = quick ? 50 : 200;
+    await timeRequests(pool, 20, history(0));
+    const atZero = await timeRequests(pool, n, history(0));
+    const atEnd = await timeRequests(pool, n, history(messages - 50));
+    record({ name: `4a. history page at offset ${messages - 50} vs 0`, value: round3(atEnd), baseline: round3(atZero), unit: 'ms/request', goal: '≤ 1.5',
+      note: `one chat of ${messages} messages` }, atEnd / atZero, atEnd / atZero <= 1.5);
+    record({ name: '4c. emulator heap per 100,000 messages', value: Math.round(perHundredThousand / 1e6), baseline: Math.round(totalmem() / 1e6), unit: 'MB (of machine memory)', goal: 'reported',
+      note: gc ? 'after gc' : 'run with --expose-gc for a steadier figure' }, perHundredThousand / totalmem(), true);
+
+    const token = await accessToken(env);
+    const users = (await json<{ catalog: { users: { id: number }[] } }>(`${env.CONTROL_URL}/lists`)).catalog.users.map((u) => u.id);
+    const list = () => ({ method: 'GET' as const, path: `/api/v4/leads?filter[price][from]=10000&filter[price][to]=800000&${users.map((u) => `filter[responsible_user_id][]=${u}`).join('&')}&limit=50`, headers: { authorization: `Bearer ${token}` } });
+    const small = quick ? 2_000 : 10_000;
+    const large = quick ? 20_000 : 100_000;
+    await json(`${env.CONTROL_URL}/lists/reseed`, post({ count: small, lists: ['leads'], include_records: false }));
+    await timeRequests(pool, 10, list);
+    const tSmall = await timeRequests(pool, 50, list);
+    await json(`${env.CONTROL_URL}/lists/reseed`, post({ count: large, lists: ['leads'], include_records: false }));
+    await timeRequests(pool, 10, list);
+    const tLarge = await timeRequests(pool, 50, list);
+    record({ name: `4b. filtered list over ${large} vs ${small} records`, value: round3(tLarge), baseline: round3(tSmall), unit: 'ms/request', goal: '≤ 10 (linear or better)' }, tLarge / tSmall, tLarge / tSmall <= 10);
+  } finally {
+    await pool.close();
+    await emulator.close();
+  }
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+declare const gc: (() => void) | undefined;
+
+// ---------- main ----------
+
+const started = new Date();
+for (const [name, step] of [['emulator vs ceiling', emulatorVsCeiling], ['runner vs raw', runnerVsRaw], ['full run', fullRun], ['growth', growth]] as const) {
+  log(`measuring ${name}…`);
+  await step();
+}
+const machine = { node: process.version, cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30) };
+await mkdir(join(ROOT, 'reports'), { recursive: true });
+await writeFile(join(ROOT, 'reports/bench.json'), `${JSON.stringify({ started_at: started.toISOString(), quick, machine, measures }, null, 2)}\n`);
+
+const rows = measures.map((m) => `| ${m.name} | ${m.value} | ${m.baseline} | ${m.unit} | ${m.ratio} | ${m.goal} | ${m.met ? 'met' : 'missed'} | ${m.note ?? ''} |`);
+process.stdout.write([
+  `Machine: ${machine.cpus} × ${machine.cpu_model}, ${machine.memory_gb} GB, Node ${machine.node}${quick ? ' (quick)' : ''}`,
+  '',
+  '| measure | value | baseline | unit | ratio | goal | | note |',
+  '|---|---|---|---|---|---|---|---|',
+  ...rows,
+  '',
+].join('\n'));

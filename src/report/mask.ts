@@ -13,22 +13,24 @@ export const SECRET_FIELDS = ['access_token', 'refresh_token', 'code', 'client_s
 
 /**
  * Knows every secret seen so far and masks them in any text. A run learns thousands of codes and tokens, so
- * matching is indexed by each secret's first 8 characters: one pass over the text, whatever the number of secrets.
+ * matching is a rolling hash over 8-character windows (Rabin–Karp): one pass over the text with integer arithmetic,
+ * whatever the number of secrets, and a string comparison only where a window's hash is a secret's prefix hash.
  */
 export class Masker {
-  readonly #byPrefix = new Map<string, string[]>();
+  /** Prefix hash → secrets starting with a prefix of that hash, longest first. */
+  readonly #byHash = new Map<number, string[]>();
   #count = 0;
 
   /** Remembers a secret. Values shorter than 8 characters are not secrets worth a blanket replace. */
   add(secret: string | undefined): void {
     if (!secret || secret.length < PREFIX) return;
-    const key = secret.slice(0, PREFIX);
-    const list = this.#byPrefix.get(key);
+    const key = windowHash(secret, 0);
+    const list = this.#byHash.get(key);
     if (list?.includes(secret)) return;
     if (list) {
       list.push(secret);
-      list.sort((a, b) => b.length - a.length); // longest first, so a secret inside a longer one is masked whole
-    } else this.#byPrefix.set(key, [secret]);
+      list.sort((a, b) => b.length - a.length); // a secret inside a longer one is masked whole
+    } else this.#byHash.set(key, [secret]);
     this.#count += 1;
   }
 
@@ -45,14 +47,21 @@ export class Masker {
     if (this.#count === 0 || text.length < PREFIX) return text;
     let out = '';
     let copied = 0;
-    for (let i = 0; i <= text.length - PREFIX; ) {
-      const candidates = this.#byPrefix.get(text.slice(i, i + PREFIX));
+    let h = windowHash(text, 0);
+    for (let i = 0; ; ) {
+      const candidates = this.#byHash.get(h);
       const hit = candidates?.find((c) => text.startsWith(c, i));
       if (hit) {
         out += text.slice(copied, i) + maskSecret(hit);
         i += hit.length;
         copied = i;
-      } else i += 1;
+        if (i > text.length - PREFIX) break;
+        h = windowHash(text, i);
+        continue;
+      }
+      if (i + PREFIX >= text.length) break;
+      h = roll(h, text.charCodeAt(i), text.charCodeAt(i + PREFIX));
+      i += 1;
     }
     return copied === 0 ? text : out + text.slice(copied);
   }
@@ -73,3 +82,22 @@ export class Masker {
 }
 
 const PREFIX = 8;
+const BASE = 257;
+const MOD = 1_000_000_007;
+/** BASE^(PREFIX-1) mod MOD, to take the leaving character out of the window. */
+const LEAD = (() => {
+  let p = 1;
+  for (let i = 1; i < PREFIX; i += 1) p = (p * BASE) % MOD;
+  return p;
+})();
+
+function windowHash(text: string, start: number): number {
+  let h = 0;
+  for (let i = start; i < start + PREFIX; i += 1) h = (h * BASE + text.charCodeAt(i)) % MOD;
+  return h;
+}
+
+function roll(h: number, leaving: number, entering: number): number {
+  const without = (h - ((leaving * LEAD) % MOD) + MOD) % MOD;
+  return (without * BASE + entering) % MOD;
+}

@@ -37,3 +37,23 @@ describe('masking', () => {
     expect(maskAuthorization('Bearer eyJhbGciOiJSUzI1NiJ9.payload.sig')).toBe('Bearer eyJh…');
   });
 });
+
+describe('masking, exhaustively', () => {
+  it('masks exactly what a naive replace-all would, for generated texts and secrets', async () => {
+    const fc = (await import('fast-check')).default;
+    const alphabet = fc.constantFrom(...'abAB01.-_"{}: é');
+    const word = fc.string({ unit: alphabet, minLength: 8, maxLength: 14 });
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 4 }), fc.array(fc.oneof(word, fc.string({ unit: alphabet, maxLength: 6 })), { maxLength: 12 }), (secrets, parts) => {
+        const m = new Masker();
+        for (const s of secrets) m.add(s);
+        const text = parts.join('');
+        const masked = m.mask(text);
+        // no secret survives, and text without secrets is left alone
+        for (const s of secrets) expect(masked.includes(s)).toBe(false);
+        if (!secrets.some((s) => text.includes(s))) expect(masked).toBe(text);
+      }),
+      { numRuns: 500, seed: 7 },
+    );
+  });
+});

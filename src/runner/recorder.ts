@@ -3,13 +3,16 @@
  * property rule sends hundreds, and counts them all.
  */
 import type { Exchange } from '../model/result.js';
-import type { Masker } from '../report/mask.js';
+import { SECRET_FIELDS, type Masker } from '../report/mask.js';
 import type { HttpClient, HttpRequest, HttpResponse } from '../target/http.js';
 import { TransportError } from '../target/http.js';
 
 const KEEP_FIRST = 4;
 const KEEP_LAST = 8;
-const BODY_LIMIT = 64 * 1024;
+/** Bodies kept per exchange in the report; the HTML shows 8 KB of them. */
+const BODY_LIMIT = 16 * 1024;
+/** Clipped text is masked with this much beyond the limit, so a secret across the cut is still masked whole. */
+const MASK_MARGIN = 4096;
 
 export class Recorder {
   readonly #first: Exchange[] = [];
@@ -25,7 +28,7 @@ export class Recorder {
     this.#lastRequest = req;
     try {
       const res = await this.client.send(req);
-      if ((res.headers['content-type'] ?? '').includes('json')) learnJson(this.masker, res.text);
+      if ((res.headers['content-type'] ?? '').includes('json') && mayHoldSecrets(res.text)) learnJson(this.masker, res.text);
       this.#push({ request: this.#maskRequest(req), response: this.#maskResponse(res), started_at: startedAt, duration_ms: round(res.durationMs) });
       return res;
     } catch (err) {
@@ -34,6 +37,11 @@ export class Recorder {
       }
       throw err;
     }
+  }
+
+  /** A slot under the run's rate limit for a request sent outside this recorder (a browser navigation). */
+  slot(): Promise<void> {
+    return this.client.slot();
   }
 
   get count(): number {
@@ -60,12 +68,19 @@ export class Recorder {
   }
 
   #maskRequest(req: HttpRequest): Exchange['request'] {
-    const body = req.body === undefined ? undefined : clip(this.masker.mask(req.body.toString()));
+    const body = req.body === undefined ? undefined : this.#maskClipped(req.body.toString());
     return { method: req.method, url: this.masker.mask(req.url), headers: this.#maskHeaders(req.headers ?? {}), ...(body === undefined ? {} : { body }) };
   }
 
   #maskResponse(res: HttpResponse): NonNullable<Exchange['response']> {
-    return { status: res.status, headers: this.#maskHeaders(res.headers), body: clip(this.masker.mask(res.text)) };
+    return { status: res.status, headers: this.#maskHeaders(res.headers), body: this.#maskClipped(res.text) };
+  }
+
+  /** Clips before masking: large list pages cost only what the report keeps of them. */
+  #maskClipped(text: string): string {
+    if (text.length <= BODY_LIMIT) return this.masker.mask(text);
+    const kept = this.masker.mask(text.slice(0, BODY_LIMIT + MASK_MARGIN)).slice(0, BODY_LIMIT);
+    return `${kept}… [${text.length - BODY_LIMIT} more characters]`;
   }
 
   #maskHeaders(headers: Record<string, string>): Record<string, string> {
@@ -91,8 +106,9 @@ function learnJson(masker: Masker, text: string): void {
   }
 }
 
-function clip(text: string): string {
-  return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… [${text.length - BODY_LIMIT} more characters]` : text;
+/** Only bodies that name a secret field are parsed to learn from (list pages are large and hold none). */
+function mayHoldSecrets(text: string): boolean {
+  return SECRET_FIELDS.some((field) => text.includes(`"${field}"`));
 }
 
 function round(ms: number): number {

@@ -24,12 +24,19 @@ export const jsonContentType: Check = (res) => {
   return fail('JSON Content-Type', `expected application/json, observed ${type || 'no Content-Type'}`);
 };
 
+const parsed = new WeakMap<HttpResponse, unknown>();
+
+/** The body as JSON, or undefined; parsed once per response however many checks read it. */
 export function parseJson(res: HttpResponse): unknown {
+  if (parsed.has(res)) return parsed.get(res);
+  let value: unknown;
   try {
-    return JSON.parse(res.text);
+    value = JSON.parse(res.text);
   } catch {
-    return undefined;
+    value = undefined;
   }
+  parsed.set(res, value);
+  return value;
 }
 
 export const jsonObjectBody: Check = (res) => {

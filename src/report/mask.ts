@@ -12,18 +12,28 @@ export function maskSecret(secret: string): string {
 export const SECRET_FIELDS = ['access_token', 'refresh_token', 'code', 'client_secret', 'long_lived_token', 'secret', 'channel_secret'] as const;
 
 /**
- * Knows every secret seen so far and masks them in any text. A run learns thousands of codes and tokens, so
- * matching is a rolling hash over 8-character windows (Rabin–Karp): one pass over the text with integer arithmetic,
- * whatever the number of secrets, and a string comparison only where a window's hash is a secret's prefix hash.
+ * Knows every secret seen so far and masks them in any text. A run learns thousands of codes and tokens and masks
+ * megabytes of bodies, so: tokens (secrets of URL-safe characters, nearly all of them) can only sit inside a run of
+ * such characters, which the regex engine finds natively; inside a run, a rolling hash over 8-character windows
+ * (Rabin–Karp) finds them in one pass whatever their number. Secrets with other characters are few and searched as is.
  */
 export class Masker {
-  /** Prefix hash → secrets starting with a prefix of that hash, longest first. */
+  /** Prefix hash → token secrets starting with a prefix of that hash, longest first. */
   readonly #byHash = new Map<number, string[]>();
+  /** Secrets with characters outside TOKEN_CHARS, longest first. */
+  readonly #others: string[] = [];
   #count = 0;
 
   /** Remembers a secret. Values shorter than 8 characters are not secrets worth a blanket replace. */
   add(secret: string | undefined): void {
     if (!secret || secret.length < PREFIX) return;
+    if (!TOKEN_RUN.test(secret) || secret.match(TOKEN_RUN)?.[0] !== secret) {
+      if (this.#others.includes(secret)) return;
+      this.#others.push(secret);
+      this.#others.sort((a, b) => b.length - a.length);
+      this.#count += 1;
+      return;
+    }
     const key = windowHash(secret, 0);
     const list = this.#byHash.get(key);
     if (list?.includes(secret)) return;
@@ -45,25 +55,31 @@ export class Masker {
 
   mask(text: string): string {
     if (this.#count === 0 || text.length < PREFIX) return text;
+    let out = this.#byHash.size === 0 ? text : text.replace(TOKEN_RUNS, (run) => this.#maskRun(run));
+    for (const secret of this.#others) if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
+    return out;
+  }
+
+  /** Masks the token secrets inside one run of token characters. */
+  #maskRun(run: string): string {
     let out = '';
     let copied = 0;
-    let h = windowHash(text, 0);
+    let h = windowHash(run, 0);
     for (let i = 0; ; ) {
-      const candidates = this.#byHash.get(h);
-      const hit = candidates?.find((c) => text.startsWith(c, i));
+      const hit = this.#byHash.get(h)?.find((c) => run.startsWith(c, i));
       if (hit) {
-        out += text.slice(copied, i) + maskSecret(hit);
+        out += run.slice(copied, i) + maskSecret(hit);
         i += hit.length;
         copied = i;
-        if (i > text.length - PREFIX) break;
-        h = windowHash(text, i);
+        if (i > run.length - PREFIX) break;
+        h = windowHash(run, i);
         continue;
       }
-      if (i + PREFIX >= text.length) break;
-      h = roll(h, text.charCodeAt(i), text.charCodeAt(i + PREFIX));
+      if (i + PREFIX >= run.length) break;
+      h = roll(h, run.charCodeAt(i), run.charCodeAt(i + PREFIX));
       i += 1;
     }
-    return copied === 0 ? text : out + text.slice(copied);
+    return copied === 0 ? run : out + run.slice(copied);
   }
 
   /** Masks every string inside a JSON-like value. */
@@ -82,6 +98,9 @@ export class Masker {
 }
 
 const PREFIX = 8;
+/** Characters of tokens, codes and JWTs (base64url, hex, URL-safe); a run of them can hold a token secret. */
+const TOKEN_RUN = /[A-Za-z0-9._~+/=-]{8,}/;
+const TOKEN_RUNS = /[A-Za-z0-9._~+/=-]{8,}/g;
 const BASE = 257;
 const MOD = 1_000_000_007;
 /** BASE^(PREFIX-1) mod MOD, to take the leaving character out of the window. */

@@ -41,7 +41,7 @@ describe('masking', () => {
 describe('masking, exhaustively', () => {
   it('masks exactly what a naive replace-all would, for generated texts and secrets', async () => {
     const fc = (await import('fast-check')).default;
-    const alphabet = fc.constantFrom(...'abAB01.-_"{}: é');
+    const alphabet = fc.constantFrom(...'abAB01.-_"{}: é=&/');
     const word = fc.string({ unit: alphabet, minLength: 8, maxLength: 14 });
     fc.assert(
       fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 4 }), fc.array(fc.oneof(word, fc.string({ unit: alphabet, maxLength: 6 })), { maxLength: 12 }), (secrets, parts) => {

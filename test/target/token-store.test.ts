@@ -44,8 +44,15 @@ async function refreshWorks(refreshToken: string): Promise<boolean> {
   return res.status === 200;
 }
 
-/** Starts the loop, kills it `delayMs` after it is ready, and returns the phases it printed. */
-function runAndKill(storePath: string, delayMs: number): Promise<string[]> {
+/** Where to kill: `delayMs` after the child prints `phase` for the `nth` time (whatever the machine's speed). */
+interface KillPoint {
+  readonly phase: 'ready' | 'sending' | 'received' | 'persisted';
+  readonly nth: number;
+  readonly delayMs: number;
+}
+
+/** Starts the loop, kills it at the kill point, and returns the phases it printed. */
+function runAndKill(storePath: string, at: KillPoint): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, storePath, env.BASE_URL!, env.CLIENT_ID!, env.REDIRECT_URI!], { stdio: ['ignore', 'pipe', 'pipe'] });
     const phases: string[] = [];
@@ -56,7 +63,7 @@ function runAndKill(storePath: string, delayMs: number): Promise<string[]> {
       buffered = lines.pop()!;
       for (const line of lines) {
         phases.push(line);
-        if (line === 'ready') setTimeout(() => child.kill('SIGKILL'), delayMs);
+        if (line === at.phase && phases.filter((p) => p === at.phase).length === at.nth) setTimeout(() => child.kill('SIGKILL'), at.delayMs);
       }
     });
     let stderr = '';
@@ -69,30 +76,34 @@ function runAndKill(storePath: string, delayMs: number): Promise<string[]> {
 describe('token store', () => {
   it(`keeps a working refresh token on disk, or says a refresh was interrupted, across ${RUNS} kills`, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'token-store-'));
-    const delays = fc.sample(fc.integer({ min: 0, max: 250 }), { numRuns: RUNS, seed: 42 });
+    const points = fc.sample(fc.record({
+      phase: fc.constantFrom('ready' as const, 'sending' as const, 'received' as const, 'persisted' as const),
+      nth: fc.integer({ min: 1, max: 3 }),
+      delayMs: fc.integer({ min: 0, max: 4 }),
+    }).map((p) => (p.phase === 'ready' ? { ...p, nth: 1 } : p)), { numRuns: RUNS, seed: 42 });
     const outcome = { working: 0, interrupted: 0, rotations: 0 };
     const lastPhases: Record<string, number> = {};
     const failures: string[] = [];
     const batch = 4;
     for (let i = 0; i < RUNS; i += batch) {
-      await Promise.all(delays.slice(i, i + batch).map(async (delay, j) => {
+      await Promise.all(points.slice(i, i + batch).map(async (at, j) => {
         const store = new TokenStore(join(dir, `tokens-${i + j}.json`));
         const pair = await freshPair();
         store.write({ access_token: pair.access_token, refresh_token: pair.refresh_token, expires_at: 0, obtained_at: 0 });
-        const phases = await runAndKill(store.path, delay);
+        const phases = await runAndKill(store.path, at);
         outcome.rotations += phases.filter((p) => p === 'persisted').length;
         lastPhases[phases.at(-1)!] = (lastPhases[phases.at(-1)!] ?? 0) + 1;
         const state = store.read(); // throws on a torn or corrupt file
         expect((await stat(store.path)).mode & 0o777).toBe(0o600);
         if (await refreshWorks(state.tokens!.refresh_token)) outcome.working += 1;
         else if (state.interruptedRefresh && ['sending', 'received'].includes(phases.at(-1)!)) outcome.interrupted += 1;
-        else failures.push(`kill after ${delay} ms, last phase ${phases.at(-1)}: the stored refresh token is dead and nothing says why`);
+        else failures.push(`kill ${at.delayMs} ms after ${at.phase} #${at.nth}, last phase ${phases.at(-1)}: the stored refresh token is dead and nothing says why`);
       }));
     }
     expect(failures).toEqual([]);
     expect(outcome.working + outcome.interrupted).toBe(RUNS);
-    // Kills landed across many rotations and in every phase, not only before the first request.
-    expect(outcome.rotations).toBeGreaterThan(RUNS);
+    // Kills landed in every phase and across several rotations, not only before the first request.
+    expect(outcome.rotations).toBeGreaterThan(RUNS / 2);
     expect(Object.keys(lastPhases)).toEqual(expect.arrayContaining(['persisted', 'received', 'sending']));
     console.info(`token store kill test: ${JSON.stringify({ ...outcome, lastPhases })}`);
   }, 180_000);

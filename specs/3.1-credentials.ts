@@ -1,5 +1,6 @@
 /**
- * §3.1 Credentials: the refresh exchange and what it leaves behind (rotation, single use), §5.1.3 (secret optional on refresh).
+ * §3.1 Credentials: the refresh exchange and what it leaves behind (rotation, single use, also under concurrency),
+ * §5.1.3 (secret optional on refresh), and how an access token stops working (expiry, deactivation; §7 401).
  */
 import { jsonObjectBody } from '../src/checks/json.js';
 import { status } from '../src/checks/status.js';
@@ -9,6 +10,21 @@ import { fail, pass } from '../src/model/outcome.js';
 import { defineSpec } from '../src/model/rule.js';
 import { accountRequest } from '../src/protocol/oauth.js';
 import { obtainTokens, refreshTokens, tokensOf } from '../src/steps/oauth.js';
+import { Precondition } from '../src/runner/precondition.js';
+import type { RuleContext } from '../src/runner/context.js';
+import { deactivate, sideAccount, tokensIn, withClockAdvanced } from '../src/steps/lifecycle.js';
+import { tokenPairOf, type TokenPair } from '../src/protocol/oauth.js';
+
+/** Parallel refresh exchanges of one token in the concurrency rule. */
+const RACERS = 8;
+
+/** An access token that works now (else Precondition: other rules judge that). */
+async function workingAccess(t: RuleContext, accountId?: number): Promise<TokenPair> {
+  const pair = accountId === undefined ? await obtainTokens(t) : await tokensIn(t, accountId);
+  const res = await t.send(accountRequest(t.target, pair.access_token));
+  if (res.status !== 200) throw new Precondition(`a fresh access token was refused at /api/v4/account (status ${res.status})`);
+  return pair;
+}
 
 export default defineSpec({
   section: '3.1',
@@ -69,6 +85,66 @@ export default defineSpec({
           return t.send(accountRequest(t.target, second.access_token));
         },
         expect: [status(200)],
+      },
+    ),
+
+    exchangeRule(
+      { id: 'api.bearer.expired', section: '3.1', level: 'must', requires: ['control'], exclusive: true,
+        title: 'An access token is refused with 401 at /api/v4/account once expires_in seconds have passed',
+        reading: '§3.1: after expires_in seconds the access token is expired and a refresh exchange is needed. Checked a minute after expires_in on the target clock; 401 (RFC 6750 §3.1), 403 non_strict.',
+        covers: ['3.1/access token valid', '2.2/Access token', '8/Access token lifetime', '7/401'] },
+      {
+        send: async (t) => {
+          const pair = await workingAccess(t);
+          const lifetime = typeof pair.expires_in === 'number' && pair.expires_in > 0 ? pair.expires_in : undefined;
+          if (!lifetime) throw new Precondition('the token response has no positive expires_in');
+          return withClockAdvanced(t, async (advance) => {
+            await advance(lifetime + 60);
+            return t.send(accountRequest(t.target, pair.access_token));
+          });
+        },
+        expect: [status(401)],
+      },
+    ),
+    exchangeRule(
+      { id: 'api.bearer.deactivated-installation', section: '3.1', level: 'must', requires: ['control'], exclusive: true,
+        title: 'After an administrator deactivates the installation, its access token gets 401',
+        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation; 403 is non_strict.',
+        covers: ['3.1/access token valid', '7/401'] },
+      {
+        send: async (t) => {
+          const accountId = await sideAccount(t);
+          const pair = await workingAccess(t, accountId);
+          await deactivate(t, accountId);
+          return t.send(accountRequest(t.target, pair.access_token));
+        },
+        expect: [status(401)],
+      },
+    ),
+    rule(
+      { id: 'oauth.refresh.concurrent-single-use', section: '3.1', level: 'must', requires: ['control'],
+        title: 'Parallel refresh exchanges of one refresh token: exactly one succeeds, and only its new token works afterwards',
+        reading: `§2.2 "exchangeable once only" holds under concurrency: ${RACERS} exchanges sent at once, at most one may succeed (and one must: the token was valid). Afterwards the old token is refused and the winner's new refresh token works.`,
+        covers: ['2.2/Refresh token', '3.1/refresh token valid', '8/Refresh token lifetime'] },
+      async (t) => {
+        const first = await obtainTokens(t);
+        const answers = await Promise.all(Array.from({ length: RACERS }, () => refreshTokens(t, first.refresh_token)));
+        const winners = answers.map((r) => (r.status === 200 ? tokenPairOf(r.text) : undefined)).filter((p) => p !== undefined);
+        const statuses = answers.map((r) => r.status).join(', ');
+        if (answers.some((r) => r.status >= 500)) return t.outcome([fail('no 5xx', `a parallel refresh exchange answered a server error (statuses ${statuses})`)]);
+        if (winners.length !== 1) {
+          return t.outcome([fail('single use', `expected exactly one of ${RACERS} parallel exchanges to succeed, observed ${winners.length} (statuses ${statuses})`)]);
+        }
+        const findings = [pass('single use', `one of ${RACERS} parallel exchanges succeeded (statuses ${statuses})`)];
+        const old = await refreshTokens(t, first.refresh_token);
+        findings.push(old.status >= 400 && old.status < 500
+          ? pass('old token refused', `the raced token is refused afterwards (${old.status})`)
+          : fail('old token refused', `expected the raced refresh token to be refused afterwards, observed ${old.status}`));
+        const next = await refreshTokens(t, winners[0]!.refresh_token);
+        findings.push(next.status === 200
+          ? pass('winner works', "the winner's new refresh token works")
+          : fail('winner works', `expected the new refresh token of the one successful exchange to work, observed ${next.status}`));
+        return t.outcome(findings);
       },
     ),
   ],

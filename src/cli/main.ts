@@ -4,6 +4,7 @@
 import { authorizeCommand } from './commands/authorize.js';
 import { docsCommand, faultsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
+import { hookCheckCommand } from './commands/hook-check.js';
 import { rulesCommand } from './commands/rules.js';
 import { mergeCommand, verifyCertificateCommand } from './commands/merge.js';
 import { certifyCommand, runCommand } from './commands/run.js';
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   'verify-certificate': verifyCertificateCommand,
   authorize: authorizeCommand,
   emulator: emulatorCommand,
+  'hook-check': hookCheckCommand,
   rules: rulesCommand,
   faults: faultsCommand,
   docs: docsCommand,
@@ -31,6 +33,8 @@ commands:
   verify-certificate <certificate.json> [--report report.json]   detect any edit
   authorize  grant access once in a browser and store the token pair (--listen host:port, --token-store path)
   emulator   start the emulator standalone (--host, --port) and print the .env lines for a remote run
+  hook-check <url>   check a disconnect-hook receiver: only a genuine hook (signed with CLIENT_ID/CLIENT_SECRET) may be
+             accepted; bad signature, foreign client_uuid, each parameter missing must be refused (--account-id n)
   rules      list every rule (--json)
   faults     list the emulator's fault switches and the rules that catch each
   docs       regenerate the generated files of docs/

@@ -4,8 +4,12 @@
  */
 import { faultsMarkdown } from './faults.js';
 import { rulesMarkdown } from './rules.js';
+import { chatTraceabilityMarkdown } from './traceability-chat.js';
+import { filterTraceabilityMarkdown } from './traceability-filters.js';
 
 export const GENERATED_DOCS: Record<string, () => string> = {
   'faults.md': faultsMarkdown,
   'rules.md': rulesMarkdown,
+  'traceability-chat.md': chatTraceabilityMarkdown,
+  'traceability-filters.md': filterTraceabilityMarkdown,
 };

@@ -69,6 +69,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       CHAT_ACCOUNT_ID: account.amojoId,
       BOT_ID: channel.botId,
       MANAGER_USER_ID: String(admin.id),
+      // The kit listens for the disconnect hook on a free loopback port and registers it through the control API;
+      // the access-granting page is a real HTML page, so a run against a standalone emulator includes the browser rules.
+      HOOK_LISTEN: '127.0.0.1:0',
+      CONFORMANCE_BROWSER: '1',
     }),
     issuedSecrets: () => ctx.secrets.list(),
     close: () => (closing ??= built.app.close()),

@@ -9,15 +9,21 @@ import { apiRoutes } from './api/routes.js';
 import { installBodyParsers, QS_OPTIONS } from './body.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext, RouteOptions } from './context.js';
+import { chatRoutes } from './chat/routes.js';
+import { chatControlRoutes } from './control/chat.js';
+import { lifecycleControlRoutes } from './control/lifecycle.js';
 import { controlRoutes } from './control/routes.js';
+import { listControlRoutes } from './control/lists.js';
 import { installRootHandlers } from './errors.js';
 import { FaultSwitches } from './faults.js';
+import { listRoutes } from './lists/routes.js';
 import { tokenRoutes } from './oauth/token-endpoint.js';
+import { pageRoutes } from './page/routes.js';
 import { CredentialStore, SecretLedger } from './state.js';
 import { installTrafficLog, TrafficLog, trafficRoutes } from './traffic.js';
 import { seedWorld } from './world.js';
 
-export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes];
+export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes, listRoutes, listControlRoutes, chatRoutes, chatControlRoutes, pageRoutes, lifecycleControlRoutes];
 
 export interface BuildOptions {
   readonly faults?: readonly string[];

@@ -15,6 +15,8 @@ export interface AuthCode {
   readonly grantId: string;
   readonly issuedAtMs: number;
   usedAtMs?: number;
+  /** Set when the installation the code was granted for is deactivated or disconnected before the exchange. */
+  revokedAtMs?: number;
 }
 
 export interface RefreshRecord {
@@ -81,6 +83,25 @@ export class CredentialStore {
       if (r.grantId === grantId && r.revokedAtMs === undefined) { r.revokedAtMs = nowMs; count += 1; }
     }
     return count;
+  }
+
+  /**
+   * Revokes every credential of one installation (an integration in an account: §3.1 deactivation, §6 disconnect),
+   * long-lived tokens included; returns how many were newly revoked. A control action, not a hot path.
+   */
+  revokeInstallation(clientId: string, accountId: number, nowMs: number): number {
+    let count = 0;
+    const hit = (r: { clientId: string; accountId: number; revokedAtMs?: number }) =>
+      r.clientId === clientId && r.accountId === accountId && r.revokedAtMs === undefined;
+    for (const b of this.bearers.values()) if (hit(b)) { b.revokedAtMs = nowMs; count += 1; }
+    for (const r of this.refreshTokens.values()) if (hit(r)) { r.revokedAtMs = nowMs; count += 1; }
+    for (const c of this.codes.values()) if (hit(c) && c.usedAtMs === undefined) { c.revokedAtMs = nowMs; count += 1; }
+    return count;
+  }
+
+  /** Long-lived tokens (§2.2), for the issued-accesses list. */
+  longLived(): BearerRecord[] {
+    return [...this.bearers.values()].filter((b) => b.kind === 'long_lived');
   }
 
   clear(): void {

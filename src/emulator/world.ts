@@ -13,6 +13,10 @@ export interface Integration {
   readonly redirectUri: string;
   readonly name: string;
   readonly scopes: readonly string[];
+  /** Disconnect hook URL (§2.1): optional, receives the GET disconnect hook (§4.1, §5.3); set through the control API. */
+  hookUrl?: string;
+  /** A private integration (§2.1): the account choice of the access-granting page holds exactly its own account. */
+  readonly isPrivate?: boolean;
 }
 
 export interface Account {
@@ -29,12 +33,22 @@ export interface Account {
   readonly isTechnicalAccount: boolean;
   /** The paid filter feature of §4.2; on by default so filtering rules run, switchable later. */
   isApiFilterEnabled: boolean;
+  /** §4.1 `platform`: 1 for an account on the regional domain, 2 (also when absent) for the global domain. */
+  readonly platform?: 1 | 2;
+}
+
+/** An account beyond `World.account`, and whether the administrator is an administrator there (§4.1 behaviour 2). */
+export interface OtherAccount extends Account {
+  readonly adminRole: 'administrator' | 'member';
 }
 
 export interface User {
   readonly id: number;
   readonly name: string;
   readonly isAdmin: boolean;
+  /** Login on the access-granting page (§4.1 behaviour 2); the password is a secret, random per instance. */
+  readonly login?: string;
+  readonly password?: string;
 }
 
 export interface Channel {
@@ -49,6 +63,10 @@ export interface World {
   readonly account: Account;
   readonly admin: User;
   readonly channel: Channel;
+  /** More accounts of `admin`: one on the regional domain where he is an administrator, one where he is only a member. */
+  readonly otherAccounts: readonly OtherAccount[];
+  /** A private integration of `account` (§2.1, §4.1 behaviour 2). */
+  readonly privateIntegration: Integration;
 }
 
 export function seedWorld(seed?: number): World {
@@ -76,7 +94,39 @@ export function seedWorld(seed?: number): World {
       isTechnicalAccount: true,
       isApiFilterEnabled: true,
     },
-    admin: { id: ids.int(1_000_000, 9_999_999), name: 'Emulated Administrator', isAdmin: true },
+    admin: { id: ids.int(1_000_000, 9_999_999), name: 'Emulated Administrator', isAdmin: true, login: 'admin@emulator.example', password: alphanumericSecret(24) },
     channel: { id: ids.uuid(), secret: alphanumericSecret(40), botId: ids.uuid(), name: 'Emulated Channel' },
+    // Access lifecycle (§4.1 account choice, private integrations); seeded after the rest so earlier ids stay put.
+    ...lifecycleWorld(ids),
+  };
+}
+
+/** The accounts and integration the access-granting page needs beyond the core world. */
+function lifecycleWorld(ids: IdSource): Pick<World, 'otherAccounts' | 'privateIntegration'> {
+  const other = (name: string, platform: 1 | 2, adminRole: OtherAccount['adminRole']): OtherAccount => ({
+    id: ids.int(10_000_000, 99_999_999),
+    name,
+    subdomain: `emu${ids.word(8)}`,
+    amojoId: ids.uuid(),
+    createdAt: 1_600_000_000 + ids.int(0, 50_000_000),
+    country: platform === 1 ? 'RU' : 'US',
+    currency: platform === 1 ? 'RUB' : 'USD',
+    customersMode: 'disabled',
+    isUnsortedOn: true,
+    isTechnicalAccount: true,
+    isApiFilterEnabled: true,
+    platform,
+    adminRole,
+  });
+  return {
+    otherAccounts: [other('Emulated Regional Account', 1, 'administrator'), other('Emulated Member Account', 2, 'member')],
+    privateIntegration: {
+      clientId: ids.uuid(),
+      clientSecret: alphanumericSecret(64),
+      redirectUri: REDIRECT_URI,
+      name: 'Conformance Emulator Private Integration',
+      scopes: ['crm'],
+      isPrivate: true,
+    },
   };
 }

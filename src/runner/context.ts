@@ -11,8 +11,10 @@ import type { Check } from '../checks/status.js';
 import type { ControlClient } from '../target/control.js';
 import type { TargetConfig } from '../target/config.js';
 import type { HttpRequest, HttpResponse } from '../target/http.js';
+import type { TokenSource } from '../target/token-source.js';
 import { TransportError } from '../target/http.js';
 import type { Recorder } from './recorder.js';
+import type { RunResource, RunResources } from './resources.js';
 
 export interface RuleContextOptions {
   readonly rule: Rule;
@@ -26,6 +28,10 @@ export interface RuleContextOptions {
   readonly runs: number;
   /** Identifies the run; everything a rule creates on a target carries it. */
   readonly runId: string;
+  /** Run-wide shared resources (a browser, a hook listener). */
+  readonly resources: RunResources;
+  /** Access tokens of the token store, for remote targets without a control API. */
+  readonly tokens?: TokenSource | undefined;
 }
 
 export class RuleContext {
@@ -37,8 +43,12 @@ export class RuleContext {
   #property: PropertyRun | undefined;
   readonly #recorder: Recorder;
   readonly #control: ControlClient | undefined;
+  /** Access tokens of the token store, for remote targets without a control API (see src/steps/api-token.ts). */
+  readonly tokens: TokenSource | undefined;
+  readonly #resources: RunResources;
 
   constructor(options: RuleContextOptions) {
+    this.#resources = options.resources;
     this.target = options.target;
     this.seed = options.seed;
     this.runs = options.runs;
@@ -46,6 +56,7 @@ export class RuleContext {
     this.masker = options.masker;
     this.#recorder = options.recorder;
     this.#control = options.control;
+    this.tokens = options.tokens;
   }
 
   get credentials(): TargetConfig['credentials'] {
@@ -56,6 +67,16 @@ export class RuleContext {
   get control(): ControlClient {
     if (!this.#control) throw new SkipRule('the target has no control API (CONTROL_URL is not set)');
     return this.#control;
+  }
+
+  /** A resource shared by the rules of the run, created on first use and closed when the run ends. */
+  resource<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T> {
+    return this.#resources.get(key, create);
+  }
+
+  /** Waits until one more request may go to the target under its rate limit (for requests a browser sends). */
+  throttle(): Promise<void> {
+    return this.#recorder.slot();
   }
 
   send(req: HttpRequest): Promise<HttpResponse> {

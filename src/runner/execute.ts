@@ -1,6 +1,7 @@
 /**
  * One run from settings to a Report: the plumbing shared by `conformance run`, the fault tests and the benchmark.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Report, RuleResult } from '../model/result.js';
 import { summarize } from '../model/result.js';
@@ -9,6 +10,9 @@ import { Masker } from '../report/mask.js';
 import type { TargetConfig } from '../target/config.js';
 import { ControlClient } from '../target/control.js';
 import { HttpClient } from '../target/http.js';
+import { TokenSource } from '../target/token-source.js';
+import { TokenStore } from '../target/token-store.js';
+import { RunResources } from './resources.js';
 import { runSuite } from './run-suite.js';
 import { skipReason, type Shard } from './select.js';
 
@@ -43,16 +47,25 @@ export function maskerFor(target: TargetConfig): Masker {
   return masker;
 }
 
+/** Remote targets without a control API take their access tokens from the token store, when there is one. */
+function tokenSourceFor(target: TargetConfig, client: HttpClient, masker: Masker): TokenSource | undefined {
+  if (target.controlUrl || !target.tokenStore) return undefined;
+  if (!existsSync(target.tokenStore) && !target.credentials.refreshToken) return undefined;
+  return new TokenSource(new TokenStore(target.tokenStore), target, client, masker);
+}
+
 export async function executeRun(settings: RunSettings): Promise<Report> {
   const { target } = settings;
   const masker = settings.masker ?? maskerFor(target);
   const client = settings.client ?? clientFor(target);
   const control = target.controlUrl ? new ControlClient(target.controlUrl, client, masker, target.credentials.clientId) : undefined;
+  const tokens = tokenSourceFor(target, client, masker);
   const startedAt = new Date().toISOString();
   const runId = `run-${settings.seed.toString(36)}-${Date.now().toString(36)}`;
+  const resources = new RunResources();
   try {
     const results = await runSuite(
-      { target, client, control, masker, seed: settings.seed, runs: settings.runs, runId },
+      { target, client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
       {
         rules: settings.rules,
         skip: skipReason({ ...(settings.only ? { only: settings.only } : {}), ...(settings.shard ? { shard: settings.shard } : {}) }, settings.rules),
@@ -72,6 +85,7 @@ export async function executeRun(settings: RunSettings): Promise<Report> {
       request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
     } satisfies Report);
   } finally {
+    await resources.closeAll();
     if (!settings.client) await client.close();
   }
 }

@@ -10,11 +10,14 @@ import type { TargetConfig } from '../target/config.js';
 import type { ControlClient } from '../target/control.js';
 import { ControlError } from '../target/control.js';
 import type { HttpClient } from '../target/http.js';
+import type { TokenSource } from '../target/token-source.js';
+import { TokenStoreError } from '../target/token-store.js';
 import { TransportError } from '../target/http.js';
 import { RuleContext } from './context.js';
 import { curlOf } from './curl.js';
 import { Precondition } from './precondition.js';
 import { Recorder } from './recorder.js';
+import { RunResources } from './resources.js';
 import { ruleSeed } from './seed.js';
 
 export interface RuleEnvironment {
@@ -25,6 +28,10 @@ export interface RuleEnvironment {
   readonly seed: number;
   readonly runs: number;
   readonly runId: string;
+  /** Shared resources of the run; without them a rule gets its own, closed when it ends. */
+  readonly resources?: RunResources;
+  /** Access tokens from the token store, for remote targets without a control API. */
+  readonly tokens?: TokenSource;
 }
 
 export function missingCapability(rule: Rule, target: TargetConfig): string | undefined {
@@ -43,7 +50,9 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
 
   const recorder = new Recorder(env.client, env.masker);
   const seed = ruleSeed(env.seed, rule.id);
-  const t = new RuleContext({ rule, target: env.target, recorder, masker: env.masker, control: env.control, seed, runs: env.runs, runId: env.runId });
+  const ownResources = env.resources ? undefined : new RunResources();
+  const resources = env.resources ?? ownResources!;
+  const t = new RuleContext({ rule, target: env.target, recorder, masker: env.masker, control: env.control, seed, runs: env.runs, runId: env.runId, resources, tokens: env.tokens });
   const started = performance.now();
   let outcome: Outcome | undefined;
   let status: RuleResult['status'];
@@ -54,6 +63,8 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
     detail = outcome.detail;
   } catch (err) {
     ({ status, detail } = verdictOfError(err));
+  } finally {
+    await ownResources?.closeAll();
   }
   const exchanges = recorder.exchanges();
   const last = exchanges.at(-1);
@@ -76,6 +87,7 @@ function verdictOfError(err: unknown): { status: RuleResult['status']; detail: s
   if (err instanceof TransportError) return { status: 'errored', detail: `no answer from the target: ${err.message}` };
   if (err instanceof Precondition) return { status: 'errored', detail: `precondition not met: ${err.message}` };
   if (err instanceof ControlError) return { status: 'errored', detail: err.message };
+  if (err instanceof TokenStoreError) return { status: 'errored', detail: `no access token: ${err.message}` };
   const e = err as Error;
   return { status: 'errored', detail: `the kit threw: ${e?.stack?.split('\n').slice(0, 4).join(' | ') ?? String(err)}` };
 }

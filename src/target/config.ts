@@ -10,7 +10,8 @@ export type TargetKind = 'emulator' | 'remote';
 export const ENV_KEYS = [
   'CONFORMANCE_TARGET', 'BASE_URL', 'AUTH_URL', 'CHAT_URL', 'CONTROL_URL', 'CLIENT_ID', 'CLIENT_SECRET',
   'REDIRECT_URI', 'AUTH_CODE', 'REFRESH_TOKEN', 'LONG_LIVED_TOKEN', 'CHANNEL_ID', 'CHANNEL_SECRET',
-  'CHAT_ACCOUNT_ID', 'BOT_ID', 'MANAGER_USER_ID', 'HOOK_LISTEN', 'RATE_LIMIT_RPS', 'CONFORMANCE_SEED',
+  'CHAT_ACCOUNT_ID', 'BOT_ID', 'MANAGER_USER_ID', 'HOOK_LISTEN', 'CONFORMANCE_BROWSER', 'RATE_LIMIT_RPS', 'CONFORMANCE_SEED',
+  'TOKEN_STORE',
 ] as const;
 export type EnvKey = (typeof ENV_KEYS)[number];
 
@@ -47,6 +48,8 @@ export interface TargetConfig {
   /** Client-side request ceiling for remote targets. */
   readonly rateLimitRps?: number;
   readonly capabilities: readonly Capability[];
+  /** Where the token pair of a remote target is kept (TOKEN_STORE, default .tokens.json). */
+  readonly tokenStore?: string;
   /** Why each missing capability is missing, for the skip reasons. */
   readonly gaps?: Partial<Record<Capability, string>>;
 }

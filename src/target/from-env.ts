@@ -3,6 +3,7 @@
  * The embedded emulator goes through the same function with the keys it prints, so both paths agree.
  */
 import { ConfigError } from '../cli/errors.js';
+import { chromiumGap } from '../browser/launch.js';
 import type { Capability } from '../model/rule.js';
 import type { EnvKey, TargetConfig, TargetKind } from './config.js';
 
@@ -58,17 +59,30 @@ function hostPort(env: Env, key: EnvKey): string | undefined {
   return raw;
 }
 
+/** CONFORMANCE_BROWSER: 1/true asks for the browser rules on a remote target; 0/false or unset leaves them out. */
+function browserWanted(env: Env): boolean {
+  const raw = optional(env, 'CONFORMANCE_BROWSER')?.toLowerCase();
+  if (raw === undefined || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError('CONFORMANCE_BROWSER', `must be 1 or 0, got "${raw}"`);
+}
+
 export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConfig {
   const baseUrl = httpUrl(env, 'BASE_URL', { required: true })!;
   const controlUrl = httpUrl(env, 'CONTROL_URL', { required: false });
-  const hookListen = hostPort(env, 'HOOK_LISTEN');
+  // The embedded emulator: the kit listens on an ephemeral loopback port and registers it through the control API.
+  const hookListen = hostPort(env, 'HOOK_LISTEN') ?? (kind === 'emulator' ? '127.0.0.1:0' : undefined);
   const capabilities: Capability[] = ['write'];
   const gaps: Partial<Record<Capability, string>> = {};
   if (controlUrl) capabilities.push('control');
   else gaps.control = 'the target has no control API (CONTROL_URL is not set)';
   if (hookListen) capabilities.push('hook');
   else gaps.hook = 'the kit has no address to receive the disconnect hook (HOOK_LISTEN is not set)';
-  gaps.browser = 'browser rules are not part of this run';
+  // The emulator's page always runs in the browser when there is one; a remote target only when asked.
+  const noChromium = chromiumGap();
+  if (kind === 'remote' && !browserWanted(env)) gaps.browser = 'browser rules are not part of this run (set CONFORMANCE_BROWSER=1 to run them)';
+  else if (noChromium) gaps.browser = noChromium;
+  else capabilities.push('browser');
   const rateLimitRps = rateLimit(env, kind);
   return {
     kind,
@@ -78,6 +92,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
     ...(controlUrl ? { controlUrl } : {}),
     ...(hookListen ? { hookListen } : {}),
     ...(rateLimitRps ? { rateLimitRps } : {}),
+    ...(kind === 'remote' ? { tokenStore: optional(env, 'TOKEN_STORE') ?? '.tokens.json' } : {}),
     credentials: {
       clientId: required(env, 'CLIENT_ID'),
       clientSecret: required(env, 'CLIENT_SECRET'),

@@ -86,6 +86,11 @@ export class HttpClient {
     }
   }
 
+  /** Waits for a slot under the rate limit, for a request the kit sends by other means (the browser of the page rules). */
+  async slot(): Promise<void> {
+    await this.#limiter?.acquire();
+  }
+
   close(): Promise<void> {
     return this.#agent.close();
   }

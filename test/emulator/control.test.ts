@@ -153,8 +153,12 @@ describe('startEmulator', () => {
     const env = h.emu.env();
     expect(Object.keys(env).sort()).toEqual([
       'AUTH_URL', 'BASE_URL', 'BOT_ID', 'CHANNEL_ID', 'CHANNEL_SECRET', 'CHAT_ACCOUNT_ID', 'CHAT_URL', 'CLIENT_ID',
-      'CLIENT_SECRET', 'CONFORMANCE_TARGET', 'CONTROL_URL', 'MANAGER_USER_ID', 'RATE_LIMIT_RPS', 'REDIRECT_URI',
+      'CLIENT_SECRET', 'CONFORMANCE_BROWSER', 'CONFORMANCE_TARGET', 'CONTROL_URL', 'HOOK_LISTEN', 'MANAGER_USER_ID',
+      'RATE_LIMIT_RPS', 'REDIRECT_URI',
     ]);
+    // The kit listens for the disconnect hook on a free loopback port; the page is a real one, so browser rules run.
+    expect(env.HOOK_LISTEN).toBe('127.0.0.1:0');
+    expect(env.CONFORMANCE_BROWSER).toBe('1');
     expect(env.CONFORMANCE_TARGET).toBe('remote');
     expect(env.BASE_URL).toBe(h.url);
     expect(env.AUTH_URL).toBe(h.url);

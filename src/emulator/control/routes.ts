@@ -48,7 +48,15 @@ export async function controlRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     const decision = requiredString(body, 'decision');
     if (decision !== 'allow' && decision !== 'deny') throw badRequest('`decision` must be "allow" or "deny"');
     const state = optionalString(body, 'state');
-    const outcome = decideConsent(ctx, state === undefined ? { clientId, decision } : { clientId, decision, state });
+    const accountId = body.account_id;
+    if (accountId !== undefined && !Number.isSafeInteger(accountId)) throw badRequest('`account_id` must be an integer');
+    if (body.widget !== undefined && typeof body.widget !== 'boolean') throw badRequest('`widget` must be a boolean');
+    const outcome = decideConsent(ctx, {
+      clientId, decision,
+      ...(state === undefined ? {} : { state }),
+      ...(accountId === undefined ? {} : { accountId: accountId as number }),
+      ...(body.widget === true ? { widget: true } : {}),
+    });
     return json(reply, 200, outcome);
   });
   methodNotAllowed(app, `${p}/consent`, ['POST']);

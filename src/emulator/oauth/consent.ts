@@ -1,44 +1,78 @@
 /**
  * The outcome of the access-granting page (§4.1 behaviour 3 and 4): the redirect to the Redirect URI, with a fresh
- * code on Allow and `error=access_denied` on Deny. Shared by the control API (acting as the user) and, later, by
- * the HTML page itself, so both produce exactly the same redirect.
+ * code on Allow and `error=access_denied` on Deny. Shared by the control API (acting as the user) and by the HTML
+ * page (src/emulator/page/), so both produce exactly the same redirect.
  */
 import { hostOf, type EmulatorContext } from '../context.js';
 import { ProblemError } from '../errors.js';
+import type { Account, Integration } from '../world.js';
 import { issueCode } from './issue.js';
+import { accountChoices, install, integrationById, platformOf } from './lifecycle.js';
 
 export interface ConsentDecision {
   readonly clientId: string;
   readonly decision: 'allow' | 'deny';
   /** Returned unchanged, and only if passed. */
   readonly state?: string;
+  /** The account picked among the choices (§4.1 behaviour 2); default: the first one (the developer account). */
+  readonly accountId?: number;
+  /** §4.1 behaviour 5, §6: the installation comes from an uploaded widget archive, so the hook carries `from_widget`. */
+  readonly widget?: boolean;
+  /** The user who decides; default the world's administrator. */
+  readonly userId?: number;
 }
 
 export interface ConsentOutcome {
   readonly location: string;
   readonly code?: string;
+  /** The account the integration was installed in (Allow only). */
+  readonly account_id?: number;
 }
 
-/** `platform` 2: the emulated account lives on the global domain. */
-const PLATFORM_GLOBAL = '2';
+export function integrationOrNotFound(ctx: EmulatorContext, clientId: string): Integration {
+  const integration = integrationById(ctx, clientId);
+  if (!integration) throw new ProblemError({ status: 404, detail: 'No integration has this client_id' });
+  return integration;
+}
+
+function chosenAccount(ctx: EmulatorContext, integration: Integration, accountId: number | undefined): Account {
+  const choices = accountChoices(ctx, integration);
+  if (accountId === undefined) return choices[0]!;
+  const account = choices.find((a) => a.id === accountId);
+  if (!account) throw new ProblemError({ status: 400, detail: 'The account is not among the choices of this integration for this user' });
+  return account;
+}
 
 export function decideConsent(ctx: EmulatorContext, d: ConsentDecision): ConsentOutcome {
-  const { integration, account, admin } = ctx.world;
-  if (d.clientId !== integration.clientId) {
-    throw new ProblemError({ status: 404, detail: 'No integration has this client_id' });
-  }
+  const integration = integrationOrNotFound(ctx, d.clientId);
+  const f = ctx.faults;
   // URL keeps any query the registered Redirect URI already has and encodes what is added.
   const location = new URL(integration.redirectUri);
-  const keepState = d.state !== undefined && !ctx.faults.isOn('drop-state');
-  if (d.decision === 'deny') {
-    location.searchParams.set('error', 'access_denied');
+  const keepState = d.state !== undefined && !f.isOn('drop-state');
+  const addState = () => {
     if (keepState) location.searchParams.set('state', d.state!);
-    return { location: location.toString() };
+    else if (d.state === undefined && f.isOn('state-always-sent')) location.searchParams.set('state', '');
+  };
+  if (d.decision === 'deny') {
+    if (!f.isOn('deny-without-error')) location.searchParams.set('error', 'access_denied');
+    addState();
+    return { location: withRawState(ctx, location, d.state) };
   }
-  const code = issueCode(ctx, { clientId: integration.clientId, userId: admin.id, accountId: account.id });
+  const account = chosenAccount(ctx, integration, d.accountId);
+  install(ctx, integration.clientId, account.id);
+  const code = issueCode(ctx, { clientId: integration.clientId, userId: d.userId ?? ctx.world.admin.id, accountId: account.id });
   location.searchParams.set('code', code);
   location.searchParams.set('referer', hostOf(ctx));
-  if (keepState) location.searchParams.set('state', d.state!);
-  location.searchParams.set('platform', PLATFORM_GLOBAL);
-  return { location: location.toString(), code };
+  addState();
+  const platform = platformOf(account);
+  location.searchParams.set('platform', f.isOn('platform-as-name') ? (platform === 1 ? 'regional' : 'global') : String(platform));
+  if ((d.widget && !f.isOn('widget-hook-without-from-widget')) || f.isOn('from-widget-always')) location.searchParams.set('from_widget', '1');
+  return { location: withRawState(ctx, location, d.state), code, account_id: account.id };
+}
+
+/** The `state-unescaped` fault: state pasted into the query as is. */
+function withRawState(ctx: EmulatorContext, location: URL, state: string | undefined): string {
+  if (!ctx.faults.isOn('state-unescaped') || state === undefined || !location.searchParams.has('state')) return location.toString();
+  location.searchParams.delete('state');
+  return `${location.toString()}${location.search ? '&' : '?'}state=${state}`;
 }

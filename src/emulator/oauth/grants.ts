@@ -4,9 +4,15 @@
  * each behaviour is decided.
  */
 import { randomUUID } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import type { EmulatorContext } from '../context.js';
+import type { Integration } from '../world.js';
 import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant } from './issue.js';
-import { checkParam, invalid, sameSecret, type TokenParams } from './params.js';
+import { integrationById, secretMatches } from './lifecycle.js';
+import { checkParam, invalid, type TokenParams } from './params.js';
+
+/** The `short-code-lifetime` fault's lifetime. */
+const SHORT_CODE_TTL_MS = 15 * 60 * 1000;
 
 export interface IssuedTokens {
   readonly accessToken: string;
@@ -14,36 +20,37 @@ export interface IssuedTokens {
   readonly refreshToken: string;
 }
 
-function checkClientId(ctx: EmulatorContext, params: TokenParams): string {
-  const { clientId } = ctx.world.integration;
-  if (ctx.faults.isOn('skip-client-id-check')) return clientId;
-  const given = params.required('client_id');
-  if (given !== clientId) throw invalid(checkParam('client_id'), 'Client authentication failed', 'invalid_client');
-  return clientId;
+/** The integration named by client_id: the public one or the private one of the world. */
+function checkClientId(ctx: EmulatorContext, params: TokenParams): Integration {
+  if (ctx.faults.isOn('skip-client-id-check')) return ctx.world.integration;
+  const integration = integrationById(ctx, params.required('client_id'));
+  if (!integration) throw invalid(checkParam('client_id'), 'Client authentication failed', 'invalid_client');
+  return integration;
 }
 
-function checkClientSecret(ctx: EmulatorContext, given: string | undefined): void {
+function checkClientSecret(ctx: EmulatorContext, integration: Integration, given: string | undefined): void {
   if (given === undefined) {
     throw invalid(checkParam('client_secret'), 'The request is missing the required `client_secret` parameter', 'invalid_client');
   }
-  if (!sameSecret(given, ctx.world.integration.clientSecret)) {
+  if (!secretMatches(ctx, integration, given)) {
     throw invalid(checkParam('client_secret'), 'Client authentication failed', 'invalid_client');
   }
 }
 
 /** §5.1 item 4: identical to the registered Redirect URI, byte for byte (no normalisation, no prefix match). */
-function checkRedirectUri(ctx: EmulatorContext, params: TokenParams, required: boolean): void {
+function checkRedirectUri(ctx: EmulatorContext, integration: Integration, params: TokenParams, required: boolean): void {
   if (ctx.faults.isOn('skip-redirect-uri-check')) return;
   const given = required ? params.required('redirect_uri') : params.optional('redirect_uri');
-  if (given !== undefined && given !== ctx.world.integration.redirectUri) {
+  if (given !== undefined && given !== integration.redirectUri) {
     throw invalid('Redirect URI is not associated with client', 'The `redirect_uri` does not match the registered Redirect URI', 'invalid_grant');
   }
 }
 
 export async function authorizationCodeGrant(ctx: EmulatorContext, params: TokenParams): Promise<IssuedTokens> {
-  const clientId = checkClientId(ctx, params);
-  if (!ctx.faults.isOn('skip-client-secret-check')) checkClientSecret(ctx, params.optional('client_secret'));
-  checkRedirectUri(ctx, params, true);
+  const integration = checkClientId(ctx, params);
+  const { clientId } = integration;
+  if (!ctx.faults.isOn('skip-client-secret-check')) checkClientSecret(ctx, integration, params.optional('client_secret'));
+  checkRedirectUri(ctx, integration, params, true);
 
   if (!params.has('code') && ctx.faults.isOn('accept-missing-code')) {
     const { account, admin } = ctx.world;
@@ -60,7 +67,11 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     if (!ctx.faults.isOn('no-revoke-on-code-reuse')) ctx.store.revokeGrant(code.grantId, now);
     throw invalid('Authorization code has been revoked', 'The authorization code was already used', 'invalid_grant');
   }
-  if (now >= code.issuedAtMs + CODE_TTL_MS && !ctx.faults.isOn('accept-expired-code')) {
+  if (code.revokedAtMs !== undefined) {
+    throw invalid('Authorization code has been revoked', 'The installation was deactivated or disconnected', 'invalid_grant');
+  }
+  const ttl = ctx.faults.isOn('short-code-lifetime') ? SHORT_CODE_TTL_MS : CODE_TTL_MS;
+  if (now >= code.issuedAtMs + ttl && !ctx.faults.isOn('accept-expired-code')) {
     throw invalid('Authorization code has expired', 'The authorization code is older than 20 minutes', 'invalid_grant');
   }
 
@@ -74,14 +85,19 @@ async function issuePair(ctx: EmulatorContext, grant: Grant): Promise<IssuedToke
 }
 
 export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParams): Promise<IssuedTokens> {
-  const clientId = checkClientId(ctx, params);
+  const integration = checkClientId(ctx, params);
+  const { clientId } = integration;
   // §5.1 item 3: the secret is optional on refresh, but a secret that is sent must be right.
   const secret = params.optional('client_secret');
-  if (secret !== undefined || ctx.faults.isOn('refresh-requires-secret')) checkClientSecret(ctx, secret);
-  checkRedirectUri(ctx, params, false);
+  if (secret !== undefined || ctx.faults.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret);
+  checkRedirectUri(ctx, integration, params, false);
 
   const value = params.required('refresh_token');
   const record = ctx.store.refreshTokens.get(value);
+  if (!record && ctx.faults.isOn('long-lived-refreshable')) {
+    const longLived = longLivedRecord(ctx, value);
+    if (longLived) return issuePair(ctx, { clientId, userId: longLived.userId, accountId: longLived.accountId, grantId: randomUUID() });
+  }
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
   if (record.clientId !== clientId) {
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');
@@ -97,8 +113,24 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
 
   const grant: Grant = { clientId, userId: record.userId, accountId: record.accountId, grantId: record.grantId };
   const sameToken = ctx.faults.isOn('refresh-returns-same-token');
-  if (!sameToken) record.usedAtMs ??= now;
+  // Checked and marked with no await in between: parallel exchanges of one token cannot both pass (§3.1 single use).
+  const late = ctx.faults.isOn('refresh-check-then-act');
+  if (!sameToken && !late) record.usedAtMs ??= now;
+  // The fault models a slow store between check and write: the window parallel exchanges slip through.
+  if (late) await new Promise((resolve) => setTimeout(resolve, 25));
   const access = await issueAccessToken(ctx, grant);
+  if (!sameToken && late) record.usedAtMs ??= now;
   const refreshToken = sameToken ? value : issueRefreshToken(ctx, grant, !ctx.faults.isOn('new-refresh-token-dead'));
   return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken };
+}
+
+/** Only for the `long-lived-refreshable` fault: the long-lived token record a refresh_token value names, if any. */
+function longLivedRecord(ctx: EmulatorContext, value: string) {
+  try {
+    const { jti } = decodeJwt(value);
+    const record = typeof jti === 'string' ? ctx.store.bearers.get(jti) : undefined;
+    return record?.kind === 'long_lived' ? record : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -69,7 +69,22 @@ export function issueRefreshToken(ctx: EmulatorContext, grant: Grant, store = tr
   const value = ctx.secrets.add(secretToken(48));
   const issuedAtMs = ctx.clock.nowMs();
   if (store) {
-    ctx.store.addRefreshToken({ ...grant, value, issuedAtMs, expiresAtMs: addCalendarMonthsUtc(issuedAtMs, REFRESH_TTL_MONTHS) });
+    const expiresAtMs = ctx.faults.isOn('short-refresh-lifetime') ? issuedAtMs + 60 * 86_400_000 : addCalendarMonthsUtc(issuedAtMs, REFRESH_TTL_MONTHS);
+    ctx.store.addRefreshToken({ ...grant, value, issuedAtMs, expiresAtMs });
   }
   return value;
+}
+
+/** §2.2 long-lived token: a JWT like an access token, with the expiry the user picked, no refresh token, no grant. */
+export async function issueLongLivedToken(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>, expiresAtMs: number): Promise<{ token: string; jti: string }> {
+  const iat = ctx.clock.nowSeconds();
+  const exp = Math.floor(expiresAtMs / 1000);
+  const jti = randomUUID();
+  const host = hostOf(ctx);
+  const token = ctx.secrets.add(await signAccessToken({
+    aud: who.clientId, jti, iat, nbf: iat, exp, sub: String(who.userId), account_id: who.accountId,
+    base_domain: host, api_domain: host, scopes: ctx.world.integration.scopes,
+  }));
+  ctx.store.addBearer({ jti, kind: 'long_lived', clientId: who.clientId, userId: who.userId, accountId: who.accountId, issuedAtMs: iat * 1000, expiresAtMs: exp * 1000 });
+  return { token, jti };
 }

@@ -1,0 +1,57 @@
+/**
+ * `state` values for the access-granting redirect (§4.1: "returned unchanged"): each case names the kind of
+ * character it carries that a careless server mangles (an unescaped `&` splits the parameter, `#` ends the query,
+ * `+` turns into a space, a raw non-ASCII byte is re-encoded), so a counterexample reads as a diagnosis.
+ */
+import fc from 'fast-check';
+
+export type StateKind =
+  | 'query-delimiters' // & = ? splitting or starting a parameter
+  | 'fragment' // # ends the query
+  | 'plus-and-space' // + and space, the form-encoding pair
+  | 'percent' // literal % and things that look like escapes
+  | 'non-ascii' // Cyrillic, accents, emoji
+  | 'markup' // < > " ' that must be escaped in an HTML attribute
+  | 'json' // a JSON document, as integrations put in state
+  | 'slash-and-brackets'; // / [ ] { } |, PHP-style bracket parsing
+
+export interface StateCase {
+  readonly kind: StateKind;
+  readonly value: string;
+}
+
+const FIXED: Record<StateKind, readonly string[]> = {
+  'query-delimiters': ['a&b=c', 'x=1&code=forged', '?state=1', '&&=='],
+  fragment: ['before#after', '#', 'a#b#c'],
+  'plus-and-space': ['a+b', 'a b', ' leading', 'trailing ', '+ +'],
+  percent: ['100%', '%20', '%zz', '%2526', 'a%26b'],
+  'non-ascii': ['состояние', 'café', '😀✓', 'ü€'],
+  markup: ['<script>x</script>', '"quoted"', "it's", 'a>b<c'],
+  json: ['{"return":"/deals?id=1&tab=2"}', '["a",1]'],
+  'slash-and-brackets': ['/path/to?x', 'a[b]=c', '{x|y}', 'state[0]'],
+};
+
+/** Characters that each need escaping somewhere between the integration, the page and the Redirect URI. */
+const TRICKY = [...'&=?#+ %/<>"\'[]{}|\\^`', 'й', 'é', '😀', '€'];
+
+function kindOf(value: string): StateKind {
+  if (/[&=?]/.test(value)) return 'query-delimiters';
+  if (value.includes('#')) return 'fragment';
+  if (/[+ ]/.test(value)) return 'plus-and-space';
+  if (value.includes('%')) return 'percent';
+  if (/[^\x20-\x7e]/.test(value)) return 'non-ascii';
+  if (/[<>"']/.test(value)) return 'markup';
+  return 'slash-and-brackets';
+}
+
+/** A fixed tricky value of every kind, or a generated mix of safe and tricky characters (named by its first tricky kind). */
+export const stateCases: fc.Arbitrary<StateCase> = fc.oneof(
+  fc.constantFrom(...(Object.entries(FIXED) as [StateKind, readonly string[]][]).flatMap(([kind, values]) => values.map((value) => ({ kind, value })))),
+  fc.array(fc.oneof(fc.constantFrom(...TRICKY), fc.constantFrom(...'abcXYZ019-_.~')), { minLength: 1, maxLength: 24 })
+    .map((chars) => chars.join(''))
+    .filter((value) => TRICKY.some((c) => value.includes(c)))
+    .map((value) => ({ kind: kindOf(value), value })),
+);
+
+/** One value with a character of every kind: the browser rules use it as a single, thorough case. */
+export const EVERY_KIND_STATE = 'a&b=c?d#e+f g%20h/i[j]{k}<l>"m\'n-é-й-😀';

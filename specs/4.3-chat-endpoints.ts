@@ -1,0 +1,519 @@
+/**
+ * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
+ * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
+ * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
+ */
+import fc from 'fast-check';
+import { connectAnswer, createdChat, emptyOrJsonBody, newMessageAnswer } from '../src/checks/chat.js';
+import { jsonContentType, matchesSchema, parseJson } from '../src/checks/json.js';
+import { noServerError, status } from '../src/checks/status.js';
+import { exchangeRule, propertyRule, rule } from '../src/model/define.js';
+import { fail, observed, pass, type Finding } from '../src/model/outcome.js';
+import { defineSpec } from '../src/model/rule.js';
+import { chatPaths, editMessageBody, sampleMessage } from '../src/protocol/chat.js';
+import { Precondition } from '../src/runner/precondition.js';
+import { chatSession, countByClientId, sweepThenProperty, type ChatSession, type HistoryItem } from '../src/steps/chat.js';
+import { applyCase, describeCase, fieldCaseArb, oddMessageEvent, sweepCases, type FieldSpec } from '../generators/chat-requests.js';
+
+const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
+const CREATE = (f: string) => `4.3/Create chat/${f}`;
+const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
+const HISTORY = (f: string) => `4.3/Get chat history/${f}`;
+const REACT = (f: string) => `4.3/Reaction/${f}`;
+
+const refusal = [status(400), jsonContentType];
+
+async function chatIdOf(s: ChatSession, conv: string, user = s.client()): Promise<string> {
+  const res = await s.createChat(conv, user);
+  const id = (parseJson(res) as { id?: unknown } | undefined)?.id;
+  if (res.status !== 200 || typeof id !== 'string') throw new Precondition(`creating a chat answered ${res.status}`);
+  return id;
+}
+
+/** The history item of a msgid, or a failed finding saying it is missing. */
+function itemOf(items: readonly HistoryItem[], msgid: string): HistoryItem | undefined {
+  return items.find((i) => i.message?.client_id === msgid);
+}
+
+const CONNECT_FIELDS: readonly FieldSpec[] = [
+  { path: ['account_id'], type: 'string' },
+  { path: ['hook_api_version'], type: 'enum' },
+  { path: ['title'], type: 'string' },
+  { path: ['is_time_window_disabled'], type: 'bool' },
+];
+
+export default defineSpec({
+  section: '4.3',
+  title: 'Chat interface endpoints',
+  rules: [
+    // ---- connect and disconnect
+    exchangeRule(
+      { id: 'chat.connect.answer', section: '4.3', level: 'must', requires: [], title: 'Connect answers 200 with the request fields plus a string scope_id',
+        reading: 'FIELD-NOTES: scope_id is `<channel_id>_<account_id>`; any non-empty string passes.',
+        covers: [CONNECT('account_id'), CONNECT('hook_api_version'), '2.4/account_id', '2.4/scope_id', '2.4/hook_api_version', '4.3/Connect channel'] },
+      { send: async (t) => (await chatSession(t)).connect(), expect: async (t) => [status(200), jsonContentType, connectAnswer((await chatSession(t)).channel.accountId)] },
+    ),
+    exchangeRule(
+      { id: 'chat.connect.optional-omitted', section: '4.3', level: 'must', requires: [], title: 'Connect with account_id alone (no title, hook_api_version, is_time_window_disabled) succeeds',
+        reading: 'DESIGN.md §2: connect without title or is_time_window_disabled must succeed; hook_api_version has a default (v1), so it may be omitted too.',
+        covers: [CONNECT('title'), CONNECT('is_time_window_disabled'), '2.4/title', '2.4/is_time_window_disabled'] },
+      {
+        send: async (t) => { const s = await chatSession(t); return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId } }); },
+        expect: async (t) => [status(200), connectAnswer((await chatSession(t)).channel.accountId), (res) => {
+          const v = (parseJson(res) as { hook_api_version?: unknown } | undefined)?.hook_api_version;
+          return v === undefined || v === 'v1' ? pass('default hook_api_version', `hook_api_version ${String(v ?? 'absent')}`) : fail('default hook_api_version', `expected v1 (the default) or nothing, observed ${JSON.stringify(v)}`);
+        }],
+      },
+    ),
+    rule(
+      { id: 'chat.connect.invalid', section: '4.3', level: 'must', requires: [], title: 'Connect without account_id, or with a field of the wrong type or an unknown hook_api_version, is refused with 400',
+        reading: 'Optional fields may be omitted, but when given they have the stated type; hook_api_version is v1 or v2 (§2.4). Only account_id is removed; the others are given wrong values.',
+        covers: [CONNECT('account_id'), CONNECT('hook_api_version'), CONNECT('title'), CONNECT('is_time_window_disabled')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const valid = { account_id: s.channel.accountId, hook_api_version: 'v1', title: 'Title', is_time_window_disabled: false };
+        const cases = sweepCases(CONNECT_FIELDS).filter((c) => c.breakage === 'wrong-type' || c.path[0] === 'account_id');
+        const named = [...cases, { path: ['hook_api_version'], type: 'enum' as const, breakage: 'wrong-type' as const, wrongType: 'an unknown version', value: 'v3' }];
+        return sweepThenProperty(t, named, fieldCaseArb(CONNECT_FIELDS).filter((c) => c.breakage === 'wrong-type' || c.path[0] === 'account_id'), async (c) => {
+          const res = await s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: applyCase(valid, c) });
+          return t.check(res, refusal).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` }));
+        });
+      },
+    ),
+    exchangeRule(
+      { id: 'chat.connect.unknown-channel', section: '4.3', level: 'must', requires: [], title: 'Connect to a channel that does not exist answers 404', covers: ['4.3/Connect channel'] },
+      { send: async (t) => { const s = await chatSession(t); return s.send({ method: 'POST', path: chatPaths.connect(`no-such-channel-${t.runId}`), json: { account_id: s.channel.accountId } }); }, expect: [status(404), jsonContentType] },
+    ),
+    exchangeRule(
+      { id: 'chat.disconnect.unknown-channel', section: '4.3', level: 'must', requires: [], title: 'Disconnect of a channel that does not exist answers 404', covers: ['4.3/Disconnect channel'] },
+      { send: async (t) => { const s = await chatSession(t); return s.send({ method: 'DELETE', path: chatPaths.disconnect(`no-such-channel-${t.runId}`), json: { account_id: s.channel.accountId } }); }, expect: [status(404), jsonContentType] },
+    ),
+
+    // ---- chats
+    exchangeRule(
+      { id: 'chat.create-chat.answer', section: '4.3', level: 'must', requires: ['write'], title: 'Create chat answers 200 with a string id and the user (id, client_id = the integration-side id, name)',
+        covers: [CREATE('conversation_id'), CREATE('user[id]'), CREATE('user[name]'), '4.3/Create chat'] },
+      {
+        send: async (t) => { const s = await chatSession(t); return s.createChat(s.conversationId(), { id: `client-${t.runId}-answer`, name: 'Answer' }); },
+        expect: (t) => [status(200), jsonContentType, createdChat(`client-${t.runId}-answer`)],
+      },
+    ),
+    rule(
+      { id: 'chat.create-chat.idempotent', section: '4.3', level: 'must', requires: ['write'], title: 'Creating a chat again for the same conversation_id returns the same chat id',
+        reading: '§4.3: "if a chat already exists for conversation_id, its id is returned".', covers: [CREATE('conversation_id')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const user = s.client();
+        const first = await chatIdOf(s, conv, user);
+        const res = await s.createChat(conv, user);
+        const again = (parseJson(res) as { id?: unknown } | undefined)?.id;
+        return t.outcome([...t.check(res, [status(200)]), again === first ? pass('same chat id', first) : fail('same chat id', `expected ${first} again, observed ${JSON.stringify(again)}`)]);
+      },
+    ),
+    rule(
+      { id: 'chat.create-chat.concurrent', section: '4.3', level: 'must', requires: ['write'], title: '8 parallel creations of one conversation_id give one chat id',
+        reading: 'Idempotency per conversation_id holds under concurrency: a client retrying on a timeout must not split a conversation in two.', covers: [CREATE('conversation_id')] },
+      async (t) => {
+        const s = await chatSession(t);
+        await s.scope();
+        const conv = s.conversationId();
+        const user = s.client();
+        const answers = await Promise.all(Array.from({ length: 8 }, () => s.createChat(conv, user)));
+        const ids = answers.map((r) => (parseJson(r) as { id?: unknown } | undefined)?.id);
+        const distinct = new Set(ids);
+        const findings: Finding[] = answers.flatMap((r) => t.check(r, [status(200)])).filter((f) => f.verdict !== 'passed').slice(0, 2);
+        findings.push(distinct.size === 1 && typeof ids[0] === 'string' ? pass('one chat id', String(ids[0])) : fail('one chat id', `expected one chat id from 8 parallel creations, observed ${distinct.size}: ${[...distinct].map(String).join(', ').slice(0, 200)}`));
+        const after = await chatIdOf(s, conv, user);
+        findings.push(after === ids[0] ? pass('stable afterwards', after) : fail('stable afterwards', `a later creation answered ${after}, not ${String(ids[0])}`));
+        return t.outcome(findings);
+      },
+    ),
+
+    // ---- messages
+    rule(
+      { id: 'chat.message.answer', section: '4.3', level: 'must', requires: ['write'], title: 'A new message answers 200 with new_message {conversation_id, sender_id, receiver_id, msgid, ref_id = msgid sent}',
+        reading: 'FIELD-NOTES: new and edited messages answer {"new_message":{...}}; receiver_id is null (or absent) for an incoming message. The optional payload fields (conversation_ref_id, source, receiver, reply_to, forwards) are omitted.',
+        covers: ['conversation_ref_id', 'new_message[conversation_id]', 'new_message[sender_id]', 'new_message[receiver_id]', 'new_message[msgid]', 'new_message[ref_id]', 'event_type', 'payload', 'timestamp', 'msec_timestamp', 'conversation_id', 'sender', 'msgid', 'message', 'silent'].map(SEND) },
+      async (t) => {
+        const s = await chatSession(t);
+        const p = s.payload(s.conversationId(), s.client());
+        const res = await s.sendMessage(p);
+        return t.outcome(t.check(res, [status(200), jsonContentType, newMessageAnswer({ msgid: p.msgid, conversationId: p.conversation_id, outgoing: false })]));
+      },
+    ),
+    rule(
+      { id: 'chat.message.kinds', section: '4.3', level: 'must', requires: ['write'], title: 'Incoming, manager and bot messages are accepted and the history tells them apart (client_id only for the client)',
+        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants". Needs MANAGER_USER_ID and BOT_ID.',
+        covers: [SEND('Incoming from client'), SEND('Outgoing from an identifiable account user'), SEND('Outgoing from the integration bot'), SEND('receiver'), HISTORY('sender / receiver'), '2.5/ref_id'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const base = Date.now();
+        const incoming = s.payload(conv, client, {}, base);
+        const manager = s.payload(conv, s.manager(), { receiver: client }, base + 1000);
+        const bot = s.payload(conv, s.bot(), { receiver: client }, base + 2000);
+        const findings: Finding[] = [];
+        for (const [kind, p] of [['incoming', incoming], ['manager', manager], ['bot', bot]] as const) {
+          const res = await s.sendMessage(p);
+          findings.push(...t.check(res, [status(200), newMessageAnswer({ msgid: p.msgid, conversationId: conv, outgoing: kind !== 'incoming' })]).map((f) => ({ ...f, check: `${kind}: ${f.check}` })));
+        }
+        const items = await s.allHistory(conv, (i) => i.length >= 3);
+        const inItem = itemOf(items, incoming.msgid);
+        const mgrItem = itemOf(items, manager.msgid);
+        const botItem = itemOf(items, bot.msgid);
+        if (!inItem || !mgrItem || !botItem) return t.outcome([...findings, fail('history', `expected the 3 messages in the history, observed ${items.length}`)]);
+        const problems: string[] = [];
+        if (inItem.sender?.client_id !== client.id) problems.push(`incoming sender.client_id is ${JSON.stringify(inItem.sender?.client_id)}, not ${client.id}`);
+        if (inItem.receiver && Object.keys(inItem.receiver).length > 0) problems.push('the incoming message has a receiver');
+        for (const [kind, item] of [['manager', mgrItem], ['bot', botItem]] as const) {
+          if (item.sender?.client_id !== undefined && item.sender.client_id !== '') problems.push(`the ${kind} sender has client_id ${JSON.stringify(item.sender.client_id)} (client_id is only for external participants)`);
+          if (item.receiver?.client_id !== client.id) problems.push(`the ${kind} message's receiver.client_id is ${JSON.stringify(item.receiver?.client_id)}, not the client ${client.id}`);
+        }
+        findings.push(problems.length === 0 ? pass('kinds in history', 'client_id on the client only, receivers on outgoing messages') : fail('kinds in history', problems.join('; ')));
+        return t.outcome(findings);
+      },
+    ),
+    rule(
+      { id: 'chat.message.reply-same-chat', section: '4.3', level: 'must', requires: ['write'], title: 'reply_to quoting a message of the same chat is accepted; one of another chat is refused with 400',
+        reading: '§4.3 reply_to: the quoted message "must belong to the same chat".', covers: [SEND('reply_to'), '2.11/msgid', '2.11/id'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const other = s.conversationId();
+        const client = s.client();
+        const here = await s.mustSend(s.payload(conv, client));
+        const there = await s.mustSend(s.payload(other, client));
+        const ok = await s.sendMessage(s.payload(conv, client, { reply_to: { message: { msgid: here.msgid } } }));
+        const okById = here.id ? await s.sendMessage(s.payload(conv, client, { reply_to: { message: { id: here.id } } })) : ok;
+        const bad = await s.sendMessage(s.payload(conv, client, { reply_to: { message: { msgid: there.msgid } } }));
+        return t.outcome([
+          ...t.check(ok, [status(200)]).map((f) => ({ ...f, check: `same chat by msgid: ${f.check}` })),
+          ...t.check(okById, [status(200)]).map((f) => ({ ...f, check: `same chat by id: ${f.check}` })),
+          ...t.check(bad, refusal).map((f) => ({ ...f, check: `another chat: ${f.check}` })),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.limits.forwards', section: '8', level: 'must', requires: ['write'], title: 'One forwarded message is accepted; two are refused with 400',
+        reading: '§8: forwarded messages per message: 1; §4.3 forwards.messages "at most 1 element".', covers: ['8/Forwarded messages per message', SEND('forwards')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const a = await s.mustSend(s.payload(conv, client));
+        const b = await s.mustSend(s.payload(s.conversationId(), client));
+        const one = await s.sendMessage(s.payload(conv, client, { forwards: { messages: [{ msgid: b.msgid }] } }));
+        const two = await s.sendMessage(s.payload(conv, client, { forwards: { messages: [{ msgid: a.msgid }, { msgid: b.msgid }] } }));
+        return t.outcome([
+          ...t.check(one, [status(200)]).map((f) => ({ ...f, check: `1 forward: ${f.check}` })),
+          ...t.check(two, refusal).map((f) => ({ ...f, check: `2 forwards: ${f.check}` })),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.edit.text', section: '4.3', level: 'must', requires: ['write'], title: 'An edit (by msgid, then by chat-interface id) changes the message in the history, which keeps it once',
+        reading: '§4.3 rule 4: an edit carries message and the identifying ids; FIELD-NOTES: the edit answers {"new_message":{...}}.', covers: [SEND('id'), SEND('msgid'), SEND('event_type')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const sent = await s.mustSend(s.payload(conv, s.client()));
+        const e1 = await s.postEvent(editMessageBody({ conversation_id: conv, msgid: sent.msgid, message: { type: 'text', text: 'edited once' } }));
+        const e2 = await s.postEvent(editMessageBody({ conversation_id: conv, id: sent.id, message: { type: 'text', text: 'edited twice' } }));
+        const items = await s.allHistory(conv, (i) => itemOf(i, sent.msgid)?.message?.text === 'edited twice');
+        const count = countByClientId(items).get(sent.msgid) ?? 0;
+        const text = itemOf(items, sent.msgid)?.message?.text;
+        return t.outcome([
+          ...t.check(e1, [status(200), newMessageAnswer({ msgid: sent.msgid, conversationId: conv, outgoing: false })]).map((f) => ({ ...f, check: `edit by msgid: ${f.check}` })),
+          ...t.check(e2, [status(200)]).map((f) => ({ ...f, check: `edit by id: ${f.check}` })),
+          count === 1 && items.length === 1 ? pass('once', 'one message') : fail('once', `expected the edited message once in a history of 1, observed it ${count} time(s) in ${items.length}`),
+          text === 'edited twice' ? pass('edited text', text) : fail('edited text', `expected "edited twice", observed ${JSON.stringify(text)}`),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.edit.file-fields-optional', section: '4.3', level: 'must', requires: ['write'], title: 'An edit of a picture may leave out media, file_name and file_size; the file is kept',
+        reading: '§2.7: media, file_name and file_size are optional on edit when the file is unchanged.', covers: ['2.7/media', '2.7/file_name', '2.7/file_size'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const sent = await s.mustSend(s.payload(conv, s.client(), { message: sampleMessage('picture', 'caption') }));
+        const res = await s.postEvent(editMessageBody({ conversation_id: conv, msgid: sent.msgid, message: { type: 'picture', text: 'new caption' } }));
+        const items = await s.allHistory(conv, (i) => itemOf(i, sent.msgid)?.message?.text === 'new caption');
+        const m = itemOf(items, sent.msgid)?.message;
+        return t.outcome([
+          ...t.check(res, [status(200)]),
+          m?.text === 'new caption' && m.file_name === 'picture.bin' ? pass('file kept', 'caption changed, file kept') : fail('file kept', `expected text "new caption" and file_name "picture.bin", observed ${JSON.stringify(m)?.slice(0, 160)}`),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.import.bulk', section: '4.3', level: 'must', requires: ['write', 'control'], title: 'A bulk import (silent on all but the newest) yields one unsorted lead and one notification',
+        reading: '§4.3 rule 2; an edit creates and sends neither. Counted through the control API (GET /_control/chat/unsorted and /notifications).', covers: [SEND('silent'), SEND('timestamp'), SEND('msec_timestamp')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const start = Date.now() - 3_600_000;
+        let last = { msgid: '', id: '' };
+        for (let i = 0; i < 5; i += 1) last = await s.mustSend(s.payload(conv, client, { silent: i < 4, message: sampleMessage('text', `imported ${i}`) }, start + i * 60_000));
+        await s.postEvent(editMessageBody({ conversation_id: conv, msgid: last.msgid, silent: false, message: { type: 'text', text: 'imported 4, edited' } }));
+        const scope = await s.scope();
+        const q = `?scope_id=${encodeURIComponent(scope)}&conversation_id=${encodeURIComponent(conv)}`;
+        const leads = (await t.control.call<{ leads: unknown[] }>('GET', `/chat/unsorted${q}`)).leads.length;
+        const notes = (await t.control.call<{ notifications: unknown[] }>('GET', `/chat/notifications${q}`)).notifications.length;
+        const items = await s.allHistory(conv, (i) => i.length >= 5);
+        return t.outcome([
+          leads === 1 ? pass('unsorted leads', '1') : fail('unsorted leads', `expected 1 unsorted lead, observed ${leads}`),
+          notes === 1 ? pass('notifications', '1') : fail('notifications', `expected 1 notification, observed ${notes}`),
+          items.length === 5 ? pass('imported', '5 messages in the history') : fail('imported', `expected the 5 imported messages in the history, observed ${items.length}`),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.import.source-pipeline', section: '2.6', level: 'must', requires: ['write', 'control'], title: 'With a source, the first incoming message creates the unsorted lead in the pipeline of that source',
+        reading: '§2.6. The source is mapped to a pipeline through the control API (POST /_control/chat/sources); a chat without source goes to the default pipeline.', covers: ['2.6/external_id', SEND('source'), CREATE('source[external_id]')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const info = await t.control.call<{ default_pipeline_id: number }>('GET', '/chat');
+        const external = `src-${t.runId}`.slice(0, 40);
+        const pipeline = 7_000_000 + Math.floor(Math.random() * 1_000_000);
+        await t.control.call('POST', '/chat/sources', { account_id: s.channel.accountId, external_id: external, pipeline_id: pipeline });
+        const withSource = s.conversationId();
+        const without = s.conversationId();
+        await s.mustSend(s.payload(withSource, s.client(), { source: { external_id: external } }));
+        await s.mustSend(s.payload(without, s.client()));
+        const scope = await s.scope();
+        const lead = async (conv: string) => (await t.control.call<{ leads: { pipeline_id: number }[] }>('GET', `/chat/unsorted?scope_id=${encodeURIComponent(scope)}&conversation_id=${encodeURIComponent(conv)}`)).leads[0]?.pipeline_id;
+        const a = await lead(withSource);
+        const b = await lead(without);
+        return t.outcome([
+          a === pipeline ? pass('source pipeline', String(a)) : fail('source pipeline', `expected the lead in pipeline ${pipeline} (the source's), observed ${String(a)}`),
+          b === info.default_pipeline_id ? pass('default pipeline', String(b)) : fail('default pipeline', `expected the lead without source in the default pipeline ${info.default_pipeline_id}, observed ${String(b)}`),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.comment.conversations', section: '4.3', level: 'must', requires: ['write', 'control'], title: 'Comments go to the same chat in one conversation per post, apart from the private messages',
+        reading: '§4.3 "Send a comment"; read through the control API (GET /_control/chat/conversations).', covers: ['4.3/Send a comment', '2.7/post', '2.10/id', '2.10/url'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const post = (id: string) => ({ ...sampleMessage('text', `comment on ${id}`), post: { id, url: `https://social.example/p/${id}` } });
+        await s.mustSend(s.payload(conv, client));
+        const answers = [];
+        for (const id of ['p1', 'p1', 'p2']) {
+          const p = s.payload(conv, client, { message: post(`${id}-${t.runId}`) });
+          answers.push(...t.check(await s.sendMessage(p), [status(200), newMessageAnswer({ msgid: p.msgid, conversationId: conv, outgoing: false })]));
+        }
+        const scope = await s.scope();
+        const view = await t.control.call<{ conversations: { kind: string; post_id?: string; message_count: number }[] }>('GET', `/chat/conversations?scope_id=${encodeURIComponent(scope)}&conversation_id=${encodeURIComponent(conv)}`);
+        const shape = view.conversations.map((c) => `${c.kind}${c.post_id ? `:${c.post_id.split('-')[0]}` : ''}=${c.message_count}`).sort().join(', ');
+        return t.outcome([...answers, shape === 'post:p1=2, post:p2=1, private=1' ? pass('conversations', shape) : fail('conversations', `expected private=1, post p1=2, post p2=1; observed ${shape}`)]);
+      },
+    ),
+
+    // ---- history
+    rule(
+      { id: 'chat.history.empty', section: '4.3', level: 'must', requires: ['write'], title: 'History answers 204 for a chat that does not exist and for a chat without messages',
+        covers: ['4.3/Get chat history'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        await chatIdOf(s, conv);
+        return t.outcome([
+          ...t.check(await s.history(`no-such-${s.conversationId()}`), [status(204)]).map((f) => ({ ...f, check: `no chat: ${f.check}` })),
+          ...t.check(await s.history(conv), [status(204)]).map((f) => ({ ...f, check: `no messages: ${f.check}` })),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.history.fields', section: '4.3', level: 'must', requires: ['write'], title: 'History elements carry the stated fields with their types, per message type',
+        reading: '"Empty values may be omitted": only fields the message has are required (file fields for a picture, location, contact).',
+        covers: ['timestamp', 'msec_timestamp', 'message[id]', 'message[client_id]', 'message[type]', 'message[text]', 'message[media]', 'message[file_name]', 'message[file_size]', 'message[location]', 'message[contact]'].map(HISTORY) },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const sent = [];
+        for (const type of ['text', 'picture', 'location', 'contact']) sent.push({ type, ...(await s.mustSend(s.payload(conv, client, { message: sampleMessage(type, type === 'text' ? 'hi' : '') }))) });
+        const items = await s.allHistory(conv, (i) => i.length >= 4);
+        const findings: Finding[] = [];
+        for (const m of sent) {
+          const item = itemOf(items, m.msgid);
+          const needs: Record<string, object> = {
+            text: { text: { type: 'string' } },
+            picture: { media: { type: 'string' }, file_name: { type: 'string' }, file_size: { type: 'integer' } },
+            location: { location: { type: 'object', required: ['lon', 'lat'] } },
+            contact: { contact: { type: 'object', required: ['name', 'phone'] } },
+          };
+          const schema = { type: 'object', required: ['timestamp', 'msec_timestamp', 'sender', 'message'], properties: {
+            timestamp: { type: 'integer' }, msec_timestamp: { type: 'integer' }, sender: { type: 'object', required: ['id'] },
+            message: { type: 'object', required: ['id', 'client_id', 'type', ...Object.keys(needs[m.type]!)], properties: { id: { type: 'string' }, client_id: { const: m.msgid }, type: { const: m.type }, ...needs[m.type] } },
+          } };
+          findings.push(item ? matchesSchema(`${m.type} element`, schema)({ status: 200, headers: {}, text: JSON.stringify(item), durationMs: 0 }) : fail(`${m.type} element`, 'missing from the history'));
+        }
+        return t.outcome(findings);
+      },
+    ),
+    rule(
+      { id: 'chat.history.limit', section: '8', level: 'must', requires: ['write'], title: 'History limit 50 gives at most 50 messages; limit 51 is refused with 400 or capped at 50',
+        reading: 'DESIGN.md §2: the maximum of 50 is met either by a 400 or by a 200 with at most 50 messages.', covers: ['8/History limit', HISTORY('limit')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const base = Date.now() - 100_000;
+        for (let batch = 0; batch < 52; batch += 13) {
+          await Promise.all(Array.from({ length: 13 }, (_, i) => s.mustSend(s.payload(conv, client, {}, base + (batch + i) * 10))));
+        }
+        await s.allHistory(conv, (i) => i.length >= 52);
+        const at50 = await s.history(conv, { limit: 50 });
+        const at51 = await s.history(conv, { limit: 51 });
+        const count = (r: typeof at50) => ((parseJson(r) as { messages?: unknown[] } | undefined)?.messages ?? []).length;
+        const f: Finding[] = [...t.check(at50, [status(200)]).map((x) => ({ ...x, check: `limit 50: ${x.check}` }))];
+        f.push(count(at50) === 50 ? pass('limit 50', '50 messages') : fail('limit 50', `expected 50 of the 52 messages, observed ${count(at50)}`));
+        if (at51.status === 400) f.push(pass('limit 51', 'refused with 400'));
+        else if (at51.status === 200 && count(at51) <= 50) f.push(pass('limit 51', `capped: ${count(at51)} messages`));
+        else f.push(fail('limit 51', `expected 400 or at most 50 messages, observed ${at51.status} with ${count(at51)} messages`));
+        return t.outcome(f);
+      },
+    ),
+    rule(
+      { id: 'chat.history.pages', section: '4.3', level: 'must', requires: ['write'], title: 'History pages (offset, limit) join exactly: every message once, none lost',
+        covers: [HISTORY('offset'), HISTORY('limit')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const sent: string[] = [];
+        for (let i = 0; i < 7; i += 1) sent.push((await s.mustSend(s.payload(conv, client, {}, Date.now() - 10_000 + i * 100))).msgid);
+        await s.allHistory(conv, (i) => i.length >= 7);
+        const pages = await s.readPages(conv, 3);
+        const counts = countByClientId(pages);
+        const lost = sent.filter((m) => !counts.has(m));
+        const twice = [...counts].filter(([, n]) => n > 1).map(([m]) => m);
+        return t.outcome([lost.length === 0 && twice.length === 0 && pages.length === 7 ? pass('pages', '7 messages over pages of 3') : fail('pages', `pages of 3 gave ${pages.length} items; lost ${lost.length}, repeated ${twice.length}`)]);
+      },
+    ),
+    rule(
+      { id: 'chat.history.by-chat-id', section: '4.3', level: 'info', requires: ['write'], title: 'Whether history also answers for the chat-interface chat id in the path',
+        reading: 'The spec names the integration-side conversation_id; public clients put the chat-interface chat id there (FIELD-NOTES). Reported, not judged.', covers: ['4.3/Get chat history'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const id = await chatIdOf(s, conv, client);
+        await s.mustSend(s.payload(conv, client));
+        const res = await s.history(id);
+        const n = ((parseJson(res) as { messages?: unknown[] } | undefined)?.messages ?? []).length;
+        return t.outcome([observed('chat id in the path', `answered ${res.status}${res.status === 200 ? ` with ${n} message(s)` : ''}`)]);
+      },
+    ),
+    rule(
+      { id: 'chat.history.media-group', section: '4.3', level: 'info', requires: ['write'], title: 'Whether history elements of media messages carry media_group_id',
+        reading: 'media_group_id joins the parts of a message split into several attachments; the API has no way to send several attachments in one message, so this only records whether the field appears.', covers: [HISTORY('message[media_group_id]'), HISTORY('message[thumbnail]')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const sent = await s.mustSend(s.payload(conv, s.client(), { message: sampleMessage('picture') }));
+        const m = itemOf(await s.allHistory(conv, (i) => i.length >= 1), sent.msgid)?.message;
+        return t.outcome([observed('media_group_id', `${m?.media_group_id === undefined ? 'absent' : `present (${String(m.media_group_id)})`}; thumbnail ${m?.thumbnail === undefined ? 'absent' : 'present'}`)]);
+      },
+    ),
+
+    // ---- typing
+    rule(
+      { id: 'chat.typing.accepted', section: '4.3', level: 'must', requires: [], title: 'Typing answers 204 with and without duration_ms (default 5000 ms)',
+        reading: 'duration_ms is optional with a default of 5000 ms (§8); 200 instead of 204 is non_strict.', covers: ['4.3/Typing indicator', '8/Typing duration default'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        await s.mustSend(s.payload(conv, client));
+        return t.outcome([
+          ...t.check(await s.typing({ conversation_id: conv, sender: { id: client.id } }), [status(204)]).map((f) => ({ ...f, check: `without duration_ms: ${f.check}` })),
+          ...t.check(await s.typing({ conversation_id: conv, duration_ms: 3000, sender: { id: client.id } }), [status(204)]).map((f) => ({ ...f, check: `with duration_ms: ${f.check}` })),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.typing.invalid', section: '4.3', level: 'must', requires: [], title: 'Typing without conversation_id or sender.id, or with duration_ms not an integer, is refused with 400', covers: ['4.3/Typing indicator'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const valid = { conversation_id: 'c', duration_ms: 1000, sender: { id: 'u' } };
+        const fields: FieldSpec[] = [{ path: ['conversation_id'], type: 'string' }, { path: ['sender'], type: 'object' }, { path: ['sender', 'id'], type: 'string' }];
+        const named = [...sweepCases(fields), ...[{ path: ['duration_ms'], type: 'int' as const, breakage: 'wrong-type' as const, wrongType: 'a string', value: '5000' }]];
+        return sweepThenProperty(t, named, fieldCaseArb(fields), async (c) => t.check(await s.typing(applyCase(valid, c)), refusal).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` })));
+      },
+    ),
+
+    // ---- reactions
+    rule(
+      { id: 'chat.react.accepted', section: '4.3', level: 'must', requires: ['write'], title: 'react and unreact answer 200, naming the message by msgid or by id and the chat by conversation_id or conversation_ref_id',
+        reading: 'Either id of each pair suffices (§4.3 Reaction); FIELD-NOTES: 200 with no body. The manager reaction is sent when MANAGER_USER_ID is set.', covers: ['conversation_id', 'conversation_ref_id', 'id', 'msgid', 'user[id]', 'user[ref_id]', 'type', 'emoji'].map(REACT) },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const chatId = await chatIdOf(s, conv, client);
+        const sent = await s.mustSend(s.payload(conv, client));
+        const variants: [string, Record<string, unknown>][] = [
+          ['msgid + conversation_id', { conversation_id: conv, msgid: sent.msgid, user: { id: client.id }, type: 'react', emoji: '👍' }],
+          ['id + conversation_ref_id', { conversation_ref_id: chatId, id: sent.id, user: { id: client.id }, type: 'react', emoji: '🔥' }],
+          ['unreact', { conversation_id: conv, msgid: sent.msgid, user: { id: client.id }, type: 'unreact' }],
+          ...(s.channel.managerUserId ? [['on behalf of a manager (user.ref_id)', { conversation_id: conv, msgid: sent.msgid, user: { id: `manager-${s.channel.managerUserId}`, ref_id: s.channel.managerUserId }, type: 'react', emoji: '👌' }] as [string, Record<string, unknown>]] : []),
+        ];
+        const f: Finding[] = [];
+        for (const [name, body] of variants) f.push(...t.check(await s.react(body), [status(200), emptyOrJsonBody]).map((x) => ({ ...x, check: `${name}: ${x.check}` })));
+        return t.outcome(f);
+      },
+    ),
+    rule(
+      { id: 'chat.react.invalid', section: '4.3', level: 'must', requires: ['write'], title: 'A reaction without any message id, without any conversation id, without user.id or with another type is refused with 400',
+        covers: ['conversation_id', 'conversation_ref_id', 'id', 'msgid', 'user[id]', 'type'].map(REACT) },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const sent = await s.mustSend(s.payload(conv, client));
+        const valid = { conversation_id: conv, msgid: sent.msgid, user: { id: client.id }, type: 'react', emoji: '👍' };
+        const named = [
+          { what: 'no msgid nor id', body: applyCase(valid, { path: ['msgid'], breakage: 'missing' }) },
+          { what: 'no conversation_id nor conversation_ref_id', body: applyCase(valid, { path: ['conversation_id'], breakage: 'missing' }) },
+          { what: 'no user', body: applyCase(valid, { path: ['user'], breakage: 'missing' }) },
+          { what: 'no user.id', body: applyCase(valid, { path: ['user', 'id'], breakage: 'missing' }) },
+          { what: 'type "like"', body: { ...valid, type: 'like' } },
+          { what: 'no type', body: applyCase(valid, { path: ['type'], breakage: 'missing' }) },
+        ];
+        const arb = fc.constantFrom(...named);
+        return sweepThenProperty(t, named, arb, async (c) => t.check(await s.react(c.body), refusal).map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` })));
+      },
+    ),
+    rule(
+      { id: 'chat.react.unknown-message', section: '4.3', level: 'must', requires: ['write'], title: 'A reaction to a message that does not exist answers 404', covers: [REACT('msgid'), '4.3/Reaction'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        await s.mustSend(s.payload(conv, client));
+        return t.outcome(t.check(await s.react({ conversation_id: conv, msgid: `no-such-${t.runId}`, user: { id: client.id }, type: 'react', emoji: '👍' }), [status(404), jsonContentType]));
+      },
+    ),
+
+    // ---- robustness
+    propertyRule<unknown>(
+      { id: 'chat.message.no-server-error', section: '4.3', level: 'should', requires: [], title: 'Arbitrary JSON at the message endpoint, correctly signed, never causes a 5xx',
+        covers: [SEND('payload'), SEND('message')] },
+      {
+        cases: () => oddMessageEvent,
+        send: async (t, body) => (await chatSession(t)).postEvent(body),
+        expect: [noServerError],
+      },
+    ),
+  ],
+});
+
+

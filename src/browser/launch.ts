@@ -1,0 +1,47 @@
+/**
+ * The real browser of the access-granting page rules (capability `browser`): Debian's Chromium driven with
+ * playwright-core (which never downloads a browser). One browser per run, started by the first rule that needs it
+ * and closed when the run ends; each rule gets a fresh context (no cookies, so no session).
+ *
+ * The user data dir: `chromium.launch` starts Chromium with a fresh temporary profile directory of its own and
+ * removes it when the browser closes (passing `--user-data-dir` to `launch` is refused by Playwright), which is
+ * exactly the fresh, removed-after profile the kit wants.
+ */
+import { accessSync, constants } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { RunResource } from '../runner/resources.js';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run',
+] as const;
+
+/** Why the browser capability is missing, or undefined when Chromium is there. */
+export function chromiumGap(path = CHROMIUM_PATH): string | undefined {
+  try {
+    accessSync(path, constants.X_OK);
+    return undefined;
+  } catch {
+    return `Chromium is not installed at ${path} (apt-get install -y chromium)`;
+  }
+}
+
+export class SharedBrowser implements RunResource {
+  private constructor(readonly browser: Browser) {}
+
+  static async launch(path = CHROMIUM_PATH): Promise<SharedBrowser> {
+    const browser = await chromium.launch({ executablePath: path, headless: true, args: [...CHROMIUM_FLAGS], timeout: 15_000 });
+    return new SharedBrowser(browser);
+  }
+
+  /** A fresh context: its own cookies and storage (or the given ones), closed by the caller. */
+  newContext(storageState?: BrowserContextOptions['storageState']): Promise<BrowserContext> {
+    return this.browser.newContext({ serviceWorkers: 'block', ...(storageState ? { storageState } : {}) });
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close().catch(() => {});
+  }
+}

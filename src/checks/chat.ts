@@ -1,0 +1,61 @@
+/**
+ * Checks of chat interface answers (§2.4, §4.3): one job each, named after the field they judge.
+ */
+import { fail, pass } from '../model/outcome.js';
+import { parseJson } from './json.js';
+import type { Check } from './status.js';
+
+const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 80) ?? String(v));
+
+function body(res: Parameters<Check>[0]): Record<string, unknown> | undefined {
+  const b = parseJson(res);
+  return b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : undefined;
+}
+
+/** Connect answers the request fields plus a string `scope_id` (§4.3, §2.4). */
+export function connectAnswer(accountId: string): Check {
+  return (res) => {
+    const b = body(res);
+    if (!b) return fail('connect answer', 'expected a JSON object with scope_id, observed none');
+    if (typeof b.scope_id !== 'string' || b.scope_id === '') return fail('connect answer', `expected scope_id, a non-empty string; observed ${show(b.scope_id)}`);
+    if (b.account_id !== accountId) return fail('connect answer', `expected account_id ${accountId} (the request field), observed ${show(b.account_id)}`);
+    return pass('connect answer', `scope_id ${b.scope_id}`);
+  };
+}
+
+/** Create chat answers `id` (string) and the `user` with `client_id` = the integration-side id sent (§4.3, §2.5). */
+export function createdChat(clientId: string): Check {
+  return (res) => {
+    const b = body(res);
+    if (!b || typeof b.id !== 'string' || b.id === '') return fail('created chat', `expected id, a non-empty string; observed ${show(b?.id)}`);
+    const user = b.user as Record<string, unknown> | undefined;
+    if (!user || typeof user !== 'object') return fail('created chat', 'expected a user object, observed none');
+    if (typeof user.id !== 'string') return fail('created chat', `expected user.id, a string; observed ${show(user.id)}`);
+    if (user.client_id !== clientId) return fail('created chat', `expected user.client_id ${clientId}, observed ${show(user.client_id)}`);
+    if (typeof user.name !== 'string') return fail('created chat', `expected user.name, a string; observed ${show(user.name)}`);
+    return pass('created chat', `chat ${b.id}`);
+  };
+}
+
+/** A new or edited message answers `{"new_message":{conversation_id, sender_id, receiver_id, msgid, ref_id}}` (§4.3). */
+export function newMessageAnswer(expect: { msgid: string; conversationId: string; outgoing: boolean }): Check {
+  return (res) => {
+    const b = body(res);
+    const nm = b?.new_message as Record<string, unknown> | undefined;
+    if (!nm || typeof nm !== 'object') return fail('new_message', `expected a new_message object, observed ${show(b)}`);
+    const problems: string[] = [];
+    if (typeof nm.conversation_id !== 'string') problems.push(`conversation_id ${show(nm.conversation_id)} is not a string`);
+    if (typeof nm.sender_id !== 'string') problems.push(`sender_id ${show(nm.sender_id)} is not a string`);
+    if (!(typeof nm.receiver_id === 'string' || nm.receiver_id === null || (!expect.outgoing && nm.receiver_id === undefined))) problems.push(`receiver_id ${show(nm.receiver_id)} is neither a string nor null`);
+    if (expect.outgoing && typeof nm.receiver_id !== 'string') problems.push(`receiver_id of an outgoing message is ${show(nm.receiver_id)}, not a string`);
+    if (typeof nm.msgid !== 'string' || nm.msgid === '') problems.push(`msgid ${show(nm.msgid)} is not a non-empty string`);
+    if (nm.ref_id !== expect.msgid) problems.push(`ref_id ${show(nm.ref_id)} is not the msgid sent (${expect.msgid})`);
+    return problems.length === 0 ? pass('new_message', `msgid ${String(nm.msgid)}`) : fail('new_message', `expected the §4.3 new_message fields; ${problems.join('; ')}`);
+  };
+}
+
+/** No body, or an empty one (FIELD-NOTES: delivery status, react and disconnect answer 200 with no body). */
+export const emptyOrJsonBody: Check = (res) => {
+  if (res.text.trim() === '') return pass('body', 'no body');
+  return parseJson(res) === undefined ? fail('body', `expected no body or JSON, observed "${res.text.slice(0, 60)}"`) : pass('body', 'a JSON body');
+};

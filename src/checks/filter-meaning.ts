@@ -1,0 +1,147 @@
+/**
+ * What a filter means, judged on records (the kit's own reading of §4.2, independent of the emulator's engine).
+ * Where the spec is loose the check takes two readings and keeps the lenient verdict (DESIGN.md §2):
+ * - `loose`: what a returned record must satisfy (ranges inclusive, names and text values matched as a
+ *   case-insensitive substring, an unset checkbox counts as 0, a `date` value on the same day);
+ * - `strict`: what a record must satisfy to be owed (ranges exclusive, exact names and values, a checkbox set).
+ * A record that satisfies `strict` must be returned; a returned record must satisfy `loose`.
+ */
+import type { Finding } from '../model/outcome.js';
+import { fail, pass } from '../model/outcome.js';
+import { describeFilter, ENUM_CF_TYPES, TEXT_CF_TYPES, type Clause, type Scalar } from '../protocol/filters.js';
+
+export interface CfValueView { readonly field_id?: unknown; readonly field_type?: unknown; readonly values?: readonly { readonly value?: unknown; readonly enum_id?: unknown }[] }
+
+/** A record as a list returns it; every field may be missing on a live target. */
+export interface RecordView {
+  readonly id: number;
+  readonly [field: string]: unknown;
+  readonly custom_fields_values?: readonly CfValueView[] | null;
+}
+
+export type Reading = 'loose' | 'strict';
+
+/** true / false, or undefined when the record does not show what the clause is about. */
+export type Verdict3 = boolean | undefined;
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : undefined);
+
+function inRange(v: number, from: number | undefined, to: number | undefined, reading: Reading): boolean {
+  if (reading === 'loose') return (from === undefined || v >= from) && (to === undefined || v <= to);
+  return (from === undefined || v > from) && (to === undefined || v < to);
+}
+
+function textMatch(actual: string, wanted: string, reading: Reading): boolean {
+  return reading === 'strict' ? actual === wanted : actual.toLowerCase().includes(wanted.toLowerCase());
+}
+
+const DAY = 86_400;
+
+export function satisfiesClause(r: RecordView, c: Clause, reading: Reading): Verdict3 {
+  switch (c.kind) {
+    case 'values': {
+      if (!(c.field in r)) return undefined;
+      const actual = r[c.field];
+      if (c.field === 'name') return typeof actual === 'string' && c.values.some((v) => textMatch(actual, String(v), reading));
+      const n = num(actual);
+      return n !== undefined && c.values.some((v) => num(v) === n);
+    }
+    case 'range': {
+      if (!(c.field in r)) return undefined;
+      const n = num(r[c.field]);
+      return n !== undefined && inRange(n, c.from, c.to, reading);
+    }
+    case 'statuses': {
+      if (!('pipeline_id' in r) || !('status_id' in r)) return undefined;
+      const p = num(r.pipeline_id);
+      const s = num(r.status_id);
+      return c.pairs.some((pair) => pair.pipeline_id === p && pair.status_id === s);
+    }
+    case 'cf-values':
+    case 'cf-range': {
+      if (!('custom_fields_values' in r)) return undefined;
+      const cf = (r.custom_fields_values ?? []).find((v) => num(v.field_id) === c.fieldId);
+      const items = cf?.values ?? [];
+      if (c.kind === 'cf-range') return items.some((it) => { const n = num(it.value); return n !== undefined && inRange(n, c.from, c.to, reading); });
+      return cfValuesMatch(c.fieldType, items, c.values, reading);
+    }
+  }
+}
+
+function cfValuesMatch(type: string, items: readonly { value?: unknown; enum_id?: unknown }[], wanted: readonly Scalar[], reading: Reading): boolean {
+  if (type === 'checkbox') {
+    const checked = items.some((it) => it.value === true || it.value === 1 || it.value === '1');
+    const unset = items.length === 0;
+    return wanted.some((w) => (String(w) === '1' ? checked : !checked && (reading === 'loose' || !unset)));
+  }
+  if ((ENUM_CF_TYPES as readonly string[]).includes(type)) return items.some((it) => wanted.some((w) => num(w) === num(it.enum_id)));
+  if ((TEXT_CF_TYPES as readonly string[]).includes(type)) return items.some((it) => typeof it.value === 'string' && wanted.some((w) => textMatch(it.value as string, String(w), reading)));
+  return items.some((it) => {
+    const n = num(it.value);
+    if (n === undefined) return false;
+    return wanted.some((w) => {
+      const x = num(w);
+      if (x === undefined) return false;
+      return type === 'date' && reading === 'loose' ? Math.floor(n / DAY) === Math.floor(x / DAY) : n === x;
+    });
+  });
+}
+
+/** All clauses hold (AND); undefined when one cannot be decided and none is false. */
+export function satisfies(r: RecordView, clauses: readonly Clause[], reading: Reading): Verdict3 {
+  let unknown = false;
+  for (const c of clauses) {
+    const v = satisfiesClause(r, c, reading);
+    if (v === false) return false;
+    if (v === undefined) unknown = true;
+  }
+  return unknown ? undefined : true;
+}
+
+const ids = (list: readonly number[], max = 5): string => `${list.slice(0, max).join(', ')}${list.length > max ? ` and ${list.length - max} more` : ''}`;
+
+/** Soundness: every returned record satisfies the filter (loose reading); records that do not show the field are not judged. */
+export function returnedSatisfy(name: string, returned: readonly RecordView[], clauses: readonly Clause[]): Finding {
+  const wrong = returned.filter((r) => satisfies(r, clauses, 'loose') === false).map((r) => r.id);
+  return wrong.length === 0
+    ? pass(name, `${returned.length} record(s) returned for ${describeFilter(clauses)}, each satisfies it`)
+    : fail(name, `expected every record returned for ${describeFilter(clauses)} to satisfy it, observed ${wrong.length} that do not (ids ${ids(wrong)})`);
+}
+
+/** Completeness: every record of `universe` that satisfies the filter (strict reading) is among the returned ids. */
+export function noneMissing(name: string, returnedIds: ReadonlySet<number>, universe: readonly RecordView[], clauses: readonly Clause[], universeName: string): Finding {
+  const owed = universe.filter((r) => satisfies(r, clauses, 'strict') === true);
+  const missing = owed.filter((r) => !returnedIds.has(r.id)).map((r) => r.id);
+  return missing.length === 0
+    ? pass(name, `all ${owed.length} record(s) of ${universeName} that satisfy ${describeFilter(clauses)} were returned`)
+    : fail(name, `expected the ${owed.length} record(s) of ${universeName} that satisfy ${describeFilter(clauses)} to be returned, observed ${missing.length} missing (ids ${ids(missing)})`);
+}
+
+/** `a` ⊆ `b`. */
+export function subsetOf(name: string, a: ReadonlySet<number>, b: ReadonlySet<number>, aName: string, bName: string): Finding {
+  const extra = [...a].filter((id) => !b.has(id));
+  return extra.length === 0
+    ? pass(name, `${aName} (${a.size}) ⊆ ${bName} (${b.size})`)
+    : fail(name, `expected ${aName} ⊆ ${bName}, observed ${extra.length} record(s) only in ${aName} (ids ${ids(extra)})`);
+}
+
+export function sameSet(name: string, a: ReadonlySet<number>, b: ReadonlySet<number>, aName: string, bName: string): Finding {
+  const onlyA = [...a].filter((id) => !b.has(id));
+  const onlyB = [...b].filter((id) => !a.has(id));
+  return onlyA.length === 0 && onlyB.length === 0
+    ? pass(name, `${aName} = ${bName} (${a.size} records)`)
+    : fail(name, `expected ${aName} = ${bName}, observed ${onlyA.length} record(s) only in the first${onlyA.length ? ` (ids ${ids(onlyA)})` : ''} and ${onlyB.length} only in the second${onlyB.length ? ` (ids ${ids(onlyB)})` : ''}`);
+}
+
+export function disjoint(name: string, a: ReadonlySet<number>, b: ReadonlySet<number>, aName: string, bName: string): Finding {
+  const both = [...a].filter((id) => b.has(id));
+  return both.length === 0
+    ? pass(name, `${aName} and ${bName} share no record`)
+    : fail(name, `expected ${aName} and ${bName} to share no record, observed ${both.length} in both (ids ${ids(both)})`);
+}
+
+/** Many findings in one rule: the ones that are not plain passes, or one pass that counts them. */
+export function condense(findings: readonly Finding[], what: string): Finding[] {
+  const notable = findings.filter((f) => f.verdict !== 'passed');
+  return notable.length > 0 ? notable : [pass(what, `${findings.length} checks held`)];
+}

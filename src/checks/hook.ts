@@ -1,0 +1,38 @@
+/**
+ * Checks of a received disconnect hook (§4.1, §5.3, §6).
+ */
+import type { Finding } from '../model/outcome.js';
+import { fail, pass } from '../model/outcome.js';
+import type { ReceivedHook } from '../hook/listener.js';
+import { disconnectHookSignature, HOOK_PARAMETERS } from '../hook/sign.js';
+
+export type HookCheck = (hook: ReceivedHook) => Finding;
+
+export const hookIsGet: HookCheck = (h) => h.method === 'GET' ? pass('GET', 'the hook is a GET') : fail('GET', `expected a GET request, observed ${h.method}`);
+
+export const hookHasAllParameters: HookCheck = (h) => {
+  const missing = HOOK_PARAMETERS.filter((p) => !h.query.get(p));
+  return missing.length === 0
+    ? pass('hook parameters', `${HOOK_PARAMETERS.join(', ')} present`)
+    : fail('hook parameters', `expected ${HOOK_PARAMETERS.join(', ')}, observed no ${missing.join(', no ')}`);
+};
+
+export function hookParameterEquals(name: string, expected: string, what: string): HookCheck {
+  return (h) => h.query.get(name) === expected
+    ? pass(name, `${name} is ${what}`)
+    : fail(name, `expected ${name} to be ${what}, observed ${h.query.has(name) ? 'another value' : `no ${name}`}`);
+}
+
+/** signature = hex HMAC-SHA256 of `<client_uuid>|<account_id>` under the secret key (hex compared case-insensitively). */
+export function hookSignatureValid(clientSecret: string): HookCheck {
+  return (h) => {
+    const uuid = h.query.get('client_uuid');
+    const account = h.query.get('account_id');
+    const signature = h.query.get('signature');
+    if (!uuid || !account || !signature) return fail('signature', 'expected client_uuid, account_id and signature to check the signature, observed one missing');
+    const expected = disconnectHookSignature(uuid, account, clientSecret);
+    if (signature.toLowerCase() === expected) return pass('signature', 'HMAC-SHA256 of client_uuid|account_id under the secret key');
+    const reversed = disconnectHookSignature(account, uuid, clientSecret) === signature.toLowerCase();
+    return fail('signature', `expected hex HMAC-SHA256 of "<client_uuid>|<account_id>" under the secret key, observed another value${reversed ? ' (it signs "<account_id>|<client_uuid>")' : ''}`);
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Checks of the redirect to the Redirect URI (§4.1 behaviour 3 and 4, §6), each judging one parameter of the
+ * redirect's query so a report names exactly what is off.
+ */
+import type { Finding } from '../model/outcome.js';
+import { fail, pass } from '../model/outcome.js';
+
+export type RedirectCheck = (params: URLSearchParams) => Finding;
+
+const shown = (v: string) => JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+
+export function stateReturned(sent: string): RedirectCheck {
+  return (params) => {
+    const all = params.getAll('state');
+    if (all.length === 0) return fail('state returned', `expected state ${shown(sent)} back unchanged, observed no state parameter`);
+    if (all.length > 1) return fail('state returned', `expected one state parameter, observed ${all.length}: ${all.map(shown).join(', ')}`);
+    return all[0] === sent ? pass('state returned', 'state came back unchanged') : fail('state returned', `expected state ${shown(sent)}, observed ${shown(all[0]!)}`);
+  };
+}
+
+export function parameterAbsent(name: string, why: string): RedirectCheck {
+  return (params) => params.has(name)
+    ? fail(`no ${name}`, `expected no ${name} parameter (${why}), observed ${name}=${shown(params.get(name)!)}`)
+    : pass(`no ${name}`);
+}
+
+export function parameterPresent(name: string): RedirectCheck {
+  return (params) => params.get(name) ? pass(name, `${name} present`) : fail(name, `expected a non-empty ${name} parameter, observed ${params.has(name) ? 'an empty one' : 'none'}`);
+}
+
+export function parameterEquals(name: string, expected: string): RedirectCheck {
+  return (params) => params.get(name) === expected
+    ? pass(name, `${name}=${expected}`)
+    : fail(name, `expected ${name}=${expected}, observed ${params.has(name) ? `${name}=${shown(params.get(name)!)}` : `no ${name}`}`);
+}
+
+/** `platform` is 1 (regional domain) or 2 (global domain). */
+export const platformOneOrTwo: RedirectCheck = (params) => {
+  const v = params.get('platform');
+  return v === '1' || v === '2' ? pass('platform', `platform=${v}`) : fail('platform', `expected platform 1 or 2, observed ${v === null ? 'no platform' : `platform=${shown(v)}`}`);
+};
+
+export function checkRedirect(params: URLSearchParams, checks: readonly RedirectCheck[]): Finding[] {
+  return checks.map((c) => c(params));
+}

@@ -1,0 +1,463 @@
+/**
+ * The chat channel interface (§4.3) at `{chat_url}/v2/origin/custom/...`. Every request goes through the same
+ * three gates in this order: the signature (§5.2, 403), validation (400 with every bad field named), existence
+ * (404). Bodies are kept as raw bytes by this scope's own parser so that Content-MD5 is checked against exactly
+ * what was received, and JSON is parsed only after the signature holds. Messages are processed synchronously:
+ * a message is in the history as soon as the 200 is sent.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EmulatorContext, RouteOptions } from '../context.js';
+import { toProblem } from '../errors.js';
+import { ChatError, invalidRequest, notFound, sendChatError } from './errors.js';
+import { verifySignature } from './signature.js';
+import { chatState, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
+import {
+  Check, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type Obj,
+} from './validate.js';
+
+export const CHAT_PREFIX = '/v2/origin/custom';
+
+/** The race faults stand for a read and a write to a store with a round trip between them. */
+const storeRoundTrip = (): Promise<void> => sleep(5);
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export async function chatRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
+  const state = chatState(ctx);
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
+      request.rawBody = body;
+      done(null, undefined);
+    });
+    scope.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+      if (err instanceof ChatError) return sendChatError(reply, err, ctx.faults);
+      const p = toProblem(err);
+      if (p.status >= 500) {
+        request.log.error({ err }, 'unhandled emulator error');
+        return reply.code(500).header('content-type', JSON_TYPE).send(JSON.stringify({ status: 0, error_code: 500, error_type: 'INTERNAL_ERROR', error_description: 'internal error' }));
+      }
+      return sendChatError(reply, new ChatError(p.status === 404 ? 404 : 400, 'BAD_REQUEST', p.detail), ctx.faults);
+    });
+    registerEndpoints(scope, ctx, state);
+  }, { prefix: CHAT_PREFIX });
+}
+
+interface Gate<T> {
+  readonly channel: ChannelRecord | undefined;
+  /** Validates the parsed body (undefined when there is none) and the query; errors go to `c`. */
+  readonly validate: (c: Check, body: unknown) => T;
+}
+
+/** Signature, then validation, then the caller's existence checks. */
+function gate<T>(ctx: EmulatorContext, request: FastifyRequest, g: Gate<T>): T {
+  if (!g.channel) throw notFound('CHANNEL_NOT_FOUND', 'channel does not exist');
+  const validateFirst = ctx.faults.isOn('chat-validate-before-signature');
+  if (!validateFirst) verifySignature(ctx, request, g.channel.secret);
+  const c = new Check(ctx.faults);
+  const value = g.validate(c, readJson(request));
+  if (c.errors.length > 0) throw invalidRequest(c.errors);
+  if (validateFirst) verifySignature(ctx, request, g.channel.secret);
+  return value;
+}
+
+function readJson(request: FastifyRequest): unknown {
+  const raw = request.rawBody;
+  if (!raw || raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw invalidRequest([{ field: 'body', message: 'is not valid JSON' }]);
+  }
+}
+
+function objectOf(c: Check, body: unknown): Obj {
+  if (isObj(body)) return body;
+  c.add('body', 'must be a JSON object');
+  return {};
+}
+
+function connected(state: ChatState, scopeId: string): Connection {
+  const conn = state.connections.get(scopeId);
+  if (!conn || !conn.connected) throw notFound('SCOPE_NOT_FOUND', 'the channel is not connected to an account under this scope_id');
+  return conn;
+}
+
+const json = (reply: FastifyReply, body: unknown): FastifyReply => reply.code(200).header('content-type', JSON_TYPE).send(JSON.stringify(body));
+const emptyOk = (reply: FastifyReply): FastifyReply => reply.code(200).header('content-type', JSON_TYPE).send('');
+
+type P = { Params: Record<string, string> };
+
+function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: ChatState): void {
+  const f = ctx.faults;
+
+  // Connect channel
+  app.post<P>('/:channelId/connect', async (request, reply) => {
+    const channel = state.channels.get(request.params.channelId!);
+    const v = gate(ctx, request, {
+      channel,
+      validate: (c, raw) => {
+        const body = objectOf(c, raw);
+        if (f.isOn('chat-connect-unvalidated')) return { accountId: String(body.account_id ?? ''), title: typeof body.title === 'string' ? body.title : undefined, hook: body.hook_api_version === 'v2' ? 'v2' as const : 'v1' as const, tw: body.is_time_window_disabled === true };
+        const accountId = c.str(body, 'account_id', '', { required: true, nonEmpty: true });
+        const hook = c.oneOf(body, 'hook_api_version', '', ['v1', 'v2'] as const);
+        const title = c.str(body, 'title', '', { required: f.isOn('chat-connect-requires-title') });
+        const tw = c.bool(body, 'is_time_window_disabled', '');
+        if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId)) c.add('account_id', 'is not an account of the chat interface');
+        return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? false };
+      },
+    });
+    const account = state.accounts.get(v.accountId);
+    if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
+    const conn = state.connect(channel!, account, { ...(v.title !== undefined && { title: v.title }), hookApiVersion: v.hook, isTimeWindowDisabled: v.tw });
+    const body: Record<string, unknown> = { account_id: account.amojoId, scope_id: conn.scopeId, title: conn.title, hook_api_version: conn.hookApiVersion, is_time_window_disabled: conn.isTimeWindowDisabled };
+    if (f.isOn('chat-connect-no-scope-id')) delete body.scope_id;
+    return json(reply, body);
+  });
+
+  // Disconnect channel
+  app.delete<P>('/:channelId/disconnect', async (request, reply) => {
+    const channel = state.channels.get(request.params.channelId!);
+    const accountId = gate(ctx, request, {
+      channel,
+      validate: (c, raw) => c.str(objectOf(c, raw), 'account_id', '', { required: true }) ?? '',
+    });
+    const conn = state.connections.get(`${channel!.id}_${accountId}`);
+    if (!state.accounts.has(accountId)) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
+    if (conn && !f.isOn('chat-disconnect-noop')) conn.connected = false;
+    return emptyOk(reply);
+  });
+
+  // Create chat
+  app.post<P>('/:scopeId/chats', async (request, reply) => {
+    const scopeId = request.params.scopeId!;
+    const v = gate(ctx, request, {
+      channel: state.channelOfScope(scopeId),
+      validate: (c, raw) => {
+        const body = objectOf(c, raw);
+        const conversationId = c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
+        const externalId = source(c, body, '');
+        const user = participant(c, body, 'user', '', { required: true });
+        return { conversationId: conversationId ?? '', externalId, user };
+      },
+    });
+    const conn = connected(state, scopeId);
+    let chat = state.chatOf(conn, v.conversationId);
+    if (!chat || f.isOn('chat-create-not-idempotent')) {
+      if (f.isOn('chat-create-race')) await storeRoundTrip();
+      chat = state.newChat(conn, v.conversationId, state.client(conn, v.user!), v.externalId);
+    } else if (v.user) state.client(conn, v.user);
+    const user = personView(chat.user, f.isOn('chat-create-user-no-client-id') ? 'drop-client-id' : 'as-is');
+    return json(reply, { id: chat.id, user });
+  });
+
+  // Send, edit or import a message; send a comment
+  app.post<P>('/:scopeId', async (request, reply) => {
+    const scopeId = request.params.scopeId!;
+    if (f.isOn('chat-crash-on-odd-payload')) {
+      const raw = readJsonLoose(request);
+      if (isObj(raw) && isObj(raw.payload) && raw.payload.message !== undefined && !isObj(raw.payload.message)) throw new Error('simulated crash on an odd payload');
+    }
+    const channel = state.channelOfScope(scopeId);
+    const conn0 = state.connections.get(scopeId);
+    const v = gate(ctx, request, { channel, validate: (c, raw) => validateMessageEvent(c, raw, conn0, channel) });
+    const conn = connected(state, scopeId);
+    const body = v.event === 'edit_message' ? editMessage(ctx, state, conn, v) : await newMessage(ctx, state, conn, v);
+    return json(reply, f.isOn('chat-message-response-flat') ? body.new_message : body);
+  });
+
+  // Update delivery status
+  app.post<P>('/:scopeId/:msgid/delivery_status', async (request, reply) => {
+    const scopeId = request.params.scopeId!;
+    const status = gate(ctx, request, { channel: state.channelOfScope(scopeId), validate: (c, raw) => deliveryStatus(c, objectOf(c, raw), '', { alias: true }) });
+    const conn = connected(state, scopeId);
+    const m = state.message(conn, request.params.msgid!);
+    if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+    if (status) m.status = status;
+    return emptyOk(reply);
+  });
+
+  // Get chat history
+  app.get<P & { Querystring: Record<string, unknown> }>('/:scopeId/chats/:conversationId/history', async (request, reply) => {
+    const scopeId = request.params.scopeId!;
+    const q = gate(ctx, request, {
+      channel: state.channelOfScope(scopeId),
+      validate: (c) => {
+        const query = (request.query ?? {}) as Record<string, unknown>;
+        const offset = queryInt(c, query, 'offset', 0) ?? 0;
+        const limit = queryInt(c, query, 'limit', 1) ?? HISTORY_LIMIT_MAX;
+        if (limit > HISTORY_LIMIT_MAX && !f.isOn('chat-history-limit-unenforced')) c.add('limit', `must be at most ${HISTORY_LIMIT_MAX}`);
+        return { offset, limit };
+      },
+    });
+    const conn = connected(state, scopeId);
+    const chat = state.chatByEitherId(conn, request.params.conversationId!);
+    if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
+    const ordered = chat ? [...chat.messages].sort((a, b) => b.msecTimestamp - a.msecTimestamp || b.seq - a.seq) : [];
+    const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
+    const page = ordered.slice(offset, offset + q.limit);
+    if (page.length === 0) return reply.code(204).send();
+    return json(reply, { messages: page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'))) });
+  });
+
+  // Typing indicator
+  app.post<P>('/:scopeId/typing', async (request, reply) => {
+    const scopeId = request.params.scopeId!;
+    gate(ctx, request, {
+      channel: state.channelOfScope(scopeId),
+      validate: (c, raw) => {
+        const body = objectOf(c, raw);
+        if (f.isOn('chat-typing-unvalidated')) return;
+        c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
+        c.int(body, 'duration_ms', '', { required: f.isOn('chat-typing-requires-duration'), min: 0 });
+        const sender = c.obj(body, 'sender', '', { required: true });
+        if (sender) c.str(sender, 'id', 'sender', { required: true });
+      },
+    });
+    connected(state, scopeId);
+    return reply.code(204).send();
+  });
+
+  // Reaction
+  app.post<P>('/:scopeId/react', async (request, reply) => {
+    const scopeId = request.params.scopeId!;
+    const v = gate(ctx, request, {
+      channel: state.channelOfScope(scopeId),
+      validate: (c, raw) => {
+        const body = objectOf(c, raw);
+        const lax = f.isOn('chat-react-unvalidated');
+        const conversationId = c.str(body, 'conversation_id', '');
+        const conversationRefId = c.str(body, 'conversation_ref_id', '');
+        if (conversationId === undefined && conversationRefId === undefined && !lax) c.add('conversation_id', 'or conversation_ref_id is required');
+        const id = c.str(body, 'id', '');
+        const msgid = c.str(body, 'msgid', '');
+        if (id === undefined && msgid === undefined && !lax) c.add('msgid', 'or id is required');
+        const user = c.obj(body, 'user', '', { required: !lax });
+        if (user) { c.str(user, 'id', 'user', { required: !lax }); c.str(user, 'ref_id', 'user'); }
+        const type = lax ? 'react' : c.oneOf(body, 'type', '', ['react', 'unreact'] as const, { required: true });
+        const emoji = c.str(body, 'emoji', '');
+        return { conversationId, conversationRefId, id, msgid, type: type ?? 'react', emoji: emoji ?? '', userId: String((user?.id as string | undefined) ?? '') };
+      },
+    });
+    const conn = connected(state, scopeId);
+    const chat = v.conversationId !== undefined ? state.chatOf(conn, v.conversationId) : v.conversationRefId !== undefined ? state.chatByEitherId(conn, v.conversationRefId) : undefined;
+    const byId = v.id !== undefined && !f.isOn('chat-react-msgid-only') ? state.message(conn, v.id) : undefined;
+    const m = byId ?? (v.msgid !== undefined ? state.message(conn, v.msgid) : undefined);
+    if (!m || (chat && m.chat !== chat) || (!chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
+      throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+    }
+    if (v.type === 'react') m.reactions.set(v.userId, v.emoji);
+    else m.reactions.delete(v.userId);
+    return emptyOk(reply);
+  });
+
+  // Anything else under the prefix: still signature first when the channel is known, then 404.
+  app.all('/*', async (request) => {
+    const first = (request.url.slice(CHAT_PREFIX.length + 1).split(/[/?]/, 1)[0]) ?? '';
+    const channel = state.channels.get(first) ?? state.channelOfScope(first);
+    if (channel) verifySignature(ctx, request, channel.secret);
+    throw notFound('NOT_FOUND', `no chat endpoint for ${request.method} on this path`);
+  });
+}
+
+function readJsonLoose(request: FastifyRequest): unknown {
+  try {
+    return request.rawBody && request.rawBody.length > 0 ? JSON.parse(request.rawBody.toString('utf8')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function queryInt(c: Check, query: Record<string, unknown>, key: string, min: number): number | undefined {
+  const v = query[key];
+  if (v === undefined || v === '') return undefined;
+  if (typeof v !== 'string' || !/^\d{1,9}$/.test(v) || Number(v) < min) {
+    c.add(key, `must be an integer of at least ${min}`);
+    return undefined;
+  }
+  return Number(v);
+}
+
+// ---- message events
+
+interface MessageEvent {
+  readonly event: 'new_message' | 'edit_message';
+  readonly p: Obj;
+  readonly conversationId: string;
+  readonly msgid?: string;
+  readonly id?: string;
+  readonly timestamp: number;
+  readonly msecTimestamp: number;
+  readonly silent: boolean;
+  readonly externalId?: string;
+  readonly sender?: ReturnType<typeof participant>;
+  readonly receiver?: ReturnType<typeof participant>;
+  readonly message: NonNullable<ReturnType<typeof message>>;
+  readonly replyTo?: { id?: string; msgid?: string };
+  readonly forwards: readonly { id?: string; msgid?: string }[];
+}
+
+function validateMessageEvent(c: Check, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
+  const body = objectOf(c, raw);
+  const event = c.oneOf(body, 'event_type', '', ['new_message', 'edit_message'] as const, { required: true });
+  const p = c.obj(body, 'payload', '', { required: true }) ?? {};
+  const edit = event === 'edit_message';
+  const conversationId = c.str(p, 'conversation_id', 'payload', { required: true, nonEmpty: true }) ?? '';
+  c.str(p, 'conversation_ref_id', 'payload');
+  const timestamp = c.int(p, 'timestamp', 'payload', { required: !edit, min: 0 }) ?? 0;
+  const msecTimestamp = c.int(p, 'msec_timestamp', 'payload', { required: !edit, min: 0 }) ?? timestamp * 1000;
+  const silent = c.bool(p, 'silent', 'payload') ?? false;
+  const msgid = c.str(p, 'msgid', 'payload', { required: !edit, nonEmpty: true });
+  const id = edit ? c.str(p, 'id', 'payload') : undefined;
+  if (edit && id === undefined && msgid === undefined) c.add('payload.msgid', 'or payload.id is required to edit');
+  const msg = message(c, p, 'payload', { edit });
+  const base = { event: event ?? 'new_message', p, conversationId, timestamp, msecTimestamp, silent, ...(msgid !== undefined && { msgid }), ...(id !== undefined && { id }), forwards: [] } as const;
+  if (edit) {
+    if (msg?.postId !== undefined) c.add('payload.message.post', 'comments cannot be edited');
+    return { ...base, message: msg ?? { type: 'text', text: '' } };
+  }
+  const externalId = source(c, p, 'payload');
+  const sender = participant(c, p, 'sender', 'payload', { required: true });
+  const receiver = participant(c, p, 'receiver', 'payload', { required: false });
+  // §4.3 message kinds: with a receiver the message is outgoing, from an account user or from the bot.
+  if (receiver && sender && conn && channel) {
+    const ref = sender.refId;
+    const isBot = ref === channel.botId;
+    if (ref === undefined) c.add('payload.sender.ref_id', 'is required for an outgoing message (an account user id or the bot id)');
+    else if (!isBot && !conn.account.userIds.includes(ref)) c.add('payload.sender.ref_id', 'is neither an account user id nor the bot id');
+    if (isBot && msg?.postId !== undefined) c.add('payload.sender.ref_id', 'the bot cannot reply to a comment');
+  }
+  let replyTo: MessageEvent['replyTo'];
+  const rt = c.obj(p, 'reply_to', 'payload');
+  if (rt) {
+    if (!Object.hasOwn(rt, 'message')) c.add('payload.reply_to.message', 'is required');
+    else replyTo = embedded(c, rt.message, 'payload.reply_to.message');
+  }
+  const forwards: { id?: string; msgid?: string }[] = [];
+  const fw = c.obj(p, 'forwards', 'payload');
+  if (fw) {
+    const list = fw.messages;
+    if (!Array.isArray(list)) c.add('payload.forwards.messages', 'must be an array');
+    else {
+      if (list.length > MAX_FORWARDS && !c.faults.isOn('chat-forwards-unlimited')) c.add('payload.forwards.messages', `must hold at most ${MAX_FORWARDS} message`);
+      list.forEach((e, i) => { const r = embedded(c, e, `payload.forwards.messages.${i}`); if (r) forwards.push(r); });
+    }
+    c.str(fw, 'conversation_ref_id', 'payload.forwards');
+    c.str(fw, 'conversation_id', 'payload.forwards');
+  }
+  return { ...base, ...(externalId !== undefined && { externalId }), sender, receiver, message: msg ?? { type: 'text', text: '' }, ...(replyTo && { replyTo }), forwards };
+}
+
+function responseOf(m: StoredMessage, conversationId: string): { new_message: Record<string, unknown> } {
+  return { new_message: { conversation_id: conversationId, sender_id: m.sender.id, receiver_id: m.receiver?.id ?? null, msgid: m.id, ref_id: m.clientId } };
+}
+
+async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): Promise<{ new_message: Record<string, unknown> }> {
+  const f = ctx.faults;
+  const outgoing = v.receiver !== undefined;
+  const client = state.client(conn, (outgoing ? v.receiver : v.sender)!);
+  let chat = state.chatOf(conn, v.conversationId);
+  // Existence of quoted and forwarded messages (§4.3 reply_to: the same chat; forwards: any chat of the integration).
+  const resolve = (e: { id?: string; msgid?: string }) => (e.id !== undefined ? state.message(conn, e.id) : e.msgid !== undefined ? state.message(conn, e.msgid) : undefined);
+  if (v.replyTo && (v.replyTo.id !== undefined || v.replyTo.msgid !== undefined)) {
+    const quoted = resolve(v.replyTo);
+    if (!quoted || (!f.isOn('chat-reply-any-chat') && quoted.chat !== chat)) {
+      throw invalidRequest([{ field: 'payload.reply_to.message', message: 'must be a message of the same chat' }]);
+    }
+  }
+  for (const [i, e] of v.forwards.entries()) {
+    if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
+  }
+  chat ??= state.newChat(conn, v.conversationId, client, v.externalId);
+  const existing = state.message(conn, v.msgid!);
+  if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId);
+
+  const sender: Person = outgoing ? accountSide(conn, v.sender!) : client;
+  const m: StoredMessage = {
+    id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp,
+    sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
+    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: v.message.postId }),
+  };
+  state.indexMessage(conn, m);
+  if (m.postId !== undefined) {
+    const list = chat.comments.get(m.postId) ?? [];
+    list.push(m);
+    chat.comments.set(m.postId, list);
+  } else if (f.isOn('chat-message-lost-under-concurrency')) {
+    const snapshot = chat.messages;
+    await storeRoundTrip();
+    chat.messages = [...snapshot, m];
+  } else chat.messages.push(m);
+
+  if (!outgoing && (!v.silent || f.isOn('chat-silent-ignored'))) recordIncoming(ctx, state, conn, chat, m, v.externalId);
+  return responseOf(m, v.conversationId);
+}
+
+/** A non-silent incoming message notifies the account, and the first one of a chat creates its unsorted lead. */
+function recordIncoming(ctx: EmulatorContext, state: ChatState, conn: Connection, chat: Chat, m: StoredMessage, externalId: string | undefined): void {
+  const now = ctx.clock.nowSeconds();
+  state.notifications.push({ id: state.notifications.length + 1, scope_id: conn.scopeId, chat_id: chat.id, conversation_id: chat.conversationId, msgid: m.clientId, text: m.content.text, created_at: now });
+  if (chat.leadId !== undefined) return;
+  const ext = externalId ?? chat.sourceExternalId;
+  chat.leadId = state.nextLeadId();
+  const u = chat.user;
+  state.leads.push({
+    id: chat.leadId, scope_id: conn.scopeId, account_id: conn.account.amojoId, chat_id: chat.id, conversation_id: chat.conversationId,
+    pipeline_id: state.pipelineFor(conn, ext), source_external_id: ext ?? null,
+    contact: { name: u.name, ...(u.phone !== undefined && { phone: u.phone }), ...(u.email !== undefined && { email: u.email }) }, created_at: now,
+  });
+}
+
+/** The sender of an outgoing message: an account user (ref_id = user id) or the bot (ref_id = bot id); no client id. */
+function accountSide(conn: Connection, p: NonNullable<MessageEvent['sender']>): Person {
+  return { id: p.refId === conn.channel.botId ? conn.channel.botId : p.refId!, name: p.name, avatar: p.avatar ?? '' };
+}
+
+function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): { new_message: Record<string, unknown> } {
+  const chat = state.chatOf(conn, v.conversationId);
+  const m = v.id !== undefined ? state.message(conn, v.id) : state.message(conn, v.msgid!);
+  if (!chat || !m || m.chat !== chat) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+  const old = m.content;
+  // File fields may be left out when the file is unchanged (§2.7, §4.3 rule 4).
+  const content = { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) };
+  if (ctx.faults.isOn('chat-edit-appends')) {
+    const copy: StoredMessage = { ...m, id: randomUUID(), seq: state.nextSeq(), content, reactions: new Map() };
+    chat.messages.push(copy);
+    state.indexMessage(conn, copy);
+    return responseOf(copy, v.conversationId);
+  }
+  m.content = content;
+  if (v.id !== undefined && v.msgid !== undefined && v.msgid !== m.clientId) {
+    m.clientId = v.msgid;
+    state.indexMessage(conn, m);
+  }
+  return responseOf(m, v.conversationId);
+}
+
+// ---- views
+
+function personView(p: Person, mode: 'as-is' | 'drop-client-id' | 'fake-client-id' = 'as-is'): Record<string, unknown> {
+  const clientId = mode === 'drop-client-id' ? undefined : mode === 'fake-client-id' ? (p.clientId ?? p.id) : p.clientId;
+  return { id: p.id, ...(clientId !== undefined && { client_id: clientId }), name: p.name, avatar: p.avatar, ...(p.phone !== undefined && { phone: p.phone }), ...(p.email !== undefined && { email: p.email }) };
+}
+
+function historyItem(m: StoredMessage, confused: boolean, dropFiles: boolean): Record<string, unknown> {
+  const c = m.content;
+  const message: Record<string, unknown> = { id: m.id, client_id: m.clientId, type: c.type, text: c.text };
+  if (c.media !== undefined) { message.media = c.media; message.thumbnail = c.media; }
+  if (!dropFiles) {
+    if (c.fileName !== undefined) message.file_name = c.fileName;
+    if (c.fileSize !== undefined) message.file_size = c.fileSize;
+    if (c.location) message.location = c.location;
+    if (c.contact) message.contact = c.contact;
+  }
+  return {
+    timestamp: m.timestamp,
+    msec_timestamp: m.msecTimestamp,
+    sender: personView(m.sender, confused ? 'fake-client-id' : 'as-is'),
+    ...(m.receiver && { receiver: personView(m.receiver) }),
+    message,
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * The chat interface's state for one emulator instance: registered channels, channel connections (scopes), chats,
+ * messages, comments, unsorted leads, notifications and outgoing-message hooks. Lookups are indexed (by scope and
+ * conversation, by message id and integration-side msgid), never scans. Cleared on a control reset; an integration
+ * disconnect (§6 last line, §3.2) disconnects that account's channel connections.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EmulatorContext } from '../context.js';
+import type { MessageIn, ParticipantIn } from './validate.js';
+
+export const DEFAULT_PIPELINE_ID = 1001;
+
+export interface ChannelRecord {
+  readonly id: string;
+  readonly secret: string;
+  readonly botId: string;
+  readonly name: string;
+}
+
+export interface ChatAccount {
+  readonly accountId: number;
+  readonly amojoId: string;
+  /** Account users a manager message may name as `sender.ref_id`. */
+  readonly userIds: readonly string[];
+}
+
+export interface Connection {
+  readonly scopeId: string;
+  readonly channel: ChannelRecord;
+  readonly account: ChatAccount;
+  title: string;
+  hookApiVersion: 'v1' | 'v2';
+  isTimeWindowDisabled: boolean;
+  connected: boolean;
+}
+
+export interface Person {
+  /** Chat-interface id. */
+  readonly id: string;
+  /** Integration-side id; absent for account users and the bot. */
+  readonly clientId?: string;
+  name: string;
+  avatar: string;
+  phone?: string;
+  email?: string;
+}
+
+export interface StoredMessage {
+  readonly id: string;
+  clientId: string;
+  readonly chat: Chat;
+  /** `undefined` for the private conversation, else the commented post's id. */
+  readonly postId?: string;
+  readonly seq: number;
+  readonly timestamp: number;
+  readonly msecTimestamp: number;
+  readonly sender: Person;
+  readonly receiver?: Person;
+  content: MessageIn;
+  status?: { code: number; errorCode?: number; error?: string };
+  reactions: Map<string, string>;
+}
+
+export interface Chat {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly scopeId: string;
+  readonly user: Person;
+  sourceExternalId?: string;
+  messages: StoredMessage[];
+  readonly comments: Map<string, StoredMessage[]>;
+  leadId?: number;
+}
+
+export interface UnsortedLead {
+  readonly id: number;
+  readonly scope_id: string;
+  readonly account_id: string;
+  readonly chat_id: string;
+  readonly conversation_id: string;
+  readonly pipeline_id: number;
+  readonly source_external_id: string | null;
+  readonly contact: { name: string; phone?: string; email?: string };
+  readonly created_at: number;
+}
+
+export interface Notification {
+  readonly id: number;
+  readonly scope_id: string;
+  readonly chat_id: string;
+  readonly conversation_id: string;
+  readonly msgid: string;
+  readonly text: string;
+  readonly created_at: number;
+}
+
+export interface HookRecord {
+  readonly channel_id: string;
+  readonly scope_id: string;
+  readonly hook_api_version: string;
+  readonly conversation_id: string;
+  readonly msgid: string;
+  readonly text: string;
+  readonly sent_at: number;
+}
+
+export class ChatState {
+  readonly channels = new Map<string, ChannelRecord>();
+  readonly accounts = new Map<string, ChatAccount>();
+  readonly connections = new Map<string, Connection>();
+  /** `<namespace>|<conversation_id>` → chat; the namespace is the scope (the channel under the isolation fault). */
+  readonly chatsByConversation = new Map<string, Chat>();
+  readonly chatsById = new Map<string, Chat>();
+  /** `<namespace>|<id or msgid>` → message. */
+  readonly messages = new Map<string, StoredMessage>();
+  /** `<scope>|<client id>` → person. */
+  readonly people = new Map<string, Person>();
+  /** `<amojo account id>|<external_id>` → pipeline id. */
+  readonly sources = new Map<string, number>();
+  readonly leads: UnsortedLead[] = [];
+  readonly notifications: Notification[] = [];
+  readonly hooks: HookRecord[] = [];
+  #seq = 0;
+  #leadId = 5_000_000;
+
+  constructor(private readonly ctx: EmulatorContext) {
+    this.reset();
+  }
+
+  reset(): void {
+    for (const m of [this.channels, this.accounts, this.connections, this.chatsByConversation, this.chatsById, this.messages, this.people, this.sources]) m.clear();
+    this.leads.length = 0;
+    this.notifications.length = 0;
+    this.hooks.length = 0;
+    const { world } = this.ctx;
+    const ch = world.channel;
+    this.channels.set(ch.id, { id: ch.id, secret: ch.secret, botId: ch.botId, name: ch.name });
+    for (const a of chatAccountsOf(this.ctx)) this.accounts.set(a.amojoId, a);
+  }
+
+  nextSeq(): number {
+    return ++this.#seq;
+  }
+
+  nextLeadId(): number {
+    return ++this.#leadId;
+  }
+
+  /** Chats and messages of different scopes never meet, unless the isolation fault keys them by channel. */
+  namespace(conn: Connection): string {
+    return this.ctx.faults.isOn('chat-scope-not-isolated') ? conn.channel.id : conn.scopeId;
+  }
+
+  /** The channel whose secret signs a request to this scope: from the connection, or the scope id's prefix. */
+  channelOfScope(scopeId: string): ChannelRecord | undefined {
+    const conn = this.connections.get(scopeId);
+    if (conn) return conn.channel;
+    const cut = scopeId.indexOf('_');
+    return cut > 0 ? this.channels.get(scopeId.slice(0, cut)) : undefined;
+  }
+
+  connect(channel: ChannelRecord, account: ChatAccount, opts: { title?: string; hookApiVersion?: 'v1' | 'v2'; isTimeWindowDisabled?: boolean }): Connection {
+    const scopeId = `${channel.id}_${account.amojoId}`;
+    let conn = this.connections.get(scopeId);
+    if (!conn) {
+      conn = { scopeId, channel, account, title: channel.name, hookApiVersion: 'v1', isTimeWindowDisabled: false, connected: true };
+      this.connections.set(scopeId, conn);
+    }
+    conn.connected = true;
+    conn.title = opts.title ?? channel.name;
+    conn.hookApiVersion = opts.hookApiVersion ?? 'v1';
+    conn.isTimeWindowDisabled = opts.isTimeWindowDisabled ?? false;
+    return conn;
+  }
+
+  /** A client of the integration as the chat interface knows it: one chat-interface id per client id and scope. */
+  client(conn: Connection, p: ParticipantIn): Person {
+    const key = `${this.namespace(conn)}|${p.id}`;
+    let person = this.people.get(key);
+    if (!person) {
+      person = { id: randomUUID(), clientId: p.id, name: p.name, avatar: p.avatar ?? '' };
+      this.people.set(key, person);
+    }
+    if (p.name) person.name = p.name;
+    if (p.avatar !== undefined) person.avatar = p.avatar;
+    if (p.phone !== undefined) person.phone = p.phone;
+    if (p.email !== undefined) person.email = p.email;
+    return person;
+  }
+
+  chatOf(conn: Connection, conversationId: string): Chat | undefined {
+    return this.chatsByConversation.get(`${this.namespace(conn)}|${conversationId}`);
+  }
+
+  /** A chat by the integration's conversation id or by the chat interface's chat id (FIELD-NOTES: clients use either). */
+  chatByEitherId(conn: Connection, id: string): Chat | undefined {
+    const byConversation = this.chatOf(conn, id);
+    if (byConversation) return byConversation;
+    const byId = this.chatsById.get(id);
+    return byId && this.namespace(conn) === this.namespace(this.connections.get(byId.scopeId) ?? conn) ? byId : undefined;
+  }
+
+  newChat(conn: Connection, conversationId: string, user: Person, sourceExternalId?: string): Chat {
+    const chat: Chat = { id: randomUUID(), conversationId, scopeId: conn.scopeId, user, messages: [], comments: new Map(), ...(sourceExternalId !== undefined && { sourceExternalId }) };
+    this.chatsByConversation.set(`${this.namespace(conn)}|${conversationId}`, chat);
+    this.chatsById.set(chat.id, chat);
+    return chat;
+  }
+
+  message(conn: Connection, id: string): StoredMessage | undefined {
+    return this.messages.get(`${this.namespace(conn)}|${id}`);
+  }
+
+  indexMessage(conn: Connection, m: StoredMessage): void {
+    const ns = this.namespace(conn);
+    this.messages.set(`${ns}|${m.id}`, m);
+    if (m.clientId) this.messages.set(`${ns}|${m.clientId}`, m);
+  }
+
+  pipelineFor(conn: Connection, externalId: string | undefined): number {
+    if (externalId === undefined || this.ctx.faults.isOn('chat-source-ignored')) return DEFAULT_PIPELINE_ID;
+    return this.sources.get(`${conn.account.amojoId}|${externalId}`) ?? DEFAULT_PIPELINE_ID;
+  }
+
+  /** §3.2 last row: the integration was disconnected in this account, so its channel connections are too. */
+  disconnectAccount(accountId: number): number {
+    let n = 0;
+    for (const conn of this.connections.values()) {
+      if (conn.account.accountId === accountId && conn.connected) { conn.connected = false; n += 1; }
+    }
+    return n;
+  }
+}
+
+/**
+ * Every account of the world with a chat-interface id: the main account and the other accounts of its administrator
+ * (a second account is what the isolation rules need), each with the user ids a manager message may name.
+ */
+function chatAccountsOf(ctx: EmulatorContext): ChatAccount[] {
+  const { account, admin } = ctx.world;
+  const others = (ctx.world as { otherAccounts?: readonly { id: number; amojoId: string }[] }).otherAccounts ?? [];
+  return [account, ...others].map((a) => ({ accountId: a.id, amojoId: a.amojoId, userIds: [String(admin.id)] }));
+}
+
+const STATES = new WeakMap<EmulatorContext, ChatState>();
+
+/** The chat state of one emulator instance, shared by the chat routes and the chat control routes. */
+export function chatState(ctx: EmulatorContext): ChatState {
+  let state = STATES.get(ctx);
+  if (!state) {
+    const created = new ChatState(ctx);
+    state = created;
+    STATES.set(ctx, created);
+    ctx.onReset(() => created.reset());
+    ctx.onIntegrationDisconnected((accountId) => {
+      if (!ctx.faults.isOn('chat-integration-disconnect-ignored')) created.disconnectAccount(accountId);
+    });
+  }
+  return state;
+}

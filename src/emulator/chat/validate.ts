@@ -1,0 +1,288 @@
+/**
+ * Validation of chat request bodies (§2.4–§2.11, §4.3): every problem is collected with the path of the field, so a
+ * 400 names all of them. Wrong JSON types are refused, never coerced. The object validators mirror the spec tables.
+ */
+import type { FaultSwitches } from '../faults.js';
+import type { FieldError } from './errors.js';
+
+export const MESSAGE_TYPES = ['text', 'contact', 'file', 'video', 'picture', 'voice', 'audio', 'sticker', 'location'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+/** Types whose file fields are required (§2.7). */
+export const FILE_TYPES: readonly string[] = ['file', 'video', 'picture'];
+export const EXTERNAL_ID_MAX = 40;
+export const MAX_FORWARDS = 1;
+export const HISTORY_LIMIT_MAX = 50;
+export const DELIVERY_CODES = [1, 2, -1] as const;
+export const ERROR_CODES = [901, 902, 903, 904, 905] as const;
+
+export type Obj = Record<string, unknown>;
+
+export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== undefined;
+
+/** Collects field errors; each accessor returns the value when it is valid, undefined otherwise. */
+export class Check {
+  readonly errors: FieldError[] = [];
+  constructor(readonly faults: FaultSwitches) {}
+
+  add(field: string, message: string): void {
+    this.errors.push({ field, message });
+  }
+
+  /** An optional field: under the fault that makes optional fields required, its absence is an error. */
+  #absent(o: Obj, k: string, path: string, required: boolean, optionalCounts = false): boolean {
+    if (has(o, k)) return false;
+    if (required || (optionalCounts && this.faults.isOn('chat-optional-fields-required'))) this.add(join(path, k), 'is required');
+    return true;
+  }
+
+  #wrongType(): boolean {
+    return !this.faults.isOn('chat-accept-wrong-types');
+  }
+
+  str(o: Obj, k: string, path: string, opts: { required?: boolean; optional?: boolean; nonEmpty?: boolean } = {}): string | undefined {
+    if (this.#absent(o, k, path, !!opts.required, !!opts.optional)) return undefined;
+    const v = o[k];
+    if (typeof v !== 'string') {
+      if (this.#wrongType()) this.add(join(path, k), 'must be a string');
+      return typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    }
+    if (opts.nonEmpty && v.length === 0) this.add(join(path, k), 'must not be empty');
+    return v;
+  }
+
+  int(o: Obj, k: string, path: string, opts: { required?: boolean; optional?: boolean; min?: number } = {}): number | undefined {
+    if (this.#absent(o, k, path, !!opts.required, !!opts.optional)) return undefined;
+    const v = o[k];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
+      if (this.#wrongType()) this.add(join(path, k), 'must be an integer');
+      const n = Number(v);
+      return Number.isSafeInteger(n) ? n : undefined;
+    }
+    if (opts.min !== undefined && v < opts.min) this.add(join(path, k), `must be at least ${opts.min}`);
+    return v;
+  }
+
+  num(o: Obj, k: string, path: string, opts: { required?: boolean } = {}): number | undefined {
+    if (this.#absent(o, k, path, !!opts.required)) return undefined;
+    const v = o[k];
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      if (this.#wrongType()) this.add(join(path, k), 'must be a number');
+      return undefined;
+    }
+    return v;
+  }
+
+  bool(o: Obj, k: string, path: string, opts: { required?: boolean } = {}): boolean | undefined {
+    if (this.#absent(o, k, path, !!opts.required)) return undefined;
+    const v = o[k];
+    if (typeof v !== 'boolean') {
+      if (this.#wrongType()) this.add(join(path, k), 'must be a boolean');
+      return undefined;
+    }
+    return v;
+  }
+
+  obj(o: Obj, k: string, path: string, opts: { required?: boolean; optional?: boolean } = {}): Obj | undefined {
+    if (this.#absent(o, k, path, !!opts.required, !!opts.optional)) return undefined;
+    const v = o[k];
+    if (!isObj(v)) {
+      this.add(join(path, k), 'must be an object');
+      return undefined;
+    }
+    return v;
+  }
+
+  oneOf<T extends string>(o: Obj, k: string, path: string, values: readonly T[], opts: { required?: boolean } = {}): T | undefined {
+    const v = this.str(o, k, path, opts);
+    if (v === undefined) return undefined;
+    if (!(values as readonly string[]).includes(v)) {
+      if (!(k === 'type' && this.faults.isOn('chat-message-type-fields-unchecked'))) this.add(join(path, k), `must be one of ${values.join(', ')}`);
+      return undefined;
+    }
+    return v as T;
+  }
+}
+
+export const join = (path: string, k: string) => (path ? `${path}.${k}` : k);
+
+export interface ParticipantIn {
+  readonly id: string;
+  readonly refId?: string;
+  readonly name: string;
+  readonly avatar?: string;
+  readonly phone?: string;
+  readonly email?: string;
+  readonly profileLink?: string;
+}
+
+/** §2.5: `id` and `name` required; `ref_id`, `avatar`, `profile` (`phone`, `email`) and `profile_link` optional. */
+export function participant(c: Check, o: Obj, k: string, path: string, opts: { required: boolean }): ParticipantIn | undefined {
+  const p = c.obj(o, k, path, { required: opts.required });
+  if (!p) return undefined;
+  const at = join(path, k);
+  const id = c.str(p, 'id', at, { required: true });
+  const name = c.str(p, 'name', at, { required: !c.faults.isOn('chat-participant-name-optional') });
+  const refId = c.str(p, 'ref_id', at, { optional: true });
+  const avatar = c.str(p, 'avatar', at, { optional: true });
+  const profile = c.obj(p, 'profile', at, { optional: true });
+  const phone = profile ? c.str(profile, 'phone', join(at, 'profile'), { optional: true }) : undefined;
+  const email = profile ? c.str(profile, 'email', join(at, 'profile'), { optional: true }) : undefined;
+  const profileLink = c.str(p, 'profile_link', at, { optional: true });
+  if (id === undefined) return undefined;
+  return { id, name: name ?? '', ...(refId !== undefined && { refId }), ...(avatar !== undefined && { avatar }), ...(phone !== undefined && { phone }), ...(email !== undefined && { email }), ...(profileLink !== undefined && { profileLink }) };
+}
+
+/** §2.6: `external_id` a string, integer or boolean; at most 40 printable ASCII characters. Returns it as text. */
+export function source(c: Check, o: Obj, path: string): string | undefined {
+  const s = c.obj(o, 'source', path);
+  if (!s || !has(s, 'external_id')) return undefined;
+  const at = join(join(path, 'source'), 'external_id');
+  const v = s.external_id;
+  if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isSafeInteger(v))) {
+    c.add(at, 'must be a string, an integer or a boolean');
+    return undefined;
+  }
+  const text = String(v);
+  if (!c.faults.isOn('chat-external-id-unlimited')) {
+    if (text.length > EXTERNAL_ID_MAX) c.add(at, `must be at most ${EXTERNAL_ID_MAX} characters`);
+    if (!/^[\x20-\x7e]*$/.test(text)) c.add(at, 'must be printable ASCII characters or space');
+  }
+  return text;
+}
+
+export interface MessageIn {
+  readonly type: string;
+  readonly text: string;
+  readonly media?: string;
+  readonly fileName?: string;
+  readonly fileSize?: number;
+  readonly stickerId?: string;
+  readonly location?: { lon: number; lat: number };
+  readonly contact?: { name: string; phone: string };
+  readonly mediaDuration?: number;
+  readonly postId?: string;
+}
+
+/** §2.7 (and §2.8–§2.10 inside it). `edit`: file fields may be omitted. `comment`: `post` is what makes one. */
+export function message(c: Check, o: Obj, path: string, opts: { edit: boolean }): MessageIn | undefined {
+  const m = c.obj(o, 'message', path, { required: true });
+  if (!m) return undefined;
+  const at = join(path, 'message');
+  const unchecked = c.faults.isOn('chat-message-type-fields-unchecked');
+  const type = c.oneOf(m, 'type', at, MESSAGE_TYPES, { required: true }) ?? (unchecked ? String(m.type ?? 'text') : undefined);
+  const text = c.str(m, 'text', at, { required: type === 'text' && !unchecked });
+  const fileRequired = !!type && FILE_TYPES.includes(type) && !unchecked && !(opts.edit && !c.faults.isOn('chat-edit-requires-file-fields'));
+  const media = c.str(m, 'media', at, { required: fileRequired });
+  const fileName = c.str(m, 'file_name', at, { required: fileRequired });
+  const fileSize = c.int(m, 'file_size', at, { required: fileRequired, min: 0 });
+  const stickerId = c.str(m, 'sticker_id', at, { optional: true });
+  let location: MessageIn['location'];
+  const loc = c.obj(m, 'location', at, { required: type === 'location' && !unchecked });
+  if (loc) {
+    const lon = c.num(loc, 'lon', join(at, 'location'), { required: true });
+    const lat = c.num(loc, 'lat', join(at, 'location'), { required: true });
+    if (lon !== undefined && lat !== undefined) location = { lon, lat };
+  }
+  let contact: MessageIn['contact'];
+  const con = c.obj(m, 'contact', at, { required: type === 'contact' && !unchecked });
+  if (con) {
+    const name = c.str(con, 'name', join(at, 'contact'), { required: true });
+    const phone = c.str(con, 'phone', join(at, 'contact'), { required: true });
+    if (name !== undefined && phone !== undefined) contact = { name, phone };
+  }
+  c.str(m, 'callback_data', at, { optional: true });
+  const ds = c.obj(m, 'delivery_status', at);
+  if (ds) deliveryStatus(c, ds, join(at, 'delivery_status'));
+  const mediaDuration = c.int(m, 'media_duration', at, { optional: true, min: 0 });
+  const shared = c.obj(m, 'shared_post', at);
+  if (shared) sharedPost(c, shared, join(at, 'shared_post'));
+  const postObj = c.obj(m, 'post', at);
+  const postId = postObj ? post(c, postObj, join(at, 'post')) : undefined;
+  if (type === undefined) return undefined;
+  return {
+    type, text: text ?? '',
+    ...(media !== undefined && { media }), ...(fileName !== undefined && { fileName }), ...(fileSize !== undefined && { fileSize }),
+    ...(stickerId !== undefined && { stickerId }), ...(location && { location }), ...(contact && { contact }),
+    ...(mediaDuration !== undefined && { mediaDuration }), ...(postId !== undefined && { postId }),
+  };
+}
+
+/** §2.8: only `post` is a supported type; `url` is the link. */
+function sharedPost(c: Check, s: Obj, at: string): void {
+  c.str(s, 'url', at, { required: true });
+  c.str(s, 'preview_link', at, { optional: true });
+  c.str(s, 'preview_permalink', at, { optional: true });
+  c.str(s, 'site_name', at, { optional: true });
+  const type = c.str(s, 'type', at);
+  if (type !== undefined && type !== 'post' && !c.faults.isOn('chat-shared-post-any-type')) c.add(join(at, 'type'), 'must be "post"');
+}
+
+/** §2.10: `id` and `url` required. Returns the post id. */
+function post(c: Check, p: Obj, at: string): string | undefined {
+  const required = !c.faults.isOn('chat-post-unchecked');
+  const id = c.str(p, 'id', at, { required });
+  c.str(p, 'url', at, { required });
+  for (const k of ['preview_url', 'preview_permalink', 'username', 'caption']) c.str(p, k, at, { optional: true });
+  return id ?? (required ? undefined : 'post');
+}
+
+export interface DeliveryStatusIn {
+  readonly code: number;
+  readonly errorCode?: number;
+  readonly error?: string;
+}
+
+/**
+ * §2.9 and §3.3: status 1, 2 or -1; with -1 an `error_code` of 901–905, and with 905 an `error` text.
+ * `delivery_status` is accepted as an alias of `status_code` (FIELD-NOTES: public clients send it).
+ */
+export function deliveryStatus(c: Check, o: Obj, at: string, opts: { alias?: boolean } = {}): DeliveryStatusIn | undefined {
+  const key = opts.alias && !has(o, 'status_code') && has(o, 'delivery_status') ? 'delivery_status' : 'status_code';
+  const unvalidated = c.faults.isOn('chat-delivery-status-unvalidated');
+  const code = c.int(o, key, at, { required: !unvalidated });
+  if (code !== undefined && !unvalidated) {
+    if (!(DELIVERY_CODES as readonly number[]).includes(code) || (code === -1 && c.faults.isOn('chat-delivery-status-positive-only'))) {
+      c.add(join(at, key), `must be one of ${DELIVERY_CODES.join(', ')}`);
+    }
+  }
+  const errorCode = c.int(o, 'error_code', at, { required: code === -1 && !unvalidated });
+  if (errorCode !== undefined && !unvalidated && !(ERROR_CODES as readonly number[]).includes(errorCode)) c.add(join(at, 'error_code'), 'must be one of 901 to 905');
+  const error = c.str(o, 'error', at, { required: code === -1 && errorCode === 905 && !unvalidated, nonEmpty: errorCode === 905 && !unvalidated });
+  if (code === undefined) return undefined;
+  return { code, ...(errorCode !== undefined && { errorCode }), ...(error !== undefined && { error }) };
+}
+
+export interface EmbeddedIn {
+  readonly id?: string;
+  readonly msgid?: string;
+}
+
+/** §2.11: with `id` or `msgid` the rest is resolved; without, type, timestamps and sender (and per-type content) are required. */
+export function embedded(c: Check, e: unknown, at: string): EmbeddedIn | undefined {
+  if (!isObj(e)) {
+    c.add(at, 'must be an object');
+    return undefined;
+  }
+  const id = c.str(e, 'id', at);
+  const msgid = c.str(e, 'msgid', at);
+  const full = id === undefined && msgid === undefined && !c.faults.isOn('chat-embedded-unchecked');
+  const type = c.oneOf(e, 'type', at, MESSAGE_TYPES, { required: full });
+  c.str(e, 'text', at, { required: full && type === 'text' });
+  c.str(e, 'file_name', at);
+  c.int(e, 'file_size', at, { min: 0 });
+  c.int(e, 'media_duration', at, { min: 0 });
+  const loc = c.obj(e, 'location', at, { required: full && type === 'location' });
+  if (loc) { c.num(loc, 'lon', join(at, 'location'), { required: true }); c.num(loc, 'lat', join(at, 'location'), { required: true }); }
+  const con = c.obj(e, 'contact', at, { required: full && type === 'contact' });
+  if (con) { c.str(con, 'name', join(at, 'contact'), { required: true }); c.str(con, 'phone', join(at, 'contact'), { required: true }); }
+  c.int(e, 'timestamp', at, { required: full, min: 0 });
+  c.int(e, 'msec_timestamp', at, { required: full, min: 0 });
+  const sender = c.obj(e, 'sender', at, { required: full });
+  if (sender) {
+    const sid = c.str(sender, 'id', join(at, 'sender'));
+    const sref = c.str(sender, 'ref_id', join(at, 'sender'));
+    c.str(sender, 'name', join(at, 'sender'), { required: full && sid === undefined && sref === undefined });
+  }
+  return { ...(id !== undefined && { id }), ...(msgid !== undefined && { msgid }) };
+}

@@ -1,0 +1,113 @@
+/**
+ * Control API of the chat interface (docs/control-api.md, "Chat interface"): register channels, map sources to
+ * pipelines, read the ground truth the chat rules compare with (unsorted leads, notifications, conversations of a
+ * chat, outgoing-message hooks), and act as a manager writing from the account. Never answers a channel secret:
+ * the caller chooses the secret of a channel it registers.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { RouteOptions } from '../context.js';
+import { methodNotAllowed, ProblemError } from '../errors.js';
+import { chatState, DEFAULT_PIPELINE_ID, type Chat, type ChatState } from '../chat/state.js';
+import { badRequest, controlBody, optionalString, requiredString } from './validate.js';
+import { CONTROL_PREFIX } from './routes.js';
+
+const P = `${CONTROL_PREFIX}/chat`;
+
+const json = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
+  reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+
+function query(q: unknown, key: string): string | undefined {
+  const v = (q as Record<string, unknown> | undefined)?.[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function chatFor(state: ChatState, scopeId: string, conversationId: string): Chat | undefined {
+  const conn = state.connections.get(scopeId);
+  return conn ? state.chatOf(conn, conversationId) : undefined;
+}
+
+export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
+  const state = chatState(ctx);
+
+  app.get(P, async (_request, reply) => json(reply, 200, {
+    accounts: [...state.accounts.values()].map((a) => ({ id: a.accountId, amojo_id: a.amojoId, user_ids: a.userIds })),
+    channels: [...state.channels.values()].map((c) => ({ id: c.id, bot_id: c.botId, name: c.name })),
+    default_pipeline_id: DEFAULT_PIPELINE_ID,
+  }));
+  methodNotAllowed(app, P, ['GET']);
+
+  app.post(`${P}/channels`, async (request, reply) => {
+    const body = controlBody(request.body);
+    const secret = requiredString(body, 'secret');
+    if (secret.length < 16) throw badRequest('`secret` must be at least 16 characters');
+    const id = optionalString(body, 'id') ?? randomUUID();
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(id)) throw badRequest('`id` must be 1 to 64 letters, digits or dashes');
+    if (state.channels.has(id)) throw new ProblemError({ status: 409, detail: 'a channel with this id is already registered' });
+    const channel = { id, secret, botId: optionalString(body, 'bot_id') ?? randomUUID(), name: optionalString(body, 'name') ?? 'Registered Channel' };
+    state.channels.set(id, channel);
+    ctx.secrets.add(secret);
+    return json(reply, 201, { id: channel.id, bot_id: channel.botId, name: channel.name });
+  });
+  methodNotAllowed(app, `${P}/channels`, ['POST']);
+
+  app.post(`${P}/sources`, async (request, reply) => {
+    const body = controlBody(request.body);
+    const accountId = requiredString(body, 'account_id');
+    if (!state.accounts.has(accountId)) throw new ProblemError({ status: 404, detail: 'unknown account_id (the chat-interface account id)' });
+    const ext = body.external_id;
+    if (typeof ext !== 'string' && typeof ext !== 'number' && typeof ext !== 'boolean') throw badRequest('`external_id` must be a string, a number or a boolean');
+    const pipeline = body.pipeline_id;
+    if (typeof pipeline !== 'number' || !Number.isSafeInteger(pipeline) || pipeline <= 0) throw badRequest('`pipeline_id` must be a positive integer');
+    state.sources.set(`${accountId}|${String(ext)}`, pipeline);
+    return json(reply, 200, { account_id: accountId, external_id: ext, pipeline_id: pipeline });
+  });
+  methodNotAllowed(app, `${P}/sources`, ['POST']);
+
+  // Filters: scope_id and conversation_id, each optional; answers in creation order.
+  const filtered = <T extends { scope_id: string; conversation_id: string }>(list: readonly T[], q: unknown): T[] => {
+    const scope = query(q, 'scope_id');
+    const conv = query(q, 'conversation_id');
+    return list.filter((x) => (scope === undefined || x.scope_id === scope) && (conv === undefined || x.conversation_id === conv));
+  };
+  app.get(`${P}/unsorted`, async (request, reply) => json(reply, 200, { leads: filtered(state.leads, request.query) }));
+  methodNotAllowed(app, `${P}/unsorted`, ['GET']);
+  app.get(`${P}/notifications`, async (request, reply) => json(reply, 200, { notifications: filtered(state.notifications, request.query) }));
+  methodNotAllowed(app, `${P}/notifications`, ['GET']);
+  app.get(`${P}/hooks`, async (request, reply) => json(reply, 200, { hooks: filtered(state.hooks, request.query) }));
+  methodNotAllowed(app, `${P}/hooks`, ['GET']);
+
+  app.get(`${P}/conversations`, async (request, reply) => {
+    const scope = query(request.query, 'scope_id');
+    const conv = query(request.query, 'conversation_id');
+    if (!scope || !conv) throw badRequest('`scope_id` and `conversation_id` are required query parameters');
+    const chat = chatFor(state, scope, conv);
+    if (!chat) throw new ProblemError({ status: 404, detail: 'no chat for this scope_id and conversation_id' });
+    return json(reply, 200, {
+      chat_id: chat.id,
+      conversations: [
+        { kind: 'private', message_count: chat.messages.length },
+        ...[...chat.comments.entries()].map(([postId, list]) => ({ kind: 'post', post_id: postId, message_count: list.length })),
+      ],
+    });
+  });
+  methodNotAllowed(app, `${P}/conversations`, ['GET']);
+
+  // A manager writes in the chat from the account: the channel's outgoing-message hook is sent while connected (§3.2, §6).
+  app.post(`${P}/account-message`, async (request, reply) => {
+    const body = controlBody(request.body);
+    const scopeId = requiredString(body, 'scope_id');
+    const conversationId = requiredString(body, 'conversation_id');
+    const text = requiredString(body, 'text');
+    const conn = state.connections.get(scopeId);
+    const chat = chatFor(state, scopeId, conversationId);
+    if (!conn || !chat) throw new ProblemError({ status: 404, detail: 'no chat for this scope_id and conversation_id' });
+    const live = conn.connected || ctx.faults.isOn('chat-hooks-after-disconnect');
+    const msgid = randomUUID();
+    if (live) {
+      state.hooks.push({ channel_id: conn.channel.id, scope_id: scopeId, hook_api_version: conn.hookApiVersion, conversation_id: conversationId, msgid, text, sent_at: ctx.clock.nowSeconds() });
+    }
+    return json(reply, 200, { msgid, hook_sent: live });
+  });
+  methodNotAllowed(app, `${P}/account-message`, ['POST']);
+}

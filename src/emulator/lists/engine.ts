@@ -1,0 +1,259 @@
+/**
+ * The `filter[...]` language of §4.2, compiled once per request into column tests. Input is the query as `qs` parsed
+ * it (src/emulator/body.ts QS_OPTIONS), which already folds every form public clients send into one shape: raw and
+ * percent-encoded brackets, `[]` and `[0]` arrays (both become arrays), indices beyond qs's arrayLimit (an object with
+ * integer keys, read here as a list of values), the scalar single form, `[from]`/`[to]` objects.
+ *
+ * Policy (docs/control-api.md, "List endpoints"):
+ * - values of one parameter are alternatives (OR); parameters are combined with AND;
+ * - ranges are inclusive at both ends; `[from]` or `[to]` alone is an open range; an empty bound is no bound;
+ * - `filter[name]` matches the whole name exactly; text custom fields match the whole value exactly;
+ * - a checkbox `0` matches records where the box is unchecked or not set; a date given as a single value matches that
+ *   exact timestamp; several values of checkbox and date fields are alternatives like any other;
+ * - a malformed shape of a known parameter (a range on a non-range field, a non-numeric bound, a statuses element
+ *   missing a key, an unknown custom field, a range on a custom field of a type without ranges) is a 400 naming it;
+ * - unknown parameters inside `filter` are ignored, as unknown query parameters are.
+ */
+import { ProblemError } from '../errors.js';
+import type { FaultSwitches } from '../faults.js';
+import type { CfType, ListName } from './data.js';
+import type { CfColumn, ListTable, NumericField } from './table.js';
+
+export type Test = (i: number) => boolean;
+
+export interface CompiledFilter {
+  /** When the filter names ids, only these record indices are candidates (sorted ascending). */
+  readonly candidates?: readonly number[];
+  readonly tests: readonly Test[];
+}
+
+type Kind = 'ints' | 'strings' | 'range' | 'single-or-range' | 'statuses' | 'custom-fields';
+
+const COMMON: Record<string, Kind> = {
+  id: 'ints', name: 'strings', created_by: 'ints', updated_by: 'ints', responsible_user_id: 'ints',
+  created_at: 'range', updated_at: 'range', closest_task_at: 'range', custom_fields_values: 'custom-fields',
+};
+
+export const FILTER_PARAMETERS: Record<ListName, Record<string, Kind>> = {
+  leads: { ...COMMON, price: 'range', statuses: 'statuses', pipeline_id: 'ints', closed_at: 'range' },
+  contacts: COMMON,
+  companies: COMMON,
+  customers: { ...COMMON, next_price: 'single-or-range', next_date: 'range', status_id: 'ints' },
+};
+
+const RANGE_CF_TYPES: readonly CfType[] = ['numeric', 'date', 'date_time'];
+
+const bad = (detail: string): ProblemError => new ProblemError({ status: 400, detail });
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** A list of values: an array, or an object whose keys are all indices (qs beyond its arrayLimit). Else undefined. */
+function listOf(v: unknown): unknown[] | undefined {
+  if (Array.isArray(v)) return v;
+  if (isObject(v)) {
+    const keys = Object.keys(v);
+    if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) return keys.map((k) => v[k]);
+  }
+  return undefined;
+}
+
+function isRangeObject(v: unknown): v is Record<string, unknown> {
+  return isObject(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k === 'from' || k === 'to');
+}
+
+export function compileFilter(list: ListName, table: ListTable, filter: unknown, faults: FaultSwitches): CompiledFilter {
+  if (!isObject(filter)) throw bad('`filter` must be an object of parameters, e.g. filter[id]=1');
+  const params = FILTER_PARAMETERS[list];
+  let keys = Object.keys(filter).filter((k) => Object.hasOwn(params, k));
+  if (faults.isOn('only-first-filter-applied')) keys = keys.slice(0, 1);
+  const tests: Test[] = [];
+  let candidates: number[] | undefined;
+  for (const key of keys) {
+    if (key === 'responsible_user_id' && faults.isOn('ignore-responsible-user-filter')) continue;
+    const value = filter[key];
+    const name = `filter[${key}]`;
+    switch (params[key]!) {
+      case 'ints': {
+        const values = multipleValues(name, value, faults).map((v) => integer(name, v));
+        if (key === 'id') {
+          const found = new Set<number>();
+          for (const id of values) {
+            const i = table.indexById.get(id);
+            if (i !== undefined) found.add(i);
+          }
+          candidates = [...found].sort((a, b) => a - b);
+        } else {
+          tests.push(inSet(table.num[key as NumericField], new Set(values)));
+        }
+        break;
+      }
+      case 'strings': {
+        const values = new Set(multipleValues(name, value, faults).map((v) => text(name, v)));
+        const names = table.names;
+        tests.push((i) => values.has(names[i]!));
+        break;
+      }
+      case 'range':
+        tests.push(inRange(table.num[key as NumericField], range(name, value, faults)));
+        break;
+      case 'single-or-range': {
+        const column = table.num[key as NumericField];
+        if (isRangeObject(value)) tests.push(inRange(column, range(name, value, faults)));
+        else {
+          const values = listOf(value) ?? [value];
+          if (values.length !== 1) throw bad(`${name} takes one value or a range ([from], [to]), not several values`);
+          const v = number(name, values[0], faults);
+          tests.push((i) => column[i] === v);
+        }
+        break;
+      }
+      case 'statuses':
+        tests.push(statuses(table, value, faults));
+        break;
+      case 'custom-fields':
+        tests.push(...customFields(table, value, faults));
+        break;
+    }
+  }
+  return candidates ? { candidates, tests } : { tests };
+}
+
+/** Values of a Multiple parameter: the single form (a string) or a list. */
+function multipleValues(name: string, value: unknown, faults: FaultSwitches): unknown[] {
+  if (typeof value === 'string') {
+    if (faults.isOn('reject-scalar-filter')) throw bad(`${name} must be an array of values`);
+    return [value];
+  }
+  const values = listOf(value);
+  if (values === undefined) throw bad(`${name} takes a value or a list of values (${name}[0]=…), not ${isRangeObject(value) ? 'a range' : 'an object'}`);
+  return values;
+}
+
+function integer(name: string, v: unknown): number {
+  if (typeof v !== 'string' || !/^-?\d{1,15}$/.test(v.trim())) throw bad(`${name} values must be integers`);
+  return Number(v);
+}
+
+function text(name: string, v: unknown): string {
+  if (typeof v !== 'string') throw bad(`${name} values must be strings`);
+  return v;
+}
+
+function number(name: string, v: unknown, faults: FaultSwitches): number {
+  if (typeof v === 'string' && /^-?\d{1,15}(\.\d+)?$/.test(v.trim())) return Number(v);
+  if (faults.isOn('crash-on-non-numeric-range')) throw new TypeError(`cannot read ${name} as a number`);
+  throw bad(`${name} must be a number`);
+}
+
+interface Bounds { readonly from?: number; readonly to?: number }
+
+function range(name: string, value: unknown, faults: FaultSwitches): Bounds {
+  if (!isRangeObject(value)) throw bad(`${name} takes a range: ${name}[from]=…&${name}[to]=…`);
+  const bound = (k: 'from' | 'to'): number | undefined => {
+    const v = value[k];
+    if (v === undefined || v === '') return undefined;
+    return number(`${name}[${k}]`, v, faults);
+  };
+  const from = bound('from');
+  const to = faults.isOn('range-upper-bound-ignored') ? undefined : bound('to');
+  return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+}
+
+function inSet(column: Float64Array, values: ReadonlySet<number>): Test {
+  return (i) => values.has(column[i]!);
+}
+
+/** Inclusive at both ends; a record without the value (NaN) is in no range. */
+function inRange(column: Float64Array, { from, to }: Bounds): Test {
+  const lo = from ?? Number.NEGATIVE_INFINITY;
+  const hi = to ?? Number.POSITIVE_INFINITY;
+  return (i) => {
+    const v = column[i]!;
+    return v >= lo && v <= hi;
+  };
+}
+
+function statuses(table: ListTable, value: unknown, faults: FaultSwitches): Test {
+  const elements = listOf(value);
+  if (elements === undefined) throw bad('filter[statuses] takes a list: filter[statuses][0][pipeline_id]=…&filter[statuses][0][status_id]=…');
+  const pairs = new Map<number, Set<number> | 'any'>();
+  const anyPipeline = new Set<number>();
+  elements.forEach((el, n) => {
+    const name = `filter[statuses][${n}]`;
+    if (!isObject(el)) throw bad(`${name} must hold pipeline_id and status_id`);
+    const hasPipeline = el.pipeline_id !== undefined;
+    const hasStatus = el.status_id !== undefined;
+    if (!hasPipeline || !hasStatus) {
+      if (!faults.isOn('accept-incomplete-statuses')) throw bad(`${name} needs both pipeline_id and status_id`);
+      if (hasPipeline) pairs.set(integer(`${name}[pipeline_id]`, el.pipeline_id), 'any');
+      else if (hasStatus) anyPipeline.add(integer(`${name}[status_id]`, el.status_id));
+      return;
+    }
+    const pipeline = integer(`${name}[pipeline_id]`, el.pipeline_id);
+    const status = integer(`${name}[status_id]`, el.status_id);
+    const current = pairs.get(pipeline);
+    if (current === 'any') return;
+    if (faults.isOn('statuses-pipeline-only')) pairs.set(pipeline, 'any');
+    else if (current) current.add(status);
+    else pairs.set(pipeline, new Set([status]));
+  });
+  const pipelineCol = table.num.pipeline_id;
+  const statusCol = table.num.status_id;
+  return (i) => {
+    const s = pairs.get(pipelineCol[i]!);
+    return s === 'any' || (s !== undefined && s.has(statusCol[i]!)) || anyPipeline.has(statusCol[i]!);
+  };
+}
+
+function customFields(table: ListTable, value: unknown, faults: FaultSwitches): Test[] {
+  if (!isObject(value) || Array.isArray(value)) throw bad('filter[custom_fields_values] takes field ids: filter[custom_fields_values][<field_id>][]=…');
+  const tests: Test[] = [];
+  for (const [fieldId, spec] of Object.entries(value)) {
+    const name = `filter[custom_fields_values][${fieldId}]`;
+    const column = /^\d{1,15}$/.test(fieldId) ? table.cf.get(Number(fieldId)) : undefined;
+    if (!column) throw bad(`${name}: no custom field ${fieldId} on this list`);
+    if (column.def.type === 'url' && faults.isOn('ignore-url-custom-fields')) continue;
+    tests.push(customFieldTest(name, column, spec, faults));
+  }
+  return tests;
+}
+
+function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: FaultSwitches): Test {
+  const type = column.def.type;
+  if (isRangeObject(spec)) {
+    if (!RANGE_CF_TYPES.includes(type)) throw bad(`${name}: a ${type} field takes no range`);
+    return inRange(column.nums!, range(name, spec, faults));
+  }
+  const values = multipleValues(name, spec, faults);
+  if (column.nums) {
+    const set = new Set(values.map((v) => (type === 'numeric' ? number(name, v, faults) : integer(name, v))));
+    return inSet(column.nums, set);
+  }
+  if (column.strs) {
+    const set = new Set(values.map((v) => text(name, v)));
+    const strs = column.strs;
+    return (i) => { const s = strs[i]; return s !== undefined && set.has(s); };
+  }
+  if (column.enums) {
+    const set = new Set(values.map((v) => integer(name, v)));
+    const enums = column.enums;
+    return (i) => enums[i]?.some((e) => set.has(e)) ?? false;
+  }
+  const wanted = new Set(values.map((v) => {
+    if (v === '1' || v === 'true') return 1;
+    if (v === '0' || v === 'false') return 0;
+    throw bad(`${name}: a checkbox takes 1 or 0`);
+  }));
+  const bools = column.bools!;
+  return (i) => wanted.has(bools[i] === 1 ? 1 : 0);
+}
+
+/** `query` (leads, contacts, companies): case-insensitive search in the name and the text custom fields. */
+export function searchTest(table: ListTable, query: string, faults: FaultSwitches): Test {
+  if (faults.isOn('query-finds-nothing')) return () => false;
+  const needle = query.toLowerCase();
+  const haystack = table.search;
+  return (i) => haystack[i]!.includes(needle);
+}

@@ -1,0 +1,65 @@
+/**
+ * The list data of one emulator instance, shared by the list routes and the control API. At start it holds the
+ * default data set (DEFAULT_RECORD_COUNT records per list, seeded from the world's seed through the account id, so
+ * `startEmulator({ seed })` gives the same records every time); a reseed replaces it; a control reset restores it and
+ * switches the paid filter feature back on.
+ */
+import type { EmulatorContext } from '../context.js';
+import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type ListName } from './data.js';
+import { buildTable, type ListTable } from './table.js';
+
+export class ListStore {
+  #data!: DataSet;
+  #tables!: Record<ListName, ListTable>;
+
+  constructor(private readonly ctx: EmulatorContext) {
+    this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
+  }
+
+  /** The seed of the start data: derived from the world, which the emulator seed makes reproducible. */
+  get defaultSeed(): number {
+    return this.ctx.world.account.id % 1_000_000_007;
+  }
+
+  get data(): DataSet {
+    return this.#data;
+  }
+
+  table(list: ListName): ListTable {
+    return this.#tables[list];
+  }
+
+  /** Replaces the data set; `lists` limits which lists get records (the others are left empty). */
+  reseed(seed: number, count: number, lists?: readonly ListName[]): DataSet {
+    const { account, admin } = this.ctx.world;
+    this.#data = generateDataSet(seed, count, { accountId: account.id, adminId: admin.id, ...(lists ? { lists } : {}) });
+    const tables = {} as Record<ListName, ListTable>;
+    for (const list of LIST_NAMES) tables[list] = buildTable(list, this.#data.records[list], this.#data.catalog.custom_fields[list]);
+    this.#tables = tables;
+    return this.#data;
+  }
+
+  restoreDefault(): void {
+    if (this.#data.seed !== this.defaultSeed || this.#data.records.leads.length !== DEFAULT_RECORD_COUNT
+      || LIST_NAMES.some((l) => this.#data.records[l].length !== DEFAULT_RECORD_COUNT)) {
+      this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
+    }
+  }
+}
+
+const stores = new WeakMap<EmulatorContext, ListStore>();
+
+/** The instance's list store, created on first use; a control reset restores the default data and the filter feature. */
+export function listStore(ctx: EmulatorContext): ListStore {
+  let store = stores.get(ctx);
+  if (!store) {
+    const created = new ListStore(ctx);
+    store = created;
+    stores.set(ctx, created);
+    ctx.onReset(() => {
+      created.restoreDefault();
+      ctx.world.account.isApiFilterEnabled = true;
+    });
+  }
+  return store;
+}

@@ -1,0 +1,63 @@
+/**
+ * A user disconnects the integration in an account (§3.1, §6): the installation goes, with every credential of it;
+ * the account's chat channels are disconnected (§3.2, through `ctx.integrationDisconnected`); and the GET
+ * disconnect hook goes to the integration's hook URL (§4.1, §5.3), awaited so the caller knows it was delivered.
+ */
+import { createHmac } from 'node:crypto';
+import type { EmulatorContext } from '../context.js';
+import type { Account, Integration } from '../world.js';
+import { uninstall } from './lifecycle.js';
+
+/** A receiver that does not answer within this is reported as such; the disconnect itself stands. */
+const HOOK_TIMEOUT_MS = 3_000;
+
+export interface HookDelivery {
+  /** The hook URL without its query (the query carries the signature; not secret, but noise). */
+  readonly url: string;
+  readonly status?: number;
+  readonly error?: string;
+}
+
+export interface DisconnectOutcome {
+  readonly account_id: number;
+  readonly client_id: string;
+  readonly was_installed: boolean;
+  readonly revoked: number;
+  /** Absent when the integration has no hook URL (it is optional, §2.1). */
+  readonly hook?: HookDelivery;
+}
+
+/** The query of the disconnect hook: `signature` is hex HMAC-SHA256 of `<client_uuid>|<account_id>` under the secret key. */
+export function disconnectHookQuery(ctx: EmulatorContext, integration: Integration, account: Account): URLSearchParams {
+  const f = ctx.faults;
+  const accountId = String(account.id);
+  const clientUuid = f.isOn('hook-client-uuid-wrong') ? account.amojoId : integration.clientId;
+  const signed = f.isOn('hook-signature-reversed') ? `${accountId}|${clientUuid}` : `${clientUuid}|${accountId}`;
+  const query = new URLSearchParams({ account_id: accountId, client_id: integration.clientId });
+  if (!f.isOn('hook-missing-client-uuid')) query.set('client_uuid', clientUuid);
+  query.set('signature', createHmac('sha256', integration.clientSecret).update(signed).digest('hex'));
+  return query;
+}
+
+export async function disconnectIntegration(ctx: EmulatorContext, integration: Integration, account: Account): Promise<DisconnectOutcome> {
+  const wasInstalled = uninstall(ctx, integration.clientId, account.id);
+  const revoked = ctx.store.revokeInstallation(integration.clientId, account.id, ctx.clock.nowMs());
+  if (integration.clientId === ctx.world.integration.clientId) ctx.integrationDisconnected(account.id);
+  const outcome = { account_id: account.id, client_id: integration.clientId, was_installed: wasInstalled, revoked };
+  if (!integration.hookUrl) return outcome;
+  return { ...outcome, hook: await sendHook(integration.hookUrl, disconnectHookQuery(ctx, integration, account)) };
+}
+
+async function sendHook(hookUrl: string, query: URLSearchParams): Promise<HookDelivery> {
+  const url = new URL(hookUrl);
+  for (const [k, v] of query) url.searchParams.append(k, v);
+  const shown = `${url.origin}${url.pathname}`;
+  try {
+    const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(HOOK_TIMEOUT_MS) });
+    await res.body?.cancel();
+    return { url: shown, status: res.status };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    return { url: shown, error: e.cause?.code ?? e.name ?? 'request failed' };
+  }
+}

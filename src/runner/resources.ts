@@ -1,0 +1,29 @@
+/**
+ * Resources a run starts lazily and shares between rules (the browser of the access-granting page rules, the
+ * listener of the disconnect hook): created by the first rule that asks, closed once when the run ends.
+ */
+export interface RunResource {
+  close(): Promise<void>;
+}
+
+export class RunResources {
+  readonly #items = new Map<string, Promise<RunResource>>();
+
+  /** The resource under `key`, created by `create` on first use; a failed creation is retried by the next caller. */
+  get<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T> {
+    let item = this.#items.get(key);
+    if (!item) {
+      item = create();
+      this.#items.set(key, item);
+      item.catch(() => this.#items.delete(key));
+    }
+    return item as Promise<T>;
+  }
+
+  /** Closes everything created so far; never throws (a run's report matters more than a resource's shutdown). */
+  async closeAll(): Promise<void> {
+    const items = [...this.#items.values()];
+    this.#items.clear();
+    await Promise.allSettled(items.map(async (p) => (await p).close()));
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * Driving the access-granting page (§4.1) in the run's Chromium, as a user and as the integration's own window:
+ * the integration's origin (the Redirect URI's) is intercepted, never contacted, so its start page (which opens
+ * the grant window) and its redirect page (which reports to its opener with postMessage, then closes, as a
+ * post_message integration does) are served by the kit, and every navigation to the Redirect URI is recorded with
+ * the window that made it.
+ */
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { SharedBrowser } from '../browser/launch.js';
+import { Precondition } from '../runner/precondition.js';
+import type { RuleContext } from '../runner/context.js';
+
+/** Generous: a loaded CI machine can take seconds per navigation; no rule waits this long when the page works. */
+const STEP_TIMEOUT_MS = 15_000;
+const START_PATH = '/__conformance/start';
+
+export interface RedirectHit {
+  readonly url: string;
+  readonly params: URLSearchParams;
+  /** The window whose navigation reached the Redirect URI. */
+  readonly window: 'main' | 'popup';
+}
+
+export interface GrantBrowser {
+  readonly context: BrowserContext;
+  /** The integration's window, at the integration's origin. */
+  readonly main: Page;
+  /** Opens the page in a popup from the integration's window (a click, as a user does) and returns the popup. */
+  openPopup(pageUrl: string): Promise<Page>;
+  /** The first navigation to the Redirect URI, or undefined when none came in time. */
+  nextRedirect(timeoutMs?: number): Promise<RedirectHit | undefined>;
+  /** Messages the integration's window received from the redirect page in its opened window. */
+  messages(): Promise<unknown[]>;
+}
+
+const escapeJs = (s: string) => JSON.stringify(s).replace(/</g, '\\u003c');
+
+const startPage = (authUrl: string) => `<!doctype html><meta charset="utf-8"><title>Integration</title>
+<script>window.__messages = []; window.addEventListener('message', function (e) { window.__messages.push(e.data); });</script>
+<button id="connect" onclick="window.open(${escapeJs(authUrl).replace(/"/g, '&quot;')}, 'grant', 'popup,width=520,height=720')">Connect</button>`;
+
+const redirectPage = `<!doctype html><meta charset="utf-8"><title>Redirect URI</title><p>Redirect URI reached</p>
+<script>if (window.opener) { try { window.opener.postMessage({ source: 'conformance-redirect', href: location.href }, '*'); } catch (e) {} window.close(); }</script>`;
+
+export function browserOf(t: RuleContext): Promise<SharedBrowser> {
+  return t.resource('browser', () => SharedBrowser.launch());
+}
+
+/** The page's URL with its §4.1 query. */
+export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?: string; mode?: 'popup' | 'post_message' }): string {
+  const params = new URLSearchParams({ client_id: query.clientId ?? t.credentials.clientId });
+  if (query.state !== undefined) params.set('state', query.state);
+  if (query.mode) params.set('mode', query.mode);
+  return `${t.target.authUrl}/oauth?${params.toString()}`;
+}
+
+/**
+ * The browser's requests to the target count against the run's rate limit (remote targets) like the kit's own: each
+ * waits for a slot and is then sent at once from this process (a request let go from the browser after its slot would
+ * reach the target a variable while later, bunching arrivals). Redirects go back to the browser, which follows them.
+ */
+async function throttled(t: RuleContext, context: BrowserContext): Promise<void> {
+  if (!t.target.rateLimitRps) return;
+  const origins = [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))];
+  await context.route((url) => origins.includes(url.origin), async (route) => {
+    // Two slots: the browser's dispatch path is longer and less punctual than the kit's, so it gets a wider margin.
+    await t.throttle();
+    await t.throttle();
+    const response = await route.fetch({ maxRedirects: 0 });
+    await route.fulfill({ response });
+  });
+}
+
+type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
+/**
+ * The cookies of a user who logged in on the page once, shared by the run's page rules so each does not log in
+ * again (the login itself is judged by `oauth.page.login-required`, which starts without them).
+ */
+function loggedIn(t: RuleContext): Promise<{ state: StorageState; close(): Promise<void> }> {
+  return t.resource('browser-session', async () => {
+    const context = await (await browserOf(t)).newContext();
+    try {
+      context.setDefaultTimeout(STEP_TIMEOUT_MS);
+      await throttled(t, context);
+      const page = await context.newPage();
+      await page.goto(grantPageUrl(t, {}));
+      await logInIfAsked(t, page);
+      return { state: await context.storageState(), close: async () => {} };
+    } finally {
+      await context.close().catch(() => undefined);
+    }
+  });
+}
+
+/** A browser context for `body` (logged in, unless `session` is 'none'), closed afterwards. */
+export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser) => Promise<T>, options: { session?: 'logged-in' | 'none' } = {}): Promise<T> {
+  const shared = await browserOf(t);
+  const state = options.session === 'none' ? undefined : (await loggedIn(t)).state;
+  const context = await shared.newContext(state);
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+  const redirectUri = t.credentials.redirectUri;
+  const origin = new URL(redirectUri).origin;
+  const hits: RedirectHit[] = [];
+  const waiting: Array<(hit: RedirectHit) => void> = [];
+  let startAuthUrl = '';
+  let main: Page | undefined;
+  try {
+    // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page (Chromium
+    // then tries to resolve the integration's host, and fails or stalls).
+    await context.route(new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/`), async (route) => {
+      const url = route.request().url();
+      if (new URL(url).pathname === START_PATH) {
+        await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: startPage(startAuthUrl) });
+        return;
+      }
+      if (route.request().isNavigationRequest() && url.split('?')[0] === redirectUri.split('?')[0]) {
+        const params = new URL(url).searchParams;
+        t.masker.learnFrom(Object.fromEntries(params));
+        const hit: RedirectHit = { url, params, window: route.request().frame().page() === main ? 'main' : 'popup' };
+        hits.push(hit);
+        waiting.shift()?.(hit);
+      }
+      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: redirectPage });
+    });
+    await throttled(t, context);
+    main = await context.newPage();
+    const mainPage = main;
+    const b: GrantBrowser = {
+      context,
+      main: mainPage,
+      async openPopup(pageUrl) {
+        startAuthUrl = pageUrl;
+        await mainPage.goto(`${origin}${START_PATH}`);
+        const [popup] = await Promise.all([mainPage.waitForEvent('popup'), mainPage.click('#connect')]);
+        await popup.waitForLoadState('domcontentloaded');
+        return popup;
+      },
+      nextRedirect(timeoutMs = STEP_TIMEOUT_MS) {
+        const seen = hits.shift();
+        if (seen) return Promise.resolve(seen);
+        return new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            waiting.splice(waiting.indexOf(done), 1);
+            resolve(undefined);
+          }, timeoutMs);
+          const done = (hit: RedirectHit) => {
+            clearTimeout(timer);
+            hits.splice(hits.indexOf(hit), 1);
+            resolve(hit);
+          };
+          waiting.push(done);
+        });
+      },
+      async messages() {
+        return (mainPage.evaluate('window.__messages || []') as Promise<unknown[]>).catch(() => []);
+      },
+    };
+    return await body(b);
+  } finally {
+    await context.close().catch(() => undefined);
+  }
+}
+
+/** The administrator's login for the page, from the control API; the password is taught to the masker. */
+export async function pageLogin(t: RuleContext): Promise<{ login: string; password: string }> {
+  const creds = await t.control.call<{ login?: string; password?: string }>('GET', '/login');
+  if (!creds?.login || !creds.password) throw new Precondition('the control API gave no login for the access-granting page');
+  t.masker.add(creds.password);
+  return { login: creds.login, password: creds.password };
+}
+
+/** Whether the page shows a login form (a password field). */
+export async function showsLogin(page: Page): Promise<boolean> {
+  return (await page.locator('input[type=password]').count()) > 0;
+}
+
+/** Logs in when the page asks for it; then the page shows the grant form. */
+export async function logInIfAsked(t: RuleContext, page: Page): Promise<void> {
+  if (!(await showsLogin(page))) return;
+  const { login, password } = await pageLogin(t);
+  await page.locator('input[name=login]').fill(login);
+  await page.locator('input[type=password]').fill(password);
+  await Promise.all([page.waitForLoadState('domcontentloaded'), page.getByRole('button', { name: /log in/i }).click()]);
+  if (await showsLogin(page)) throw new Precondition('logging in on the access-granting page did not work');
+}
+
+/** Clicks Allow or Deny (after picking `accountId` when given). */
+export async function decide(page: Page, decision: 'allow' | 'deny', accountId?: number): Promise<void> {
+  if (accountId !== undefined) await page.locator(`input[name=account_id][value="${accountId}"]`).check();
+  await page.getByRole('button', { name: decision === 'allow' ? /^allow$/i : /^deny$/i }).click({ noWaitAfter: true });
+}

@@ -1,0 +1,269 @@
+/**
+ * Multi-request steps of the chat interface (§4.3) shared by the chat rules. A session signs every request with
+ * the channel secret and a `Date` read from the target's clock (through the control API when there is one, once
+ * per session), connects the channel once, and gives each rule its own conversations (ids carry the run id).
+ * A step that does not get what the rule needs throws Precondition.
+ */
+import { randomUUID } from 'node:crypto';
+import type fc from 'fast-check';
+import { briefBody } from '../checks/status.js';
+import { parseJson } from '../checks/json.js';
+import { fail, outcomeOf, pass, SkipRule, type Finding, type Outcome } from '../model/outcome.js';
+import {
+  chatPaths, chatRequest, connectBody, createChatBody, newMessageBody, sampleMessage,
+  type ChatCall, type MessagePayload, type OnWire, type ParticipantBody, type SignAs,
+} from '../protocol/chat.js';
+import type { RuleContext } from '../runner/context.js';
+import { Precondition } from '../runner/precondition.js';
+import type { HttpResponse } from '../target/http.js';
+
+export interface ChannelCredentials {
+  readonly channelId: string;
+  readonly secret: string;
+  readonly accountId: string;
+  readonly botId?: string;
+  readonly managerUserId?: string;
+}
+
+export interface SendOptions {
+  readonly sign?: SignAs;
+  readonly wire?: OnWire;
+  readonly zone?: 'GMT' | number;
+  /** Milliseconds added to the Date header's time. */
+  readonly skewMs?: number;
+  /** Sign with another channel's secret (or a wrong one). */
+  readonly secret?: string;
+}
+
+/** History element, as §4.3 "Get chat history" lists it; extra fields are allowed. */
+export interface HistoryItem {
+  timestamp?: number;
+  msec_timestamp?: number;
+  sender?: { id?: string; client_id?: string; name?: string; [k: string]: unknown };
+  receiver?: { id?: string; client_id?: string; name?: string; [k: string]: unknown };
+  message?: { id?: string; client_id?: string; type?: string; text?: string; media_group_id?: string; [k: string]: unknown };
+}
+
+/** The channel of the target's settings (CHANNEL_ID, CHANNEL_SECRET, CHAT_ACCOUNT_ID), or skipped with the reason. */
+export function configuredChannel(t: RuleContext): ChannelCredentials {
+  const c = t.credentials;
+  const missing = (['channelId', 'channelSecret', 'chatAccountId'] as const).filter((k) => !c[k]);
+  if (missing.length > 0) {
+    const keys = { channelId: 'CHANNEL_ID', channelSecret: 'CHANNEL_SECRET', chatAccountId: 'CHAT_ACCOUNT_ID' };
+    throw new SkipRule(`the chat channel is not configured: set ${missing.map((k) => keys[k]).join(', ')}`);
+  }
+  return { channelId: c.channelId!, secret: c.channelSecret!, accountId: c.chatAccountId!, ...(c.botId && { botId: c.botId }), ...(c.managerUserId && { managerUserId: c.managerUserId }) };
+}
+
+/** A unique id for this rule's data on a shared target. */
+export function uniqueId(t: RuleContext, prefix: string): string {
+  return `${prefix}-${t.runId}-${randomUUID().slice(0, 8)}`;
+}
+
+export class ChatSession {
+  #scopeId: string | undefined;
+  #seq = 0;
+
+  constructor(readonly t: RuleContext, readonly channel: ChannelCredentials, private readonly clockOffsetMs: number) {}
+
+  /** The target's current time as this session knows it. */
+  now(): Date {
+    return new Date(Date.now() + this.clockOffsetMs);
+  }
+
+  send(call: ChatCall, o: SendOptions = {}): Promise<HttpResponse> {
+    const now = new Date(this.now().getTime() + (o.skewMs ?? 0));
+    return this.t.send(chatRequest(call, {
+      chatUrl: this.t.target.chatUrl, secret: o.secret ?? this.channel.secret, now,
+      ...(o.zone !== undefined && { zone: o.zone }), ...(o.sign && { sign: o.sign }), ...(o.wire && { wire: o.wire }),
+    }));
+  }
+
+  connect(extra: Record<string, unknown> = {}, o: SendOptions = {}, accountId = this.channel.accountId): Promise<HttpResponse> {
+    return this.send({ method: 'POST', path: chatPaths.connect(this.channel.channelId), json: connectBody(accountId, extra) }, o);
+  }
+
+  disconnect(accountId = this.channel.accountId): Promise<HttpResponse> {
+    return this.send({ method: 'DELETE', path: chatPaths.disconnect(this.channel.channelId), json: { account_id: accountId } });
+  }
+
+  /** Connects once and remembers the scope_id, or Precondition. */
+  async scope(): Promise<string> {
+    if (this.#scopeId) return this.#scopeId;
+    const res = await this.connect();
+    const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
+    if (res.status !== 200 || typeof scopeId !== 'string') throw new Precondition(`connecting the channel gave no scope_id (status ${res.status}${briefBody(res)})`);
+    this.#scopeId = scopeId;
+    return scopeId;
+  }
+
+  forgetScope(): void {
+    this.#scopeId = undefined;
+  }
+
+  conversationId(): string {
+    return uniqueId(this.t, 'conv');
+  }
+
+  msgid(): string {
+    this.#seq += 1;
+    return `m${this.#seq}-${randomUUID().slice(0, 8)}`;
+  }
+
+  client(name = 'Client'): ParticipantBody {
+    return { id: uniqueId(this.t, 'client'), name };
+  }
+
+  manager(name = 'Manager'): ParticipantBody {
+    if (!this.channel.managerUserId) throw new SkipRule('no account user id for manager messages: set MANAGER_USER_ID');
+    return { id: `manager-${this.channel.managerUserId}`, ref_id: this.channel.managerUserId, name };
+  }
+
+  bot(name = 'Bot'): ParticipantBody {
+    if (!this.channel.botId) throw new SkipRule('no bot id for bot messages: set BOT_ID');
+    return { id: `bot-${this.channel.botId}`, ref_id: this.channel.botId, name };
+  }
+
+  async createChat(conversationId: string, user: ParticipantBody, extra: Record<string, unknown> = {}): Promise<HttpResponse> {
+    return this.send({ method: 'POST', path: chatPaths.chats(await this.scope()), json: createChatBody(conversationId, user, extra) });
+  }
+
+  /** Create chat with any body (the object rules send broken ones). */
+  async postChats(body: unknown): Promise<HttpResponse> {
+    return this.send({ method: 'POST', path: chatPaths.chats(await this.scope()), json: body });
+  }
+
+  /** A text payload of an incoming message from `sender`, timestamps from the session clock (or `at`, ms). */
+  payload(conversationId: string, sender: ParticipantBody, over: Partial<MessagePayload> = {}, at?: number): MessagePayload {
+    const ms = at ?? this.now().getTime();
+    return { timestamp: Math.floor(ms / 1000), msec_timestamp: ms, conversation_id: conversationId, msgid: this.msgid(), sender, message: sampleMessage('text', 'hello'), silent: false, ...over };
+  }
+
+  async postEvent(body: unknown, o: SendOptions = {}): Promise<HttpResponse> {
+    return this.send({ method: 'POST', path: chatPaths.message(await this.scope()), json: body }, o);
+  }
+
+  sendMessage(payload: MessagePayload, o: SendOptions = {}): Promise<HttpResponse> {
+    return this.postEvent(newMessageBody(payload), o);
+  }
+
+  /** Sends a message that the rule needs to have gone through (a step, not the observation): Precondition otherwise. */
+  async mustSend(payload: MessagePayload): Promise<{ msgid: string; id: string }> {
+    const res = await this.sendMessage(payload);
+    const id = (parseJson(res) as { new_message?: { msgid?: unknown } } | undefined)?.new_message?.msgid;
+    if (res.status !== 200) throw new Precondition(`sending a message answered ${res.status}${briefBody(res)}`);
+    return { msgid: payload.msgid, id: typeof id === 'string' ? id : '' };
+  }
+
+  async history(conversationId: string, query: { offset?: number; limit?: number } = {}, o: SendOptions = {}): Promise<HttpResponse> {
+    return this.send({ method: 'GET', path: chatPaths.history(await this.scope(), conversationId, query) }, o);
+  }
+
+  async deliveryStatus(msgid: string, body: unknown): Promise<HttpResponse> {
+    return this.send({ method: 'POST', path: chatPaths.deliveryStatus(await this.scope(), msgid), json: body });
+  }
+
+  async typing(body: unknown): Promise<HttpResponse> {
+    return this.send({ method: 'POST', path: chatPaths.typing(await this.scope()), json: body });
+  }
+
+  async react(body: unknown): Promise<HttpResponse> {
+    return this.send({ method: 'POST', path: chatPaths.react(await this.scope()), json: body });
+  }
+
+  /**
+   * Every message of a conversation, page by page (limit 50), polling while `until` does not hold: the spec says a
+   * message is "accepted for processing", so a target may show it a moment later. Bounded: at most ~0.7 s of waits.
+   */
+  async allHistory(conversationId: string, until: (items: HistoryItem[]) => boolean = () => true): Promise<HistoryItem[]> {
+    const waits = [0, 20, 40, 80, 160, 400];
+    let items: HistoryItem[] = [];
+    for (const wait of waits) {
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      items = await this.readPages(conversationId);
+      if (until(items)) return items;
+    }
+    return items;
+  }
+
+  async readPages(conversationId: string, limit = 50): Promise<HistoryItem[]> {
+    const out: HistoryItem[] = [];
+    for (let offset = 0; offset < 10_000; offset += limit) {
+      const res = await this.history(conversationId, { offset, limit });
+      if (res.status === 204) break;
+      if (res.status !== 200) throw new Precondition(`reading the history answered ${res.status}${briefBody(res)}`);
+      const page = (parseJson(res) as { messages?: unknown } | undefined)?.messages;
+      if (!Array.isArray(page)) throw new Precondition('the history answered 200 without a messages array');
+      out.push(...(page as HistoryItem[]));
+      if (page.length < limit) break;
+    }
+    return out;
+  }
+}
+
+/** A session on the configured channel. The target's clock is read once through the control API when there is one. */
+export async function chatSession(t: RuleContext, channel?: ChannelCredentials): Promise<ChatSession> {
+  const cached = channel ? undefined : SESSIONS.get(t);
+  if (cached) return cached;
+  let offset = 0;
+  if (t.target.capabilities.includes('control')) offset = (await t.control.now()) * 1000 - Date.now() + 500;
+  const session = new ChatSession(t, channel ?? configuredChannel(t), offset);
+  if (!channel) SESSIONS.set(t, session);
+  return session;
+}
+
+/** One session per rule on the configured channel: property cases share its scope and clock reading. */
+const SESSIONS = new WeakMap<RuleContext, ChatSession>();
+
+/**
+ * A channel of its own for a rule that disconnects it (registered through the control API with a fresh secret),
+ * so that rules sharing the configured channel are not disturbed.
+ */
+export async function ownChannel(t: RuleContext): Promise<ChatSession> {
+  const base = configuredChannel(t);
+  const secret = `${randomUUID()}${randomUUID()}`.replace(/-/g, '');
+  t.masker.add(secret);
+  const made = await t.control.call<{ id: string; bot_id: string }>('POST', '/chat/channels', { secret, name: `Channel ${t.runId}` });
+  return chatSession(t, { channelId: made.id, secret, accountId: base.accountId, botId: made.bot_id, ...(base.managerUserId && { managerUserId: base.managerUserId }) });
+}
+
+/** The chat-interface id of another account than the configured one (for isolation), through the control API. */
+export async function otherAccountId(t: RuleContext, mine: string): Promise<string> {
+  const info = await t.control.call<{ accounts?: { amojo_id: string }[] }>('GET', '/chat');
+  const other = info.accounts?.find((a) => a.amojo_id !== mine);
+  if (!other) throw new SkipRule('the control API names no second chat account (GET /_control/chat accounts)');
+  return other.amojo_id;
+}
+
+/** Findings about the messages of a history: each expected msgid exactly once. */
+export function countByClientId(items: readonly HistoryItem[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const i of items) {
+    const id = i.message?.client_id;
+    if (typeof id === 'string') counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/**
+ * Every named case once (a deterministic sweep, so no case is left to chance), then the property over random cases
+ * (new values, shrunk on failure). The sweep's failures decide the rule when there are any.
+ */
+export async function sweepThenProperty<T>(
+  t: RuleContext,
+  named: readonly T[],
+  arbitrary: fc.Arbitrary<T>,
+  body: (value: T) => Promise<readonly Finding[]>,
+): Promise<Outcome> {
+  const failed: Finding[] = [];
+  let nonStrictFinding: Finding | undefined;
+  for (const c of named) {
+    const findings = await body(c);
+    failed.push(...findings.filter((f) => f.verdict === 'failed'));
+    nonStrictFinding ??= findings.find((f) => f.verdict === 'non_strict');
+  }
+  if (failed.length > 0) return outcomeOf([...failed.slice(0, 6), ...(failed.length > 6 ? [fail('sweep', `and ${failed.length - 6} more failing cases`)] : [])]);
+  const prop = await t.property(arbitrary, body);
+  const sweep = pass('sweep', `${named.length} named cases held`);
+  return outcomeOf([sweep, ...prop.findings, ...(nonStrictFinding ? [nonStrictFinding] : [])], prop.property);
+}

@@ -1,0 +1,128 @@
+/**
+ * Control-API steps of the access lifecycle (DESIGN.md §5, the emulator's docs/control-api.md): consent in a chosen
+ * account, deactivation, disconnection, long-lived tokens, the secret key, the clock, and the kit's hook listener.
+ * Control calls are plumbing: not recorded as exchanges, every secret they return taught to the masker.
+ */
+import { HookListener, type ReceivedHook } from '../hook/listener.js';
+import { Precondition } from '../runner/precondition.js';
+import type { RuleContext } from '../runner/context.js';
+import { codeGrant } from '../protocol/oauth.js';
+import { exchange, tokensOf } from './oauth.js';
+import type { TokenPair } from '../protocol/oauth.js';
+
+export interface ControlAccount {
+  readonly id: number;
+  readonly platform?: number;
+  readonly admin_role?: string;
+}
+
+/** The accounts the control API knows, the developer account first. */
+export async function accounts(t: RuleContext): Promise<readonly ControlAccount[]> {
+  return (await t.control.call<{ accounts: ControlAccount[] }>('GET', '/accounts')).accounts;
+}
+
+/**
+ * An account other than the developer account where the user is an administrator, so that deactivating or
+ * disconnecting it leaves the installation other rules use alone; the developer account when there is no other.
+ */
+export async function sideAccount(t: RuleContext): Promise<number> {
+  const all = await accounts(t);
+  return (all.slice(1).find((a) => a.admin_role === 'administrator') ?? all[0]!).id;
+}
+
+export interface Redirect {
+  readonly location: string;
+  readonly params: URLSearchParams;
+}
+
+/** Acts as the user on the access-granting page and parses the redirect; the code is taught to the masker. */
+export async function consentRedirect(t: RuleContext, options: { decision?: 'allow' | 'deny'; state?: string; accountId?: number; widget?: boolean } = {}): Promise<Redirect> {
+  const { location } = await t.control.consent({
+    decision: options.decision ?? 'allow',
+    ...(options.state === undefined ? {} : { state: options.state }),
+    ...(options.accountId === undefined ? {} : { account_id: options.accountId }),
+    ...(options.widget ? { widget: true } : {}),
+  });
+  return { location, params: redirectParams(t, location) };
+}
+
+/** The query of a redirect, its code taught to the masker. */
+export function redirectParams(t: RuleContext, location: string): URLSearchParams {
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    throw new Precondition(`the redirect is not a URL: ${location.slice(0, 80)}`);
+  }
+  t.masker.learnFrom(Object.fromEntries(url.searchParams));
+  return url.searchParams;
+}
+
+/** A token pair granted in `accountId`. */
+export async function tokensIn(t: RuleContext, accountId: number): Promise<TokenPair> {
+  const { params } = await consentRedirect(t, { accountId });
+  const code = params.get('code');
+  if (!code) throw new Precondition('consent gave no code');
+  return tokensOf(await exchange(t, codeGrant(t.target, code)), 'the code exchange');
+}
+
+export async function deactivate(t: RuleContext, accountId: number): Promise<void> {
+  await t.control.call('POST', '/deactivate', { account_id: accountId });
+}
+
+export interface LongLived {
+  readonly id: string;
+  readonly long_lived_token: string;
+  readonly issued_at: number;
+  readonly expires_at: number;
+  readonly [field: string]: unknown;
+}
+
+/** Creates a long-lived token (the Keys tab, §2.2) expiring `seconds` from the target's now. */
+export async function createLongLived(t: RuleContext, seconds: number): Promise<LongLived> {
+  const now = await t.control.now();
+  return t.control.call<LongLived>('POST', '/long-lived-tokens', { expires_at: now + seconds });
+}
+
+export async function revokeLongLived(t: RuleContext, id: string): Promise<void> {
+  await t.control.call('DELETE', `/long-lived-tokens/${encodeURIComponent(id)}`);
+}
+
+/** §2.1: a new secret key (or back to `value`); the answer's secret is taught to the masker by the control client. */
+export async function setSecret(t: RuleContext, value?: string): Promise<string> {
+  const { client_secret } = await t.control.call<{ client_secret: string }>('POST', '/secret', value === undefined ? {} : { client_secret: value });
+  return client_secret;
+}
+
+/** Moves the target's clock forward, runs `body`, and returns the clock to real time whatever happens. */
+export async function withClockAdvanced<T>(t: RuleContext, body: (advance: (seconds: number) => Promise<void>) => Promise<T>): Promise<T> {
+  try {
+    return await body(async (seconds) => { await t.control.advanceClock(seconds); });
+  } finally {
+    await t.control.call('POST', '/clock/reset').catch(() => undefined);
+  }
+}
+
+/** The run's hook listener, registered once as the integration's disconnect hook URL. */
+export function hookListener(t: RuleContext): Promise<HookListener> {
+  return t.resource('hook-listener', async () => {
+    const listener = await HookListener.start(t.target.hookListen);
+    try {
+      await t.control.call('POST', '/hook-url', { hook_url: listener.url });
+    } catch (err) {
+      await listener.close();
+      throw err;
+    }
+    return listener;
+  });
+}
+
+/** Installs the integration in a side account, has the user disconnect it, and returns the hook that came (or none). */
+export async function disconnectAndReceive(t: RuleContext): Promise<{ hook: ReceivedHook | undefined; accountId: number }> {
+  const listener = await hookListener(t);
+  const accountId = await sideAccount(t);
+  await consentRedirect(t, { accountId });
+  await t.control.call('POST', '/disconnect', { account_id: accountId });
+  const hook = await listener.next((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), 3_000);
+  return { hook, accountId };
+}

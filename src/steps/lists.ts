@@ -1,0 +1,138 @@
+/**
+ * Multi-request steps of the list rules (§4.2): fetching a list across all its pages by following `_links.next`,
+ * reading the paid filter flag, the records a target shows without a filter, and the ground truth of a control API.
+ * The list shape follows the live service (FIELD-NOTES: HAL, `_embedded.<list>[]`, `_links.next`, 204 when empty).
+ */
+import { parseJson } from '../checks/json.js';
+import { briefBody } from '../checks/status.js';
+import type { RecordView } from '../checks/filter-meaning.js';
+import type { Finding } from '../model/outcome.js';
+import { fail, pass, SkipRule } from '../model/outcome.js';
+import { accountFlagsRequest, describeFilter, encodeFilter, listRequest, type Clause, type Encoding, type ListName } from '../protocol/filters.js';
+import type { RuleContext } from '../runner/context.js';
+import { Precondition } from '../runner/precondition.js';
+import type { HttpResponse } from '../target/http.js';
+import { apiToken } from './api-token.js';
+
+/** Records per page the steps ask for: the most the live service gives (FIELD-NOTES). */
+export const PAGE_LIMIT = 250;
+/** A fetch stops after this many pages (100,000 records at 250 a page) and says it was cut short. */
+export const MAX_PAGES = 400;
+
+export interface ListFetch {
+  /** A 2xx on every page. When false, `finding` says what came back instead. */
+  readonly ok: boolean;
+  readonly finding: Finding;
+  readonly records: readonly RecordView[];
+  readonly ids: ReadonlySet<number>;
+  /** Ids that appeared on more than one page. */
+  readonly duplicates: readonly number[];
+  readonly pages: number;
+  readonly truncated: boolean;
+  readonly statuses: readonly number[];
+}
+
+export interface PageRead {
+  readonly res: HttpResponse;
+  readonly records: readonly RecordView[] | undefined;
+  readonly next: string | undefined;
+}
+
+/** One page: 204 is an empty page; a 2xx without `_embedded.<list>` cannot be read and ends the rule as errored. */
+export function readPage(res: HttpResponse, list: ListName): PageRead {
+  if (res.status === 204) return { res, records: [], next: undefined };
+  if (res.status < 200 || res.status >= 300) return { res, records: undefined, next: undefined };
+  const body = parseJson(res) as { _embedded?: Record<string, unknown>; _links?: { next?: { href?: unknown } } } | undefined;
+  const records = body?._embedded?.[list];
+  if (!Array.isArray(records)) throw new Precondition(`the ${list} list answered ${res.status} without an _embedded.${list} array${briefBody(res)}`);
+  const href = body?._links?.next?.href;
+  return { res, records: records.filter((r): r is RecordView => typeof (r as RecordView)?.id === 'number'), next: typeof href === 'string' && records.length > 0 ? href : undefined };
+}
+
+/**
+ * Answers already fetched by a rule, by list and query: a rule asks the same question many times (the single values
+ * of a union, one side of an intersection) and the data does not change while it runs, so it asks the target once.
+ */
+const memo = new WeakMap<RuleContext, Map<string, Promise<ListFetch>>>();
+
+/** The whole list for a query: the first page, then every `_links.next`, as a client would follow them. */
+export function fetchAll(t: RuleContext, bearer: string, list: ListName, query: string, options: { limit?: number; maxPages?: number } = {}): Promise<ListFetch> {
+  let answers = memo.get(t);
+  if (!answers) memo.set(t, (answers = new Map()));
+  const key = `${bearer.length}|${list}?${query}|${options.limit ?? PAGE_LIMIT}|${options.maxPages ?? MAX_PAGES}`;
+  let answer = answers.get(key);
+  if (!answer) answers.set(key, (answer = fetchPages(t, bearer, list, query, options)));
+  return answer;
+}
+
+async function fetchPages(t: RuleContext, bearer: string, list: ListName, query: string, options: { limit?: number; maxPages?: number }): Promise<ListFetch> {
+  const limit = options.limit ?? PAGE_LIMIT;
+  const maxPages = options.maxPages ?? MAX_PAGES;
+  const first = listRequest(t.target, bearer, list, [query, `limit=${limit}`].filter(Boolean).join('&'));
+  const records: RecordView[] = [];
+  const ids = new Set<number>();
+  const duplicates: number[] = [];
+  const statuses: number[] = [];
+  let url: string | undefined = first.url;
+  let pages = 0;
+  while (url !== undefined && pages < maxPages) {
+    const page = readPage(await t.send({ ...first, url }), list);
+    pages += 1;
+    statuses.push(page.res.status);
+    if (page.records === undefined) {
+      const finding = fail('list answered', `expected a 2xx answer to GET /api/v4/${list}?${decodeURIComponent(query)}${pages > 1 ? ` (page ${pages}, from _links.next)` : ''}, observed ${page.res.status}${briefBody(page.res)}`);
+      return { ok: false, finding, records, ids, duplicates, pages, truncated: false, statuses };
+    }
+    for (const r of page.records) {
+      if (ids.has(r.id)) duplicates.push(r.id);
+      else { ids.add(r.id); records.push(r); }
+    }
+    url = page.next;
+  }
+  const truncated = url !== undefined;
+  return { ok: true, finding: pass('list answered', `${records.length} record(s) in ${pages} page(s)`), records, ids, duplicates, pages, truncated, statuses };
+}
+
+/** A filtered fetch in one encoding. */
+export function fetchFiltered(t: RuleContext, bearer: string, list: ListName, clauses: readonly Clause[], encoding?: Encoding, options?: { limit?: number }): Promise<ListFetch> {
+  return fetchAll(t, bearer, list, encodeFilter(clauses, encoding), options);
+}
+
+/**
+ * A bearer for list rules, after checking the paid filter feature (§1.5: "an optional paid function ... enabled in
+ * the account settings"): when `GET /api/v4/account?with=is_api_filter_enabled` says false the rule is skipped with
+ * that reason; a target that does not answer the flag is assumed to have the feature.
+ */
+export async function filterBearer(t: RuleContext): Promise<string> {
+  const bearer = await apiToken(t);
+  const res = await t.send(accountFlagsRequest(t.target, bearer));
+  const flag = (parseJson(res) as { is_api_filter_enabled?: unknown } | undefined)?.is_api_filter_enabled;
+  if (res.status === 200 && flag === false) {
+    throw new SkipRule('the paid filter feature is off on this account (GET /api/v4/account?with=is_api_filter_enabled answers false; §1 item 5)');
+  }
+  return bearer;
+}
+
+/** Pages of the unfiltered list the read-only rules read at most: 5,000 records, whatever the account holds. */
+export const VISIBLE_PAGES = 20;
+
+/**
+ * What the target shows of a list without a filter (the universe of the read-only rules), up to VISIBLE_PAGES pages:
+ * completeness is judged on the records seen (each is a real record), ⊆ unfiltered only when the whole list was seen.
+ */
+export async function visibleRecords(t: RuleContext, bearer: string, list: ListName): Promise<ListFetch> {
+  const all = await fetchAll(t, bearer, list, '', { maxPages: VISIBLE_PAGES });
+  if (!all.ok) throw new Precondition(`the unfiltered ${list} list could not be read: ${all.finding.detail}`);
+  return all;
+}
+
+/** Ground truth through the control API (docs/control-api.md `GET /_control/lists/<list>`). */
+export async function groundTruth(t: RuleContext, list: ListName): Promise<readonly RecordView[]> {
+  const body = await t.control.call<{ records?: RecordView[] }>('GET', `/lists/${list}`);
+  if (!Array.isArray(body?.records)) throw new Precondition(`the control API gave no ground truth for ${list}`);
+  return body.records;
+}
+
+export function filteredName(list: ListName, clauses: readonly Clause[]): string {
+  return `${list} filtered by ${describeFilter(clauses)}`;
+}

@@ -1,0 +1,84 @@
+/**
+ * The real browser: Debian's Chromium, launched by playwright-core with the kit's flags and a throw-away profile,
+ * and the access-granting page rules run in it against the embedded emulator (they run in CI: .ci/run installs
+ * Chromium). A missing Chromium fails here rather than skipping silently.
+ */
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRules } from '../../specs/index.js';
+import { CHROMIUM_PATH, chromiumGap, SharedBrowser } from '../../src/browser/launch.js';
+import type { Report } from '../../src/model/result.js';
+import { executeRun } from '../../src/runner/execute.js';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/target/embedded.js';
+import { targetFromEnv } from '../../src/target/from-env.js';
+
+const profiles = async () => (await readdir(tmpdir())).filter((f) => f.startsWith('playwright_chromiumdev_profile-')).sort();
+
+describe('Chromium', () => {
+  it(`is installed at ${CHROMIUM_PATH}`, () => {
+    expect(chromiumGap()).toBeUndefined();
+    expect(chromiumGap('/nonexistent/chromium')).toContain('not installed');
+  });
+
+  it('launches headless with a fresh profile that is removed after', async () => {
+    const before = await profiles();
+    const b = await SharedBrowser.launch();
+    try {
+      expect(b.browser.version()).toMatch(/^\d+\./);
+      const ctx = await b.newContext();
+      const page = await ctx.newPage();
+      expect(await page.evaluate('navigator.webdriver')).toBe(true);
+      await ctx.close();
+    } finally {
+      await b.close();
+    }
+    expect(await profiles()).toEqual(before);
+  });
+});
+
+describe('browser capability', () => {
+  const base = { BASE_URL: 'http://127.0.0.1:1', CLIENT_ID: 'x', CLIENT_SECRET: 'y', REDIRECT_URI: 'https://r.example/cb' };
+  it('is on for the emulator, on for a remote target only with CONFORMANCE_BROWSER=1', () => {
+    expect(targetFromEnv(base, 'emulator').capabilities).toContain('browser');
+    expect(targetFromEnv(base, 'remote').capabilities).not.toContain('browser');
+    expect(targetFromEnv(base, 'remote').gaps?.browser).toContain('CONFORMANCE_BROWSER=1');
+    expect(targetFromEnv({ ...base, CONFORMANCE_BROWSER: '1' }, 'remote').capabilities).toContain('browser');
+    expect(() => targetFromEnv({ ...base, CONFORMANCE_BROWSER: 'yes' }, 'remote')).toThrow(/CONFORMANCE_BROWSER/);
+  });
+  it('gives hook to the emulator (ephemeral loopback listener) and to a remote target with HOOK_LISTEN', () => {
+    expect(targetFromEnv(base, 'emulator')).toMatchObject({ hookListen: '127.0.0.1:0' });
+    expect(targetFromEnv(base, 'emulator').capabilities).toContain('hook');
+    expect(targetFromEnv(base, 'remote').capabilities).not.toContain('hook');
+    expect(targetFromEnv({ ...base, HOOK_LISTEN: '0.0.0.0:8765' }, 'remote').capabilities).toContain('hook');
+  });
+});
+
+describe('access-granting page rules in Chromium', () => {
+  let target: EmbeddedTarget;
+  let report: Report;
+  const rules = allRules().filter((r) => r.requires.includes('browser'));
+
+  beforeAll(async () => {
+    target = await startEmbeddedTarget();
+    report = await executeRun({ target: target.config, rules, seed: 3, runs: 5 });
+  }, 60_000);
+  afterAll(() => target?.close());
+
+  it('covers popup, post_message, deny, state, login, page content and the private account choice', () => {
+    expect(rules.map((r) => r.id).sort()).toEqual([
+      'oauth.page.allow-popup', 'oauth.page.allow-post-message', 'oauth.page.deny', 'oauth.page.login-required',
+      'oauth.page.private-single-account', 'oauth.page.shows-integration', 'oauth.page.state-round-trip',
+    ]);
+  });
+
+  it('passes every one of them on the emulator', () => {
+    expect(report.results.map((r) => `${r.id}: ${r.status}${r.status === 'passed' ? '' : ` ${r.detail}`}`)).toEqual(rules.map((r) => `${r.id}: passed`));
+  });
+
+  it('leaves no secret in the results (codes of the redirects, the login password)', () => {
+    const text = JSON.stringify(report);
+    const leaked = target.emulator.issuedSecrets().filter((s) => text.includes(s));
+    expect(leaked.map((s) => `${s.slice(0, 4)}…`)).toEqual([]);
+  });
+});

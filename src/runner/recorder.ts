@@ -1,6 +1,7 @@
 /**
- * Records the exchanges of one rule, masked, for the report. Keeps the first and the last few when a
- * property rule sends hundreds, and counts them all.
+ * Records the exchanges of one rule for the report. Keeps the first and the last few when a property rule sends
+ * hundreds, and counts them all. What is kept is masked when it is read, once, with every secret the run knows by
+ * then: masking each exchange as it passes would cost far more and know fewer secrets.
  */
 import type { Exchange } from '../model/result.js';
 import { SECRET_FIELDS, type Masker } from '../report/mask.js';
@@ -14,9 +15,18 @@ const BODY_LIMIT = 16 * 1024;
 /** Clipped text is masked with this much beyond the limit, so a secret across the cut is still masked whole. */
 const MASK_MARGIN = 4096;
 
+/** An exchange as sent and received, not yet clipped or masked. */
+interface RawExchange {
+  readonly request: HttpRequest;
+  readonly response?: HttpResponse;
+  readonly error?: string;
+  readonly started_at: string;
+  readonly duration_ms: number;
+}
+
 export class Recorder {
-  readonly #first: Exchange[] = [];
-  readonly #last: Exchange[] = [];
+  readonly #first: RawExchange[] = [];
+  readonly #last: RawExchange[] = [];
   #count = 0;
   #lastRequest: HttpRequest | undefined;
 
@@ -29,11 +39,11 @@ export class Recorder {
     try {
       const res = await this.client.send(req);
       if ((res.headers['content-type'] ?? '').includes('json') && mayHoldSecrets(res.text)) learnJson(this.masker, res.text);
-      this.#push({ request: this.#maskRequest(req), response: this.#maskResponse(res), started_at: startedAt, duration_ms: round(res.durationMs) });
+      this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) });
       return res;
     } catch (err) {
       if (err instanceof TransportError) {
-        this.#push({ request: this.#maskRequest(req), error: err.reason, started_at: startedAt, duration_ms: 0 });
+        this.#push({ request: req, error: err.reason, started_at: startedAt, duration_ms: 0 });
       }
       throw err;
     }
@@ -48,9 +58,15 @@ export class Recorder {
     return this.#count;
   }
 
-  /** The exchanges kept for the report, oldest first. */
+  /** The exchanges kept for the report, oldest first, masked. */
   exchanges(): Exchange[] {
-    return [...this.#first, ...this.#last];
+    return [...this.#first, ...this.#last].map((x) => ({
+      request: this.#maskRequest(x.request),
+      ...(x.response ? { response: this.#maskResponse(x.response) } : {}),
+      ...(x.error ? { error: x.error } : {}),
+      started_at: x.started_at,
+      duration_ms: x.duration_ms,
+    }));
   }
 
   /** The last request sent, for the reproduction line. */
@@ -58,7 +74,7 @@ export class Recorder {
     return this.#lastRequest;
   }
 
-  #push(exchange: Exchange): void {
+  #push(exchange: RawExchange): void {
     this.#count += 1;
     if (this.#first.length < KEEP_FIRST) this.#first.push(exchange);
     else {

@@ -3,6 +3,7 @@
  * endpoints reuse it unchanged. A token is accepted only if this instance issued it (its `jti`, or its value
  * for opaque tokens, is in the registry), it is not revoked and not expired by the emulator clock.
  */
+import type { JWTPayload } from 'jose';
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { EmulatorContext } from '../context.js';
 import { ProblemError } from '../errors.js';
@@ -70,10 +71,31 @@ export function bearerToken(header: string | undefined): string | undefined {
 async function resolve(ctx: EmulatorContext, token: string): Promise<BearerRecord | undefined> {
   if (!looksLikeJwt(token)) return ctx.store.bearerByOpaqueValue(token);
   if (ctx.faults.isOn('skip-jwt-signature-check')) return unverifiedLookup(ctx, token);
+  const payload = await verifiedClaims(ctx, token);
+  if (!payload || typeof payload.jti !== 'string') return undefined;
+  const record = ctx.store.bearers.get(payload.jti);
+  return record && record.clientId === payload.aud ? record : undefined;
+}
+
+/**
+ * RS256 verification costs more than the rest of a list request, and a signature once verified stays verified:
+ * valid tokens are remembered per instance (expiry and revocation are still decided per request, from the registry).
+ */
+const verifiedTokens = new WeakMap<EmulatorContext, Map<string, JWTPayload>>();
+const VERIFIED_CACHE_LIMIT = 50_000;
+
+async function verifiedClaims(ctx: EmulatorContext, token: string): Promise<JWTPayload | undefined> {
+  let cache = verifiedTokens.get(ctx);
+  if (!cache) verifiedTokens.set(ctx, (cache = new Map()));
+  const known = cache.get(token);
+  if (known) return known;
   const verified = await verifyAccessToken(token, ctx.clock.date());
-  if (!verified.ok || typeof verified.payload.jti !== 'string') return undefined;
-  const record = ctx.store.bearers.get(verified.payload.jti);
-  return record && record.clientId === verified.payload.aud ? record : undefined;
+  if (!verified.ok) return undefined;
+  if (!verified.expired) {
+    if (cache.size >= VERIFIED_CACHE_LIMIT) cache.clear();
+    cache.set(token, verified.payload);
+  }
+  return verified.payload;
 }
 
 /** Only for the `skip-jwt-signature-check` fault: trusts the claims of any JWT-shaped token. */

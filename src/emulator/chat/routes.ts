@@ -12,7 +12,7 @@ import type { EmulatorContext, RouteOptions } from '../context.js';
 import { toProblem } from '../errors.js';
 import { ChatError, invalidRequest, notFound, sendChatError } from './errors.js';
 import { verifySignature } from './signature.js';
-import { chatState, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
+import { chatState, historyPage, insertInOrder, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
 import {
   Check, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type Obj,
 } from './validate.js';
@@ -195,9 +195,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = connected(state, scopeId);
     const chat = state.chatByEitherId(conn, request.params.conversationId!);
     if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
-    const ordered = chat ? [...chat.messages].sort((a, b) => b.msecTimestamp - a.msecTimestamp || b.seq - a.seq) : [];
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
-    const page = ordered.slice(offset, offset + q.limit);
+    const page = chat ? historyPage(chat.messages, offset, q.limit) : [];
     if (page.length === 0) return reply.code(204).send();
     return json(reply, { messages: page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'))) });
   });
@@ -388,8 +387,10 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   } else if (f.isOn('chat-message-lost-under-concurrency')) {
     const snapshot = chat.messages;
     await storeRoundTrip();
-    chat.messages = [...snapshot, m];
-  } else chat.messages.push(m);
+    const next = [...snapshot];
+    insertInOrder(next, m);
+    chat.messages = next;
+  } else insertInOrder(chat.messages, m);
 
   if (!outgoing && (!v.silent || f.isOn('chat-silent-ignored'))) recordIncoming(ctx, state, conn, chat, m, v.externalId);
   return responseOf(m, v.conversationId);
@@ -424,7 +425,7 @@ function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v
   const content = { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) };
   if (ctx.faults.isOn('chat-edit-appends')) {
     const copy: StoredMessage = { ...m, id: randomUUID(), seq: state.nextSeq(), content, reactions: new Map() };
-    chat.messages.push(copy);
+    insertInOrder(chat.messages, copy);
     state.indexMessage(conn, copy);
     return responseOf(copy, v.conversationId);
   }

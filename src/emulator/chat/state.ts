@@ -258,3 +258,31 @@ export function chatState(ctx: EmulatorContext): ChatState {
   }
   return state;
 }
+
+/**
+ * Keeps a chat's messages in time order (msec_timestamp, then arrival) as they come: appending is the usual case, an
+ * imported older message goes in by binary search. History then reads pages from the end without sorting.
+ */
+export function insertInOrder(messages: StoredMessage[], m: StoredMessage): void {
+  const after = (a: StoredMessage) => a.msecTimestamp > m.msecTimestamp || (a.msecTimestamp === m.msecTimestamp && a.seq > m.seq);
+  const last = messages.at(-1);
+  if (!last || !after(last)) {
+    messages.push(m);
+    return;
+  }
+  let lo = 0;
+  let hi = messages.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (after(messages[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  messages.splice(lo, 0, m);
+}
+
+/** Newest first: `limit` messages after skipping `offset` from the newest. */
+export function historyPage(messages: readonly StoredMessage[], offset: number, limit: number): StoredMessage[] {
+  const page: StoredMessage[] = [];
+  for (let i = messages.length - 1 - offset; i >= 0 && page.length < limit; i -= 1) page.push(messages[i]!);
+  return page;
+}

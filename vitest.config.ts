@@ -4,8 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Generous: several tests run the whole suite end to end, and a CI machine may be slower than a workstation.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     reporters: process.env.CI ? ['default', ['junit', { outputFile: 'reports/tests/junit.xml' }]] : ['default'],
   },
 });

@@ -11,7 +11,10 @@ export type TokenFields = Record<string, unknown>;
 /** JS clients send JSON (as the spec states); the PHP client sends a form (FIELD-NOTES). */
 export type BodyEncoding = 'json' | 'form';
 
-export function tokenRequest(target: TargetConfig, fields: TokenFields, encoding: BodyEncoding = 'json'): HttpRequest {
+/** What the token requests need of a target: its base URL and the integration's credentials. */
+export type TokenEndpoint = Pick<TargetConfig, 'baseUrl' | 'credentials'>;
+
+export function tokenRequest(target: TokenEndpoint, fields: TokenFields, encoding: BodyEncoding = 'json'): HttpRequest {
   const url = `${target.baseUrl}/oauth2/access_token`;
   if (encoding === 'form') {
     return { method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: stringify(fields) };
@@ -19,12 +22,12 @@ export function tokenRequest(target: TargetConfig, fields: TokenFields, encoding
   return { method: 'POST', url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(fields) };
 }
 
-export function codeGrant(target: TargetConfig, code: string): TokenFields {
+export function codeGrant(target: TokenEndpoint, code: string): TokenFields {
   const c = target.credentials;
   return { client_id: c.clientId, client_secret: c.clientSecret, grant_type: 'authorization_code', code, redirect_uri: c.redirectUri };
 }
 
-export function refreshGrant(target: TargetConfig, refreshToken: string, options: { withSecret?: boolean } = {}): TokenFields {
+export function refreshGrant(target: TokenEndpoint, refreshToken: string, options: { withSecret?: boolean } = {}): TokenFields {
   const c = target.credentials;
   const fields: TokenFields = { client_id: c.clientId, grant_type: 'refresh_token', refresh_token: refreshToken, redirect_uri: c.redirectUri };
   if (options.withSecret ?? true) fields.client_secret = c.clientSecret;

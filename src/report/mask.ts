@@ -27,7 +27,7 @@ export class Masker {
   /** Remembers a secret. Values shorter than 8 characters are not secrets worth a blanket replace. */
   add(secret: string | undefined): void {
     if (!secret || secret.length < PREFIX) return;
-    if (!TOKEN_RUN.test(secret) || secret.match(TOKEN_RUN)?.[0] !== secret) {
+    if (!TOKEN.test(secret)) {
       if (this.#others.includes(secret)) return;
       this.#others.push(secret);
       this.#others.sort((a, b) => b.length - a.length);
@@ -99,7 +99,7 @@ export class Masker {
 
 const PREFIX = 8;
 /** Characters of tokens, codes and JWTs (base64url, hex, URL-safe); a run of them can hold a token secret. */
-const TOKEN_RUN = /[A-Za-z0-9._~+/=-]{8,}/;
+const TOKEN = /^[A-Za-z0-9._~+/=-]+$/;
 const TOKEN_RUNS = /[A-Za-z0-9._~+/=-]{8,}/g;
 const BASE = 257;
 const MOD = 1_000_000_007;

@@ -73,6 +73,7 @@ export async function executeRun(settings: RunSettings): Promise<Report> {
         ...(settings.onResult ? { onResult: settings.onResult } : {}),
       },
     );
+    // Once more over the whole report, with every secret the run learned, including those learned after a rule ended.
     return masker.maskDeep({
       suite: { name: pkg.name, version: pkg.version },
       target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, capabilities: target.capabilities },

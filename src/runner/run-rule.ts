@@ -66,20 +66,27 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   } finally {
     await ownResources?.closeAll();
   }
+  // The recorder masks the exchanges it keeps; the rest is masked here, before progress lines can print it.
   const exchanges = recorder.exchanges();
   const last = exchanges.at(-1);
   const property = outcome?.property;
-  return env.masker.maskDeep({
-    ...describe(rule),
-    status,
-    duration_ms: Math.round(performance.now() - started),
+  const masked = env.masker.maskDeep({
     detail,
     ...(last ? { reproduction: curlOf(last.request) } : {}),
     ...(outcome && outcome.findings.length > 0 ? { findings: outcome.findings } : {}),
-    exchanges,
-    request_count: recorder.count,
     ...(property ? { property: { ...property, replay: `conformance run --only '${rule.id}' --seed ${env.seed} --runs ${env.runs}` } } : {}),
   });
+  return {
+    ...describe(rule),
+    status,
+    duration_ms: Math.round(performance.now() - started),
+    detail: masked.detail,
+    ...(masked.reproduction ? { reproduction: masked.reproduction } : {}),
+    ...(masked.findings ? { findings: masked.findings } : {}),
+    exchanges,
+    request_count: recorder.count,
+    ...(masked.property ? { property: masked.property } : {}),
+  };
 }
 
 function verdictOfError(err: unknown): { status: RuleResult['status']; detail: string } {

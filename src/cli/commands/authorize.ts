@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { maskSecret } from '../../report/mask.js';
-import { codeGrant, tokenPairOf, tokenRequest } from '../../protocol/oauth.js';
+import { codeGrant, tokenPairOf, tokenRequest, type TokenEndpoint } from '../../protocol/oauth.js';
 import { httpUrl } from '../../target/from-env.js';
 import { HttpClient } from '../../target/http.js';
 import { TokenStore } from '../../target/token-store.js';
@@ -44,7 +44,7 @@ export async function authorizeCommand(args: string[]): Promise<number> {
 
   const client = new HttpClient();
   try {
-    const target = { baseUrl, credentials: { clientId, clientSecret, redirectUri } } as Parameters<typeof codeGrant>[0];
+    const target: TokenEndpoint = { baseUrl, credentials: { clientId, clientSecret, redirectUri } };
     const res = await client.send(tokenRequest(target, codeGrant(target, code)));
     const pair = tokenPairOf(res.text);
     if (res.status !== 200 || !pair) {

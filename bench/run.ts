@@ -22,7 +22,7 @@ import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 import type { Report } from '../src/model/result.js';
 import { chatPaths, chatRequest } from '../src/protocol/chat.js';
 import { executeRun } from '../src/runner/execute.js';
-import { targetFromEnv } from '../src/target/from-env.js';
+import { targetFromEnv } from '../src/targets/from-env.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/conformance.js');

@@ -11,8 +11,8 @@ import { fail, pass, SkipRule, type Finding } from '../src/model/outcome.js';
 import { defineSpec } from '../src/model/rule.js';
 import { Precondition } from '../src/runner/precondition.js';
 import { chatSession, countByClientId, otherAccountId, ownChannel, type ChatSession } from '../src/steps/chat.js';
-import { ControlError } from '../src/target/control.js';
-import type { HttpResponse } from '../src/target/http.js';
+import { ControlError } from '../src/targets/control.js';
+import type { HttpResponse } from '../src/targets/http.js';
 
 const refusedAfterDisconnect = (res: HttpResponse, what: string): Finding =>
   res.status >= 400 && res.status < 500

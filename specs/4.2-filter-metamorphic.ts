@@ -18,7 +18,7 @@ import {
 import type { RuleContext } from '../src/runner/context.js';
 import { fetchFiltered, filterBearer, type ListFetch } from '../src/steps/lists.js';
 import { BRACKETS, encodingArb, filterOf, sweep, type SweepCase } from '../generators/filters.js';
-import { judgeFilter, listArb, visibleUniverses, type Universe } from './4.2-support.js';
+import { judgeFilter, listArb, visibleUniverses, type Universe } from '../src/steps/filter-universe.js';
 
 const ALL = ['common', 'per-list', 'custom-fields'] as const;
 const name = (c: readonly Clause[]) => describeFilter(c);

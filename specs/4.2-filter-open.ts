@@ -13,7 +13,7 @@ import { accountFlagsRequest, encodeFilter, listRequest, type Clause } from '../
 import { apiToken } from '../src/steps/api-token.js';
 import { fetchAll, filterBearer, type ListFetch } from '../src/steps/lists.js';
 import { BRACKETS } from '../generators/filters.js';
-import { visibleUniverses } from './4.2-support.js';
+import { visibleUniverses } from '../src/steps/filter-universe.js';
 
 const outcomeOf = (f: ListFetch): string => (f.ok ? `${f.ids.size} record(s)` : f.finding.detail);
 

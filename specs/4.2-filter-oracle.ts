@@ -12,7 +12,7 @@ import { defineSpec, type Rule } from '../src/model/rule.js';
 import { LISTS, type ListName } from '../src/protocol/filters.js';
 import { filterBearer } from '../src/steps/lists.js';
 import { encodingArb, filterOf, sweep, type SweepCase } from '../generators/filters.js';
-import { judgeFilter, listArb, truthUniverses, type Universe } from './4.2-support.js';
+import { judgeFilter, listArb, truthUniverses, type Universe } from '../src/steps/filter-universe.js';
 
 type Group = 'common' | 'per-list' | 'custom-fields';
 

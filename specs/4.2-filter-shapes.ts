@@ -16,7 +16,7 @@ import {
 } from '../src/protocol/filters.js';
 import { fetchAll, filterBearer } from '../src/steps/lists.js';
 import { cfClause, INVALID_KINDS, invalidFilter, invalidQuery, rangeClause, valuesClause, type InvalidFilter } from '../generators/filters.js';
-import { visibleUniverses } from './4.2-support.js';
+import { visibleUniverses } from '../src/steps/filter-universe.js';
 
 const RAW_SCALAR: Encoding = { brackets: 'raw', arrays: 'indexed', single: 'scalar' };
 const RAW_INDEXED: Encoding = { brackets: 'raw', arrays: 'indexed', single: 'array' };

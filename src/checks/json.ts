@@ -6,7 +6,7 @@
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
 import type { Finding } from '../model/outcome.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
-import type { HttpResponse } from '../target/http.js';
+import type { HttpResponse } from '../targets/http.js';
 import type { Check } from './status.js';
 
 export function mediaType(res: HttpResponse): string {

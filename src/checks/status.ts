@@ -4,7 +4,7 @@
  */
 import type { Finding } from '../model/outcome.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
-import type { HttpResponse } from '../target/http.js';
+import type { HttpResponse } from '../targets/http.js';
 
 export type Check = (res: HttpResponse) => Finding;
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
 import { ConfigError } from './errors.js';
-import type { Env } from '../target/from-env.js';
+import type { Env } from '../targets/from-env.js';
 
 export function loadEnv(envFile: string | undefined, processEnv: NodeJS.ProcessEnv = process.env): Env {
   const path = envFile ?? (existsSync('.env') ? '.env' : undefined);

@@ -5,7 +5,7 @@
 import type fc from 'fast-check';
 import type { Check } from '../checks/status.js';
 import type { RuleContext } from '../runner/context.js';
-import type { HttpResponse } from '../target/http.js';
+import type { HttpResponse } from '../targets/http.js';
 import type { Outcome } from './outcome.js';
 import type { Capability, Level, Rule } from './rule.js';
 

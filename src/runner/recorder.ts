@@ -4,9 +4,9 @@
  * then: masking each exchange as it passes would cost far more and know fewer secrets.
  */
 import type { Exchange } from '../model/result.js';
-import { SECRET_FIELDS, type Masker } from '../report/mask.js';
-import type { HttpClient, HttpRequest, HttpResponse } from '../target/http.js';
-import { TransportError } from '../target/http.js';
+import { SECRET_FIELDS, type Masker } from '../secrets/mask.js';
+import type { HttpClient, HttpRequest, HttpResponse } from '../targets/http.js';
+import { TransportError } from '../targets/http.js';
 
 const KEEP_FIRST = 4;
 const KEEP_LAST = 8;

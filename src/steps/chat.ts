@@ -15,7 +15,7 @@ import {
 } from '../protocol/chat.js';
 import type { RuleContext } from '../runner/context.js';
 import { Precondition } from '../runner/precondition.js';
-import type { HttpResponse } from '../target/http.js';
+import type { HttpResponse } from '../targets/http.js';
 
 export interface ChannelCredentials {
   readonly channelId: string;

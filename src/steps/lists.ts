@@ -11,7 +11,7 @@ import { fail, pass, SkipRule } from '../model/outcome.js';
 import { accountFlagsRequest, describeFilter, encodeFilter, listRequest, type Clause, type Encoding, type ListName } from '../protocol/filters.js';
 import type { RuleContext } from '../runner/context.js';
 import { Precondition } from '../runner/precondition.js';
-import type { HttpResponse } from '../target/http.js';
+import type { HttpResponse } from '../targets/http.js';
 import { apiToken } from './api-token.js';
 
 /** Records per page the steps ask for: the most the live service gives (FIELD-NOTES). */

@@ -7,7 +7,7 @@ import type { RuleContext } from '../runner/context.js';
 import { briefBody } from '../checks/status.js';
 import type { BodyEncoding, TokenFields, TokenPair } from '../protocol/oauth.js';
 import { codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
-import type { HttpResponse } from '../target/http.js';
+import type { HttpResponse } from '../targets/http.js';
 
 export async function exchange(t: RuleContext, fields: TokenFields, encoding: BodyEncoding = 'json'): Promise<HttpResponse> {
   return t.send(tokenRequest(t.target, fields, encoding));

@@ -10,8 +10,8 @@ import { allRules } from '../../specs/index.js';
 import { CHROMIUM_PATH, chromiumGap, SharedBrowser } from '../../src/browser/launch.js';
 import type { Report } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/target/embedded.js';
-import { targetFromEnv } from '../../src/target/from-env.js';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embedded.js';
+import { targetFromEnv } from '../../src/targets/from-env.js';
 
 const profiles = async () => (await readdir(tmpdir())).filter((f) => f.startsWith('playwright_chromiumdev_profile-')).sort();
 

@@ -9,7 +9,7 @@ import { FAULTS, type FaultName } from '../../src/emulator/faults.js';
 import { FAULT_KILLS } from '../../src/emulator/fault-kills.js';
 import type { RuleResult } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/target/embedded.js';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embedded.js';
 
 const SEED = 20261122;
 const RUNS = 15;

@@ -8,8 +8,8 @@ import { METAMORPHIC_RULE_IDS } from '../../specs/4.2-filter-metamorphic.js';
 import { filterTraceability } from '../../src/docs/traceability-filters.js';
 import type { RuleResult } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';
-import type { TargetConfig } from '../../src/target/config.js';
-import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/target/embedded.js';
+import type { TargetConfig } from '../../src/targets/config.js';
+import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embedded.js';
 
 const byId = new Map(allRules().map((r) => [r.id, r]));
 

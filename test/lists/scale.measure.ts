@@ -8,7 +8,7 @@
 import { request } from 'undici';
 import { allRules } from '../../specs/index.js';
 import { executeRun } from '../../src/runner/execute.js';
-import { startEmbeddedTarget } from '../../src/target/embedded.js';
+import { startEmbeddedTarget } from '../../src/targets/embedded.js';
 
 const records = Number(process.argv[2] ?? 10_000);
 const runs = Number(process.argv[3] ?? 100);

@@ -3,7 +3,7 @@ import { jsonContentType, jsonObjectBody, matchesSchema } from '../../src/checks
 import { noSecretEcho } from '../../src/checks/secrets.js';
 import { noServerError, status } from '../../src/checks/status.js';
 import { accessTokenIsJwt, expiresInPositiveInteger, refreshTokenPresent, serverTimeNear, tokenTypeBearer } from '../../src/checks/token.js';
-import type { HttpResponse } from '../../src/target/http.js';
+import type { HttpResponse } from '../../src/targets/http.js';
 
 const res = (s: number, body: unknown = '', type = 'application/json'): HttpResponse => ({
   status: s,

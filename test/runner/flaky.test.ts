@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rule } from '../../src/model/define.js';
 import { fail, outcomeOf, pass } from '../../src/model/outcome.js';
-import { Masker } from '../../src/report/mask.js';
+import { Masker } from '../../src/secrets/mask.js';
 import { runSuite } from '../../src/runner/run-suite.js';
-import type { TargetConfig } from '../../src/target/config.js';
-import { HttpClient } from '../../src/target/http.js';
+import type { TargetConfig } from '../../src/targets/config.js';
+import { HttpClient } from '../../src/targets/http.js';
 
 const target: TargetConfig = { kind: 'remote', baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9', chatUrl: 'http://127.0.0.1:9', credentials: { clientId: 'c', clientSecret: 's', redirectUri: 'https://r' }, capabilities: [] };
 

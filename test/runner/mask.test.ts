@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Masker, maskSecret } from '../../src/report/mask.js';
+import { Masker, maskSecret } from '../../src/secrets/mask.js';
 import { maskAuthorization } from '../../src/runner/recorder.js';
 
 describe('masking', () => {

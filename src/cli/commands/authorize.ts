@@ -7,11 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { maskSecret } from '../../report/mask.js';
+import { maskSecret } from '../../secrets/mask.js';
 import { codeGrant, tokenPairOf, tokenRequest, type TokenEndpoint } from '../../protocol/oauth.js';
-import { httpUrl } from '../../target/from-env.js';
-import { HttpClient } from '../../target/http.js';
-import { TokenStore } from '../../target/token-store.js';
+import { httpUrl } from '../../targets/from-env.js';
+import { HttpClient } from '../../targets/http.js';
+import { TokenStore } from '../../targets/token-store.js';
 import { parseFlags } from '../args.js';
 import { ConfigError } from '../errors.js';
 import { integerSetting, loadEnv } from '../settings.js';

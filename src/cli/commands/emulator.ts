@@ -4,8 +4,8 @@
  * terminal they are masked, so that nothing on screen or in a scroll-back holds them.
  */
 import { startEmulator } from '../../emulator/index.js';
-import { SECRET_KEYS } from '../../target/config.js';
-import { maskSecret } from '../../report/mask.js';
+import { SECRET_KEYS } from '../../targets/config.js';
+import { maskSecret } from '../../secrets/mask.js';
 import { parseFlags } from '../args.js';
 import { UsageError } from '../errors.js';
 import { integerSetting } from '../settings.js';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { disconnectHookSignature, disconnectHookUrl, HOOK_PARAMETERS, signDisconnectHook } from '../../hook/sign.js';
-import { describeTransportError } from '../../target/http.js';
+import { describeTransportError } from '../../targets/http.js';
 import { parseFlags } from '../args.js';
 import { ConfigError, UnreachableError, UsageError } from '../errors.js';
 import { integerSetting, loadEnv } from '../settings.js';

@@ -3,7 +3,7 @@
  * Control calls are plumbing, not protocol: they are not recorded as exchanges, but every secret they
  * return is taught to the masker before anything can print it.
  */
-import type { Masker } from '../report/mask.js';
+import type { Masker } from '../secrets/mask.js';
 import type { HttpClient } from './http.js';
 
 export class ControlError extends Error {

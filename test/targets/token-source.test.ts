@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { Masker } from '../../src/report/mask.js';
-import { targetFromEnv } from '../../src/target/from-env.js';
-import { HttpClient } from '../../src/target/http.js';
-import { TokenSource } from '../../src/target/token-source.js';
-import { TokenStore } from '../../src/target/token-store.js';
+import { Masker } from '../../src/secrets/mask.js';
+import { targetFromEnv } from '../../src/targets/from-env.js';
+import { HttpClient } from '../../src/targets/http.js';
+import { TokenSource } from '../../src/targets/token-source.js';
+import { TokenStore } from '../../src/targets/token-store.js';
 
 let emulator: RunningEmulator;
 let client: HttpClient;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, retryDelayMs } from '../../src/target/rate-limit.js';
+import { RateLimiter, retryDelayMs } from '../../src/targets/rate-limit.js';
 
 /** A fake clock: sleeping advances it, so the test measures the limiter's schedule, not the machine. */
 function fakeClock() {

@@ -3,7 +3,7 @@
  * `conformance authorize`, or seeded once from REFRESH_TOKEN), refreshed at most once per run and only when the
  * stored access token is about to expire; the new pair is on disk before the access token is used.
  */
-import type { Masker } from '../report/mask.js';
+import type { Masker } from '../secrets/mask.js';
 import { refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
 import type { TargetConfig } from './config.js';
 import type { HttpClient } from './http.js';

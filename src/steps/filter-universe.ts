@@ -3,13 +3,13 @@
  * target shows without a filter, or the control API's ground truth) and the judging of one filtered fetch.
  */
 import fc from 'fast-check';
-import { noneMissing, returnedSatisfy, subsetOf, satisfies, type RecordView } from '../src/checks/filter-meaning.js';
-import type { Finding } from '../src/model/outcome.js';
-import { fail, pass } from '../src/model/outcome.js';
-import { describeFilter, LISTS, type Clause, type ListName } from '../src/protocol/filters.js';
-import type { RuleContext } from '../src/runner/context.js';
-import { fetchFiltered, groundTruth, visibleRecords, type ListFetch } from '../src/steps/lists.js';
-import { valueSource, type SweepCase, type ValueSource } from '../generators/filters.js';
+import { noneMissing, returnedSatisfy, subsetOf, satisfies, type RecordView } from '../checks/filter-meaning.js';
+import type { Finding } from '../model/outcome.js';
+import { fail, pass } from '../model/outcome.js';
+import { describeFilter, LISTS, type Clause, type ListName } from '../protocol/filters.js';
+import type { RuleContext } from '../runner/context.js';
+import { fetchFiltered, groundTruth, visibleRecords, type ListFetch } from './lists.js';
+import { valueSource, type SweepCase, type ValueSource } from '../../generators/filters.js';
 
 export interface Universe {
   readonly list: ListName;

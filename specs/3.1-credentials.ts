@@ -47,7 +47,7 @@ export default defineSpec({
     ),
     exchangeRule(
       { id: 'oauth.refresh.old-token-refused', section: '3.1', level: 'must', requires: ['control'], title: 'A refresh token already exchanged is refused',
-        reading: '§3.1: the old refresh token becomes invalid. The exchange table names 400; the live service answers 401 "Token has been revoked" (FIELD-NOTES), which is non_strict.' },
+        reading: '§3.1: the old refresh token becomes invalid. The exchange table names 400; the live service answers 401 "Token has been revoked" (docs/field-notes.md), which is non_strict.' },
       {
         send: async (t) => {
           const first = await obtainTokens(t);

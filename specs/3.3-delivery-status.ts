@@ -46,7 +46,7 @@ export default defineSpec({
   rules: [
     rule(
       { id: 'chat.delivery-status.accepted', section: '3.3', level: 'must', requires: ['write'], title: 'Delivery status 1, 2, and -1 with each error code 901–905 answers 200',
-        reading: 'FIELD-NOTES: 200 with no body. Transitions between statuses are not shown (§3.3), so any order is allowed: the cases are applied to one message in random order.',
+        reading: 'docs/field-notes.md: 200 with no body. Transitions between statuses are not shown (§3.3), so any order is allowed: the cases are applied to one message in random order.',
         covers: ['3.3/delivered', '3.3/read', '3.3/error', '3.3/901', '3.3/902', '3.3/903', '3.3/904', '3.3/905', DS('status_code'), DS('error_code'), DS('error'), '2.9/status_code', '2.9/error_code', '2.9/error', '4.3/Update delivery status'] },
       async (t) => {
         const s = await chatSession(t);
@@ -98,7 +98,7 @@ export default defineSpec({
     ),
     rule(
       { id: 'chat.delivery-status.alias', section: '3.3', level: 'info', requires: ['write'], title: 'Whether delivery_status is accepted in place of status_code (public clients send it)',
-        reading: 'FIELD-NOTES: public clients send the code as delivery_status; the spec says status_code. Reported, not judged.', covers: [DS('status_code')] },
+        reading: 'docs/field-notes.md: public clients send the code as delivery_status; the spec says status_code. Reported, not judged.', covers: [DS('status_code')] },
       async (t) => {
         const s = await chatSession(t);
         const res = await s.deliveryStatus(await messageToMark(s), { delivery_status: 2 });

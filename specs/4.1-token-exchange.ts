@@ -128,7 +128,7 @@ export default defineSpec({
 
     exchangeRule(
       { id: 'oauth.token.form-encoded', section: '4.1', level: 'info', requires: ['control'], title: 'Whether a form-encoded code exchange is accepted (public PHP clients send one)',
-        reading: 'The spec states a JSON request; FIELD-NOTES records form-encoded requests from the PHP client. Reported, not judged.' },
+        reading: 'The spec states a JSON request; docs/field-notes.md records form-encoded requests from the PHP client. Reported, not judged.' },
       {
         send: (t) => exchangeFreshCode(t, 'form'),
         expect: [(res) => observed('form-encoded exchange', `answered ${res.status}${parseJson(res) && res.status === 200 ? ' with a token pair' : ''}`)],

@@ -223,7 +223,7 @@ const encodings = rule(
   {
     id: 'lists.filter.meta.encodings', section: '4.2', level: 'must', requires: [],
     title: 'Raw and percent-encoded brackets, [] and [0] arrays and the scalar single form give the same result',
-    reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (FIELD-NOTES). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms must mean the same filter.',
+    reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms must mean the same filter.',
     covers: ['4.2/Single', '4.2/Multiple', '4.2/Custom fields', '4.2/Statuses (deals)'],
   },
   async (t) => {
@@ -292,7 +292,7 @@ const pages = rule(
   {
     id: 'lists.filter.meta.pages-join', section: '4.2', level: 'must', requires: [],
     title: 'The pages of a filtered list, followed through _links.next, join into the one-page answer without duplicates or gaps',
-    reading: 'Read-only. The filter applies to the whole list, so every page of a filtered list is filtered. Pagination itself (page, limit ≤ 250, _links.next keeping the query) is not in the spec; it is taken from the live service (FIELD-NOTES). Pages are compared as sets.',
+    reading: 'Read-only. The filter applies to the whole list, so every page of a filtered list is filtered. Pagination itself (page, limit ≤ 250, _links.next keeping the query) is not in the spec; it is taken from the live service (docs/field-notes.md). Pages are compared as sets.',
     covers: ['4.2/filter'],
   },
   async (t) => {

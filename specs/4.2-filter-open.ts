@@ -108,7 +108,7 @@ const responseShape = rule(
   {
     id: 'lists.response.shape', section: '4.2', level: 'info', requires: [],
     title: 'The list answer: media type, HAL keys, the page limit and the answer to a filter that matches nothing',
-    reading: '§4.2: "Response body of list endpoints: not shown". FIELD-NOTES: HAL JSON with _page, _links and _embedded.<list>, limit at most 250, 204 with an empty body when nothing matches.',
+    reading: '§4.2: "Response body of list endpoints: not shown". docs/field-notes.md: HAL JSON with _page, _links and _embedded.<list>, limit at most 250, 204 with an empty body when nothing matches.',
     covers: ['4.2/filter'],
   },
   async (t) => {

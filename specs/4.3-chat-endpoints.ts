@@ -49,13 +49,13 @@ export default defineSpec({
     // ---- connect and disconnect
     exchangeRule(
       { id: 'chat.connect.answer', section: '4.3', level: 'must', requires: [], title: 'Connect answers 200 with the request fields plus a string scope_id',
-        reading: 'FIELD-NOTES: scope_id is `<channel_id>_<account_id>`; any non-empty string passes.',
+        reading: 'docs/field-notes.md: scope_id is `<channel_id>_<account_id>`; any non-empty string passes.',
         covers: [CONNECT('account_id'), CONNECT('hook_api_version'), '2.4/account_id', '2.4/scope_id', '2.4/hook_api_version', '4.3/Connect channel'] },
       { send: async (t) => (await chatSession(t)).connect(), expect: async (t) => [status(200), jsonContentType, connectAnswer((await chatSession(t)).channel.accountId)] },
     ),
     exchangeRule(
       { id: 'chat.connect.optional-omitted', section: '4.3', level: 'must', requires: [], title: 'Connect with account_id alone (no title, hook_api_version, is_time_window_disabled) succeeds',
-        reading: 'DESIGN.md §2: connect without title or is_time_window_disabled must succeed; hook_api_version has a default (v1), so it may be omitted too.',
+        reading: 'docs/design.md §2: connect without title or is_time_window_disabled must succeed; hook_api_version has a default (v1), so it may be omitted too.',
         covers: [CONNECT('title'), CONNECT('is_time_window_disabled'), '2.4/title', '2.4/is_time_window_disabled'] },
       {
         send: async (t) => { const s = await chatSession(t); return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId } }); },
@@ -133,7 +133,7 @@ export default defineSpec({
     // ---- messages
     rule(
       { id: 'chat.message.answer', section: '4.3', level: 'must', requires: ['write'], title: 'A new message answers 200 with new_message {conversation_id, sender_id, receiver_id, msgid, ref_id = msgid sent}',
-        reading: 'FIELD-NOTES: new and edited messages answer {"new_message":{...}}; receiver_id is null (or absent) for an incoming message. The optional payload fields (conversation_ref_id, source, receiver, reply_to, forwards) are omitted.',
+        reading: 'docs/field-notes.md: new and edited messages answer {"new_message":{...}}; receiver_id is null (or absent) for an incoming message. The optional payload fields (conversation_ref_id, source, receiver, reply_to, forwards) are omitted.',
         covers: ['conversation_ref_id', 'new_message[conversation_id]', 'new_message[sender_id]', 'new_message[receiver_id]', 'new_message[msgid]', 'new_message[ref_id]', 'event_type', 'payload', 'timestamp', 'msec_timestamp', 'conversation_id', 'sender', 'msgid', 'message', 'silent'].map(SEND) },
       async (t) => {
         const s = await chatSession(t);
@@ -214,7 +214,7 @@ export default defineSpec({
     ),
     rule(
       { id: 'chat.edit.text', section: '4.3', level: 'must', requires: ['write'], title: 'An edit (by msgid, then by chat-interface id) changes the message in the history, which keeps it once',
-        reading: '§4.3 rule 4: an edit carries message and the identifying ids; FIELD-NOTES: the edit answers {"new_message":{...}}.', covers: [SEND('id'), SEND('msgid'), SEND('event_type')] },
+        reading: '§4.3 rule 4: an edit carries message and the identifying ids; docs/field-notes.md: the edit answers {"new_message":{...}}.', covers: [SEND('id'), SEND('msgid'), SEND('event_type')] },
       async (t) => {
         const s = await chatSession(t);
         const conv = s.conversationId();
@@ -360,7 +360,7 @@ export default defineSpec({
     ),
     rule(
       { id: 'chat.history.limit', section: '8', level: 'must', requires: ['write'], title: 'History limit 50 gives at most 50 messages; limit 51 is refused with 400 or capped at 50',
-        reading: 'DESIGN.md §2: the maximum of 50 is met either by a 400 or by a 200 with at most 50 messages.', covers: ['8/History limit', HISTORY('limit')] },
+        reading: 'docs/design.md §2: the maximum of 50 is met either by a 400 or by a 200 with at most 50 messages.', covers: ['8/History limit', HISTORY('limit')] },
       async (t) => {
         const s = await chatSession(t);
         const conv = s.conversationId();
@@ -400,7 +400,7 @@ export default defineSpec({
     ),
     rule(
       { id: 'chat.history.by-chat-id', section: '4.3', level: 'info', requires: ['write'], title: 'Whether history also answers for the chat-interface chat id in the path',
-        reading: 'The spec names the integration-side conversation_id; public clients put the chat-interface chat id there (FIELD-NOTES). Reported, not judged.', covers: ['4.3/Get chat history'] },
+        reading: 'The spec names the integration-side conversation_id; public clients put the chat-interface chat id there (docs/field-notes.md). Reported, not judged.', covers: ['4.3/Get chat history'] },
       async (t) => {
         const s = await chatSession(t);
         const conv = s.conversationId();
@@ -453,7 +453,7 @@ export default defineSpec({
     // ---- reactions
     rule(
       { id: 'chat.react.accepted', section: '4.3', level: 'must', requires: ['write'], title: 'react and unreact answer 200, naming the message by msgid or by id and the chat by conversation_id or conversation_ref_id',
-        reading: 'Either id of each pair suffices (§4.3 Reaction); FIELD-NOTES: 200 with no body. The manager reaction is sent when MANAGER_USER_ID is set.', covers: ['conversation_id', 'conversation_ref_id', 'id', 'msgid', 'user[id]', 'user[ref_id]', 'type', 'emoji'].map(REACT) },
+        reading: 'Either id of each pair suffices (§4.3 Reaction); docs/field-notes.md: 200 with no body. The manager reaction is sent when MANAGER_USER_ID is set.', covers: ['conversation_id', 'conversation_ref_id', 'id', 'msgid', 'user[id]', 'user[ref_id]', 'type', 'emoji'].map(REACT) },
       async (t) => {
         const s = await chatSession(t);
         const conv = s.conversationId();

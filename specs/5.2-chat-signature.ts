@@ -60,8 +60,8 @@ const WHAT: Record<TamperPart, string> = {
 };
 
 const READINGS: Partial<Record<TamperPart, string>> = {
-  'body-byte': 'The MD5 is over the received bytes (FIELD-NOTES); a letter inside a string value is changed so the body stays valid JSON and only the hash can catch it.',
-  path: 'The signed path includes /v2/origin/custom/... and excludes the query string (FIELD-NOTES).',
+  'body-byte': 'The MD5 is over the received bytes (docs/field-notes.md); a letter inside a string value is changed so the body stays valid JSON and only the hash can catch it.',
+  path: 'The signed path includes /v2/origin/custom/... and excludes the query string (docs/field-notes.md).',
   date: 'The sent Date is within the accepted window, so only the signature can catch it.',
 };
 
@@ -112,7 +112,7 @@ export default defineSpec({
     ),
     propertyRule<'GMT' | number>(
       { id: 'chat.signature.date-formats', section: '5.2', level: 'must', requires: [], title: 'Date in RFC 2822 with a numeric zone or with GMT is accepted',
-        reading: 'Both forms are valid RFC 2822 and both are in use by clients (FIELD-NOTES); the same instant in any zone is the same Date.', covers: ['5.2/Date'] },
+        reading: 'Both forms are valid RFC 2822 and both are in use by clients (docs/field-notes.md); the same instant in any zone is the same Date.', covers: ['5.2/Date'] },
       {
         cases: () => fc.oneof(fc.constant('GMT' as const), fc.constant(0), fc.integer({ min: -47, max: 56 }).map((q) => q * 15)),
         send: async (t, zone) => { const s = await chatSession(t); return s.send(connectCall(s), { zone }); },

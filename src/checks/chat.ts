@@ -54,7 +54,7 @@ export function newMessageAnswer(expect: { msgid: string; conversationId: string
   };
 }
 
-/** No body, or an empty one (FIELD-NOTES: delivery status, react and disconnect answer 200 with no body). */
+/** No body, or an empty one (docs/field-notes.md: delivery status, react and disconnect answer 200 with no body). */
 export const emptyOrJsonBody: Check = (res) => {
   if (res.text.trim() === '') return pass('body', 'no body');
   return parseJson(res) === undefined ? fail('body', `expected no body or JSON, observed "${res.text.slice(0, 60)}"`) : pass('body', 'a JSON body');

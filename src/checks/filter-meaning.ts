@@ -1,6 +1,6 @@
 /**
  * What a filter means, judged on records (the kit's own reading of §4.2, independent of the emulator's engine).
- * Where the spec is loose the check takes two readings and keeps the lenient verdict (DESIGN.md §2):
+ * Where the spec is loose the check takes two readings and keeps the lenient verdict (docs/design.md §2):
  * - `loose`: what a returned record must satisfy (ranges inclusive, names and text values matched as a
  *   case-insensitive substring, an unset checkbox counts as 0, a `date` value on the same day);
  * - `strict`: what a record must satisfy to be owed (ranges exclusive, exact names and values, a checkbox set).

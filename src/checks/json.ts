@@ -1,5 +1,5 @@
 /**
- * Media-type and JSON checks, with the lenient readings of DESIGN.md §2:
+ * Media-type and JSON checks, with the lenient readings of docs/design.md §2:
  * `application/json; charset=utf-8` is JSON; another `+json` type (problem+json, hal+json) is non_strict where
  * the spec states `application/json`.
  */
@@ -48,7 +48,7 @@ export const jsonObjectBody: Check = (res) => {
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 
-/** Validates the body against a JSON schema; extra fields are always allowed (DESIGN.md §2). */
+/** Validates the body against a JSON schema; extra fields are always allowed (docs/design.md §2). */
 export function matchesSchema(name: string, schema: SchemaObject): Check {
   const validate = ajv.compile(schema);
   return (res) => {

@@ -1,5 +1,5 @@
 /**
- * Status-code checks. The verdict scale of DESIGN.md §2: the stated code passes; another code of the same
+ * Status-code checks. The verdict scale of docs/design.md §2: the stated code passes; another code of the same
  * class is non_strict (403 where 401 is stated); the opposite class or any 5xx fails.
  */
 import type { Finding } from '../model/outcome.js';

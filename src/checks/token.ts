@@ -14,7 +14,7 @@ function field(res: Parameters<Check>[0], name: string): { present: boolean; val
 
 const show = (v: unknown): string => (typeof v === 'string' ? `the string "${v.length > 40 ? `${v.slice(0, 4)}…` : v}"` : JSON.stringify(v) ?? 'undefined');
 
-/** token_type is a bearer type, compared case-insensitively (DESIGN.md §2). */
+/** token_type is a bearer type, compared case-insensitively (docs/design.md §2). */
 export const tokenTypeBearer: Check = (res) => {
   const { present, value } = field(res, 'token_type');
   if (!present) return fail('token_type', 'expected token_type "Bearer", observed no token_type field');

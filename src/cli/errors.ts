@@ -1,5 +1,5 @@
 /**
- * Errors the command line turns into exit codes (DESIGN.md §3): 2 for usage and configuration, 3 for an unreachable target.
+ * Errors the command line turns into exit codes (docs/design.md §3): 2 for usage and configuration, 3 for an unreachable target.
  */
 export class UsageError extends Error {
   readonly code = 'ERR_USAGE';

@@ -1,5 +1,5 @@
 /**
- * The `conformance` command: dispatches to a subcommand and maps errors to the exit codes of DESIGN.md §3.
+ * The `conformance` command: dispatches to a subcommand and maps errors to the exit codes of docs/design.md §3.
  */
 import { authorizeCommand } from './commands/authorize.js';
 import { docsCommand, faultsCommand } from './commands/docs.js';

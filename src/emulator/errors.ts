@@ -1,5 +1,5 @@
 /**
- * Problem bodies (`{title, type, status, detail}`, the live service's shape, see FIELD-NOTES) and the root error and
+ * Problem bodies (`{title, type, status, detail}`, the live service's shape, see docs/field-notes.md) and the root error and
  * not-found handlers that keep every failure a JSON 4xx: bad input must never surface as a 5xx or a crash.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,6 +1,6 @@
 /**
  * The emulator's public API: a strict reference implementation of the service, started in-process on one port.
- * `env()` describes it with the DESIGN.md §4 keys so a remote run can target it like any other server.
+ * `env()` describes it with the docs/design.md §4 keys so a remote run can target it like any other server.
  */
 import type { AddressInfo } from 'node:net';
 import type { FaultSwitches } from './faults.js';
@@ -25,7 +25,7 @@ export interface EmulatorOptions {
 export interface RunningEmulator {
   /** e.g. http://127.0.0.1:4010, no trailing slash. */
   readonly url: string;
-  /** The DESIGN.md §4 keys for a remote run against this instance. */
+  /** The docs/design.md §4 keys for a remote run against this instance. */
   env(): Record<string, string>;
   /** Every secret it ever issued or holds, for leak checks on reports. */
   issuedSecrets(): string[];

@@ -2,7 +2,7 @@
  * Verdicts and findings. A check produces a Finding; a rule's Outcome is the worst of its findings.
  */
 
-/** The only six verdicts (DESIGN.md §2). */
+/** The only six verdicts (docs/design.md §2). */
 export type Verdict = 'passed' | 'failed' | 'non_strict' | 'informational' | 'skipped' | 'errored';
 
 export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'non_strict', 'informational', 'skipped', 'errored'];

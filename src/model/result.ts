@@ -1,5 +1,5 @@
 /**
- * What a run produces: the report.json contract of DESIGN.md §6. Field names never change meaning.
+ * What a run produces: the report.json contract of docs/design.md §6. Field names never change meaning.
  */
 import type { Capability, Level } from './rule.js';
 import type { Finding, PropertyRun, Verdict } from './outcome.js';

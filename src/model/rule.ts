@@ -8,7 +8,7 @@ import type { Outcome } from './outcome.js';
 /** `must`: stated by the spec (or RFC 6749/6750 where it relies on them); `should`: robustness; `info`: left open. */
 export type Level = 'must' | 'should' | 'info';
 
-/** What a target has to offer for a rule to run (DESIGN.md §2). */
+/** What a target has to offer for a rule to run (docs/design.md §2). */
 export type Capability = 'control' | 'browser' | 'hook' | 'write';
 
 export const CAPABILITIES: readonly Capability[] = ['control', 'browser', 'hook', 'write'];
@@ -22,7 +22,7 @@ export interface Rule {
   readonly requires: readonly Capability[];
   /** One line, what the rule checks. */
   readonly title: string;
-  /** The reading taken where the spec is loose or silent (the ambiguity policy of DESIGN.md §2). */
+  /** The reading taken where the spec is loose or silent (the ambiguity policy of docs/design.md §2). */
   readonly reading?: string;
   /**
    * The spec table rows the rule checks, as keys of src/docs/spec-tables.ts (`<section>/<first cell>`, e.g.

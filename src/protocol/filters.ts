@@ -1,6 +1,6 @@
 /**
  * The `filter[...]` language of §4.2 as the kit sends it: a filter is a list of clauses (one per parameter), encoded
- * into a query string with `qs` in each form public clients use (FIELD-NOTES): raw brackets (`filter[id][0]=1`, the
+ * into a query string with `qs` in each form public clients use (docs/field-notes.md): raw brackets (`filter[id][0]=1`, the
  * npm client) or percent-encoded ones (`filter%5Bid%5D%5B0%5D=1`, amocrm-js through qs), indexed `[0]` or repeated
  * `[]` arrays, and the scalar single form `filter[id]=1`. No bracket is written by hand.
  */

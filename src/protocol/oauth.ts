@@ -8,7 +8,7 @@ import type { HttpRequest } from '../targets/http.js';
 /** A token request body: field values are usually strings, but invalid cases put any JSON value there. */
 export type TokenFields = Record<string, unknown>;
 
-/** JS clients send JSON (as the spec states); the PHP client sends a form (FIELD-NOTES). */
+/** JS clients send JSON (as the spec states); the PHP client sends a form (docs/field-notes.md). */
 export type BodyEncoding = 'json' | 'form';
 
 /** What the token requests need of a target: its base URL and the integration's credentials. */

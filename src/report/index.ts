@@ -1,5 +1,5 @@
 /**
- * Report writers (DESIGN.md §6). The runner calls `writeReports` once at the end of a run; each file is written by
+ * Report writers (docs/design.md §6). The runner calls `writeReports` once at the end of a run; each file is written by
  * a module of its own. Nothing here prints to the console.
  */
 import { mkdir } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * report.json: the Report as given (DESIGN.md §6), pretty-printed; and reading one back with minimal validation.
+ * report.json: the Report as given (docs/design.md §6), pretty-printed; and reading one back with minimal validation.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Report } from '../model/result.js';

@@ -18,7 +18,7 @@ import { skipReason, type Shard } from './select.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { name: string; version: string };
 
-export interface RunSettings {
+export interface RunPlan {
   readonly target: TargetConfig;
   readonly rules: readonly Rule[];
   readonly seed: number;
@@ -54,7 +54,7 @@ function tokenSourceFor(target: TargetConfig, client: HttpClient, masker: Masker
   return new TokenSource(new TokenStore(target.tokenStore), target, client, masker);
 }
 
-export async function executeRun(settings: RunSettings): Promise<Report> {
+export async function executeRun(settings: RunPlan): Promise<Report> {
   const { target } = settings;
   const masker = settings.masker ?? maskerFor(target);
   const client = settings.client ?? clientFor(target);

@@ -48,7 +48,7 @@ export async function runSuite(env: RuleEnvironment, options: SuiteOptions): Pro
 
 /**
  * A failure is re-run once at once with the same seed; when the re-run does not fail, the failure stands but is
- * marked `flaky` (DESIGN.md §6): never hidden, and visible as unstable behaviour of the target.
+ * marked `flaky` (docs/design.md §6): never hidden, and visible as unstable behaviour of the target.
  */
 async function runWithRetry(rule: Rule, env: RuleEnvironment): Promise<RuleResult> {
   const first = await runRule(rule, env);

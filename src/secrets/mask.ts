@@ -1,5 +1,5 @@
 /**
- * Secret masking (DESIGN.md §6): a secret appears as its first 4 characters followed by `…`.
+ * Secret masking (docs/design.md §6): a secret appears as its first 4 characters followed by `…`.
  * The masker learns secrets as the run sees them (credentials, tokens in responses, codes from the control API)
  * and masks every string that leaves the runner.
  */

@@ -1,5 +1,5 @@
 /**
- * Control-API steps of the access lifecycle (DESIGN.md §5, the emulator's docs/control-api.md): consent in a chosen
+ * Control-API steps of the access lifecycle (docs/design.md §5, the emulator's docs/control-api.md): consent in a chosen
  * account, deactivation, disconnection, long-lived tokens, the secret key, the clock, and the kit's hook listener.
  * Control calls are plumbing: not recorded as exchanges, every secret they return taught to the masker.
  */

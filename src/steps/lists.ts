@@ -1,7 +1,7 @@
 /**
  * Multi-request steps of the list rules (§4.2): fetching a list across all its pages by following `_links.next`,
  * reading the paid filter flag, the records a target shows without a filter, and the ground truth of a control API.
- * The list shape follows the live service (FIELD-NOTES: HAL, `_embedded.<list>[]`, `_links.next`, 204 when empty).
+ * The list shape follows the live service (docs/field-notes.md: HAL, `_embedded.<list>[]`, `_links.next`, 204 when empty).
  */
 import { parseJson } from '../checks/json.js';
 import { briefBody } from '../checks/status.js';
@@ -14,7 +14,7 @@ import { Precondition } from '../runner/precondition.js';
 import type { HttpResponse } from '../targets/http.js';
 import { apiToken } from './api-token.js';
 
-/** Records per page the steps ask for: the most the live service gives (FIELD-NOTES). */
+/** Records per page the steps ask for: the most the live service gives (docs/field-notes.md). */
 export const PAGE_LIMIT = 250;
 /** A fetch stops after this many pages (100,000 records at 250 a page) and says it was cut short. */
 export const MAX_PAGES = 400;

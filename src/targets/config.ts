@@ -1,12 +1,12 @@
 /**
  * What the kit knows about a target: its URLs, credentials and capabilities.
- * Built from the environment (DESIGN.md §4) for a remote target, or from the emulator's own description.
+ * Built from the environment (docs/design.md §4) for a remote target, or from the emulator's own description.
  */
 import type { Capability } from '../model/rule.js';
 
 export type TargetKind = 'emulator' | 'remote';
 
-/** Every key of DESIGN.md §4, in the order env.example lists them. */
+/** Every key of docs/design.md §4, in the order env.example lists them. */
 export const ENV_KEYS = [
   'CONFORMANCE_TARGET', 'BASE_URL', 'AUTH_URL', 'CHAT_URL', 'CONTROL_URL', 'CLIENT_ID', 'CLIENT_SECRET',
   'REDIRECT_URI', 'AUTH_CODE', 'REFRESH_TOKEN', 'LONG_LIVED_TOKEN', 'CHANNEL_ID', 'CHANNEL_SECRET',
@@ -15,7 +15,7 @@ export const ENV_KEYS = [
 ] as const;
 export type EnvKey = (typeof ENV_KEYS)[number];
 
-/** Keys whose values are secrets: never printed, always masked (DESIGN.md §6). */
+/** Keys whose values are secrets: never printed, always masked (docs/design.md §6). */
 export const SECRET_KEYS: readonly EnvKey[] = ['CLIENT_SECRET', 'AUTH_CODE', 'REFRESH_TOKEN', 'LONG_LIVED_TOKEN', 'CHANNEL_SECRET'];
 
 export interface Credentials {
@@ -40,7 +40,7 @@ export interface TargetConfig {
   readonly authUrl: string;
   /** `{chat_url}`: serves /v2/origin/custom/... */
   readonly chatUrl: string;
-  /** The control API (DESIGN.md §5), when the target has one. */
+  /** The control API (docs/design.md §5), when the target has one. */
   readonly controlUrl?: string;
   readonly credentials: Credentials;
   /** host:port the kit listens on for the disconnect hook. */

@@ -1,5 +1,5 @@
 /**
- * Client of a target's control API (DESIGN.md §5; the emulator's is documented in docs/control-api.md).
+ * Client of a target's control API (docs/design.md §5; the emulator's is documented in docs/control-api.md).
  * Control calls are plumbing, not protocol: they are not recorded as exchanges, but every secret they
  * return is taught to the masker before anything can print it.
  */

@@ -1,5 +1,5 @@
 /**
- * Builds a TargetConfig from DESIGN.md §4 environment keys, checking each one and naming it when it is bad.
+ * Builds a TargetConfig from docs/design.md §4 environment keys, checking each one and naming it when it is bad.
  * The embedded emulator goes through the same function with the keys it prints, so both paths agree.
  */
 import { ConfigError } from '../cli/errors.js';

@@ -1,6 +1,6 @@
 /**
  * The emulator's chat interface (§4.3, §5.2): order of checks (signature, then validation, then existence), the MD5
- * over the received bytes, both Date forms, the FIELD-NOTES conveniences, an integration disconnect, and the chat
+ * over the received bytes, both Date forms, the docs/field-notes.md conveniences, an integration disconnect, and the chat
  * control endpoints. Real HTTP against an ephemeral-port instance.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -75,7 +75,7 @@ describe('signature details', () => {
   });
 });
 
-describe('FIELD-NOTES conveniences', () => {
+describe('docs/field-notes.md conveniences', () => {
   it('answers {"new_message":…}, typing 204, delivery status and react 200 with no body, history by either id', async () => {
     const created = await chat('POST', `/${scope}/chats`, { conversation_id: 'c-1', user: { id: 'client-1', name: 'Client' } });
     const sent = await chat('POST', `/${scope}`, message('c-1', 'm1'));

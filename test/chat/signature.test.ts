@@ -24,7 +24,7 @@ describe('chat signature (§5.2)', () => {
     expect(contentMd5(Buffer.from(body))).toBe(contentMd5(body));
   });
 
-  it('uses the MD5 of the empty string for a GET (FIELD-NOTES value)', () => {
+  it('uses the MD5 of the empty string for a GET (docs/field-notes.md value)', () => {
     expect(contentMd5(undefined)).toBe(EMPTY_MD5);
     expect(EMPTY_MD5).toBe('d41d8cd98f00b204e9800998ecf8427e');
     expect(openssl(['-md5'], '')).toBe(EMPTY_MD5);

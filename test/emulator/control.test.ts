@@ -149,7 +149,7 @@ describe('reset', () => {
 });
 
 describe('startEmulator', () => {
-  it('exposes env() with the DESIGN.md §4 keys and no key that makes no sense', async () => {
+  it('exposes env() with the docs/design.md §4 keys and no key that makes no sense', async () => {
     const env = h.emu.env();
     expect(Object.keys(env).sort()).toEqual([
       'AUTH_URL', 'BASE_URL', 'BOT_ID', 'CHANNEL_ID', 'CHANNEL_SECRET', 'CHAT_ACCOUNT_ID', 'CHAT_URL', 'CLIENT_ID',

@@ -44,7 +44,7 @@ export const RUN_FLAGS = {
 export const PROFILE_RUNS = { quick: 5, full: 100 } as const;
 export type Profile = keyof typeof PROFILE_RUNS;
 
-interface RunSettings {
+interface RunCommandOptions {
   readonly kind: 'emulator' | 'remote';
   readonly profile: Profile;
   readonly seed: number;
@@ -58,7 +58,7 @@ interface RunSettings {
   readonly env: ReturnType<typeof loadEnv>;
 }
 
-async function runSettings(args: string[], command: string, forced: { profile?: Profile } = {}): Promise<RunSettings> {
+async function runCommandOptions(args: string[], command: string, forced: { profile?: Profile } = {}): Promise<RunCommandOptions> {
   const { values, positionals } = parseFlags(args, RUN_FLAGS, command);
   if (positionals.length > 0) throw new UsageError(`conformance ${command}: unexpected argument "${positionals[0]}"`);
   const env = loadEnv(values['env-file']);
@@ -82,7 +82,7 @@ async function runSettings(args: string[], command: string, forced: { profile?: 
 }
 
 /** Runs the suite as the settings say and writes the reports; returns the report and its comparison with the baseline. */
-async function performRun(s: RunSettings): Promise<{ report: Report; comparison?: Comparison; html: string; summary: string }> {
+async function performRun(s: RunCommandOptions): Promise<{ report: Report; comparison?: Comparison; html: string; summary: string }> {
   const rules = allRules();
   let target: TargetConfig;
   let stopEmulator = async () => {};
@@ -127,7 +127,7 @@ async function performRun(s: RunSettings): Promise<{ report: Report; comparison?
 }
 
 export async function runCommand(args: string[]): Promise<number> {
-  const s = await runSettings(args, 'run');
+  const s = await runCommandOptions(args, 'run');
   if (s.dryRun) return dryRun(s);
   const { report, comparison } = await performRun(s);
   return exitCode(report, { strict: s.strict, ...(comparison ? { comparison } : {}) });
@@ -144,7 +144,7 @@ export async function certifyCommand(args: string[]): Promise<number> {
     if (report.options?.profile !== 'full') throw new ConfigError('--from', `names a report of profile ${String(report.options?.profile)}; certification needs the full profile`);
     outDir = resolve(values.out ?? 'reports');
   } else {
-    const s = await runSettings(args, 'certify', { profile: 'full' });
+    const s = await runCommandOptions(args, 'certify', { profile: 'full' });
     if (s.only || s.shard) throw new UsageError('conformance certify runs every rule: --only and --shard do not apply');
     ({ report } = await performRun(s));
     outDir = s.outDir;
@@ -157,7 +157,7 @@ export async function certifyCommand(args: string[]): Promise<number> {
 }
 
 /** `--dry-run`: what a run would create on the target, without sending anything. */
-function dryRun(s: RunSettings): number {
+function dryRun(s: RunCommandOptions): number {
   const rules = allRules();
   const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
   const target = s.kind === 'remote' ? targetFromEnv(s.env, 'remote') : undefined;
@@ -178,7 +178,7 @@ async function loadBaseline(path: string, flag = '--baseline'): Promise<Report> 
   }
 }
 
-/** DESIGN.md §3: 0 when no `must` rule failed (with --strict, no `should` either); with a baseline, only regressions count. */
+/** docs/design.md §3: 0 when no `must` rule failed (with --strict, no `should` either); with a baseline, only regressions count. */
 export function exitCode(report: Report, options: { strict: boolean; comparison?: Comparison }): number {
   const counts = (level: string) => level === 'must' || (options.strict && level === 'should');
   if (options.comparison) {

@@ -1,6 +1,6 @@
 /**
  * `GET /api/v4/account` (§4.1 account API calls). The spec does not show the body; the fields follow the live
- * service (FIELD-NOTES) so public clients that read them without checks keep working.
+ * service (docs/field-notes.md) so public clients that read them without checks keep working.
  */
 import type { FastifyInstance } from 'fastify';
 import type { RouteOptions } from '../context.js';

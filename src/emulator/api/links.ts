@@ -1,5 +1,5 @@
 /**
- * Absolute links in HAL bodies use the scheme and host the client called (FIELD-NOTES: the PHP client prefixes its
+ * Absolute links in HAL bodies use the scheme and host the client called (docs/field-notes.md: the PHP client prefixes its
  * own base URL, others follow the link as is), falling back to the instance URL when the request names no host.
  */
 import type { FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The `/api/v4` scope. Its errors are `application/problem+json` like the live service's (FIELD-NOTES; one public
+ * The `/api/v4` scope. Its errors are `application/problem+json` like the live service's (docs/field-notes.md; one public
  * client only recognises an API error by exactly that type). List endpoints (§4.2) register here beside the
  * account and reuse `bearerAuth` from ./bearer.js.
  */

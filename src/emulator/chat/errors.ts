@@ -1,5 +1,5 @@
 /**
- * Chat interface errors (§4.3, §7): the live service's JSON envelope (FIELD-NOTES)
+ * Chat interface errors (§4.3, §7): the live service's JSON envelope (docs/field-notes.md)
  * `{"status":0,"error_code":403,"error_type":"ORIGIN_INVALID_SIGNATURE","error_description":"invalid signature"}`,
  * with `errors` naming each invalid field on a 400. Never quotes a header or a secret.
  */

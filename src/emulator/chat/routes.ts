@@ -14,7 +14,7 @@ import { ChatError, invalidRequest, notFound, sendChatError } from './errors.js'
 import { verifySignature } from './signature.js';
 import { chatState, historyPage, insertInOrder, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
 import {
-  Check, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type Obj,
+  Validator, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type Obj,
 } from './validate.js';
 
 export const CHAT_PREFIX = '/v2/origin/custom';
@@ -48,7 +48,7 @@ export async function chatRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
 interface Gate<T> {
   readonly channel: ChannelRecord | undefined;
   /** Validates the parsed body (undefined when there is none) and the query; errors go to `c`. */
-  readonly validate: (c: Check, body: unknown) => T;
+  readonly validate: (c: Validator, body: unknown) => T;
 }
 
 /** Signature, then validation, then the caller's existence checks. */
@@ -56,7 +56,7 @@ function gate<T>(ctx: EmulatorContext, request: FastifyRequest, g: Gate<T>): T {
   if (!g.channel) throw notFound('CHANNEL_NOT_FOUND', 'channel does not exist');
   const validateFirst = ctx.faults.isOn('chat-validate-before-signature');
   if (!validateFirst) verifySignature(ctx, request, g.channel.secret);
-  const c = new Check(ctx.faults);
+  const c = new Validator(ctx.faults);
   const value = g.validate(c, readJson(request));
   if (c.errors.length > 0) throw invalidRequest(c.errors);
   if (validateFirst) verifySignature(ctx, request, g.channel.secret);
@@ -73,7 +73,7 @@ function readJson(request: FastifyRequest): unknown {
   }
 }
 
-function objectOf(c: Check, body: unknown): Obj {
+function objectOf(c: Validator, body: unknown): Obj {
   if (isObj(body)) return body;
   c.add('body', 'must be a JSON object');
   return {};
@@ -269,7 +269,7 @@ function readJsonLoose(request: FastifyRequest): unknown {
   }
 }
 
-function queryInt(c: Check, query: Record<string, unknown>, key: string, min: number): number | undefined {
+function queryInt(c: Validator, query: Record<string, unknown>, key: string, min: number): number | undefined {
   const v = query[key];
   if (v === undefined || v === '') return undefined;
   if (typeof v !== 'string' || !/^\d{1,9}$/.test(v) || Number(v) < min) {
@@ -298,7 +298,7 @@ interface MessageEvent {
   readonly forwards: readonly { id?: string; msgid?: string }[];
 }
 
-function validateMessageEvent(c: Check, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
+function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
   const body = objectOf(c, raw);
   const event = c.oneOf(body, 'event_type', '', ['new_message', 'edit_message'] as const, { required: true });
   const p = c.obj(body, 'payload', '', { required: true }) ?? {};

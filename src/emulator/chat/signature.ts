@@ -2,7 +2,7 @@
  * Verifies the §5.2 signature of one chat request, before anything else looks at it. The MD5 is computed over the
  * raw bytes received (kept by the chat scope's body parser), the signing string is rebuilt with the shared
  * `signingString` of src/protocol/chat-signature.ts, and the HMAC is compared in constant time.
- * `Date` is RFC 2822 with a numeric zone or GMT, within 15 minutes of the emulator clock (FIELD-NOTES).
+ * `Date` is RFC 2822 with a numeric zone or GMT, within 15 minutes of the emulator clock (docs/field-notes.md).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';

@@ -192,7 +192,7 @@ export class ChatState {
     return this.chatsByConversation.get(`${this.namespace(conn)}|${conversationId}`);
   }
 
-  /** A chat by the integration's conversation id or by the chat interface's chat id (FIELD-NOTES: clients use either). */
+  /** A chat by the integration's conversation id or by the chat interface's chat id (docs/field-notes.md: clients use either). */
   chatByEitherId(conn: Connection, id: string): Chat | undefined {
     const byConversation = this.chatOf(conn, id);
     if (byConversation) return byConversation;

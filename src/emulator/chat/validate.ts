@@ -21,7 +21,7 @@ export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'objec
 const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== undefined;
 
 /** Collects field errors; each accessor returns the value when it is valid, undefined otherwise. */
-export class Check {
+export class Validator {
   readonly errors: FieldError[] = [];
   constructor(readonly faults: FaultSwitches) {}
 
@@ -117,7 +117,7 @@ export interface ParticipantIn {
 }
 
 /** §2.5: `id` and `name` required; `ref_id`, `avatar`, `profile` (`phone`, `email`) and `profile_link` optional. */
-export function participant(c: Check, o: Obj, k: string, path: string, opts: { required: boolean }): ParticipantIn | undefined {
+export function participant(c: Validator, o: Obj, k: string, path: string, opts: { required: boolean }): ParticipantIn | undefined {
   const p = c.obj(o, k, path, { required: opts.required });
   if (!p) return undefined;
   const at = join(path, k);
@@ -134,7 +134,7 @@ export function participant(c: Check, o: Obj, k: string, path: string, opts: { r
 }
 
 /** §2.6: `external_id` a string, integer or boolean; at most 40 printable ASCII characters. Returns it as text. */
-export function source(c: Check, o: Obj, path: string): string | undefined {
+export function source(c: Validator, o: Obj, path: string): string | undefined {
   const s = c.obj(o, 'source', path);
   if (!s || !has(s, 'external_id')) return undefined;
   const at = join(join(path, 'source'), 'external_id');
@@ -165,7 +165,7 @@ export interface MessageIn {
 }
 
 /** §2.7 (and §2.8–§2.10 inside it). `edit`: file fields may be omitted. `comment`: `post` is what makes one. */
-export function message(c: Check, o: Obj, path: string, opts: { edit: boolean }): MessageIn | undefined {
+export function message(c: Validator, o: Obj, path: string, opts: { edit: boolean }): MessageIn | undefined {
   const m = c.obj(o, 'message', path, { required: true });
   if (!m) return undefined;
   const at = join(path, 'message');
@@ -209,7 +209,7 @@ export function message(c: Check, o: Obj, path: string, opts: { edit: boolean })
 }
 
 /** §2.8: only `post` is a supported type; `url` is the link. */
-function sharedPost(c: Check, s: Obj, at: string): void {
+function sharedPost(c: Validator, s: Obj, at: string): void {
   c.str(s, 'url', at, { required: true });
   c.str(s, 'preview_link', at, { optional: true });
   c.str(s, 'preview_permalink', at, { optional: true });
@@ -219,7 +219,7 @@ function sharedPost(c: Check, s: Obj, at: string): void {
 }
 
 /** §2.10: `id` and `url` required. Returns the post id. */
-function post(c: Check, p: Obj, at: string): string | undefined {
+function post(c: Validator, p: Obj, at: string): string | undefined {
   const required = !c.faults.isOn('chat-post-unchecked');
   const id = c.str(p, 'id', at, { required });
   c.str(p, 'url', at, { required });
@@ -235,9 +235,9 @@ export interface DeliveryStatusIn {
 
 /**
  * §2.9 and §3.3: status 1, 2 or -1; with -1 an `error_code` of 901–905, and with 905 an `error` text.
- * `delivery_status` is accepted as an alias of `status_code` (FIELD-NOTES: public clients send it).
+ * `delivery_status` is accepted as an alias of `status_code` (docs/field-notes.md: public clients send it).
  */
-export function deliveryStatus(c: Check, o: Obj, at: string, opts: { alias?: boolean } = {}): DeliveryStatusIn | undefined {
+export function deliveryStatus(c: Validator, o: Obj, at: string, opts: { alias?: boolean } = {}): DeliveryStatusIn | undefined {
   const key = opts.alias && !has(o, 'status_code') && has(o, 'delivery_status') ? 'delivery_status' : 'status_code';
   const unvalidated = c.faults.isOn('chat-delivery-status-unvalidated');
   const code = c.int(o, key, at, { required: !unvalidated });
@@ -259,7 +259,7 @@ export interface EmbeddedIn {
 }
 
 /** §2.11: with `id` or `msgid` the rest is resolved; without, type, timestamps and sender (and per-type content) are required. */
-export function embedded(c: Check, e: unknown, at: string): EmbeddedIn | undefined {
+export function embedded(c: Validator, e: unknown, at: string): EmbeddedIn | undefined {
   if (!isObj(e)) {
     c.add(at, 'must be an object');
     return undefined;

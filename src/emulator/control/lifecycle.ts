@@ -1,5 +1,5 @@
 /**
- * Control API of the access lifecycle (DESIGN.md §5; documented in docs/control-api.md): what a person does in the
+ * Control API of the access lifecycle (docs/design.md §5; documented in docs/control-api.md): what a person does in the
  * service's UI, done by the kit. Integrations and their disconnect hook URL, the accounts of the administrator and
  * his login for the access-granting page, deactivation and disconnection of an installation, long-lived tokens
  * (§2.2, Keys tab), and regeneration of the secret key (§2.1).

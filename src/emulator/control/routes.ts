@@ -1,5 +1,5 @@
 /**
- * The control API (DESIGN.md §5) under `/_control`: lets the kit advance the clock, act as the user on the
+ * The control API (docs/design.md §5) under `/_control`: lets the kit advance the clock, act as the user on the
  * access-granting page, switch faults and reset, instead of sleeping or needing a person. Documented in
  * docs/control-api.md, a public interface. Answers never contain the client or channel secret; the only secret
  * it hands out is a freshly minted authorization code, which is what consent is for.

@@ -2,7 +2,7 @@
  * The records behind the four list endpoints of §4.2, made by @faker-js/faker from a seed: the same seed gives the
  * same data set on every platform. One catalog (users, pipelines and their statuses, customer statuses, custom fields
  * of every type of §4.2's table with enum ids) and, per list, records in the shape the live service returns
- * (FIELD-NOTES), without `_links` (added per request, from the host the client called).
+ * (docs/field-notes.md), without `_links` (added per request, from the host the client called).
  */
 import { Faker, en } from '@faker-js/faker';
 

@@ -1,5 +1,5 @@
 /**
- * `GET /api/v4/leads|contacts|companies|customers` (§4.2) in the live service's shape (FIELD-NOTES): HAL JSON with
+ * `GET /api/v4/leads|contacts|companies|customers` (§4.2) in the live service's shape (docs/field-notes.md): HAL JSON with
  * `_page`, `_links.self` and `_links.next` (built from the scheme and host the client called, keeping every other
  * query parameter), `_embedded.<list>[]` with each record's own `_links.self`; `page` and `limit` paginate (default
  * 50, at most 250: a larger limit is lowered to 250); an empty result is 204 with an empty body; a bearer is required.

@@ -3,6 +3,7 @@
  * `conformance docs` writes them; a test fails when a committed one is out of date.
  */
 import { faultsMarkdown } from './faults.js';
+import { readmeCountsMarkdown } from './readme-counts.js';
 import { rulesMarkdown } from './rules.js';
 import { chatTraceabilityMarkdown } from './traceability-chat.js';
 import { filterTraceabilityMarkdown } from './traceability-filters.js';
@@ -13,3 +14,25 @@ export const GENERATED_DOCS: Record<string, () => string> = {
   'traceability-chat.md': chatTraceabilityMarkdown,
   'traceability-filters.md': filterTraceabilityMarkdown,
 };
+
+/** Generated blocks inside hand-written files: the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
+export interface GeneratedBlock {
+  /** Path from the repository root. */
+  readonly file: string;
+  readonly name: string;
+  readonly render: () => string;
+}
+
+export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
+  { file: 'README.md', name: 'counts', render: readmeCountsMarkdown },
+];
+
+/** `current` with the block replaced by a fresh rendering; throws when the markers are missing. */
+export function withBlock(current: string, block: GeneratedBlock): string {
+  const open = `<!-- generated:${block.name} -->`;
+  const close = `<!-- /generated:${block.name} -->`;
+  const start = current.indexOf(open);
+  const end = current.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`${block.file} has no ${open} … ${close} markers`);
+  return `${current.slice(0, start + open.length)}\n${block.render()}\n${current.slice(end)}`;
+}

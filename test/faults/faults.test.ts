@@ -1,18 +1,18 @@
 /**
- * Every rule can fail: each emulator fault is switched on alone and the rules named for it in FAULT_KILLS
+ * Every rule can fail: each emulator fault is switched on alone and the rules named in its `caughtBy`
  * must come out `failed` (an `info` rule cannot fail; it must report something other than on a healthy emulator).
  * And every `must` and `should` rule is named for at least one fault.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
-import { FAULTS, type FaultName } from '../../src/emulator/faults.js';
-import { FAULT_KILLS } from '../../src/emulator/fault-kills.js';
+import { FAULTS as DECLARED, type FaultInfo } from '../../src/emulator/faults.js';
 import type { RuleResult } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embedded.js';
 
 const SEED = 20261122;
 const RUNS = 15;
+const FAULTS: readonly FaultInfo[] = DECLARED;
 const rules = allRules();
 const byId = new Map(rules.map((r) => [r.id, r]));
 
@@ -23,18 +23,18 @@ async function run(target: EmbeddedTarget, ids: readonly string[]): Promise<Map<
 
 describe('fault table', () => {
   it('names only existing rules', () => {
-    const unknown = Object.values(FAULT_KILLS).flat().filter((id) => !byId.has(id));
+    const unknown = FAULTS.flatMap((f) => f.caughtBy).filter((id) => !byId.has(id));
     expect(unknown).toEqual([]);
   });
 
   it('gives every must and should rule at least one fault that makes it fail', () => {
-    const killed = new Set(Object.values(FAULT_KILLS).flat());
+    const killed = new Set(FAULTS.flatMap((f) => f.caughtBy));
     const unkillable = rules.filter((r) => r.level !== 'info' && !killed.has(r.id)).map((r) => r.id);
     expect(unkillable).toEqual([]);
   });
 
   it('gives every fault a rule that catches it', () => {
-    expect(FAULTS.filter((f) => FAULT_KILLS[f.name].length === 0).map((f) => f.name)).toEqual([]);
+    expect(FAULTS.filter((f) => f.caughtBy.length === 0).map((f) => f.name)).toEqual([]);
   });
 });
 
@@ -44,7 +44,7 @@ describe('each fault is caught', () => {
 
   beforeAll(async () => {
     healthy = await startEmbeddedTarget();
-    healthyResults = await run(healthy, [...new Set(Object.values(FAULT_KILLS).flat())]);
+    healthyResults = await run(healthy, [...new Set(FAULTS.flatMap((f) => f.caughtBy))]);
   });
   afterAll(() => healthy?.close());
 
@@ -54,7 +54,7 @@ describe('each fault is caught', () => {
   });
 
   for (const fault of FAULTS) {
-    const ids = FAULT_KILLS[fault.name as FaultName];
+    const ids = fault.caughtBy;
     if (ids.length === 0) continue;
     it(`${fault.name} is caught by ${ids.join(', ')}`, async () => {
       const target = await startEmbeddedTarget({ faults: [fault.name] });

@@ -1,25 +1,26 @@
 /**
  * `conformance docs`: writes the generated files of docs/ (faults.md, rules.md, traceability tables).
- * `conformance faults`: prints the fault table.
  */
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { GENERATED_DOCS } from '../../docs/index.js';
-import { faultsMarkdown } from '../../docs/faults.js';
-import { parseFlags } from '../args.js';
+import { defineCommand } from '../command.js';
 
-export async function docsCommand(args: string[]): Promise<number> {
-  const { values } = parseFlags(args, { out: { type: 'string' } }, 'docs');
-  const dir = resolve(values.out ?? 'docs');
-  for (const [name, render] of Object.entries(GENERATED_DOCS)) {
-    await writeFile(join(dir, name), render());
-    process.stdout.write(`wrote ${join(dir, name)}\n`);
-  }
-  return 0;
+interface DocsFlags {
+  readonly out?: string;
 }
 
-export async function faultsCommand(args: string[]): Promise<number> {
-  parseFlags(args, {}, 'faults');
-  process.stdout.write(faultsMarkdown());
-  return 0;
-}
+export const docsCommand = defineCommand<DocsFlags>({
+  name: 'docs',
+  summary: 'regenerate the generated docs/ files',
+  examples: [['conformance docs', 'rewrite docs/rules.md, docs/faults.md and the traceability tables']],
+  flags: (command) => command.option('--out <dir>', 'where to write them (default: docs)'),
+  action: async (flags) => {
+    const dir = resolve(flags.out ?? 'docs');
+    for (const [name, render] of Object.entries(GENERATED_DOCS)) {
+      await writeFile(join(dir, name), render());
+      process.stdout.write(`wrote ${join(dir, name)}\n`);
+    }
+    return 0;
+  },
+});

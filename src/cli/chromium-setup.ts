@@ -43,8 +43,10 @@ export interface BrowserSetup {
 export async function prepareBrowser(o: BrowserSetup): Promise<TargetConfig> {
   if (o.browserRules === 0) return o.target;
   const missing = o.probe.missing();
-  // The target lacks the browser for this reason alone: it wants the browser rules and Chromium is the obstacle.
-  if (missing === undefined || o.target.gaps?.browser !== missing) return o.target;
+  if (missing === undefined) return o.target;
+  // The probe has the last word on Chromium; the target's own gap tells whether it wants the browser rules at all.
+  const wanted = o.target.capabilities.includes('browser') || o.target.gaps?.browser === missing;
+  if (!wanted) return o.target;
   const rules = `${o.browserRules} browser rule${o.browserRules === 1 ? '' : 's'}`;
   const who = o.probe.installer();
   if (!who) {
@@ -69,7 +71,7 @@ export async function prepareBrowser(o: BrowserSetup): Promise<TargetConfig> {
 }
 
 function withBrowserGap(target: TargetConfig, reason: string): TargetConfig {
-  return { ...target, gaps: { ...target.gaps, browser: reason } };
+  return { ...target, capabilities: target.capabilities.filter((c) => c !== 'browser'), gaps: { ...target.gaps, browser: reason } };
 }
 
 /** This machine, as it is. */

@@ -17,6 +17,8 @@ export interface CommandSpec<Flags> {
   readonly summary: string;
   /** A paragraph shown in the command's own --help, when the summary is not enough. */
   readonly description?: string;
+  /** What each argument of `name` is, by its bare name (`url`, `reports`). */
+  readonly arguments?: Readonly<Record<string, string>>;
   /** Command lines a new user can copy, each with what it does. */
   readonly examples: readonly (readonly [command: string, what: string])[];
   /** Declares the command's flags. */
@@ -31,7 +33,7 @@ export type CommandFactory = (outcome: Outcome) => Command;
 export function defineCommand<Flags>(spec: CommandSpec<Flags>): CommandFactory {
   return (outcome) => {
     const command = new Command(spec.name.split(' ')[0]!);
-    for (const arg of spec.name.split(' ').slice(1)) command.argument(arg);
+    for (const arg of spec.name.split(' ').slice(1)) command.argument(arg, spec.arguments?.[arg.replace(/[<>[\].]/g, '')]);
     command.summary(spec.summary).description(spec.description ?? spec.summary);
     spec.flags?.(command);
     const width = Math.max(...spec.examples.map(([line]) => line.length));

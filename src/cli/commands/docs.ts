@@ -13,6 +13,7 @@ interface DocsFlags {
 export const docsCommand = defineCommand<DocsFlags>({
   name: 'docs',
   summary: 'regenerate the generated docs/ files',
+  description: 'Writes the files of docs/ that are generated from the code: rules.md, faults.md and the traceability tables.',
   examples: [['conformance docs', 'rewrite docs/rules.md, docs/faults.md and the traceability tables']],
   flags: (command) => command.option('--out <dir>', 'where to write them (default: docs)'),
   action: async (flags) => {

@@ -70,6 +70,7 @@ export const hookCheckCommand = defineCommand<HookCheckFlags>({
   description: 'Sends the receiver at <url> a genuine disconnect hook (signed with CLIENT_ID and CLIENT_SECRET from '
     + 'the environment or .env), one with a bad signature, one with a foreign client_uuid and one without each '
     + 'parameter. Exit 0 when only the genuine one was accepted (2xx), 1 otherwise, 3 when the receiver cannot be reached.',
+  arguments: { url: 'the receiver\'s address, as the integration registered it (http or https)' },
   examples: [['conformance hook-check https://integration.example/hooks/disconnect', 'CLIENT_ID/CLIENT_SECRET from .env']],
   flags: (command) => command
     .option('--account-id <n>', 'the account id the hooks name (default: 31415926)')

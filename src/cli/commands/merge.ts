@@ -17,6 +17,7 @@ export const mergeCommand = defineCommand<MergeFlags>({
   summary: 'join the reports of a sharded run',
   description: 'Joins the report.json files of the shards of one run (same seed, every rule in exactly one shard) '
     + 'into one report and writes every output into --out. Exits as run would on the merged report.',
+  arguments: { reports: 'the report.json of each shard' },
   examples: [['conformance merge shard1/report.json shard2/report.json --out merged', 'one report of two shards']],
   flags: (command) => command
     .option('--out <dir>', 'where the merged reports go (default: reports)')

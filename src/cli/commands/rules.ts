@@ -11,6 +11,8 @@ interface RulesFlags {
 export const rulesCommand = defineCommand<RulesFlags>({
   name: 'rules',
   summary: 'every rule: id, section, level, title',
+  description: 'Lists every rule: its id, spec section, level (must, should, info), the capabilities it requires and its '
+    + 'title; --json adds each rule\'s reading of the spec.',
   examples: [
     ['conformance rules', 'a table, one rule a line'],
     ['conformance rules --json', 'with each rule\'s reading of the spec, for tools'],

@@ -17,6 +17,7 @@ export const verifyCertificateCommand = defineCommand<VerifyFlags>({
   summary: 'detect any edit of a certificate',
   description: 'Checks that <certificate> (certificate.json) was not edited since it was issued and, with --report, '
     + 'that it covers exactly that report\'s verdicts. Exit 0 when valid, 1 when not.',
+  arguments: { certificate: 'the certificate.json that certify wrote' },
   examples: [['conformance verify-certificate reports/certificate.json --report reports/report.json', 'exit 0 when both are untouched']],
   flags: (command) => command.option('--report <report.json>', 'also check that the certificate covers exactly this report\'s verdicts'),
   action: async (flags, [path]) => {

@@ -1,21 +1,23 @@
 /**
- * Flag parsing with node:util, turning its errors into UsageError that names the flag.
+ * Checks of flag values that commander leaves to the command: a value that may also come from the environment, and
+ * repeatable flags.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './errors.js';
+import type { Command } from 'commander';
+import { ConfigError } from './errors.js';
 
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, command: string) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: true });
-  } catch (err) {
-    const e = err as { code?: string; message: string };
-    if (e.code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`conformance ${command}: ${e.message}`);
-    throw err;
-  }
+/** `value` must be one of `allowed`; `key` names where it came from (the flag, or the environment key). */
+export function oneOf<V extends string>(key: string, value: string | undefined, allowed: readonly V[], fallback: V): V {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new ConfigError(key, `must be one of ${allowed.join(', ')}; got "${value}"`);
+  return value as V;
 }
 
-export function oneOf<V extends string>(flag: string, value: string | undefined, allowed: readonly V[], fallback: V): V {
-  if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}; got "${value}"`);
-  return value as V;
+/** Argument parser of a repeatable flag (`--fault a --fault b`). */
+export function collect(value: string, previous: readonly string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Whether the user typed this flag (camelCased key), as opposed to a default. */
+export function given(command: Command, key: string): boolean {
+  return command.getOptionValueSource(key) === 'cli';
 }

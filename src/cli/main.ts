@@ -1,67 +1,95 @@
 /**
- * The `conformance` command: dispatches to a subcommand and maps errors to the exit codes of docs/design.md §3.
+ * The `conformance` command: commander parses the command line (help, version, did-you-mean for mistaken flags and
+ * commands); this maps every way it can end to the exit codes of docs/design.md §3 with one clean line on stderr.
  */
+import { createRequire } from 'node:module';
+import { Command, CommanderError } from 'commander';
+import type { CommandFactory, Outcome } from './command.js';
 import { authorizeCommand } from './commands/authorize.js';
-import { docsCommand, faultsCommand } from './commands/docs.js';
+import { certifyCommand } from './commands/certify.js';
+import { docsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
+import { faultsCommand } from './commands/faults.js';
 import { hookCheckCommand } from './commands/hook-check.js';
+import { mergeCommand } from './commands/merge.js';
 import { rulesCommand } from './commands/rules.js';
-import { mergeCommand, verifyCertificateCommand } from './commands/merge.js';
-import { certifyCommand, runCommand } from './commands/run.js';
+import { runCommand } from './commands/run.js';
+import { verifyCertificateCommand } from './commands/verify-certificate.js';
 
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  run: runCommand,
-  certify: certifyCommand,
-  merge: mergeCommand,
-  'verify-certificate': verifyCertificateCommand,
-  authorize: authorizeCommand,
-  emulator: emulatorCommand,
-  'hook-check': hookCheckCommand,
-  rules: rulesCommand,
-  faults: faultsCommand,
-  docs: docsCommand,
-};
+const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
-const USAGE = `usage: conformance <command> [flags]
+export const COMMANDS: readonly CommandFactory[] = [
+  runCommand, certifyCommand, mergeCommand, verifyCertificateCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
+  rulesCommand, faultsCommand, docsCommand,
+];
 
-commands:
-  run        run the suite and write the reports (--target emulator|remote, --profile quick|full, --only <glob|section>,
-             --seed <n>, --runs <n>, --strict, --baseline <report.json>, --out <dir>, --env-file <path>,
-             --shard <i/n>, --dry-run)
-  certify    run the full profile and write certificate.json when nothing failed or errored (same flags as run)
-  merge      join shard reports: conformance merge a/report.json b/report.json [--out dir]
-  verify-certificate <certificate.json> [--report report.json]   detect any edit
-  authorize  grant access once in a browser and store the token pair (--listen host:port, --token-store path)
-  emulator   start the emulator standalone (--host, --port) and print the .env lines for a remote run
-  hook-check <url>   check a disconnect-hook receiver: only a genuine hook (signed with CLIENT_ID/CLIENT_SECRET) may be
-             accepted; bad signature, foreign client_uuid, each parameter missing must be refused (--account-id n)
-  rules      list every rule (--json)
-  faults     list the emulator's fault switches and the rules that catch each
-  docs       regenerate the generated files of docs/
+const EPILOGUE = `
+Exit codes: 0 no failed \`must\` rule (with --strict, no failed \`should\`; with --baseline, no regression),
+  1 failures, 2 a usage or configuration error (the message names the flag or key), 3 the target cannot be reached.
 
-exit codes: 0 no failed must rule, 1 failures, 2 usage or configuration error, 3 target unreachable
+Examples:
+  $ conformance run                  # the whole suite against the embedded emulator; reports in reports/
+  $ conformance run --help           # every flag of a command
+  $ npm run conformance -- --seed 1  # the same as: conformance run --seed 1
 `;
 
-export async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(USAGE);
-    return name ? 0 : 2;
-  }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`conformance: unknown command "${name}"\n\n${USAGE}`);
-    return 2;
-  }
+/** Commander's ways of ending after printing help or the version: not errors, except help shown for a missing command. */
+const HELP_CODES = new Set(['commander.helpDisplayed', 'commander.help', 'commander.version']);
+
+export interface MainIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+const PROCESS_IO: MainIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+function program(outcome: Outcome, io: MainIo): Command {
+  const root = new Command('conformance')
+    .description('Conformance kit: runs the rules of specs/service.md against the embedded emulator or a remote server.')
+    .version(pkg.version, '-V, --version', 'print the kit\'s version')
+    .exitOverride()
+    // main writes the one error line itself, so commander's own error output is turned off
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => {} })
+    .showSuggestionAfterError(true)
+    // every command has options: listing "[options]" on each line only takes room from the summaries
+    .configureHelp({ subcommandTerm: (c) => `${c.name()} ${c.usage().replace('[options]', '')}`.replace(/\s+/g, ' ').trim() })
+    .addHelpText('after', EPILOGUE);
+  for (const make of COMMANDS) root.addCommand(make(outcome).copyInheritedSettings(root));
+  return root;
+}
+
+/** Commander's message as one line: no "error:" prefix, its suggestion on the same line. */
+export function oneLine(message: string): string {
+  return message
+    .replace(/^error: /, '')
+    .replace(/\s*\(Did you mean (?:one of )?(.+?)\?\)\s*$/s, (_m, names: string) => `; did you mean ${names.split(', ').map((n) => `'${n}'`).join(' or ')}?`)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+}
+
+export async function main(argv: string[], io: MainIo = PROCESS_IO): Promise<number> {
+  const outcome: Outcome = { exitCode: 0 };
+  const root = program(outcome, io);
+  const name = root.commands.find((c) => c.name() === argv[0])?.name();
+  const prefix = name ? `conformance ${name}: ` : 'conformance: ';
   try {
-    return await command(args);
+    await root.parseAsync(argv, { from: 'user' });
+    return outcome.exitCode;
   } catch (err) {
+    if (err instanceof CommanderError) {
+      if (HELP_CODES.has(err.code)) return err.exitCode === 0 ? 0 : 2;
+      io.stderr(`${prefix}${oneLine(err.message)}\n`);
+      return 2;
+    }
     const e = err as Error & { exitCode?: number };
     if (typeof e.exitCode === 'number') {
-      process.stderr.write(`conformance ${name}: ${e.message}\n`);
+      io.stderr(`${prefix}${e.message}\n`);
       return e.exitCode;
     }
-    process.stderr.write(`conformance ${name}: internal error: ${e.stack ?? String(err)}\n`);
+    io.stderr(`${prefix}internal error: ${e.stack ?? String(err)}\n`);
     return 1;
   }
 }

@@ -12,17 +12,39 @@ import { codeGrant, tokenPairOf, tokenRequest, type TokenEndpoint } from '../../
 import { httpUrl } from '../../targets/from-env.js';
 import { HttpClient } from '../../targets/http.js';
 import { TokenStore } from '../../targets/token-store.js';
-import { parseFlags } from '../args.js';
+import { defineCommand } from '../command.js';
 import { ConfigError } from '../errors.js';
 import { integerSetting, loadEnv } from '../settings.js';
 
 export const DEFAULT_TOKEN_STORE = '.tokens.json';
 
-export async function authorizeCommand(args: string[]): Promise<number> {
-  const { values } = parseFlags(args, {
-    'env-file': { type: 'string' }, listen: { type: 'string' }, 'token-store': { type: 'string' }, timeout: { type: 'string' },
-  }, 'authorize');
-  const env = loadEnv(values['env-file']);
+interface AuthorizeFlags {
+  readonly envFile?: string;
+  readonly listen?: string;
+  readonly tokenStore?: string;
+  readonly timeout?: string;
+}
+
+export const authorizeCommand = defineCommand<AuthorizeFlags>({
+  name: 'authorize',
+  summary: 'grant access once, store the token pair',
+  description: 'Prints the access-granting URL with a fresh state, listens where REDIRECT_URI leads (or on --listen '
+    + 'when that address is forwarded), checks state, exchanges the code and stores the token pair in the token store '
+    + '(mode 0600). Reads BASE_URL, AUTH_URL, CLIENT_ID, CLIENT_SECRET and REDIRECT_URI from the environment or .env.',
+  examples: [
+    ['conformance authorize', 'REDIRECT_URI leads to this machine'],
+    ['conformance authorize --listen 127.0.0.1:8080', 'a tunnel forwards REDIRECT_URI to port 8080'],
+  ],
+  flags: (command) => command
+    .option('--listen <host:port>', 'where to receive the redirect (default: the host and port of REDIRECT_URI)')
+    .option('--token-store <path>', `where to store the token pair (default: TOKEN_STORE, else ${DEFAULT_TOKEN_STORE})`)
+    .option('--timeout <seconds>', 'how long to wait for the redirect (default: 600)')
+    .option('--env-file <path>', 'settings file (default: .env when present)'),
+  action: authorize,
+});
+
+async function authorize(values: AuthorizeFlags): Promise<number> {
+  const env = loadEnv(values.envFile);
   const baseUrl = httpUrl(env, 'BASE_URL', { required: true })!;
   const authUrl = httpUrl(env, 'AUTH_URL', { required: false }) ?? baseUrl;
   const redirectUri = httpUrl(env, 'REDIRECT_URI', { required: true })!;
@@ -33,7 +55,7 @@ export async function authorizeCommand(args: string[]): Promise<number> {
   const redirect = new URL(redirectUri);
   const listen = listenAddress(values.listen, redirect);
   const timeoutS = integerSetting('--timeout', values.timeout, { min: 1 }) ?? 600;
-  const store = new TokenStore(resolve(values['token-store'] ?? env.TOKEN_STORE ?? DEFAULT_TOKEN_STORE));
+  const store = new TokenStore(resolve(values.tokenStore ?? env.TOKEN_STORE ?? DEFAULT_TOKEN_STORE));
 
   const state = randomBytes(16).toString('hex');
   const grantUrl = `${authUrl}/oauth?${new URLSearchParams({ client_id: clientId, state, mode: 'popup' })}`;

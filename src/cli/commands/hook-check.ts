@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { disconnectHookSignature, disconnectHookUrl, HOOK_PARAMETERS, signDisconnectHook } from '../../hook/sign.js';
 import { describeTransportError } from '../../targets/http.js';
-import { parseFlags } from '../args.js';
-import { ConfigError, UnreachableError, UsageError } from '../errors.js';
+import { defineCommand } from '../command.js';
+import { ConfigError, UnreachableError } from '../errors.js';
 import { integerSetting, loadEnv } from '../settings.js';
 
 const TIMEOUT_MS = 5_000;
@@ -59,22 +59,39 @@ export async function checkReceiver(url: string, cases: readonly HookCase[]): Pr
   return results;
 }
 
-export async function hookCheckCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, { 'env-file': { type: 'string' }, 'account-id': { type: 'string' } }, 'hook-check');
-  if (positionals.length !== 1) throw new UsageError('usage: conformance hook-check <receiver url> [--account-id n] [--env-file path]');
+interface HookCheckFlags {
+  readonly envFile?: string;
+  readonly accountId?: string;
+}
+
+export const hookCheckCommand = defineCommand<HookCheckFlags>({
+  name: 'hook-check <url>',
+  summary: 'test a disconnect-hook receiver',
+  description: 'Sends the receiver at <url> a genuine disconnect hook (signed with CLIENT_ID and CLIENT_SECRET from '
+    + 'the environment or .env), one with a bad signature, one with a foreign client_uuid and one without each '
+    + 'parameter. Exit 0 when only the genuine one was accepted (2xx), 1 otherwise, 3 when the receiver cannot be reached.',
+  arguments: { url: 'the receiver\'s address, as the integration registered it (http or https)' },
+  examples: [['conformance hook-check https://integration.example/hooks/disconnect', 'CLIENT_ID/CLIENT_SECRET from .env']],
+  flags: (command) => command
+    .option('--account-id <n>', 'the account id the hooks name (default: 31415926)')
+    .option('--env-file <path>', 'settings file (default: .env when present)'),
+  action: (values, [raw]) => checkHooks(raw!, values),
+});
+
+async function checkHooks(raw: string, values: HookCheckFlags): Promise<number> {
   let url: URL;
   try {
-    url = new URL(positionals[0]!);
+    url = new URL(raw);
   } catch {
-    throw new ConfigError('<url>', `is not a valid URL: "${positionals[0]}"`);
+    throw new ConfigError('<url>', `is not a valid URL: "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('<url>', `must be an http(s) URL, got "${positionals[0]}"`);
-  const env = loadEnv(values['env-file']);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('<url>', `must be an http(s) URL, got "${raw}"`);
+  const env = loadEnv(values.envFile);
   const clientId = env.CLIENT_ID?.trim();
   const clientSecret = env.CLIENT_SECRET?.trim();
   if (!clientId) throw new ConfigError('CLIENT_ID', 'is not set (the integration ID the receiver expects; see env.example)');
   if (!clientSecret) throw new ConfigError('CLIENT_SECRET', 'is not set (the secret key the receiver verifies with; see env.example)');
-  const accountId = integerSetting('--account-id', values['account-id'], { min: 1 }) ?? 31_415_926;
+  const accountId = integerSetting('--account-id', values.accountId, { min: 1 }) ?? 31_415_926;
 
   const results = await checkReceiver(url.toString(), hookCases(accountId, { clientId, clientSecret }));
   const shown = `${url.origin}${url.pathname}`;

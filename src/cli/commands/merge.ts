@@ -1,54 +1,44 @@
 /**
  * `conformance merge <report.json>…`: joins shard reports (same seed) into one report with all outputs.
- * `conformance verify-certificate <certificate.json> [--report report.json]`: detects any edit.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { mergeReports, readReport, writeReports } from '../../report/index.js';
-import { verifyCertificate, type Certificate } from '../../runner/certificate.js';
-import { parseFlags } from '../args.js';
+import { defineCommand } from '../command.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { exitCode } from './run.js';
+import { exitCode } from '../exit-code.js';
 
-export async function mergeCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, { out: { type: 'string' }, strict: { type: 'boolean' } }, 'merge');
-  if (positionals.length === 0) throw new UsageError('conformance merge: name the shard reports to merge (report.json files)');
-  const reports = await Promise.all(positionals.map(async (path) => {
+interface MergeFlags {
+  readonly out?: string;
+  readonly strict?: boolean;
+}
+
+export const mergeCommand = defineCommand<MergeFlags>({
+  name: 'merge <reports...>',
+  summary: 'join the reports of a sharded run',
+  description: 'Joins the report.json files of the shards of one run (same seed, every rule in exactly one shard) '
+    + 'into one report and writes every output into --out. Exits as run would on the merged report.',
+  arguments: { reports: 'the report.json of each shard' },
+  examples: [['conformance merge shard1/report.json shard2/report.json --out merged', 'one report of two shards']],
+  flags: (command) => command
+    .option('--out <dir>', 'where the merged reports go (default: reports)')
+    .option('--strict', 'a failed `should` rule also fails (exit 1)'),
+  action: async (flags, paths) => {
+    const reports = await Promise.all(paths.map(async (path) => {
+      try {
+        return await readReport(path);
+      } catch (err) {
+        throw new ConfigError(path, `cannot be merged: ${(err as Error).message}`);
+      }
+    }));
+    let merged;
     try {
-      return await readReport(path);
+      merged = mergeReports(reports);
     } catch (err) {
-      throw new ConfigError(path, `cannot be merged: ${(err as Error).message}`);
+      throw new UsageError((err as Error).message);
     }
-  }));
-  let merged;
-  try {
-    merged = mergeReports(reports);
-  } catch (err) {
-    throw new UsageError(`conformance merge: ${(err as Error).message}`);
-  }
-  const written = await writeReports(merged, { outDir: resolve(values.out ?? 'reports') });
-  const s = merged.summary;
-  process.stdout.write(`merged ${reports.length} reports: passed ${s.passed}, failed ${s.failed}, non_strict ${s.non_strict}, informational ${s.informational}, skipped ${s.skipped}, errored ${s.errored}\nreports: ${written.html}\n`);
-  return exitCode(merged, { strict: values.strict ?? false });
-}
-
-export async function verifyCertificateCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseFlags(args, { report: { type: 'string' } }, 'verify-certificate');
-  const [path] = positionals;
-  if (!path || positionals.length > 1) throw new UsageError('conformance verify-certificate: name one certificate.json');
-  let certificate: Certificate;
-  try {
-    certificate = JSON.parse(await readFile(path, 'utf8')) as Certificate;
-  } catch (err) {
-    throw new ConfigError(path, `is not a readable certificate: ${(err as Error).message}`);
-  }
-  const report = values.report ? await readReport(values.report) : undefined;
-  const result = verifyCertificate(certificate, report);
-  for (const note of result.notes) process.stderr.write(`note: ${note}\n`);
-  if (!result.ok) {
-    for (const problem of result.problems) process.stderr.write(`invalid: ${problem}\n`);
-    return 1;
-  }
-  process.stdout.write(`valid: ${certificate.suite.name} ${certificate.suite.version}, ${certificate.target.kind} ${certificate.target.base_url}, seed ${certificate.seed}, issued ${certificate.issued_at}${report ? ', matches the report' : ''}\n`);
-  return 0;
-}
+    const written = await writeReports(merged, { outDir: resolve(flags.out ?? 'reports') });
+    const s = merged.summary;
+    process.stdout.write(`merged ${reports.length} reports: passed ${s.passed}, failed ${s.failed}, non_strict ${s.non_strict}, informational ${s.informational}, skipped ${s.skipped}, errored ${s.errored}\nreports: ${written.html}\n`);
+    return exitCode(merged, { strict: flags.strict ?? false });
+  },
+});

@@ -1,0 +1,80 @@
+/**
+ * One run of the suite as `run` and `certify` perform it: the target (embedded emulator or remote), Chromium for the
+ * browser rules when they are selected, progress on stderr, the reports, the summary line on stdout.
+ */
+import { allRules } from '../../specs/index.js';
+import type { Report } from '../model/result.js';
+import { writeReports } from '../report/index.js';
+import { compareWithBaseline, type Comparison } from '../runner/baseline.js';
+import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
+import { skipReason } from '../runner/select.js';
+import type { TargetConfig } from '../targets/config.js';
+import { startEmbeddedTarget } from '../targets/embedded.js';
+import { targetFromEnv } from '../targets/from-env.js';
+import { assertReachable } from '../targets/reachability.js';
+import { machineProbe, prepareBrowser, type ChromiumProbe } from './chromium-setup.js';
+import { Progress } from './progress.js';
+import type { RunCommandOptions } from './run-options.js';
+
+export interface PerformedRun {
+  readonly report: Report;
+  readonly comparison?: Comparison;
+  readonly html: string;
+  readonly summary: string;
+}
+
+/** Runs the suite as the options say and writes the reports; returns the report and its comparison with the baseline. */
+export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = machineProbe): Promise<PerformedRun> {
+  const rules = allRules();
+  let target: TargetConfig;
+  let reconfigure: () => TargetConfig;
+  let stopEmulator = async () => {};
+  if (s.kind === 'remote') {
+    reconfigure = () => targetFromEnv(s.env, 'remote');
+  } else {
+    const embedded = await startEmbeddedTarget();
+    reconfigure = () => targetFromEnv(embedded.emulator.env(), 'emulator');
+    stopEmulator = embedded.close;
+  }
+  let report: Report;
+  try {
+    target = reconfigure();
+    const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
+    const browserRules = rules.filter((r) => r.requires.includes('browser') && skip(r) === undefined).length;
+    target = await prepareBrowser({ target, browserRules, probe, reconfigure, log: (line) => process.stderr.write(`${line}\n`) });
+    // One client for the whole run, so its rate limit covers every request, the reachability probe included.
+    const client = clientFor(target);
+    const masker = maskerFor(target);
+    let progress: Progress | undefined;
+    try {
+      if (s.kind === 'remote') await assertReachable(target, client);
+      process.stderr.write(`conformance: ${rules.length} rules against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
+      // After the last line written around it: a bar on a terminal owns the line it draws on.
+      progress = new Progress({ total: rules.length, masker });
+      report = await executeRun({
+        target, client, masker, rules, seed: s.seed, runs: s.runs,
+        ...(s.only ? { only: s.only } : {}),
+        ...(s.shard ? { shard: s.shard } : {}),
+        options: { profile: s.profile, strict: s.strict },
+        onResult: progress.onResult,
+      });
+    } finally {
+      progress?.end();
+      await client.close();
+    }
+  } finally {
+    await stopEmulator();
+  }
+  const comparison = s.baseline ? compareWithBaseline(s.baseline, report) : undefined;
+  if (comparison) {
+    report = { ...report, baseline: { regressions: comparison.regressions.map((r) => r.id), fixes: comparison.fixes.map((r) => r.id), added: comparison.added.map((r) => r.id) } };
+  }
+  const written = await writeReports(report, { outDir: s.outDir });
+  const sum = report.summary;
+  process.stdout.write(
+    `passed ${sum.passed}, failed ${sum.failed}, non_strict ${sum.non_strict}, informational ${sum.informational}, skipped ${sum.skipped}, errored ${sum.errored}` +
+      ` (${report.request_count ?? 0} requests, seed ${s.seed})\nreports: ${written.html}\n`,
+  );
+  if (sum.errored > 0) process.stderr.write(`warning: ${sum.errored} rule(s) could not reach a verdict (errored); see ${written.summary}\n`);
+  return { report, ...(comparison ? { comparison } : {}), html: written.html, summary: written.summary };
+}

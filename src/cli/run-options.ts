@@ -1,0 +1,128 @@
+/**
+ * The flags `run` and `certify` share (docs/design.md §3), and their checked form: every value validated, the
+ * message naming the flag or environment key at fault.
+ */
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { allRules } from '../../specs/index.js';
+import type { Report } from '../model/result.js';
+import { readReport } from '../report/index.js';
+import { randomSeed } from '../runner/seed.js';
+import { parseShard, selector, type Shard } from '../runner/select.js';
+import { given, oneOf } from './args.js';
+import { ConfigError, UsageError } from './errors.js';
+import { integerSetting, loadEnv } from './settings.js';
+
+/**
+ * Cases per property rule in each profile; `--runs` overrides. `quick` is the CI gate (a bounded request count);
+ * `full` is certification.
+ */
+export const PROFILE_RUNS = { quick: 5, full: 100 } as const;
+export type Profile = keyof typeof PROFILE_RUNS;
+
+/** The parsed flags, as commander names them (camelCase). */
+export interface RunFlags {
+  readonly target?: string;
+  readonly profile?: string;
+  readonly only?: string;
+  readonly seed?: string;
+  readonly runs?: string;
+  readonly strict?: boolean;
+  readonly baseline?: string;
+  readonly out?: string;
+  readonly envFile?: string;
+  readonly shard?: string;
+  readonly dryRun?: boolean;
+}
+
+interface RunFlag {
+  readonly key: keyof RunFlags;
+  readonly flags: string;
+  readonly help: string;
+  readonly choices?: readonly string[];
+  /** Certification runs every rule with the full profile: these flags are refused there, with the reason. */
+  readonly notForCertify?: string;
+}
+
+const RUN_FLAGS: readonly RunFlag[] = [
+  { key: 'target', flags: '--target <kind>', choices: ['emulator', 'remote'], help: 'the embedded emulator, or the remote server the environment describes (BASE_URL, CLIENT_ID, …; see env.example); default: CONFORMANCE_TARGET, else emulator' },
+  { key: 'profile', flags: '--profile <name>', choices: ['quick', 'full'], help: `cases per property: quick ${PROFILE_RUNS.quick} (the CI gate), full ${PROFILE_RUNS.full} (certification); default: full`, notForCertify: 'certification always uses the full profile' },
+  { key: 'only', flags: '--only <selection>', help: 'comma-separated rule id globs (oauth.token.*) or section prefixes (4.2); see `conformance rules`', notForCertify: 'a certificate covers every rule' },
+  { key: 'seed', flags: '--seed <n>', help: 'the same seed generates the same requests; default: CONFORMANCE_SEED, else random (printed)' },
+  { key: 'runs', flags: '--runs <n>', help: 'cases per property rule, overriding the profile' },
+  { key: 'strict', flags: '--strict', help: 'a failed `should` rule also fails the run (exit 1)' },
+  { key: 'baseline', flags: '--baseline <report.json>', help: 'exit 1 only on regressions against this earlier report; lists fixes and new rules' },
+  { key: 'out', flags: '--out <dir>', help: 'where the reports go (default: reports)' },
+  { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins' },
+  { key: 'shard', flags: '--shard <i/n>', help: 'run the i-th of n shares of the rules; join the reports with `conformance merge`', notForCertify: 'certify a sharded run with --from <merged report.json>' },
+  { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target, and send nothing', notForCertify: 'a certificate needs a real run' },
+];
+
+/** Declares the run flags on `run`, or on `certify`, where the ones that do not apply are hidden and refused. */
+export function addRunFlags(command: Command, use: 'run' | 'certify'): void {
+  for (const flag of RUN_FLAGS) {
+    const option = new Option(flag.flags, flag.help);
+    if (flag.choices) option.choices(flag.choices);
+    if (use === 'certify' && flag.notForCertify) option.hideHelp();
+    command.addOption(option);
+  }
+}
+
+/** Certify refuses, naming the flag and why, the run flags that do not apply to it (and with --from, all but --out). */
+export function refuseForCertify(command: Command, options: { from: boolean }): void {
+  for (const flag of RUN_FLAGS) {
+    if (!given(command, flag.key)) continue;
+    const name = flag.flags.split(' ')[0]!;
+    if (options.from && flag.key !== 'out') throw new UsageError(`${name} does not apply with --from: the merged report is certified as it is`);
+    if (flag.key === 'profile' && command.getOptionValue('profile') === 'full') continue;
+    if (flag.notForCertify) throw new UsageError(`${name} does not apply to certify: ${flag.notForCertify}`);
+  }
+}
+
+export interface RunCommandOptions {
+  readonly kind: 'emulator' | 'remote';
+  readonly profile: Profile;
+  readonly seed: number;
+  readonly runs: number;
+  readonly outDir: string;
+  readonly strict: boolean;
+  readonly only?: string;
+  readonly shard?: Shard;
+  readonly baseline?: Report;
+  readonly dryRun: boolean;
+  readonly env: ReturnType<typeof loadEnv>;
+}
+
+/** Checks every flag and the environment keys they fall back on; throws a ConfigError naming the first bad one. */
+export async function runCommandOptions(flags: RunFlags, forced: { profile?: Profile } = {}): Promise<RunCommandOptions> {
+  const env = loadEnv(flags.envFile);
+  const profile = forced.profile ?? oneOf('--profile', flags.profile, ['quick', 'full'] as const, 'full');
+  const only = flags.only;
+  if (only !== undefined && !allRules().some(selector(only))) throw new ConfigError('--only', `matches no rule: "${only}" (see \`conformance rules\`)`);
+  const kind = flags.target !== undefined
+    ? oneOf('--target', flags.target, ['emulator', 'remote'] as const, 'emulator')
+    : oneOf('CONFORMANCE_TARGET', env.CONFORMANCE_TARGET, ['emulator', 'remote'] as const, 'emulator');
+  const shard = parseShard(flags.shard);
+  return {
+    kind,
+    profile,
+    seed: integerSetting('--seed', flags.seed, { min: 0 }) ?? integerSetting('CONFORMANCE_SEED', env.CONFORMANCE_SEED, { min: 0 }) ?? randomSeed(),
+    runs: integerSetting('--runs', flags.runs, { min: 1 }) ?? PROFILE_RUNS[profile],
+    outDir: resolve(flags.out ?? 'reports'),
+    strict: flags.strict ?? false,
+    ...(only ? { only } : {}),
+    ...(shard ? { shard } : {}),
+    ...(flags.baseline !== undefined ? { baseline: await loadReport(flags.baseline, '--baseline') } : {}),
+    dryRun: flags.dryRun ?? false,
+    env,
+  };
+}
+
+/** Reads a report a flag names; a ConfigError naming the flag when it cannot. */
+export async function loadReport(path: string, flag: string): Promise<Report> {
+  try {
+    return await readReport(path);
+  } catch (err) {
+    throw new ConfigError(flag, `cannot be read: ${(err as Error).message}`);
+  }
+}

@@ -978,7 +978,7 @@ export const ACCESS = requirements([
     statement: 'A code is bound to the client it was issued to.',
     observes: 'a code issued to integration A, exchanged with integration B\'s valid client_id and secret, is refused with 400',
     needs: ['person'],
-    gap: 'mint a code for one integration and exchange it with another integration\'s genuine credentials (the private one the control API lists)',
+    gap: 'mint a code for one integration and exchange it with a second integration\'s genuine client_id and secret (one the control API registers); expect 400',
     theme: 'binding',
   },
   {

@@ -26,7 +26,7 @@ export const GAP_THEMES = {
   binding: 'Binding of codes, tokens and secrets to their client, account and channel',
   revocation: 'Revocation paths',
   races: 'Races',
-  'token-format': 'Token format and the token endpoint’s answers',
+  'token-format': 'Token format and the token endpoint\'s answers',
   'access-page': 'Access page security',
   'redirect-uri': 'redirect_uri variants',
   http: 'HTTP robustness per endpoint',

@@ -4,12 +4,14 @@
  */
 import { faultsMarkdown } from './faults.js';
 import { readmeCountsMarkdown } from './readme-counts.js';
+import { requirementsCoverageMarkdown, requirementsMarkdown } from './requirements.js';
 import { rulesMarkdown } from './rules.js';
 import { chatTraceabilityMarkdown } from './traceability-chat.js';
 import { filterTraceabilityMarkdown } from './traceability-filters.js';
 
 export const GENERATED_DOCS: Record<string, () => string> = {
   'faults.md': faultsMarkdown,
+  'requirements.md': requirementsMarkdown,
   'rules.md': rulesMarkdown,
   'traceability-chat.md': chatTraceabilityMarkdown,
   'traceability-filters.md': filterTraceabilityMarkdown,
@@ -25,6 +27,7 @@ export interface GeneratedBlock {
 
 export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
   { file: 'README.md', name: 'counts', render: readmeCountsMarkdown },
+  { file: 'README.md', name: 'coverage', render: requirementsCoverageMarkdown },
 ];
 
 /** `current` with the block replaced by a fresh rendering; throws when the markers are missing. */

@@ -1,0 +1,209 @@
+/**
+ * The HTTP the service relies on without stating it, per endpoint: unknown paths 404, wrong methods 405, malformed JSON
+ * 400, oversized bodies 413 (or 400), never a 5xx, UTF-8 values that round-trip. Each statement sits in the section of
+ * its endpoint (§4.1 token endpoint and page, §4.2 lists, §4.3 chat, §5.1 account API).
+ */
+import { requirements, type Requirement } from './model.js';
+
+/** The chat routes of §4.3; `body` says whether the route takes a JSON body. */
+const CHAT_ROUTES = [
+  { slug: 'connect', route: 'POST .../{channel_id}/connect', body: true, other: 'GET' },
+  { slug: 'disconnect', route: 'DELETE .../{channel_id}/disconnect', body: true, other: 'POST' },
+  { slug: 'chats', route: 'POST .../{scope_id}/chats', body: true, other: 'PUT' },
+  { slug: 'message', route: 'POST .../{scope_id}', body: true, other: 'GET' },
+  { slug: 'status', route: 'POST .../{scope_id}/{msgid}/delivery_status', body: true, other: 'GET' },
+  { slug: 'history', route: 'GET .../{scope_id}/chats/{conversation_id}/history', body: false, other: 'POST' },
+  { slug: 'typing', route: 'POST .../{scope_id}/typing', body: true, other: 'GET' },
+  { slug: 'react', route: 'POST .../{scope_id}/react', body: true, other: 'DELETE' },
+] as const;
+
+function chatRouteStatements(): Requirement[] {
+  const out: Requirement[] = [];
+  for (const r of CHAT_ROUTES) {
+    if (r.slug === 'message') {
+      out.push({
+        id: 'REQ-4.3-http-message-no-5xx', section: '4.3', source: 'http', level: 'should',
+        statement: `${r.route}: no correctly signed body causes a 5xx.`,
+        observes: 'arbitrary JSON values and odd message events answer 2xx or 4xx',
+        needs: ['nothing'],
+        rules: ['chat.message.no-server-error'],
+      });
+    } else {
+      out.push({
+        id: `REQ-4.3-http-${r.slug}-no-5xx`, section: '4.3', source: 'http', level: 'should',
+        statement: `${r.route}: no correctly signed ${r.body ? 'body' : 'query'} causes a 5xx.`,
+        observes: `arbitrary ${r.body ? 'JSON bodies' : 'offset and limit values'}, correctly signed, answer 2xx or 4xx`,
+        needs: ['nothing'],
+        gap: `a property rule like chat.message.no-server-error for ${r.route}`,
+        theme: 'http',
+      });
+    }
+    if (r.body) {
+      out.push({
+        id: `REQ-4.3-http-${r.slug}-malformed-json`, section: '4.3', source: 'http', level: 'must',
+        statement: `${r.route}: a body that is not JSON is invalid data, 400.`,
+        observes: 'a correctly signed body like {"a": or <xml/> answers 400 with a JSON body, never 5xx',
+        needs: ['nothing'],
+        gap: `sign and send the not-JSON texts of generators/token-requests.ts (notJsonText) to ${r.route}; expect 400`,
+        theme: 'http',
+      });
+    }
+    out.push({
+      id: `REQ-4.3-http-${r.slug}-wrong-method`, section: '4.3', source: 'http', level: 'should',
+      statement: `${r.route} with another method (e.g. ${r.other}) answers 405 with an Allow header (RFC 9110 §15.5.6).`,
+      observes: `a correctly signed ${r.other} to the route answers 405 (404 non_strict), never 2xx or 5xx`,
+      needs: ['nothing'],
+      gap: `sign a ${r.other} request for the route's path and expect 405 with Allow`,
+      theme: 'http',
+    });
+  }
+  return out;
+}
+
+export const HTTP = requirements([
+  // ---- §4.1 token endpoint and access-granting page
+  {
+    id: 'REQ-4.1-http-token-no-5xx', section: '4.1', source: 'http', level: 'should',
+    statement: 'No body sent to the token endpoint causes a 5xx.',
+    observes: 'arbitrary JSON, form and malformed bodies answer 2xx or 4xx',
+    needs: ['nothing'],
+    rules: ['oauth.token.no-server-error'],
+    partial: 'refresh-grant shaped bodies (with refresh_token) are generated only by chance; form bodies never carry refresh_token',
+    theme: 'refresh-grant',
+  },
+  {
+    id: 'REQ-4.1-http-token-malformed-json', section: '4.1', source: 'http', level: 'must',
+    statement: 'A token request body that is not JSON is invalid data: 400.',
+    observes: '400 with a JSON body for texts that do not parse',
+    needs: ['nothing'],
+    rules: ['oauth.token.body-not-json'],
+  },
+  {
+    id: 'REQ-4.1-http-token-wrong-method', section: '4.1', source: 'http', level: 'should',
+    statement: 'The token endpoint with another method than POST answers 405 with Allow: POST.',
+    observes: 'GET and PUT /oauth2/access_token answer 405 (404 non_strict), never 2xx or 5xx',
+    needs: ['nothing'],
+    gap: 'send GET and PUT to /oauth2/access_token; expect 405 and an Allow header naming POST',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-4.1-http-token-oversized', section: '4.1', source: 'http', level: 'should',
+    statement: 'An oversized token request body is refused with 413 (or 400), never a 5xx.',
+    observes: 'a 2 MB JSON body answers 413 or 400',
+    needs: ['nothing'],
+    gap: 'send a valid-looking exchange padded to 2 MB; expect 413 or 400 and the endpoint still answering afterwards',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-4.1-http-token-content-type', section: '4.1', source: 'http', level: 'should',
+    statement: 'A token request with another media type (text/plain, none) is refused with 400 or 415, never a 5xx.',
+    observes: 'the answer to a valid JSON body sent as text/plain and without Content-Type',
+    needs: ['nothing'],
+    gap: 'send a code exchange body with Content-Type text/plain and with none; expect 400 or 415',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-4.1-http-page-no-5xx', section: '4.1', source: 'http', level: 'should',
+    statement: 'No query of the access-granting page causes a 5xx.',
+    observes: 'odd client_id, mode and state values (huge, invalid percent-encoding, repeated) answer 2xx or 4xx',
+    needs: ['nothing'],
+    gap: 'GET {auth_url}/oauth with generated odd query strings; expect no 5xx',
+    theme: 'access-page',
+  },
+  {
+    id: 'REQ-4.1-http-page-unknown-mode', section: '4.1', source: 'table', level: 'info',
+    statement: 'mode is popup or post_message; what another mode does is not stated.',
+    observes: 'the page\'s behaviour for mode=other after Allow',
+    needs: ['browser'],
+    gap: 'open the page with mode=other, Allow, and record which window reaches the Redirect URI',
+    theme: 'records',
+  },
+
+  // ---- §4.2 lists
+  {
+    id: 'REQ-4.2-http-unknown-list', section: '4.2', source: 'http', level: 'should',
+    statement: 'A list path that does not exist answers 404.',
+    observes: 'GET /api/v4/deals (not one of the four) with a valid bearer answers 404',
+    needs: ['nothing'],
+    gap: 'GET /api/v4/deals and /api/v4/no-such-list with a valid bearer; expect 404',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-4.2-http-wrong-method', section: '4.2', source: 'http', level: 'should',
+    statement: 'A list endpoint with a method it does not support answers 405.',
+    observes: 'DELETE /api/v4/leads answers 405 (never 2xx or 5xx)',
+    needs: ['nothing'],
+    gap: 'send DELETE to each list with a valid bearer; expect 405 and the list unchanged',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-4.2-http-long-query', section: '4.2', source: 'http', level: 'should',
+    statement: 'An over-long query string is refused with 414 or 400, never a 5xx.',
+    observes: 'a filter query of 100 KB answers 414 or 400',
+    needs: ['nothing'],
+    gap: 'send a list request with a 100 KB filter[id] array; expect 414 or 400',
+    theme: 'list-safety',
+  },
+
+  // ---- §4.3 chat, per route and overall
+  ...chatRouteStatements(),
+  {
+    id: 'REQ-4.3-http-unknown-path', section: '4.3', source: 'http', level: 'should',
+    statement: 'A chat path that does not exist answers 404 (when correctly signed).',
+    observes: 'a correctly signed POST to /v2/origin/custom/{scope_id}/no-such-endpoint answers 404',
+    needs: ['nothing'],
+    gap: 'sign a request for an unknown path under /v2/origin/custom; expect 404 with a JSON body',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-4.3-http-oversized', section: '4.3', source: 'http', level: 'should',
+    statement: 'An oversized chat body is refused with 413 (or 400), never a 5xx.',
+    observes: 'a correctly signed 10 MB message answers 413 or 400',
+    needs: ['nothing'],
+    gap: 'sign and send a message whose text is 10 MB; expect 413 or 400 and the endpoint still answering',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-4.3-http-utf8-text', section: '4.3', source: 'http', level: 'must',
+    statement: 'UTF-8 round-trips: a message text with non-ASCII characters comes back unchanged.',
+    observes: 'Cyrillic, accents, emoji (astral plane) and combining marks, signed over the UTF-8 bytes, answer 200 and appear byte-identical in the history',
+    needs: ['nothing'],
+    gap: 'send texts from a full-Unicode arbitrary (fc.string({unit: "binary"})) and compare the history text with the sent one',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-4.3-http-utf8-names', section: '4.3', source: 'http', level: 'must',
+    statement: 'UTF-8 round-trips in participant names: the create-chat answer and the history carry the name sent.',
+    observes: 'a user named in Cyrillic and emoji comes back with the same name',
+    needs: ['nothing'],
+    gap: 'create a chat and send a message with a non-ASCII user name; compare the answer\'s and the history\'s name with it',
+    theme: 'http',
+  },
+
+  // ---- §5.1 account API
+  {
+    id: 'REQ-5.1-http-unknown-path', section: '5.1', source: 'http', level: 'should',
+    statement: 'An /api/v4 path that does not exist answers 404.',
+    observes: 'GET /api/v4/no-such-resource with a valid bearer answers 404',
+    needs: ['person'],
+    gap: 'GET an unknown /api/v4 path with a valid bearer; expect 404',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-5.1-http-wrong-method', section: '5.1', source: 'http', level: 'should',
+    statement: '/api/v4/account with a method it does not support answers 405.',
+    observes: 'DELETE /api/v4/account with a valid bearer answers 405 (never 2xx or 5xx)',
+    needs: ['person'],
+    gap: 'send DELETE and PUT to /api/v4/account with a valid bearer; expect 405',
+    theme: 'http',
+  },
+  {
+    id: 'REQ-5.1-http-odd-authorization', section: '5.1', source: 'http', level: 'should',
+    statement: 'No Authorization header value causes a 5xx.',
+    observes: 'huge (16 KB), non-ASCII and repeated Authorization headers answer 401 (or 400, 431)',
+    needs: ['nothing'],
+    rules: ['api.bearer.malformed'],
+    partial: 'printable ASCII garbage is sent; oversized, non-ASCII and repeated headers are not',
+    theme: 'http',
+  },
+]);

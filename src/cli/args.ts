@@ -2,7 +2,7 @@
  * Flag parsing with node:util, turning its errors into UsageError that names the flag.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, command: string) {
   try {

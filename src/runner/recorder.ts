@@ -3,10 +3,11 @@
  * hundreds, and counts them all. What is kept is masked when it is read, once, with every secret the run knows by
  * then: masking each exchange as it passes would cost far more and know fewer secrets.
  */
+import { TransportError } from '../errors.js';
+import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Exchange } from '../model/result.js';
 import { SECRET_FIELDS, type Masker } from '../secrets/mask.js';
-import type { HttpClient, HttpRequest, HttpResponse } from '../targets/http.js';
-import { TransportError } from '../targets/http.js';
+import type { HttpClient } from '../targets/http.js';
 
 const KEEP_FIRST = 4;
 const KEEP_LAST = 8;
@@ -60,13 +61,17 @@ export class Recorder {
 
   /** The exchanges kept for the report, oldest first, masked. */
   exchanges(): Exchange[] {
-    return [...this.#first, ...this.#last].map((x) => ({
+    return [...this.#first, ...this.#last].map((x) => this.#mask(x));
+  }
+
+  #mask(x: RawExchange): Exchange {
+    return {
       request: this.#maskRequest(x.request),
       ...(x.response ? { response: this.#maskResponse(x.response) } : {}),
       ...(x.error ? { error: x.error } : {}),
       started_at: x.started_at,
       duration_ms: x.duration_ms,
-    }));
+    };
   }
 
   /** The last request sent, for the reproduction line. */

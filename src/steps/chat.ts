@@ -5,17 +5,16 @@
  * A step that does not get what the rule needs throws Precondition.
  */
 import { randomUUID } from 'node:crypto';
-import type fc from 'fast-check';
 import { briefBody } from '../checks/status.js';
 import { parseJson } from '../checks/json.js';
-import { fail, outcomeOf, pass, SkipRule, type Finding, type Outcome } from '../model/outcome.js';
+import { SkipRule } from '../model/outcome.js';
 import {
   chatPaths, chatRequest, connectBody, createChatBody, newMessageBody, sampleMessage,
   type ChatCall, type MessagePayload, type OnWire, type ParticipantBody, type SignAs,
 } from '../protocol/chat.js';
-import type { RuleContext } from '../runner/context.js';
-import { Precondition } from '../runner/precondition.js';
-import type { HttpResponse } from '../targets/http.js';
+import type { RuleContext } from '../model/context.js';
+import { Precondition } from '../errors.js';
+import type { HttpResponse } from '../model/http.js';
 
 export interface ChannelCredentials {
   readonly channelId: string;
@@ -243,27 +242,4 @@ export function countByClientId(items: readonly HistoryItem[]): Map<string, numb
     if (typeof id === 'string') counts.set(id, (counts.get(id) ?? 0) + 1);
   }
   return counts;
-}
-
-/**
- * Every named case once (a deterministic sweep, so no case is left to chance), then the property over random cases
- * (new values, shrunk on failure). The sweep's failures decide the rule when there are any.
- */
-export async function sweepThenProperty<T>(
-  t: RuleContext,
-  named: readonly T[],
-  arbitrary: fc.Arbitrary<T>,
-  body: (value: T) => Promise<readonly Finding[]>,
-): Promise<Outcome> {
-  const failed: Finding[] = [];
-  let nonStrictFinding: Finding | undefined;
-  for (const c of named) {
-    const findings = await body(c);
-    failed.push(...findings.filter((f) => f.verdict === 'failed'));
-    nonStrictFinding ??= findings.find((f) => f.verdict === 'non_strict');
-  }
-  if (failed.length > 0) return outcomeOf([...failed.slice(0, 6), ...(failed.length > 6 ? [fail('sweep', `and ${failed.length - 6} more failing cases`)] : [])]);
-  const prop = await t.property(arbitrary, body);
-  const sweep = pass('sweep', `${named.length} named cases held`);
-  return outcomeOf([sweep, ...prop.findings, ...(nonStrictFinding ? [nonStrictFinding] : [])], prop.property);
 }

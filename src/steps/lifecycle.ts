@@ -4,8 +4,8 @@
  * Control calls are plumbing: not recorded as exchanges, every secret they return taught to the masker.
  */
 import { HookListener, type ReceivedHook } from '../hook/listener.js';
-import { Precondition } from '../runner/precondition.js';
-import type { RuleContext } from '../runner/context.js';
+import { Precondition } from '../errors.js';
+import type { RuleContext } from '../model/context.js';
 import { codeGrant } from '../protocol/oauth.js';
 import { exchange, tokensOf } from './oauth.js';
 import type { TokenPair } from '../protocol/oauth.js';

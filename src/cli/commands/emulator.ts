@@ -7,7 +7,7 @@ import { startEmulator } from '../../emulator/index.js';
 import { SECRET_KEYS } from '../../targets/config.js';
 import { maskSecret } from '../../secrets/mask.js';
 import { parseFlags } from '../args.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import { integerSetting } from '../settings.js';
 
 export async function emulatorCommand(args: string[]): Promise<number> {

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { mergeReports, readReport, writeReports } from '../../report/index.js';
 import { verifyCertificate, type Certificate } from '../../runner/certificate.js';
 import { parseFlags } from '../args.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import { exitCode } from './run.js';
 
 export async function mergeCommand(args: string[]): Promise<number> {

@@ -19,7 +19,7 @@ import { startEmbeddedTarget } from '../../targets/embedded.js';
 import { targetFromEnv } from '../../targets/from-env.js';
 import { assertReachable } from '../../targets/reachability.js';
 import { oneOf, parseFlags } from '../args.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import { Progress } from '../progress.js';
 import { integerSetting, loadEnv } from '../settings.js';
 

@@ -154,11 +154,7 @@ export default defineSpec({
         const findings = [redirectFinding(hit, 'popup', 'the opened window to go to the Redirect URI')];
         if (hit) findings.push(...checkRedirect(hit.params, [...allowChecks, stateReturned(`pm-${t.runId}`)]));
         if (hit?.window === 'popup') {
-          let messages: unknown[] = [];
-          for (let i = 0; i < 20 && messages.length === 0; i += 1) {
-            messages = await b.messages();
-            if (messages.length === 0) await b.main.waitForTimeout(50);
-          }
+          const { value: messages } = await t.eventually(() => b.messages(), { within: 1_000, until: (m) => m.length > 0 });
           const got = messages.find((m): m is { href: string } => typeof (m as { href?: unknown })?.href === 'string');
           findings.push(got && new URL(got.href).searchParams.get('code')
             ? pass('postMessage', 'the main window received the redirect\'s result from the opened window')

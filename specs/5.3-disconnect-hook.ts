@@ -14,7 +14,7 @@ function judgeHook(t: RuleContext, checks: (accountId: number) => readonly HookC
   return async () => {
     const { hook, accountId } = await disconnectAndReceive(t);
     if (!hook) {
-      if (required) return t.outcome([fail('hook received', 'expected a GET to the disconnect hook URL after the user disconnected the integration, observed none within 3 s')]);
+      if (required) return t.outcome([fail('hook received', 'expected a GET to the disconnect hook URL after the user disconnected the integration, observed none within the window (docs/verdicts.md)')]);
       throw new Precondition('no disconnect hook arrived (hook.disconnect.parameters judges that)');
     }
     return t.outcome(checks(accountId).map((c) => c(hook)));

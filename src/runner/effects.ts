@@ -6,11 +6,11 @@ import type { Observed } from '../model/context.js';
 import type { TargetConfig } from '../model/target.js';
 
 /**
- * The embedded emulator acts before it answers (a hook is sent, a message stored, before the request that caused it
- * returns), so an effect it has not shown within this much time will not come: watching longer would only slow the
- * fault tests, where every effect-watching rule sees its effect missing.
+ * The embedded emulator acts before it answers (it delivers the disconnect hook and stores a message before the request
+ * that caused them returns), so an effect it has not shown within this much time will not come: watching the full
+ * window would only slow the fault tests, where every effect-watching rule sees its effect missing.
  */
-export const EMULATOR_EFFECT_WINDOW_MS = 3_000;
+export const EMULATOR_EFFECT_WINDOW_MS = 1_000;
 
 const FIRST_INTERVAL_MS = 25;
 const GROWTH = 1.5;

@@ -16,6 +16,17 @@ const BODY_LIMIT = 16 * 1024;
 /** Clipped text is masked with this much beyond the limit, so a secret across the cut is still masked whole. */
 const MASK_MARGIN = 4096;
 
+/**
+ * The first exchange of a rule that shows the target broken whatever the rule expects: a 5xx answer, a connection
+ * reset, a request that hung until the time limit (docs/verdicts.md).
+ */
+export interface Breach {
+  readonly kind: 'server-error' | 'reset' | 'timeout';
+  /** 1-based position among the rule's exchanges. */
+  readonly index: number;
+  readonly exchange: Exchange;
+}
+
 /** An exchange as sent and received, not yet clipped or masked. */
 interface RawExchange {
   readonly request: HttpRequest;
@@ -30,6 +41,7 @@ export class Recorder {
   readonly #last: RawExchange[] = [];
   #count = 0;
   #lastRequest: HttpRequest | undefined;
+  #breach: { kind: Breach['kind']; index: number; raw: RawExchange } | undefined;
 
   constructor(private readonly client: HttpClient, private readonly masker: Masker) {}
 
@@ -40,14 +52,21 @@ export class Recorder {
     try {
       const res = await this.client.send(req);
       if ((res.headers['content-type'] ?? '').includes('json') && mayHoldSecrets(res.text)) learnJson(this.masker, res.text);
-      this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) });
-      return res;
+      this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) }, res.status >= 500 ? 'server-error' : undefined);
+      return { ...res, request: req };
     } catch (err) {
       if (err instanceof TransportError) {
-        this.#push({ request: req, error: err.reason, started_at: startedAt, duration_ms: 0 });
+        const kind = err.kind === 'reset' || err.kind === 'timeout' ? err.kind : undefined;
+        this.#push({ request: req, error: err.reason, started_at: startedAt, duration_ms: 0 }, kind);
       }
       throw err;
     }
+  }
+
+  /** The first exchange that showed the target broken, masked; undefined when none did. */
+  get breach(): Breach | undefined {
+    const b = this.#breach;
+    return b && { kind: b.kind, index: b.index, exchange: this.#mask(b.raw) };
   }
 
   /** A slot under the run's rate limit for a request sent outside this recorder (a browser navigation). */
@@ -79,8 +98,9 @@ export class Recorder {
     return this.#lastRequest;
   }
 
-  #push(exchange: RawExchange): void {
+  #push(exchange: RawExchange, breach?: Breach['kind']): void {
     this.#count += 1;
+    if (breach && !this.#breach) this.#breach = { kind: breach, index: this.#count, raw: exchange };
     if (this.#first.length < KEEP_FIRST) this.#first.push(exchange);
     else {
       this.#last.push(exchange);

@@ -1,9 +1,12 @@
 /**
- * Runs one rule and turns whatever happens into exactly one of the six verdicts.
+ * Runs one rule and turns whatever happens into exactly one of the six verdicts, by the one policy of
+ * docs/verdicts.md: the rule's own findings, overruled by what the recorder saw in any of its exchanges (a 5xx, a
+ * reset, a hang make it `failed`, `info` rules included), and `errored` only where no verdict could be reached.
  */
 import type { AccessTokens, HookInbox } from '../model/context.js';
 import type { ControlApi } from '../model/control.js';
 import type { Finding, Outcome } from '../model/outcome.js';
+import { fail } from '../model/outcome.js';
 import type { RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
@@ -13,7 +16,7 @@ import type { HttpClient } from '../targets/http.js';
 import { RunContext } from './context.js';
 import { curlOf } from './curl.js';
 import { startHookInbox } from './hooks.js';
-import { Recorder } from './recorder.js';
+import { Recorder, type Breach } from './recorder.js';
 import { RunResources } from './resources.js';
 import { ruleSeed } from './seed.js';
 
@@ -66,11 +69,12 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   } finally {
     await ownResources?.closeAll();
   }
-  const { status, detail } = ended;
-  const findings: readonly Finding[] = outcome?.findings ?? [];
+  const breach = recorder.breach;
+  const { status, detail } = breach ? { status: 'failed' as const, detail: `${describeBreach(breach)}; ${ended.detail}` } : ended;
+  const findings: readonly Finding[] = [...(breach ? [breachFinding(breach)] : []), ...(outcome?.findings ?? [])];
   // The recorder masks the exchanges it keeps; the rest is masked here, before progress lines can print it.
   const exchanges = recorder.exchanges();
-  const deciding = exchanges.at(-1);
+  const deciding = breach?.exchange ?? exchanges.at(-1);
   const property = outcome?.property;
   const masked = env.masker.maskDeep({
     detail,
@@ -97,7 +101,19 @@ function controlOf(env: RuleEnvironment): ControlApi {
   return env.control;
 }
 
-/** A rule that threw: no verdict on its point could be reached. */
+const BREACH_CHECK: Record<Breach['kind'], string> = { 'server-error': 'no 5xx', reset: 'no connection reset', timeout: 'no hang' };
+
+function describeBreach(b: Breach): string {
+  const { request, response, error } = b.exchange;
+  const what = b.kind === 'server-error' ? `answered ${response?.status} (a server error)` : b.kind === 'reset' ? `was dropped (${error})` : `hung until the time limit (${error})`;
+  return `exchange ${b.index} (${request.method} ${request.url}) ${what}`;
+}
+
+function breachFinding(b: Breach): Finding {
+  return fail(BREACH_CHECK[b.kind], `expected an answer below 500 to every request, observed ${describeBreach(b)}`);
+}
+
+/** A rule that threw: no verdict on its point could be reached (a reset or hang it saw is decided above). */
 function verdictOfError(err: unknown): { status: RuleResult['status']; detail: string } {
   if (err instanceof SkipRule) return { status: 'skipped', detail: err.reason };
   if (err instanceof TransportError) return { status: 'errored', detail: `no answer from the target: ${err.message}` };

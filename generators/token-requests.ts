@@ -7,7 +7,7 @@ import fc from 'fast-check';
 export const TOKEN_FIELDS = ['client_id', 'client_secret', 'grant_type', 'code', 'redirect_uri'] as const;
 export type TokenField = (typeof TOKEN_FIELDS)[number];
 
-export type Breakage = 'missing' | 'wrong' | 'wrong-type';
+export type TokenBreakage = 'missing' | 'wrong' | 'wrong-type';
 
 /**
  * How a valid value is bent into a wrong one. Named transforms, applied to the real value when the request is
@@ -46,7 +46,7 @@ export const nonStringJson: fc.Arbitrary<unknown> = fc.oneof(
 
 const GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
-export function mutation(field: TokenField, breakage: Breakage): fc.Arbitrary<Mutation> {
+export function mutation(field: TokenField, breakage: TokenBreakage): fc.Arbitrary<Mutation> {
   switch (breakage) {
     case 'missing':
       return fc.constant({ field, breakage });

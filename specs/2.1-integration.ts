@@ -3,19 +3,15 @@
  * one must stop working (§2.1, §7 other cases 3, §5.1.3). The name, icon and permissions on the access-granting page
  * and the disconnect hook URL are checked with §4.1 and §5.3.
  */
-import { status } from '../src/checks/status.js';
-import { rule } from '../src/model/define.js';
-import { defineSpec } from '../src/model/rule.js';
-import { codeGrant } from '../src/protocol/oauth.js';
-import { setSecret } from '../src/steps/lifecycle.js';
-import { exchange } from '../src/steps/oauth.js';
+import { codeGrant, defineSpec, exchange, rule, setSecret, status } from './kit.js';
 
 export default defineSpec({
   section: '2.1',
   title: 'Integration',
+  level: 'must',
   rules: [
     rule(
-      { id: 'oauth.secret.regenerated', section: '2.1', level: 'must', requires: ['control'], exclusive: true,
+      { id: 'oauth.secret.regenerated', requires: ['control'], exclusive: true,
         title: 'After the secret key is regenerated, the old secret is refused at the exchange and the new one works',
         reading: '§2.1: "after regeneration every configuration that holds the old key must be updated", i.e. the old key stops working. Refused with 400 (another 4xx non_strict). The rule puts the original secret back through the control API afterwards.',
         covers: ['2.1/Secret key', '4.1/Exchange code or refresh token/client_secret'] },

@@ -3,17 +3,9 @@
  * control clock (never a sleep), and the long-lived token (works as a bearer, no refresh, expiry, revocation).
  * Clock rules are exclusive (they move the target's time) and return the clock to real time when done.
  */
-import { jsonObjectBody } from '../src/checks/json.js';
-import { status } from '../src/checks/status.js';
-import { refreshTokenPresent } from '../src/checks/token.js';
-import { exchangeRule, rule } from '../src/model/define.js';
-import { fail, pass } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { accountRequest, codeGrant, refreshGrant } from '../src/protocol/oauth.js';
-import { Precondition } from '../src/runner/precondition.js';
-import type { RuleContext } from '../src/runner/context.js';
-import { createLongLived, revokeLongLived, withClockAdvanced } from '../src/steps/lifecycle.js';
-import { exchange, obtainTokens, refreshTokens } from '../src/steps/oauth.js';
+import {
+  accountRequest, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, fail, jsonObjectBody, obtainTokens, pass, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revokeLongLived, rule, type RuleContext, status, withClockAdvanced,
+} from './kit.js';
 
 const MINUTE = 60;
 const HOUR = 3_600;
@@ -53,30 +45,31 @@ async function workingLongLived(t: RuleContext, seconds = 30 * DAY) {
 export default defineSpec({
   section: '2.2',
   title: 'Credentials: lifetimes and long-lived tokens',
+  level: 'must',
   rules: [
     exchangeRule(
-      { id: 'oauth.code.valid-before-expiry', section: '2.2', level: 'must', requires: ['control'], exclusive: true,
+      { id: 'oauth.code.valid-before-expiry', requires: ['control'], exclusive: true,
         title: 'An authorization code is still exchangeable 19 minutes after it was issued',
         reading: '§2.2 and §8: valid 20 minutes. One minute of margin below the limit, on the target clock.',
         covers: ['2.2/Authorization code', '3.1/authorization code issued', '8/Authorization code lifetime'] },
       { send: (t) => exchangeCodeAfter(t, 19 * MINUTE), expect: [status(200), refreshTokenPresent] },
     ),
     exchangeRule(
-      { id: 'oauth.code.expired', section: '3.1', level: 'must', requires: ['control'], exclusive: true,
+      { id: 'oauth.code.expired', section: '3.1', requires: ['control'], exclusive: true,
         title: 'An authorization code is refused 21 minutes after it was issued',
         reading: '§3.1: after 20 minutes the code can no longer be exchanged. 400 as the exchange table states (another 4xx is non_strict).',
         covers: ['3.1/authorization code issued', '8/Authorization code lifetime', '7/400'] },
       { send: (t) => exchangeCodeAfter(t, 21 * MINUTE), expect: [status(400), jsonObjectBody] },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.valid-before-expiry', section: '2.2', level: 'must', requires: ['control'], exclusive: true,
+      { id: 'oauth.refresh.valid-before-expiry', requires: ['control'], exclusive: true,
         title: 'A refresh token still works 89 days minus an hour after it was issued',
         reading: THREE_MONTHS_READING,
         covers: ['2.2/Refresh token', '3.1/refresh token valid', '8/Refresh token lifetime'] },
       { send: (t) => refreshAfter(t, 89 * DAY - HOUR), expect: [status(200), refreshTokenPresent] },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.expired', section: '3.1', level: 'must', requires: ['control'], exclusive: true,
+      { id: 'oauth.refresh.expired', section: '3.1', requires: ['control'], exclusive: true,
         title: 'A refresh token is refused 92 days plus an hour after it was issued',
         reading: `${THREE_MONTHS_READING} Refused with 400 (§7 other cases 2: the authorization must be repeated); 401 is non_strict.`,
         covers: ['3.1/refresh token valid', '8/Refresh token lifetime', '2.2/Refresh token'] },
@@ -84,13 +77,13 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'api.long-lived.works', section: '2.2', level: 'must', requires: ['control'], title: 'A long-lived token works as a bearer at /api/v4/account',
+      { id: 'api.long-lived.works', requires: ['control'], title: 'A long-lived token works as a bearer at /api/v4/account',
         reading: '§5.1.1: the bearer is an access token from the exchange or a long-lived token; created through the control API (the Keys tab).',
         covers: ['2.2/Long-lived token', '8/Long-lived token lifetime'] },
       { send: async (t) => t.send(accountRequest(t.target, (await createLongLived(t, 30 * DAY)).long_lived_token)), expect: [status(200)] },
     ),
     rule(
-      { id: 'oauth.long-lived.no-refresh', section: '2.2', level: 'must', requires: ['control'], title: 'A long-lived token comes with no refresh token and cannot be used as one',
+      { id: 'oauth.long-lived.no-refresh', requires: ['control'], title: 'A long-lived token comes with no refresh token and cannot be used as one',
         reading: '§2.2: "has no refresh token and needs no exchange"; §3.1: "no refresh is possible". The creation answer carries no refresh_token, and a refresh exchange naming the long-lived token is refused with 400.',
         covers: ['2.2/Long-lived token', '3.1/long-lived token'] },
       async (t) => {
@@ -106,7 +99,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'api.long-lived.expired', section: '3.1', level: 'must', requires: ['control'], exclusive: true,
+      { id: 'api.long-lived.expired', section: '3.1', requires: ['control'], exclusive: true,
         title: 'A long-lived token is refused with 401 once its expiry has passed',
         reading: 'Created with the shortest expiry the user can pick (1 day); refused a minute after it. 401 as for any invalid bearer (RFC 6750 §3.1); 403 is non_strict.',
         covers: ['3.1/long-lived token', '2.2/Long-lived token', '7/401'] },
@@ -122,7 +115,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'api.long-lived.revoked', section: '3.1', level: 'must', requires: ['control'], title: 'A revoked long-lived token is refused with 401',
+      { id: 'api.long-lived.revoked', section: '3.1', requires: ['control'], title: 'A revoked long-lived token is refused with 401',
         reading: '§2.2: it can be revoked under issued accesses; §3.1: then it is invalid. 403 is non_strict.',
         covers: ['3.1/long-lived token', '2.2/Long-lived token', '7/401'] },
       {

@@ -1,13 +1,9 @@
 /**
  * §2.3 Token response object, and §2.2 (the access token is a JWT): every field of a successful code exchange.
  */
-import { jsonContentType } from '../src/checks/json.js';
-import { status } from '../src/checks/status.js';
-import { accessTokenIsJwt, expiresInPositiveInteger, jwtExpiryMatchesExpiresIn, refreshTokenPresent, serverTimeNear, tokenTypeBearer } from '../src/checks/token.js';
-import { defineSpec } from '../src/model/rule.js';
-import { exchangeRule } from '../src/model/define.js';
-import type { RuleContext } from '../src/runner/context.js';
-import { exchangeFreshCode } from '../src/steps/oauth.js';
+import {
+  accessTokenIsJwt, defineSpec, exchangeFreshCode, exchangeRule, expiresInPositiveInteger, jsonContentType, jwtExpiryMatchesExpiresIn, refreshTokenPresent, type RuleContext, serverTimeNear, status, tokenTypeBearer,
+} from './kit.js';
 
 const send = (t: RuleContext) => exchangeFreshCode(t);
 
@@ -19,37 +15,38 @@ async function referenceNow(t: RuleContext): Promise<number> {
 export default defineSpec({
   section: '2.3',
   title: 'Token response object',
+  level: 'must',
   rules: [
     exchangeRule(
-      { id: 'oauth.token-response.content-type', section: '4.1', level: 'must', requires: ['control'], title: 'A successful exchange answers 200 with Content-Type application/json',
+      { id: 'oauth.token-response.content-type', section: '4.1', requires: ['control'], title: 'A successful exchange answers 200 with Content-Type application/json',
         reading: 'application/json with parameters (charset) is JSON; another +json type is non_strict.' },
       { send, expect: [status(200), jsonContentType] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.token-type', section: '2.3', level: 'must', requires: ['control'], title: 'token_type is a bearer type',
+      { id: 'oauth.token-response.token-type', requires: ['control'], title: 'token_type is a bearer type',
         reading: 'Compared case-insensitively: "Bearer" and "bearer" both pass (RFC 6749 §5.1).' },
       { send, expect: [status(200), tokenTypeBearer] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.expires-in', section: '2.3', level: 'must', requires: ['control'], title: 'expires_in is a positive integer number of seconds' },
+      { id: 'oauth.token-response.expires-in', requires: ['control'], title: 'expires_in is a positive integer number of seconds' },
       { send, expect: [status(200), expiresInPositiveInteger] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.server-time', section: '2.3', level: 'must', requires: ['control'], title: 'server_time is an integer Unix timestamp in seconds near the server clock',
+      { id: 'oauth.token-response.server-time', requires: ['control'], title: 'server_time is an integer Unix timestamp in seconds near the server clock',
         reading: 'Within 300 s of the target clock read through the control API (the kit clock when there is none).' },
       { send, expect: async (t) => [status(200), serverTimeNear(await referenceNow(t))] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.access-token-jwt', section: '2.2', level: 'must', requires: ['control'], title: 'access_token is a decodable JWT' },
+      { id: 'oauth.token-response.access-token-jwt', section: '2.2', requires: ['control'], title: 'access_token is a decodable JWT' },
       { send, expect: [status(200), accessTokenIsJwt] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.jwt-expiry', section: '2.3', level: 'should', requires: ['control'], title: 'The JWT exp claim agrees with expires_in',
+      { id: 'oauth.token-response.jwt-expiry', level: 'should', requires: ['control'], title: 'The JWT exp claim agrees with expires_in',
         reading: 'The spec returns the lifetime as expires_in; a JWT whose exp says otherwise misleads clients that read either. Within 60 s of iat + expires_in.' },
       { send, expect: [status(200), jwtExpiryMatchesExpiresIn] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.refresh-token', section: '2.3', level: 'must', requires: ['control'], title: 'refresh_token is present and non-empty' },
+      { id: 'oauth.token-response.refresh-token', requires: ['control'], title: 'refresh_token is present and non-empty' },
       { send, expect: [status(200), refreshTokenPresent] },
     ),
   ],

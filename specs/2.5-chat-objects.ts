@@ -5,18 +5,9 @@
  * generators/chat-requests.ts: a deterministic sweep of every named case, then random ones.
  */
 import fc from 'fast-check';
-import { createdChat } from '../src/checks/chat.js';
-import { jsonContentType, parseJson } from '../src/checks/json.js';
-import { status } from '../src/checks/status.js';
-import { rule } from '../src/model/define.js';
-import { fail, pass, type Finding } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { newMessageBody, sampleMessage, type MessagePayload } from '../src/protocol/chat.js';
-import { chatSession, sweepThenProperty, type ChatSession } from '../src/steps/chat.js';
 import {
-  applyCase, describeCase, EXTERNAL_ID_BOUNDARY, fieldCaseArb, invalidExternalId, omittedSubsetArb, sweepCases, validExternalId,
-  type ExternalIdCase, type FieldCase, type FieldSpec,
-} from '../generators/chat-requests.js';
+  applyCase, type ChatSession, chatSession, createdChat, defineSpec, describeCase, EXTERNAL_ID_BOUNDARY, type ExternalIdCase, fail, type FieldCase, fieldCaseArb, type FieldSpec, type Finding, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, parseJson, pass, rule, sampleMessage, status, sweepCases, sweepThenProperty, validExternalId,
+} from './kit.js';
 
 const refusal = [status(400), jsonContentType];
 const accepted = [status(200)];
@@ -34,16 +25,16 @@ async function sendCase(s: ChatSession, body: Record<string, unknown>, c: FieldC
 }
 
 /** Sweep + property over field cases of one body: each broken copy must be refused with 400. */
-function requiredRule(meta: { id: string; section: string; title: string; reading?: string; covers: string[] }, build: (s: ChatSession) => Record<string, unknown>, fields: readonly FieldSpec[]) {
+function requiredRule(meta: { id: string; section?: string; title: string; reading?: string; covers: string[] }, build: (s: ChatSession) => Record<string, unknown>, fields: readonly FieldSpec[]) {
   return rule({ ...meta, level: 'must', requires: ['write'] }, async (t) => {
     const s = await chatSession(t);
     await s.scope();
-    return sweepThenProperty(t, sweepCases(fields), fieldCaseArb(fields), async (c) => labelled(describeCase(c), t.check(await sendCase(s, build(s), c), refusal)));
+    return sweepThenProperty(t, { named: sweepCases(fields), cases: fieldCaseArb(fields), check: async (c) => labelled(describeCase(c), t.check(await sendCase(s, build(s), c), refusal)) });
   });
 }
 
 /** Sweep (each optional path omitted alone) + property (random subsets omitted): each trimmed copy is accepted. */
-function optionalRule(meta: { id: string; section: string; title: string; reading?: string; covers: string[] }, build: (s: ChatSession) => Record<string, unknown>, paths: readonly (readonly (string | number)[])[]) {
+function optionalRule(meta: { id: string; section?: string; title: string; reading?: string; covers: string[] }, build: (s: ChatSession) => Record<string, unknown>, paths: readonly (readonly (string | number)[])[]) {
   return rule({ ...meta, level: 'must', requires: ['write'] }, async (t) => {
     const s = await chatSession(t);
     await s.scope();
@@ -53,7 +44,7 @@ function optionalRule(meta: { id: string; section: string; title: string; readin
       for (const path of [...omit].sort((a, b) => b.length - a.length)) body = applyCase(body, { path, breakage: 'missing' });
       return labelled(`without ${omit.map((p) => p.join('.')).join(', ')}`, t.check('event_type' in body ? await s.postEvent(body) : await s.postChats(body), accepted));
     };
-    return sweepThenProperty(t, paths.map((p) => [p]), omittedSubsetArb(paths), one);
+    return sweepThenProperty(t, { named: paths.map((p) => [p]), cases: omittedSubsetArb(paths), check: one });
   });
 }
 
@@ -77,28 +68,29 @@ const P = (...path: (string | number)[]) => path;
 export default defineSpec({
   section: '2.5',
   title: 'Chat objects (§2.4–§2.11) and the message event',
+  level: 'must',
   rules: [
     // §2.5 participant
     requiredRule(
-      { id: 'chat.participant.required', section: '2.5', title: 'A participant (create chat user, message sender) without id or name, or with either of another type, is refused with 400',
+      { id: 'chat.participant.required', title: 'A participant (create chat user, message sender) without id or name, or with either of another type, is refused with 400',
         reading: '§2.5: id and name required; §4.3 create chat: the user object is required.', covers: ['2.5/id', '2.5/name', '4.3/Create chat/user[id]', '4.3/Create chat/user[name]'] },
       (s) => ({ conversation_id: s.conversationId(), user: s.client() }),
       [{ path: P('user'), type: 'object' }, { path: P('user', 'id'), type: 'string' }, { path: P('user', 'name'), type: 'string' }],
     ),
     requiredRule(
-      { id: 'chat.sender.required', section: '2.5', title: 'A message whose sender lacks id or name, or has either of another type, is refused with 400',
+      { id: 'chat.sender.required', title: 'A message whose sender lacks id or name, or has either of another type, is refused with 400',
         covers: ['2.5/id', '2.5/name', '4.3/Send, edit or import a message/sender'] },
       (s) => messageEvent(s),
       [{ path: P('payload', 'sender'), type: 'object' }, { path: P('payload', 'sender', 'id'), type: 'string' }, { path: P('payload', 'sender', 'name'), type: 'string' }],
     ),
     optionalRule(
-      { id: 'chat.participant.optional', section: '2.5', title: 'avatar, profile (phone, email) and profile_link of a participant may each be omitted',
+      { id: 'chat.participant.optional', title: 'avatar, profile (phone, email) and profile_link of a participant may each be omitted',
         covers: ['2.5/avatar', '2.5/profile', '2.5/profile_link', '4.3/Create chat/user[avatar]', '4.3/Create chat/user[profile][phone]', '4.3/Create chat/user[profile][email]', '4.3/Create chat/user[profile_link]'] },
       (s) => ({ conversation_id: s.conversationId(), user: fullParticipant(s) }),
       [P('user', 'avatar'), P('user', 'profile'), P('user', 'profile', 'phone'), P('user', 'profile', 'email'), P('user', 'profile_link')],
     ),
     rule(
-      { id: 'chat.participant.answer', section: '2.5', level: 'must', requires: ['write'], title: 'The created chat\'s user carries phone and email when given, and leaves them out when not',
+      { id: 'chat.participant.answer', requires: ['write'], title: 'The created chat\'s user carries phone and email when given, and leaves them out when not',
         reading: '§2.5: in responses, phone and email are "both absent when not given"; avatar is empty if not given.', covers: ['2.5/profile', '2.5/avatar'] },
       async (t) => {
         const s = await chatSession(t);
@@ -119,7 +111,7 @@ export default defineSpec({
 
     // §2.6 source, §8 external_id limit
     rule(
-      { id: 'chat.source.external-id', section: '2.6', level: 'must', requires: ['write'], title: 'external_id: a string of up to 40 printable ASCII characters, an integer or a boolean is accepted; 41 characters or a non-printable character is refused',
+      { id: 'chat.source.external-id', section: '2.6', requires: ['write'], title: 'external_id: a string of up to 40 printable ASCII characters, an integer or a boolean is accepted; 41 characters or a non-printable character is refused',
         reading: '§2.6 and §8: up to 40 characters, printable ASCII and space. Both sides of the boundary (40, 41) are always sent; non-ASCII letters count as non-printable.',
         covers: ['2.6/external_id', '8/Source external_id', '4.3/Send, edit or import a message/source', '4.3/Create chat/source[external_id]'] },
       async (t) => {
@@ -134,16 +126,16 @@ export default defineSpec({
           { variant: 'boolean', value: true },
         ];
         const ok = (c: ExternalIdCase) => c.variant === 'printable' || c.variant === 'integer' || c.variant === 'boolean';
-        return sweepThenProperty(t, named, fc.oneof(validExternalId, invalidExternalId), async (c) => {
+        return sweepThenProperty(t, { named: named, cases: fc.oneof(validExternalId, invalidExternalId), check: async (c) => {
           const res = await s.sendMessage(s.payload(s.conversationId(), s.client(), { source: { external_id: c.value } }));
           return labelled(`${c.variant} ${JSON.stringify(c.value)} (${String(c.value).length} characters)`, t.check(res, ok(c) ? accepted : refusal));
-        });
+        } });
       },
     ),
 
     // §2.7 message
     rule(
-      { id: 'chat.message.required', section: '2.7', level: 'must', requires: ['write'], title: 'A message without type, or without a field its type requires, or with one of another type, is refused with 400',
+      { id: 'chat.message.required', section: '2.7', requires: ['write'], title: 'A message without type, or without a field its type requires, or with one of another type, is refused with 400',
         reading: '§2.7: type required; text for text; file_name and file_size (and the media link) for file, video, picture; location (lon, lat) for location; contact (name, phone) for contact.',
         covers: ['2.7/type', '2.7/text', '2.7/media', '2.7/file_name', '2.7/file_size', '2.7/location', '2.7/contact', '4.3/Send, edit or import a message/message'] },
       async (t) => {
@@ -162,10 +154,10 @@ export default defineSpec({
         const named: Case[] = Object.entries(byType).flatMap(([messageType, fields]) => sweepCases(fields).map((c) => ({ ...c, messageType })));
         named.push({ path: [...M, 'type'], type: 'enum', breakage: 'wrong-type', wrongType: 'an unknown type', value: 'gif', messageType: 'text' });
         const arb = fc.constantFrom(...Object.keys(byType)).chain((messageType) => fieldCaseArb(byType[messageType]!).map((c) => ({ ...c, messageType })));
-        return sweepThenProperty(t, named, arb, async (c) => {
+        return sweepThenProperty(t, { named: named, cases: arb, check: async (c) => {
           const body = messageEvent(s, { message: sampleMessage(c.messageType, c.messageType === 'text' ? 'hi' : '') });
           return labelled(`${c.messageType}: ${describeCase(c)}`, t.check(await s.postEvent(applyCase(body, c)), refusal));
-        });
+        } });
       },
     ),
     optionalRule(
@@ -178,17 +170,17 @@ export default defineSpec({
 
     // §2.8 shared_post
     rule(
-      { id: 'chat.shared-post.type', section: '2.8', level: 'must', requires: ['write'], title: 'shared_post.type "post" is accepted; any other type is refused with 400',
+      { id: 'chat.shared-post.type', section: '2.8', requires: ['write'], title: 'shared_post.type "post" is accepted; any other type is refused with 400',
         reading: '§2.8: "only post is supported".', covers: ['2.8/type', '2.8/url'] },
       async (t) => {
         const s = await chatSession(t);
         await s.scope();
         const named = ['post', 'article', 'video', 'Post', ''];
         const arb = fc.oneof(fc.constant('post'), fc.string({ maxLength: 10 }).filter((x) => x !== 'post'));
-        return sweepThenProperty(t, named, arb, async (type) => {
+        return sweepThenProperty(t, { named: named, cases: arb, check: async (type) => {
           const body = messageEvent(s, { message: { ...sampleMessage('text', 'shared'), shared_post: { url: 'https://social.example/post/2', type } } });
           return labelled(`type ${JSON.stringify(type)}`, t.check(await s.postEvent(body), type === 'post' ? accepted : refusal));
-        });
+        } });
       },
     ),
 
@@ -216,7 +208,7 @@ export default defineSpec({
         .concat([{ path: ['payload', 'reply_to', 'message', 'sender', 'name'], type: 'string' }]),
     ),
     rule(
-      { id: 'chat.embedded.by-type', section: '2.11', level: 'must', requires: ['write'], title: 'A quoted location or contact without id needs its location or contact; file_name, file_size and media_duration are optional',
+      { id: 'chat.embedded.by-type', section: '2.11', requires: ['write'], title: 'A quoted location or contact without id needs its location or contact; file_name, file_size and media_duration are optional',
         covers: ['2.11/location', '2.11/contact', '2.11/file_name', '2.11/file_size', '2.11/media_duration'] },
       async (t) => {
         const s = await chatSession(t);

@@ -2,18 +2,9 @@
  * §3.1 Credentials: the refresh exchange and what it leaves behind (rotation, single use, also under concurrency),
  * §5.1.3 (secret optional on refresh), and how an access token stops working (expiry, deactivation; §7 401).
  */
-import { jsonObjectBody } from '../src/checks/json.js';
-import { status } from '../src/checks/status.js';
-import { refreshTokenPresent } from '../src/checks/token.js';
-import { exchangeRule, rule } from '../src/model/define.js';
-import { fail, pass } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { accountRequest } from '../src/protocol/oauth.js';
-import { obtainTokens, refreshTokens, tokensOf } from '../src/steps/oauth.js';
-import { Precondition } from '../src/runner/precondition.js';
-import type { RuleContext } from '../src/runner/context.js';
-import { deactivate, sideAccount, tokensIn, withClockAdvanced } from '../src/steps/lifecycle.js';
-import { tokenPairOf, type TokenPair } from '../src/protocol/oauth.js';
+import {
+  accountRequest, deactivate, defineSpec, exchangeRule, fail, jsonObjectBody, obtainTokens, pass, Precondition, refreshTokenPresent, refreshTokens, rule, type RuleContext, sideAccount, status, type TokenPair, tokenPairOf, tokensIn, tokensOf, withClockAdvanced,
+} from './kit.js';
 
 /** Parallel refresh exchanges of one token in the concurrency rule. */
 const RACERS = 8;
@@ -29,9 +20,10 @@ async function workingAccess(t: RuleContext, accountId?: number): Promise<TokenP
 export default defineSpec({
   section: '3.1',
   title: 'Credentials: states and transitions',
+  level: 'must',
   rules: [
     rule(
-      { id: 'oauth.refresh.rotates', section: '3.1', level: 'must', requires: ['control'], title: 'A refresh exchange answers 200 with a new refresh token' },
+      { id: 'oauth.refresh.rotates', requires: ['control'], title: 'A refresh exchange answers 200 with a new refresh token' },
       async (t) => {
         const first = await obtainTokens(t);
         const res = await refreshTokens(t, first.refresh_token);
@@ -46,7 +38,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.old-token-refused', section: '3.1', level: 'must', requires: ['control'], title: 'A refresh token already exchanged is refused',
+      { id: 'oauth.refresh.old-token-refused', requires: ['control'], title: 'A refresh token already exchanged is refused',
         reading: '§3.1: the old refresh token becomes invalid. The exchange table names 400; the live service answers 401 "Token has been revoked" (docs/field-notes.md), which is non_strict.' },
       {
         send: async (t) => {
@@ -58,7 +50,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.new-token-works', section: '3.1', level: 'must', requires: ['control'], title: 'The refresh token returned by a refresh exchange can itself be exchanged' },
+      { id: 'oauth.refresh.new-token-works', requires: ['control'], title: 'The refresh token returned by a refresh exchange can itself be exchanged' },
       {
         send: async (t) => {
           const first = await obtainTokens(t);
@@ -69,7 +61,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.without-secret', section: '5.1', level: 'must', requires: ['control'], title: 'A refresh exchange without client_secret succeeds',
+      { id: 'oauth.refresh.without-secret', section: '5.1', requires: ['control'], title: 'A refresh exchange without client_secret succeeds',
         reading: '§4.1 lists client_secret as optional for the refresh grant and §5.1.3 says "secret optional on refresh".' },
       {
         send: async (t) => refreshTokens(t, (await obtainTokens(t)).refresh_token, { withSecret: false }),
@@ -77,7 +69,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.new-access-token-works', section: '5.1', level: 'must', requires: ['control'], title: 'The access token from a refresh exchange works at /api/v4/account' },
+      { id: 'oauth.refresh.new-access-token-works', section: '5.1', requires: ['control'], title: 'The access token from a refresh exchange works at /api/v4/account' },
       {
         send: async (t) => {
           const first = await obtainTokens(t);
@@ -89,7 +81,7 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'api.bearer.expired', section: '3.1', level: 'must', requires: ['control'], exclusive: true,
+      { id: 'api.bearer.expired', requires: ['control'], exclusive: true,
         title: 'An access token is refused with 401 at /api/v4/account once expires_in seconds have passed',
         reading: '§3.1: after expires_in seconds the access token is expired and a refresh exchange is needed. Checked a minute after expires_in on the target clock; 401 (RFC 6750 §3.1), 403 non_strict.',
         covers: ['3.1/access token valid', '2.2/Access token', '8/Access token lifetime', '7/401'] },
@@ -107,7 +99,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'api.bearer.deactivated-installation', section: '3.1', level: 'must', requires: ['control'], exclusive: true,
+      { id: 'api.bearer.deactivated-installation', requires: ['control'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access token gets 401',
         reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation; 403 is non_strict.',
         covers: ['3.1/access token valid', '7/401'] },
@@ -122,7 +114,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'oauth.refresh.concurrent-single-use', section: '3.1', level: 'must', requires: ['control'],
+      { id: 'oauth.refresh.concurrent-single-use', requires: ['control'],
         title: 'Parallel refresh exchanges of one refresh token: exactly one succeeds, and only its new token works afterwards',
         reading: `§2.2 "exchangeable once only" holds under concurrency: ${RACERS} exchanges sent at once, at most one may succeed (and one must: the token was valid). Afterwards the old token is refused and the winner's new refresh token works.`,
         covers: ['2.2/Refresh token', '3.1/refresh token valid', '8/Refresh token lifetime'] },

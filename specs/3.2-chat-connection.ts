@@ -4,15 +4,9 @@
  * chats. Rules that disconnect use a channel of their own (registered through the control API), so that rules
  * sharing the configured channel are not disturbed.
  */
-import { parseJson } from '../src/checks/json.js';
-import { status } from '../src/checks/status.js';
-import { rule } from '../src/model/define.js';
-import { fail, pass, SkipRule, type Finding } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { Precondition } from '../src/runner/precondition.js';
-import { chatSession, countByClientId, otherAccountId, ownChannel, type ChatSession } from '../src/steps/chat.js';
-import { ControlError } from '../src/targets/control.js';
-import type { HttpResponse } from '../src/targets/http.js';
+import {
+  type ChatSession, chatSession, ControlError, countByClientId, defineSpec, fail, type Finding, type HttpResponse, otherAccountId, ownChannel, parseJson, pass, Precondition, rule, SkipRule, status,
+} from './kit.js';
 
 const refusedAfterDisconnect = (res: HttpResponse, what: string): Finding =>
   res.status >= 400 && res.status < 500
@@ -31,9 +25,10 @@ async function hookCount(s: ChatSession, scopeId: string): Promise<number> {
 export default defineSpec({
   section: '3.2',
   title: 'Channel connection: states and transitions',
+  level: 'must',
   rules: [
     rule(
-      { id: 'chat.connection.lifecycle', section: '3.2', level: 'must', requires: ['write', 'control'], title: 'connect → send → disconnect → sending is refused → connect again → sending works',
+      { id: 'chat.connection.lifecycle', requires: ['write', 'control'], title: 'connect → send → disconnect → sending is refused → connect again → sending works',
         reading: '§3.2: connected lets messages be sent; disconnect leads to not connected. The spec gives no code for a message to a disconnected scope: any 4xx passes. Uses its own channel.',
         covers: ['3.2/not connected', '3.2/connected', '4.3/Disconnect channel', '4.3/Connect channel'] },
       async (t) => {
@@ -53,7 +48,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.connection.hooks-stop', section: '3.2', level: 'must', requires: ['write', 'control'], title: 'Outgoing-message hooks arrive while connected and stop after disconnect',
+      { id: 'chat.connection.hooks-stop', requires: ['write', 'control'], title: 'Outgoing-message hooks arrive while connected and stop after disconnect',
         reading: '§3.2 and §6: "Hooks stop". A manager writing from the account is simulated through the control API, which also reads the hooks sent. Uses its own channel.',
         covers: ['3.2/connected', '4.3/Disconnect channel'] },
       async (t) => {
@@ -74,7 +69,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.connection.integration-disconnect', section: '3.2', level: 'must', requires: ['write', 'control'], exclusive: true,
+      { id: 'chat.connection.integration-disconnect', requires: ['write', 'control'], exclusive: true,
         title: 'Disconnecting the integration in an account disconnects its chat channel there',
         reading: '§3.2 last row and §6: automatic. Done in a second account through the control API (POST /_control/disconnect), which uninstalls the integration there: exclusive.',
         covers: ['3.2/connected'] },
@@ -99,7 +94,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.connection.isolation', section: '3.2', level: 'must', requires: ['write', 'control'], title: 'One account\'s scope never reads or writes another account\'s chats',
+      { id: 'chat.connection.isolation', requires: ['write', 'control'], title: 'One account\'s scope never reads or writes another account\'s chats',
         reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other. The second account comes from GET /_control/chat.',
         covers: ['2.4/scope_id', '2.4/account_id'] },
       async (t) => {

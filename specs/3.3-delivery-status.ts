@@ -3,13 +3,9 @@
  * the error codes 901–905 (905 with an `error` text), refusal of anything else, 404 for an unknown message.
  */
 import fc from 'fast-check';
-import { emptyOrJsonBody } from '../src/checks/chat.js';
-import { jsonContentType } from '../src/checks/json.js';
-import { status } from '../src/checks/status.js';
-import { rule } from '../src/model/define.js';
-import { observed, type Finding } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { chatSession, sweepThenProperty, type ChatSession } from '../src/steps/chat.js';
+import {
+  type ChatSession, chatSession, defineSpec, emptyOrJsonBody, type Finding, jsonContentType, observed, rule, status, sweepThenProperty,
+} from './kit.js';
 
 const DS = (f: string) => `4.3/Update delivery status/${f}`;
 
@@ -43,20 +39,21 @@ const REFUSED: StatusCase[] = [
 export default defineSpec({
   section: '3.3',
   title: 'Message delivery status',
+  level: 'must',
   rules: [
     rule(
-      { id: 'chat.delivery-status.accepted', section: '3.3', level: 'must', requires: ['write'], title: 'Delivery status 1, 2, and -1 with each error code 901–905 answers 200',
+      { id: 'chat.delivery-status.accepted', requires: ['write'], title: 'Delivery status 1, 2, and -1 with each error code 901–905 answers 200',
         reading: 'docs/field-notes.md: 200 with no body. Transitions between statuses are not shown (§3.3), so any order is allowed: the cases are applied to one message in random order.',
         covers: ['3.3/delivered', '3.3/read', '3.3/error', '3.3/901', '3.3/902', '3.3/903', '3.3/904', '3.3/905', DS('status_code'), DS('error_code'), DS('error'), '2.9/status_code', '2.9/error_code', '2.9/error', '4.3/Update delivery status'] },
       async (t) => {
         const s = await chatSession(t);
         const msgid = await messageToMark(s);
-        return sweepThenProperty(t, ACCEPTED, fc.constantFrom(...ACCEPTED), async (c) =>
-          t.check(await s.deliveryStatus(msgid, c.body), [status(200), emptyOrJsonBody]).map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` })));
+        return sweepThenProperty(t, { named: ACCEPTED, cases: fc.constantFrom(...ACCEPTED), check: async (c) =>
+          t.check(await s.deliveryStatus(msgid, c.body), [status(200), emptyOrJsonBody]).map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` })) });
       },
     ),
     rule(
-      { id: 'chat.delivery-status.refused', section: '3.3', level: 'must', requires: ['write'], title: 'Any other status_code, -1 without a 901–905 error_code, and 905 without error text are refused with 400',
+      { id: 'chat.delivery-status.refused', requires: ['write'], title: 'Any other status_code, -1 without a 901–905 error_code, and 905 without error text are refused with 400',
         reading: '§4.3: status_code is 1, 2 or -1; error_code is required with -1 (901 to 905, §3.3); 905 needs the error text.',
         covers: ['3.3/error', '3.3/905', DS('status_code'), DS('error_code'), DS('error'), '2.9/status_code', '2.9/error_code'] },
       async (t) => {
@@ -67,19 +64,19 @@ export default defineSpec({
           fc.integer().filter((n) => n < 901 || n > 905).map((n) => ({ what: `-1 with error_code ${n}`, body: { status_code: -1, error_code: n, error: 'x' } })),
           fc.constantFrom(...REFUSED),
         );
-        return sweepThenProperty(t, REFUSED, random, async (c) =>
-          t.check(await s.deliveryStatus(msgid, c.body), [status(400), jsonContentType]).map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` })));
+        return sweepThenProperty(t, { named: REFUSED, cases: random, check: async (c) =>
+          t.check(await s.deliveryStatus(msgid, c.body), [status(400), jsonContentType]).map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` })) });
       },
     ),
     rule(
-      { id: 'chat.delivery-status.unknown-message', section: '3.3', level: 'must', requires: [], title: 'Delivery status of a message that does not exist answers 404', covers: ['4.3/Update delivery status'] },
+      { id: 'chat.delivery-status.unknown-message', requires: [], title: 'Delivery status of a message that does not exist answers 404', covers: ['4.3/Update delivery status'] },
       async (t) => {
         const s = await chatSession(t);
         return t.outcome(t.check(await s.deliveryStatus(`no-such-${t.runId}`, { status_code: 1 }), [status(404), jsonContentType]));
       },
     ),
     rule(
-      { id: 'chat.delivery-status.in-message', section: '2.9', level: 'must', requires: ['write'], title: 'A message may carry delivery_status {status_code}; an invalid one is refused with 400',
+      { id: 'chat.delivery-status.in-message', section: '2.9', requires: ['write'], title: 'A message may carry delivery_status {status_code}; an invalid one is refused with 400',
         reading: '§2.7: message.delivery_status is optional (default: sent); when given it is the §2.9 object.', covers: ['2.7/delivery_status', '2.9/status_code', '3.3/sent'] },
       async (t) => {
         const s = await chatSession(t);
@@ -97,7 +94,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.delivery-status.alias', section: '3.3', level: 'info', requires: ['write'], title: 'Whether delivery_status is accepted in place of status_code (public clients send it)',
+      { id: 'chat.delivery-status.alias', level: 'info', requires: ['write'], title: 'Whether delivery_status is accepted in place of status_code (public clients send it)',
         reading: 'docs/field-notes.md: public clients send the code as delivery_status; the spec says status_code. Reported, not judged.', covers: [DS('status_code')] },
       async (t) => {
         const s = await chatSession(t);
@@ -106,7 +103,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.delivery-status.error-text-optional', section: '3.3', level: 'info', requires: ['write'], title: 'Whether -1 with error codes 901–904 is accepted without error text',
+      { id: 'chat.delivery-status.error-text-optional', level: 'info', requires: ['write'], title: 'Whether -1 with error codes 901–904 is accepted without error text',
         reading: 'The §4.3 table marks error "required only when status_code is -1"; §3.3 asks for the text with 905. The two readings differ for 901–904: reported, not judged.', covers: [DS('error')] },
       async (t) => {
         const s = await chatSession(t);

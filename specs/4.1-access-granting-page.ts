@@ -5,15 +5,9 @@
  * intercepted in the browser, never contacted.
  */
 import fc from 'fast-check';
-import { checkRedirect, parameterAbsent, parameterEquals, parameterPresent, platformOneOrTwo, stateReturned } from '../src/checks/redirect.js';
-import { rule } from '../src/model/define.js';
-import { fail, pass, type Finding } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { Precondition } from '../src/runner/precondition.js';
-import type { RuleContext } from '../src/runner/context.js';
-import { decide, grantPageUrl, logInIfAsked, showsLogin, withGrantBrowser, type RedirectHit } from '../src/steps/browser.js';
-import { accounts, consentRedirect } from '../src/steps/lifecycle.js';
-import { EVERY_KIND_STATE, stateCases } from '../generators/oauth-state.js';
+import {
+  accounts, checkRedirect, consentRedirect, decide, defineSpec, EVERY_KIND_STATE, fail, type Finding, grantPageUrl, logInIfAsked, parameterAbsent, parameterEquals, parameterPresent, pass, platformOneOrTwo, Precondition, type RedirectHit, rule, type RuleContext, showsLogin, stateCases, stateReturned, withGrantBrowser,
+} from './kit.js';
 
 const BROWSER = ['browser', 'control'] as const;
 
@@ -41,9 +35,10 @@ function redirectFinding(hit: RedirectHit | undefined, expected: 'main' | 'popup
 export default defineSpec({
   section: '4.1',
   title: 'Access-granting page and redirect',
+  level: 'must',
   rules: [
     rule(
-      { id: 'oauth.redirect.state-round-trip', section: '4.1', level: 'must', requires: ['control'], title: 'state comes back unchanged in the redirect, also with characters that need escaping',
+      { id: 'oauth.redirect.state-round-trip', requires: ['control'], title: 'state comes back unchanged in the redirect, also with characters that need escaping',
         reading: '§4.1: state is "returned unchanged". Compared after URL decoding of the redirect\'s query; each case names the kind of character it carries. Checked on Allow and on Deny.',
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       (t) => t.property(fc.record({ state: stateCases, decision: fc.constantFrom('allow' as const, 'deny' as const) }), async ({ state, decision }) => {
@@ -52,7 +47,7 @@ export default defineSpec({
       }),
     ),
     rule(
-      { id: 'oauth.redirect.no-state', section: '4.1', level: 'must', requires: ['control'], title: 'Without a state, the redirect carries no state parameter (Allow and Deny)',
+      { id: 'oauth.redirect.no-state', requires: ['control'], title: 'Without a state, the redirect carries no state parameter (Allow and Deny)',
         reading: '§4.1: "If not passed, it is not returned"; an empty state= counts as returned.',
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       async (t) => {
@@ -65,7 +60,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'oauth.redirect.allow-parameters', section: '4.1', level: 'must', requires: ['control'], title: 'Allow redirects with code, referer and platform 1 or 2, and no from_widget',
+      { id: 'oauth.redirect.allow-parameters', requires: ['control'], title: 'Allow redirects with code, referer and platform 1 or 2, and no from_widget',
         reading: '§4.1 behaviour 3. Checked for every account the user can pick (the control API lists them with their domain); platform must be 1 or 2, and 1 exactly for an account the control API places on the regional domain.',
         covers: ['6/Authorization redirect', '4.1/Access-granting page/client_id'] },
       async (t) => {
@@ -79,7 +74,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'oauth.redirect.deny', section: '4.1', level: 'must', requires: ['control'], title: 'Deny redirects with error=access_denied, the state, and no code',
+      { id: 'oauth.redirect.deny', requires: ['control'], title: 'Deny redirects with error=access_denied, the state, and no code',
         reading: '§4.1 behaviour 4 and §7 other cases 1.', covers: ['6/Authorization redirect', '4.1/Access-granting page/state'] },
       async (t) => {
         const { params } = await consentRedirect(t, { decision: 'deny', state: `deny-${t.runId}` });
@@ -87,7 +82,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'oauth.redirect.widget-hook', section: '6', level: 'must', requires: ['control'], title: 'The widget installation hook carries the redirect parameters plus from_widget',
+      { id: 'oauth.redirect.widget-hook', section: '6', requires: ['control'], title: 'The widget installation hook carries the redirect parameters plus from_widget',
         reading: '§4.1 behaviour 5 and §6: "same parameters as the redirect, plus from_widget". The control API installs as from an uploaded widget archive and answers the hook it sends (the emulator cannot reach the Redirect URI\'s host).',
         covers: ['6/Widget installation hook'] },
       async (t) => {
@@ -98,7 +93,7 @@ export default defineSpec({
 
     // ---- the real page, in Chromium ----
     rule(
-      { id: 'oauth.page.login-required', section: '4.1', level: 'must', requires: [...BROWSER], title: 'The access-granting page asks a user without a session to log in before offering any account',
+      { id: 'oauth.page.login-required', requires: [...BROWSER], title: 'The access-granting page asks a user without a session to log in before offering any account',
         reading: '§4.1 behaviour 2. A fresh browser context has no session; the page must show a password field and no Allow button.',
         covers: ['4.1/Access-granting page/client_id'] },
       (t) => withGrantBrowser(t, async (b) => {
@@ -112,7 +107,7 @@ export default defineSpec({
       }, { session: 'none' }),
     ),
     rule(
-      { id: 'oauth.page.shows-integration', section: '4.1', level: 'must', requires: [...BROWSER], title: 'The access-granting page shows the integration logo, name and requested permissions',
+      { id: 'oauth.page.shows-integration', requires: [...BROWSER], title: 'The access-granting page shows the integration logo, name and requested permissions',
         reading: '§4.1 behaviour 1 and §2.1 (name "shown in the access dialog"). The logo must be an image that loads; the permissions a non-empty list.',
         covers: ['2.1/Name', '2.1/Icon', '2.1/Permissions', '8/Integration icon'] },
       (t) => withGrantBrowser(t, async (b) => {
@@ -132,7 +127,7 @@ export default defineSpec({
       }),
     ),
     rule(
-      { id: 'oauth.page.allow-popup', section: '4.1', level: 'must', requires: [...BROWSER], title: 'Allow in popup mode: the grant window closes and the main window goes to the Redirect URI with a code',
+      { id: 'oauth.page.allow-popup', requires: [...BROWSER], title: 'Allow in popup mode: the grant window closes and the main window goes to the Redirect URI with a code',
         reading: '§4.1 mode popup. The integration\'s window opens the page in a popup (a click); after login and Allow, the main window must reach the Redirect URI with code, referer and platform, and the popup must close.',
         covers: ['4.1/Access-granting page/mode', '6/Authorization redirect'] },
       (t) => withGrantBrowser(t, async (b) => {
@@ -148,7 +143,7 @@ export default defineSpec({
       }),
     ),
     rule(
-      { id: 'oauth.page.allow-post-message', section: '4.1', level: 'must', requires: [...BROWSER], title: 'Allow in post_message mode: the redirect happens inside the opened window, which can report to its opener',
+      { id: 'oauth.page.allow-post-message', requires: [...BROWSER], title: 'Allow in post_message mode: the redirect happens inside the opened window, which can report to its opener',
         reading: '§4.1 mode post_message. The opened window must reach the Redirect URI itself (the main window stays), and keep its opener so that the integration\'s page there can postMessage the result: the main window must receive it.',
         covers: ['4.1/Access-granting page/mode', '6/Authorization redirect'] },
       (t) => withGrantBrowser(t, async (b) => {
@@ -159,11 +154,7 @@ export default defineSpec({
         const findings = [redirectFinding(hit, 'popup', 'the opened window to go to the Redirect URI')];
         if (hit) findings.push(...checkRedirect(hit.params, [...allowChecks, stateReturned(`pm-${t.runId}`)]));
         if (hit?.window === 'popup') {
-          let messages: unknown[] = [];
-          for (let i = 0; i < 20 && messages.length === 0; i += 1) {
-            messages = await b.messages();
-            if (messages.length === 0) await b.main.waitForTimeout(50);
-          }
+          const { value: messages } = await t.eventually(() => b.messages(), { within: 1_000, until: (m) => m.length > 0 });
           const got = messages.find((m): m is { href: string } => typeof (m as { href?: unknown })?.href === 'string');
           findings.push(got && new URL(got.href).searchParams.get('code')
             ? pass('postMessage', 'the main window received the redirect\'s result from the opened window')
@@ -173,7 +164,7 @@ export default defineSpec({
       }),
     ),
     rule(
-      { id: 'oauth.page.deny', section: '4.1', level: 'must', requires: [...BROWSER], title: 'Deny on the page redirects with error=access_denied and the state',
+      { id: 'oauth.page.deny', requires: [...BROWSER], title: 'Deny on the page redirects with error=access_denied and the state',
         reading: '§4.1 behaviour 4, through the real page.', covers: ['6/Authorization redirect', '4.1/Access-granting page/state'] },
       (t) => withGrantBrowser(t, async (b) => {
         const state = `deny-${t.runId}`;
@@ -186,7 +177,7 @@ export default defineSpec({
       }),
     ),
     rule(
-      { id: 'oauth.page.state-round-trip', section: '4.1', level: 'must', requires: [...BROWSER], title: 'A state with characters that need escaping survives the real page unchanged',
+      { id: 'oauth.page.state-round-trip', requires: [...BROWSER], title: 'A state with characters that need escaping survives the real page unchanged',
         reading: `§4.1: state is returned unchanged. One state carrying every kind of tricky character (${JSON.stringify(EVERY_KIND_STATE)}), sent URL-encoded in the page address, through login and Allow.`,
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       (t) => withGrantBrowser(t, async (b) => {
@@ -199,7 +190,7 @@ export default defineSpec({
       }),
     ),
     rule(
-      { id: 'oauth.page.private-single-account', section: '4.1', level: 'must', requires: [...BROWSER], title: 'For a private integration the page offers exactly one account',
+      { id: 'oauth.page.private-single-account', requires: [...BROWSER], title: 'For a private integration the page offers exactly one account',
         reading: '§4.1 behaviour 2 and §8: "For private integrations the list holds exactly 1 account." The control API names a private integration; the account choices are the page\'s radio buttons (or one account shown without a choice).',
         covers: ['8/Private integration account choice', '4.1/Access-granting page/client_id'] },
       (t) => withGrantBrowser(t, async (b) => {

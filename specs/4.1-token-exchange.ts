@@ -3,18 +3,9 @@
  * refuses, and how. Invalid requests come from generators/token-requests.ts, each breaking one field one way.
  */
 import fc from 'fast-check';
-import { jsonContentType, jsonObjectBody, parseJson } from '../src/checks/json.js';
-import { noSecretEcho } from '../src/checks/secrets.js';
-import { noServerError, status } from '../src/checks/status.js';
-import { exchangeRule, propertyRule, rule, type RuleMeta } from '../src/model/define.js';
-import { defineSpec, type Rule } from '../src/model/rule.js';
-import { accountRequest, codeGrant } from '../src/protocol/oauth.js';
-import type { RuleContext } from '../src/runner/context.js';
-import { exchange, exchangeFreshCode, tokensOf } from '../src/steps/oauth.js';
 import {
-  TOKEN_FIELDS, anyJsonBody, applyMutation, mutation, notJsonText, type Breakage, type Mutation, type TokenField,
-} from '../generators/token-requests.js';
-import { observed } from '../src/model/outcome.js';
+  accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observed, parseJson, propertyRule, rule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage as Breakage, type TokenField, tokensOf,
+} from './kit.js';
 
 const refusal = [status(400), jsonContentType, jsonObjectBody] as const;
 
@@ -38,11 +29,9 @@ async function brokenRequest(t: RuleContext, m: Mutation): Promise<Record<string
   return fields!;
 }
 
-function brokenExchangeRule(field: TokenField, breakage: Breakage): Rule {
+function brokenExchangeRule(field: TokenField, breakage: Breakage): RuleDraft {
   const meta: RuleMeta = {
     id: `oauth.token.${field.replace('_', '-')}.${breakage}`,
-    section: '4.1',
-    level: 'must',
     requires: ['control'],
     title: `A code exchange with ${field} ${BREAKAGES[breakage]} is refused with 400 and a JSON body`,
     reading: `${WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.`,
@@ -60,11 +49,12 @@ function brokenExchangeRule(field: TokenField, breakage: Breakage): Rule {
 export default defineSpec({
   section: '4.1',
   title: 'Exchange code or refresh token',
+  level: 'must',
   rules: [
     ...TOKEN_FIELDS.flatMap((field) => (['missing', 'wrong', 'wrong-type'] as const).map((b) => brokenExchangeRule(field, b))),
 
     propertyRule(
-      { id: 'oauth.token.body-not-json', section: '4.1', level: 'must', requires: [], title: 'A body that is not JSON is refused with 400 and a JSON body',
+      { id: 'oauth.token.body-not-json', requires: [], title: 'A body that is not JSON is refused with 400 and a JSON body',
         reading: 'The request Content-Type is application/json; a body that does not parse is invalid data.' },
       {
         cases: () => notJsonText,
@@ -74,7 +64,7 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'oauth.token.code-reuse', section: '3.1', level: 'must', requires: ['control'], title: 'An authorization code exchanged once is refused the second time',
+      { id: 'oauth.token.code-reuse', section: '3.1', requires: ['control'], title: 'An authorization code exchanged once is refused the second time',
         reading: 'The spec says a code is exchanged for the pair; RFC 6749 §4.1.2 makes it single-use. A second exchange gets 400 (another 4xx is non_strict).' },
       {
         send: async (t) => {
@@ -101,7 +91,7 @@ export default defineSpec({
     ),
 
     rule(
-      { id: 'oauth.token.no-secret-echo', section: '4.1', level: 'should', requires: ['control'], title: 'No refusal echoes the client secret, the code or a wrong secret sent' },
+      { id: 'oauth.token.no-secret-echo', level: 'should', requires: ['control'], title: 'No refusal echoes the client secret, the code or a wrong secret sent' },
       (t) => t.property(
         fc.constantFrom(...TOKEN_FIELDS).chain((field) => mutation(field, 'wrong')),
         async (m) => {
@@ -114,7 +104,7 @@ export default defineSpec({
     ),
 
     propertyRule(
-      { id: 'oauth.token.no-server-error', section: '4.1', level: 'should', requires: [], title: 'Arbitrary JSON, form or malformed bodies never cause a 5xx' },
+      { id: 'oauth.token.no-server-error', level: 'should', requires: [], title: 'Arbitrary JSON, form or malformed bodies never cause a 5xx' },
       {
         cases: () => fc.oneof(
           notJsonText.map((body) => ({ type: 'application/json', body })),
@@ -127,7 +117,7 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'oauth.token.form-encoded', section: '4.1', level: 'info', requires: ['control'], title: 'Whether a form-encoded code exchange is accepted (public PHP clients send one)',
+      { id: 'oauth.token.form-encoded', level: 'info', requires: ['control'], title: 'Whether a form-encoded code exchange is accepted (public PHP clients send one)',
         reading: 'The spec states a JSON request; docs/field-notes.md records form-encoded requests from the PHP client. Reported, not judged.' },
       {
         send: (t) => exchangeFreshCode(t, 'form'),

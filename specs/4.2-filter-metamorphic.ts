@@ -6,19 +6,9 @@
  * pages join without duplicates or gaps.
  */
 import fc from 'fast-check';
-import { condense, disjoint, sameSet, subsetOf } from '../src/checks/filter-meaning.js';
-import { rule } from '../src/model/define.js';
-import type { Finding } from '../src/model/outcome.js';
-import { fail, pass } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
 import {
-  DEFAULT_ENCODING, describeEncoding, describeFilter, ENCODINGS, ENUM_CF_TYPES, LIST_MULTIPLE, LIST_RANGE, LISTS, RANGE_CF_TYPES,
-  SINGLE_VALUED_INT_FIELDS, TEXT_CF_TYPES, type Clause, type Encoding, type ListName, type Scalar,
-} from '../src/protocol/filters.js';
-import type { RuleContext } from '../src/runner/context.js';
-import { fetchFiltered, filterBearer, type ListFetch } from '../src/steps/lists.js';
-import { BRACKETS, encodingArb, filterOf, sweep, type SweepCase } from '../generators/filters.js';
-import { judgeFilter, listArb, visibleUniverses, type Universe } from '../src/steps/filter-universe.js';
+  BRACKETS, type Clause, condense, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fail, fetchFiltered, filterBearer, filterOf, type Finding, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, pass, RANGE_CF_TYPES, rule, type RuleContext, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, type SweepCase, sweepThenProperty, TEXT_CF_TYPES, type Universe, visibleUniverses,
+} from './kit.js';
 
 const ALL = ['common', 'per-list', 'custom-fields'] as const;
 const name = (c: readonly Clause[]) => describeFilter(c);
@@ -27,22 +17,11 @@ function failedFetch(...fetches: ListFetch[]): Finding | undefined {
   return fetches.find((f) => !f.ok)?.finding;
 }
 
-/** Sweep cases first (every parameter, every run), then generated ones; a failing sweep ends the rule. */
-async function sweepThenProperty<T>(
-  t: RuleContext, what: string, sweepCases: readonly T[], check: (c: T) => Promise<Finding[]>, arb: fc.Arbitrary<T> | undefined,
-) {
-  const findings: Finding[] = [];
-  for (const c of sweepCases) findings.push(...(await check(c)));
-  const condensed = condense(findings, what);
-  if (condensed.some((f) => f.verdict === 'failed') || !arb) return t.outcome(condensed);
-  return t.property(arb, check);
-}
-
 // --- consistent: filtered ⊆ unfiltered, and agrees with the records' own fields -------------------------------------
 
 const consistent = rule(
   {
-    id: 'lists.filter.meta.consistent', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.meta.consistent', requires: [],
     title: 'A filtered list is the part of the unfiltered list whose own fields satisfy the filter',
     reading: 'Read-only. Every returned record is in the unfiltered list and its shown fields satisfy the filter (ranges inclusive, names as a case-insensitive substring: the lenient readings); every unfiltered record that satisfies it strictly (exclusive ranges, exact values) is returned. Records that do not show a field are not judged on it.',
     covers: ['4.2/filter', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/filter[custom_fields_values]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[statuses]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/api/v4/customers filter[status_id]', '4.2/Single', '4.2/Multiple', '4.2/Range', '4.2/Statuses (deals)', '4.2/Custom fields'],
@@ -52,7 +31,7 @@ const consistent = rule(
     const us = await visibleUniverses(t, bearer);
     const cases = LISTS.flatMap((l) => sweep(us.get(l)!.src, t.seed, ALL).map((c) => ({ u: us.get(l)!, c })));
     const arb = listArb(us).chain((u) => fc.record({ clauses: filterOf(u.src, ALL, 3, 2), encoding: encodingArb }).map(({ clauses, encoding }) => ({ u, c: { label: 'generated filter', clauses, encoding } as SweepCase })));
-    return sweepThenProperty(t, 'filtered lists consistent', cases, ({ u, c }) => judgeFilter(t, bearer, u, c), arb);
+    return sweepThenProperty(t, { what: 'filtered lists consistent', named: cases, check: ({ u, c }) => judgeFilter(t, bearer, u, c), cases: arb });
   },
 );
 
@@ -81,7 +60,7 @@ function unionCases(u: Universe, seed: number): UnionCase[] {
 
 const union = rule(
   {
-    id: 'lists.filter.meta.union', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.meta.union', requires: [],
     title: 'A Multiple filter returns the union of its single values (and distinct values of a one-valued field share no record)',
     reading: 'Read-only. §4.2: "Multiple = an array of values is allowed" — the values are alternatives. The array is sent as repeated [] keys (the documented custom-field form, and what the npm client sends).',
     covers: ['4.2/Multiple', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/customers filter[status_id]', '4.2/Custom fields', '4.2/numeric', '4.2/text, url, textarea, streetaddress', '4.2/select, multiselect, radiobutton'],
@@ -106,7 +85,7 @@ const union = rule(
       const pool = c.label.startsWith('custom field') ? c.u.src.cfFields.find((f) => c.label === `custom field ${f.type}`)?.values ?? [] : c.u.src.values(c.label);
       return fc.uniqueArray(fc.constantFrom(...pool), { minLength: 2, maxLength: 2 }).map((v) => ({ ...c, values: [v[0]!, v[1]!] as [Scalar, Scalar] }));
     });
-    return sweepThenProperty(t, 'unions held', cases, check, arb);
+    return sweepThenProperty(t, { what: 'unions held', named: cases, check: check, cases: arb });
   },
 );
 
@@ -114,7 +93,7 @@ const union = rule(
 
 const intersection = rule(
   {
-    id: 'lists.filter.meta.intersection', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.meta.intersection', requires: [],
     title: 'Two filter parameters together return a subset of each one alone',
     reading: 'Read-only. The parameters of the filter object narrow the list together (AND); the spec does not say so in words, so only ⊆ each alone is required, not equality with the intersection.',
     covers: ['4.2/filter'],
@@ -141,7 +120,7 @@ const intersection = rule(
       const user = sw.find((c) => c.label === 'responsible_user_id single')!.clauses[0]!;
       return [{ u, pair: [range, user] }, ...fc.sample(pairArb(u), { seed: t.seed + k, numRuns: 2 })];
     });
-    return sweepThenProperty(t, 'intersections held', cases, check, listArb(us).chain(pairArb));
+    return sweepThenProperty(t, { what: 'intersections held', named: cases, check: check, cases: listArb(us).chain(pairArb) });
   },
 );
 
@@ -168,7 +147,7 @@ const q = (values: readonly number[], p: number): number => values[Math.min(valu
 
 const ranges = rule(
   {
-    id: 'lists.filter.meta.range-narrowing', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.meta.range-narrowing', requires: [],
     title: 'A narrower range returns a subset of a wider one, and two adjacent ranges share no record',
     reading: 'Read-only. Holds whether bounds are inclusive or exclusive (that choice is reported by lists.filter.info.range-bounds): [b,c] ⊆ [a,d] ⊆ [a,∞) for a ≤ b ≤ c ≤ d, and [a,m] ∩ [m+1,d] = ∅ for integer values.',
     covers: ['4.2/Range', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/numeric', '4.2/date, date_time'],
@@ -221,7 +200,7 @@ const ranges = rule(
 
 const encodings = rule(
   {
-    id: 'lists.filter.meta.encodings', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.meta.encodings', requires: [],
     title: 'Raw and percent-encoded brackets, [] and [0] arrays and the scalar single form give the same result',
     reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms must mean the same filter.',
     covers: ['4.2/Single', '4.2/Multiple', '4.2/Custom fields', '4.2/Statuses (deals)'],
@@ -250,7 +229,7 @@ const encodings = rule(
       }
     }
     const arb = listArb(us).chain((u) => fc.record({ clauses: filterOf(u.src, ALL, 3, 2), a: encodingArb, b: encodingArb }).map((r) => ({ u, ...r })));
-    return sweepThenProperty(t, 'encodings agreed', cases, check, arb);
+    return sweepThenProperty(t, { what: 'encodings agreed', named: cases, check: check, cases: arb });
   },
 );
 
@@ -258,7 +237,7 @@ const encodings = rule(
 
 const order = rule(
   {
-    id: 'lists.filter.meta.param-order', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.meta.param-order', requires: [],
     title: 'The order of the filter parameters in the query does not change the result',
     reading: 'Read-only. filter is an object (§4.2 "Container"); its keys have no order.',
     covers: ['4.2/filter'],
@@ -282,7 +261,7 @@ const order = rule(
       const range = sw.find((c) => c.label === 'updated_at range')!.clauses[0]!;
       return [{ u, clauses: [user, range] }, ...fc.sample(arb(u), { seed: t.seed + k, numRuns: 1 })];
     });
-    return sweepThenProperty(t, 'orders agreed', cases, check, listArb(us).chain(arb));
+    return sweepThenProperty(t, { what: 'orders agreed', named: cases, check: check, cases: listArb(us).chain(arb) });
   },
 );
 
@@ -290,7 +269,7 @@ const order = rule(
 
 const pages = rule(
   {
-    id: 'lists.filter.meta.pages-join', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.meta.pages-join', requires: [],
     title: 'The pages of a filtered list, followed through _links.next, join into the one-page answer without duplicates or gaps',
     reading: 'Read-only. The filter applies to the whole list, so every page of a filtered list is filtered. Pagination itself (page, limit ≤ 250, _links.next keeping the query) is not in the spec; it is taken from the live service (docs/field-notes.md). Pages are compared as sets.',
     covers: ['4.2/filter'],
@@ -319,7 +298,7 @@ const pages = rule(
       return { u, clauses: [clause], parts: 4 };
     });
     const arb = listArb(us).chain((u) => fc.record({ clauses: filterOf(u.src, ALL, 2), parts: fc.integer({ min: 2, max: 5 }) }).map((r) => ({ u, ...r })));
-    return sweepThenProperty(t, 'pages joined', cases, check, arb);
+    return sweepThenProperty(t, { what: 'pages joined', named: cases, check: check, cases: arb });
   },
 );
 
@@ -328,6 +307,7 @@ export const METAMORPHIC_RULE_IDS = [consistent, union, intersection, ranges, en
 export default defineSpec({
   section: '4.2',
   title: 'List filtering: meaning without an oracle (read-only)',
+  level: 'must',
   rules: [consistent, union, intersection, ranges, encodings, order, pages],
 });
 

@@ -4,22 +4,15 @@
  * list answer's shape and page limit (the spec says "Response body of list endpoints: not shown"), and what a list
  * does while the paid filter feature is off.
  */
-import { parseJson, mediaType } from '../src/checks/json.js';
-import { rule } from '../src/model/define.js';
-import type { Finding } from '../src/model/outcome.js';
-import { observed } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { accountFlagsRequest, encodeFilter, listRequest, type Clause } from '../src/protocol/filters.js';
-import { apiToken } from '../src/steps/api-token.js';
-import { fetchAll, filterBearer, type ListFetch } from '../src/steps/lists.js';
-import { BRACKETS } from '../generators/filters.js';
-import { visibleUniverses } from '../src/steps/filter-universe.js';
+import {
+  accountFlagsRequest, apiToken, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, filterBearer, type Finding, type ListFetch, listRequest, mediaType, observed, parseJson, rule, visibleUniverses,
+} from './kit.js';
 
 const outcomeOf = (f: ListFetch): string => (f.ok ? `${f.ids.size} record(s)` : f.finding.detail);
 
 const rangeBounds = rule(
   {
-    id: 'lists.filter.info.range-bounds', section: '4.2', level: 'info', requires: [],
+    id: 'lists.filter.info.range-bounds', level: 'info', requires: [],
     title: 'Whether range bounds are inclusive: filter[created_at][from]=X&[to]=X for a record created at X',
     reading: '§4.2 says "from/to is allowed" without saying whether the bounds belong to the range. The meaning rules accept both readings.',
     covers: ['4.2/Range'],
@@ -39,7 +32,7 @@ const rangeBounds = rule(
 
 const nameMatch = rule(
   {
-    id: 'lists.filter.info.name-match', section: '4.2', level: 'info', requires: [],
+    id: 'lists.filter.info.name-match', level: 'info', requires: [],
     title: 'How filter[name] matches: the exact name, a part of it, another letter case',
     reading: '§4.2 says only "By name". The meaning rules pass a substring match and require an exact name to be found.',
     covers: ['4.2/filter[name]'],
@@ -63,7 +56,7 @@ const nameMatch = rule(
 
 const queryCustomers = rule(
   {
-    id: 'lists.filter.info.query-on-customers', section: '4.2', level: 'info', requires: [],
+    id: 'lists.filter.info.query-on-customers', level: 'info', requires: [],
     title: 'What /api/v4/customers does with query, which §4.2 lists for deals, contacts and companies only',
     reading: '§4.2: query "exists on deals, contacts and companies only". Whether customers ignore it, refuse it or search is not said.',
     covers: ['4.2/query'],
@@ -82,7 +75,7 @@ const queryCustomers = rule(
 
 const multipleCheckboxDate = rule(
   {
-    id: 'lists.filter.info.checkbox-date-multiple', section: '4.2', level: 'info', requires: [],
+    id: 'lists.filter.info.checkbox-date-multiple', level: 'info', requires: [],
     title: 'Whether checkbox and date custom fields take several values (§4.2: "not stated")',
     reading: '§4.2\'s custom-field table says "not stated" for multiple values of checkbox, date and date_time fields. Reported: the answer to [1, 0] for a checkbox and to two dates.',
     covers: ['4.2/checkbox', '4.2/date, date_time'],
@@ -106,7 +99,7 @@ const multipleCheckboxDate = rule(
 
 const responseShape = rule(
   {
-    id: 'lists.response.shape', section: '4.2', level: 'info', requires: [],
+    id: 'lists.response.shape', level: 'info', requires: [],
     title: 'The list answer: media type, HAL keys, the page limit and the answer to a filter that matches nothing',
     reading: '§4.2: "Response body of list endpoints: not shown". docs/field-notes.md: HAL JSON with _page, _links and _embedded.<list>, limit at most 250, 204 with an empty body when nothing matches.',
     covers: ['4.2/filter'],
@@ -129,7 +122,7 @@ const responseShape = rule(
 
 const featureOff = rule(
   {
-    id: 'lists.filter.info.feature-off', section: '4.2', level: 'info', requires: ['control'], exclusive: true,
+    id: 'lists.filter.info.feature-off', level: 'info', requires: ['control'], exclusive: true,
     title: 'What a filtered list answers while the paid filter feature is off (switched through the control API)',
     reading: '§1 item 5: filtering is "an optional paid function ... enabled in the account settings"; what a list does when it is off is not said (community reports: the filter is silently ignored). The feature is switched back on afterwards.',
     covers: ['4.2/filter'],
@@ -153,5 +146,6 @@ const featureOff = rule(
 export default defineSpec({
   section: '4.2',
   title: 'List filtering: what the spec leaves open',
+  level: 'must',
   rules: [rangeBounds, nameMatch, queryCustomers, multipleCheckboxDate, responseShape, featureOff],
 });

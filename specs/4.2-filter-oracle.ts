@@ -5,22 +5,17 @@
  * every parameter of its group on every run, then generated filters combining several.
  */
 import fc from 'fast-check';
-import { condense } from '../src/checks/filter-meaning.js';
-import { rule } from '../src/model/define.js';
-import type { Finding } from '../src/model/outcome.js';
-import { defineSpec, type Rule } from '../src/model/rule.js';
-import { LISTS, type ListName } from '../src/protocol/filters.js';
-import { filterBearer } from '../src/steps/lists.js';
-import { encodingArb, filterOf, sweep, type SweepCase } from '../generators/filters.js';
-import { judgeFilter, listArb, truthUniverses, type Universe } from '../src/steps/filter-universe.js';
+import {
+  condense, defineSpec, encodingArb, filterBearer, filterOf, type Finding, judgeFilter, listArb, type ListName, LISTS, rule, type RuleDraft, sweep, type SweepCase, truthUniverses, type Universe,
+} from './kit.js';
 
 type Group = 'common' | 'per-list' | 'custom-fields';
 
 const READING = 'Ground truth from the control API (GET /_control/lists/<list>). A returned record must satisfy the filter on its ground-truth fields under the lenient reading (ranges inclusive, names and text values as a case-insensitive substring, an unset checkbox as 0); a record that satisfies it under the strict reading (exclusive ranges, exact values) must be returned. Pages are followed through _links.next.';
 
-function oracleRule(id: string, title: string, group: Group, lists: readonly ListName[], covers: readonly string[]): Rule {
+function oracleRule(id: string, title: string, group: Group, lists: readonly ListName[], covers: readonly string[]): RuleDraft {
   return rule(
-    { id, section: '4.2', level: 'must', requires: ['control'], title, reading: READING, covers },
+    { id, requires: ['control'], title, reading: READING, covers },
     async (t) => {
       const bearer = await filterBearer(t);
       const us = await truthUniverses(t, lists);
@@ -43,6 +38,7 @@ function oracleRule(id: string, title: string, group: Group, lists: readonly Lis
 export default defineSpec({
   section: '4.2',
   title: 'List filtering: meaning against the ground truth',
+  level: 'must',
   rules: [
     oracleRule('lists.filter.oracle.common', 'Every common filter parameter returns exactly the ground-truth records that satisfy it, on all four lists', 'common', LISTS,
       ['4.2/filter', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/Single', '4.2/Multiple', '4.2/Range']),

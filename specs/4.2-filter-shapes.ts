@@ -4,19 +4,9 @@
  * filters never cause a 5xx; the `query` search finds a record by its name.
  */
 import fc from 'fast-check';
-import { condense, sameSet } from '../src/checks/filter-meaning.js';
-import { noServerError, status } from '../src/checks/status.js';
-import { rule } from '../src/model/define.js';
-import type { Finding } from '../src/model/outcome.js';
-import { fail, nonStrict, pass } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
 import {
-  describeEncoding, encodeFilter, LIST_MULTIPLE, LIST_RANGE, LISTS, listRequest, QUERY_LISTS, RANGE_CF_TYPES, TEXT_CF_TYPES,
-  type Clause, type Encoding, type ListName,
-} from '../src/protocol/filters.js';
-import { fetchAll, filterBearer } from '../src/steps/lists.js';
-import { cfClause, INVALID_KINDS, invalidFilter, invalidQuery, rangeClause, valuesClause, type InvalidFilter } from '../generators/filters.js';
-import { visibleUniverses } from '../src/steps/filter-universe.js';
+  cfClause, type Clause, condense, defineSpec, describeEncoding, encodeFilter, type Encoding, fail, fetchAll, filterBearer, type Finding, INVALID_KINDS, type InvalidFilter, invalidFilter, invalidQuery, LIST_MULTIPLE, LIST_RANGE, type ListName, listRequest, LISTS, nonStrict, noServerError, pass, QUERY_LISTS, RANGE_CF_TYPES, rangeClause, rule, sameSet, status, TEXT_CF_TYPES, valuesClause, visibleUniverses,
+} from './kit.js';
 
 const RAW_SCALAR: Encoding = { brackets: 'raw', arrays: 'indexed', single: 'scalar' };
 const RAW_INDEXED: Encoding = { brackets: 'raw', arrays: 'indexed', single: 'array' };
@@ -29,7 +19,7 @@ const accepted = (what: string) => (res: { status: number; text: string }): Find
 
 const shapes = rule(
   {
-    id: 'lists.filter.shapes', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.shapes', requires: [],
     title: 'Every filter parameter of every list is accepted in each of its shapes (single, multiple, range, statuses, custom fields)',
     reading: 'Read-only; values are taken from the records the list shows. A 2xx (200, or 204 when nothing matches) is accepted; a 4xx refuses a shape §4.2 allows. Single values are sent as filter[f]=v, multiple ones as [0] arrays and as percent-encoded [] arrays, ranges with both bounds and with one; custom fields with [] values, and ranges for numeric, date and date_time.',
     covers: ['4.2/filter', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/filter[custom_fields_values]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[statuses]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/api/v4/customers filter[status_id]', '4.2/Single', '4.2/Multiple', '4.2/Range', '4.2/Statuses (deals)', '4.2/Custom fields', '4.2/numeric', '4.2/text, url, textarea, streetaddress', '4.2/select, multiselect, radiobutton', '4.2/checkbox', '4.2/date, date_time'],
@@ -76,7 +66,7 @@ const shapes = rule(
 
 const incompleteStatuses = rule(
   {
-    id: 'lists.filter.statuses.incomplete', section: '4.2', level: 'must', requires: [],
+    id: 'lists.filter.statuses.incomplete', requires: [],
     title: 'A filter[statuses] element missing pipeline_id or status_id is refused, never half-applied',
     reading: '§4.2: "both keys required in each element". Policy: a 400 passes (another 4xx is non_strict); a 2xx that ignores the element is non_strict; a 2xx that applies the key that is there (every status of the pipeline, or the status in every pipeline) fails. Read-only.',
     covers: ['4.2/Statuses (deals)', '4.2/api/v4/leads filter[statuses]'],
@@ -113,7 +103,7 @@ const incompleteStatuses = rule(
 
 const robustness = rule(
   {
-    id: 'lists.filter.no-server-error', section: '4.2', level: 'should', requires: [],
+    id: 'lists.filter.no-server-error', level: 'should', requires: [],
     title: 'Malformed filters (ranges on non-range fields, non-numeric bounds, unknown fields, huge arrays, deep nesting) never cause a 5xx',
     reading: 'Robustness: the spec does not say how a bad filter is answered, so a 4xx and a 2xx both pass; only a 5xx fails. Every kind of breakage is sent on every list on every run, then generated ones.',
     covers: ['4.2/filter', '4.2/Range', '4.2/Multiple', '4.2/Statuses (deals)', '4.2/Custom fields'],
@@ -143,7 +133,7 @@ const robustness = rule(
 
 const query = rule(
   {
-    id: 'lists.query.finds-by-name', section: '4.2', level: 'must', requires: [],
+    id: 'lists.query.finds-by-name', requires: [],
     title: 'query=<a record\'s name> finds that record on deals, contacts and companies',
     reading: '§4.2: query is a "search string" on deals, contacts and companies. Whatever else it searches, a record\'s whole name finds the record; every record returned is one the list shows. Read-only.',
     covers: ['4.2/query'],
@@ -172,5 +162,6 @@ const query = rule(
 export default defineSpec({
   section: '4.2',
   title: 'List filtering: parameters and their shapes',
+  level: 'must',
   rules: [shapes, incompleteStatuses, robustness, query],
 });

@@ -4,16 +4,9 @@
  * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
  */
 import fc from 'fast-check';
-import { connectAnswer, createdChat, emptyOrJsonBody, newMessageAnswer } from '../src/checks/chat.js';
-import { jsonContentType, matchesSchema, parseJson } from '../src/checks/json.js';
-import { noServerError, status } from '../src/checks/status.js';
-import { exchangeRule, propertyRule, rule } from '../src/model/define.js';
-import { fail, observed, pass, type Finding } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { chatPaths, editMessageBody, sampleMessage } from '../src/protocol/chat.js';
-import { Precondition } from '../src/runner/precondition.js';
-import { chatSession, countByClientId, sweepThenProperty, type ChatSession, type HistoryItem } from '../src/steps/chat.js';
-import { applyCase, describeCase, fieldCaseArb, oddMessageEvent, sweepCases, type FieldSpec } from '../generators/chat-requests.js';
+import {
+  applyCase, chatPaths, chatSession, type ChatSession, connectAnswer, countByClientId, createdChat, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, parseJson, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty,
+} from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
 const CREATE = (f: string) => `4.3/Create chat/${f}`;
@@ -45,16 +38,17 @@ const CONNECT_FIELDS: readonly FieldSpec[] = [
 export default defineSpec({
   section: '4.3',
   title: 'Chat interface endpoints',
+  level: 'must',
   rules: [
     // ---- connect and disconnect
     exchangeRule(
-      { id: 'chat.connect.answer', section: '4.3', level: 'must', requires: [], title: 'Connect answers 200 with the request fields plus a string scope_id',
+      { id: 'chat.connect.answer', requires: [], title: 'Connect answers 200 with the request fields plus a string scope_id',
         reading: 'docs/field-notes.md: scope_id is `<channel_id>_<account_id>`; any non-empty string passes.',
         covers: [CONNECT('account_id'), CONNECT('hook_api_version'), '2.4/account_id', '2.4/scope_id', '2.4/hook_api_version', '4.3/Connect channel'] },
       { send: async (t) => (await chatSession(t)).connect(), expect: async (t) => [status(200), jsonContentType, connectAnswer((await chatSession(t)).channel.accountId)] },
     ),
     exchangeRule(
-      { id: 'chat.connect.optional-omitted', section: '4.3', level: 'must', requires: [], title: 'Connect with account_id alone (no title, hook_api_version, is_time_window_disabled) succeeds',
+      { id: 'chat.connect.optional-omitted', requires: [], title: 'Connect with account_id alone (no title, hook_api_version, is_time_window_disabled) succeeds',
         reading: 'docs/design.md §2: connect without title or is_time_window_disabled must succeed; hook_api_version has a default (v1), so it may be omitted too.',
         covers: [CONNECT('title'), CONNECT('is_time_window_disabled'), '2.4/title', '2.4/is_time_window_disabled'] },
       {
@@ -66,7 +60,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.connect.invalid', section: '4.3', level: 'must', requires: [], title: 'Connect without account_id, or with a field of the wrong type or an unknown hook_api_version, is refused with 400',
+      { id: 'chat.connect.invalid', requires: [], title: 'Connect without account_id, or with a field of the wrong type or an unknown hook_api_version, is refused with 400',
         reading: 'Optional fields may be omitted, but when given they have the stated type; hook_api_version is v1 or v2 (§2.4). Only account_id is removed; the others are given wrong values.',
         covers: [CONNECT('account_id'), CONNECT('hook_api_version'), CONNECT('title'), CONNECT('is_time_window_disabled')] },
       async (t) => {
@@ -74,24 +68,24 @@ export default defineSpec({
         const valid = { account_id: s.channel.accountId, hook_api_version: 'v1', title: 'Title', is_time_window_disabled: false };
         const cases = sweepCases(CONNECT_FIELDS).filter((c) => c.breakage === 'wrong-type' || c.path[0] === 'account_id');
         const named = [...cases, { path: ['hook_api_version'], type: 'enum' as const, breakage: 'wrong-type' as const, wrongType: 'an unknown version', value: 'v3' }];
-        return sweepThenProperty(t, named, fieldCaseArb(CONNECT_FIELDS).filter((c) => c.breakage === 'wrong-type' || c.path[0] === 'account_id'), async (c) => {
+        return sweepThenProperty(t, { named: named, cases: fieldCaseArb(CONNECT_FIELDS).filter((c) => c.breakage === 'wrong-type' || c.path[0] === 'account_id'), check: async (c) => {
           const res = await s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: applyCase(valid, c) });
           return t.check(res, refusal).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` }));
-        });
+        } });
       },
     ),
     exchangeRule(
-      { id: 'chat.connect.unknown-channel', section: '4.3', level: 'must', requires: [], title: 'Connect to a channel that does not exist answers 404', covers: ['4.3/Connect channel'] },
+      { id: 'chat.connect.unknown-channel', requires: [], title: 'Connect to a channel that does not exist answers 404', covers: ['4.3/Connect channel'] },
       { send: async (t) => { const s = await chatSession(t); return s.send({ method: 'POST', path: chatPaths.connect(`no-such-channel-${t.runId}`), json: { account_id: s.channel.accountId } }); }, expect: [status(404), jsonContentType] },
     ),
     exchangeRule(
-      { id: 'chat.disconnect.unknown-channel', section: '4.3', level: 'must', requires: [], title: 'Disconnect of a channel that does not exist answers 404', covers: ['4.3/Disconnect channel'] },
+      { id: 'chat.disconnect.unknown-channel', requires: [], title: 'Disconnect of a channel that does not exist answers 404', covers: ['4.3/Disconnect channel'] },
       { send: async (t) => { const s = await chatSession(t); return s.send({ method: 'DELETE', path: chatPaths.disconnect(`no-such-channel-${t.runId}`), json: { account_id: s.channel.accountId } }); }, expect: [status(404), jsonContentType] },
     ),
 
     // ---- chats
     exchangeRule(
-      { id: 'chat.create-chat.answer', section: '4.3', level: 'must', requires: ['write'], title: 'Create chat answers 200 with a string id and the user (id, client_id = the integration-side id, name)',
+      { id: 'chat.create-chat.answer', requires: ['write'], title: 'Create chat answers 200 with a string id and the user (id, client_id = the integration-side id, name)',
         covers: [CREATE('conversation_id'), CREATE('user[id]'), CREATE('user[name]'), '4.3/Create chat'] },
       {
         send: async (t) => { const s = await chatSession(t); return s.createChat(s.conversationId(), { id: `client-${t.runId}-answer`, name: 'Answer' }); },
@@ -99,7 +93,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.create-chat.idempotent', section: '4.3', level: 'must', requires: ['write'], title: 'Creating a chat again for the same conversation_id returns the same chat id',
+      { id: 'chat.create-chat.idempotent', requires: ['write'], title: 'Creating a chat again for the same conversation_id returns the same chat id',
         reading: '§4.3: "if a chat already exists for conversation_id, its id is returned".', covers: [CREATE('conversation_id')] },
       async (t) => {
         const s = await chatSession(t);
@@ -112,7 +106,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.create-chat.concurrent', section: '4.3', level: 'must', requires: ['write'], title: '8 parallel creations of one conversation_id give one chat id',
+      { id: 'chat.create-chat.concurrent', requires: ['write'], title: '8 parallel creations of one conversation_id give one chat id',
         reading: 'Idempotency per conversation_id holds under concurrency: a client retrying on a timeout must not split a conversation in two.', covers: [CREATE('conversation_id')] },
       async (t) => {
         const s = await chatSession(t);
@@ -132,7 +126,7 @@ export default defineSpec({
 
     // ---- messages
     rule(
-      { id: 'chat.message.answer', section: '4.3', level: 'must', requires: ['write'], title: 'A new message answers 200 with new_message {conversation_id, sender_id, receiver_id, msgid, ref_id = msgid sent}',
+      { id: 'chat.message.answer', requires: ['write'], title: 'A new message answers 200 with new_message {conversation_id, sender_id, receiver_id, msgid, ref_id = msgid sent}',
         reading: 'docs/field-notes.md: new and edited messages answer {"new_message":{...}}; receiver_id is null (or absent) for an incoming message. The optional payload fields (conversation_ref_id, source, receiver, reply_to, forwards) are omitted.',
         covers: ['conversation_ref_id', 'new_message[conversation_id]', 'new_message[sender_id]', 'new_message[receiver_id]', 'new_message[msgid]', 'new_message[ref_id]', 'event_type', 'payload', 'timestamp', 'msec_timestamp', 'conversation_id', 'sender', 'msgid', 'message', 'silent'].map(SEND) },
       async (t) => {
@@ -143,7 +137,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.message.kinds', section: '4.3', level: 'must', requires: ['write'], title: 'Incoming, manager and bot messages are accepted and the history tells them apart (client_id only for the client)',
+      { id: 'chat.message.kinds', requires: ['write'], title: 'Incoming, manager and bot messages are accepted and the history tells them apart (client_id only for the client)',
         reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants". Needs MANAGER_USER_ID and BOT_ID.',
         covers: [SEND('Incoming from client'), SEND('Outgoing from an identifiable account user'), SEND('Outgoing from the integration bot'), SEND('receiver'), HISTORY('sender / receiver'), '2.5/ref_id'] },
       async (t) => {
@@ -176,7 +170,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.message.reply-same-chat', section: '4.3', level: 'must', requires: ['write'], title: 'reply_to quoting a message of the same chat is accepted; one of another chat is refused with 400',
+      { id: 'chat.message.reply-same-chat', requires: ['write'], title: 'reply_to quoting a message of the same chat is accepted; one of another chat is refused with 400',
         reading: '§4.3 reply_to: the quoted message "must belong to the same chat".', covers: [SEND('reply_to'), '2.11/msgid', '2.11/id'] },
       async (t) => {
         const s = await chatSession(t);
@@ -196,7 +190,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.limits.forwards', section: '8', level: 'must', requires: ['write'], title: 'One forwarded message is accepted; two are refused with 400',
+      { id: 'chat.limits.forwards', section: '8', requires: ['write'], title: 'One forwarded message is accepted; two are refused with 400',
         reading: '§8: forwarded messages per message: 1; §4.3 forwards.messages "at most 1 element".', covers: ['8/Forwarded messages per message', SEND('forwards')] },
       async (t) => {
         const s = await chatSession(t);
@@ -213,7 +207,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.edit.text', section: '4.3', level: 'must', requires: ['write'], title: 'An edit (by msgid, then by chat-interface id) changes the message in the history, which keeps it once',
+      { id: 'chat.edit.text', requires: ['write'], title: 'An edit (by msgid, then by chat-interface id) changes the message in the history, which keeps it once',
         reading: '§4.3 rule 4: an edit carries message and the identifying ids; docs/field-notes.md: the edit answers {"new_message":{...}}.', covers: [SEND('id'), SEND('msgid'), SEND('event_type')] },
       async (t) => {
         const s = await chatSession(t);
@@ -233,7 +227,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.edit.file-fields-optional', section: '4.3', level: 'must', requires: ['write'], title: 'An edit of a picture may leave out media, file_name and file_size; the file is kept',
+      { id: 'chat.edit.file-fields-optional', requires: ['write'], title: 'An edit of a picture may leave out media, file_name and file_size; the file is kept',
         reading: '§2.7: media, file_name and file_size are optional on edit when the file is unchanged.', covers: ['2.7/media', '2.7/file_name', '2.7/file_size'] },
       async (t) => {
         const s = await chatSession(t);
@@ -249,7 +243,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.import.bulk', section: '4.3', level: 'must', requires: ['write', 'control'], title: 'A bulk import (silent on all but the newest) yields one unsorted lead and one notification',
+      { id: 'chat.import.bulk', requires: ['write', 'control'], title: 'A bulk import (silent on all but the newest) yields one unsorted lead and one notification',
         reading: '§4.3 rule 2; an edit creates and sends neither. Counted through the control API (GET /_control/chat/unsorted and /notifications).', covers: [SEND('silent'), SEND('timestamp'), SEND('msec_timestamp')] },
       async (t) => {
         const s = await chatSession(t);
@@ -272,7 +266,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.import.source-pipeline', section: '2.6', level: 'must', requires: ['write', 'control'], title: 'With a source, the first incoming message creates the unsorted lead in the pipeline of that source',
+      { id: 'chat.import.source-pipeline', section: '2.6', requires: ['write', 'control'], title: 'With a source, the first incoming message creates the unsorted lead in the pipeline of that source',
         reading: '§2.6. The source is mapped to a pipeline through the control API (POST /_control/chat/sources); a chat without source goes to the default pipeline.', covers: ['2.6/external_id', SEND('source'), CREATE('source[external_id]')] },
       async (t) => {
         const s = await chatSession(t);
@@ -295,7 +289,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.comment.conversations', section: '4.3', level: 'must', requires: ['write', 'control'], title: 'Comments go to the same chat in one conversation per post, apart from the private messages',
+      { id: 'chat.comment.conversations', requires: ['write', 'control'], title: 'Comments go to the same chat in one conversation per post, apart from the private messages',
         reading: '§4.3 "Send a comment"; read through the control API (GET /_control/chat/conversations).', covers: ['4.3/Send a comment', '2.7/post', '2.10/id', '2.10/url'] },
       async (t) => {
         const s = await chatSession(t);
@@ -317,7 +311,7 @@ export default defineSpec({
 
     // ---- history
     rule(
-      { id: 'chat.history.empty', section: '4.3', level: 'must', requires: ['write'], title: 'History answers 204 for a chat that does not exist and for a chat without messages',
+      { id: 'chat.history.empty', requires: ['write'], title: 'History answers 204 for a chat that does not exist and for a chat without messages',
         covers: ['4.3/Get chat history'] },
       async (t) => {
         const s = await chatSession(t);
@@ -330,7 +324,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.history.fields', section: '4.3', level: 'must', requires: ['write'], title: 'History elements carry the stated fields with their types, per message type',
+      { id: 'chat.history.fields', requires: ['write'], title: 'History elements carry the stated fields with their types, per message type',
         reading: '"Empty values may be omitted": only fields the message has are required (file fields for a picture, location, contact).',
         covers: ['timestamp', 'msec_timestamp', 'message[id]', 'message[client_id]', 'message[type]', 'message[text]', 'message[media]', 'message[file_name]', 'message[file_size]', 'message[location]', 'message[contact]'].map(HISTORY) },
       async (t) => {
@@ -359,7 +353,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.history.limit', section: '8', level: 'must', requires: ['write'], title: 'History limit 50 gives at most 50 messages; limit 51 is refused with 400 or capped at 50',
+      { id: 'chat.history.limit', section: '8', requires: ['write'], title: 'History limit 50 gives at most 50 messages; limit 51 is refused with 400 or capped at 50',
         reading: 'docs/design.md §2: the maximum of 50 is met either by a 400 or by a 200 with at most 50 messages.', covers: ['8/History limit', HISTORY('limit')] },
       async (t) => {
         const s = await chatSession(t);
@@ -382,7 +376,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.history.pages', section: '4.3', level: 'must', requires: ['write'], title: 'History pages (offset, limit) join exactly: every message once, none lost',
+      { id: 'chat.history.pages', requires: ['write'], title: 'History pages (offset, limit) join exactly: every message once, none lost',
         covers: [HISTORY('offset'), HISTORY('limit')] },
       async (t) => {
         const s = await chatSession(t);
@@ -399,7 +393,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.history.by-chat-id', section: '4.3', level: 'info', requires: ['write'], title: 'Whether history also answers for the chat-interface chat id in the path',
+      { id: 'chat.history.by-chat-id', level: 'info', requires: ['write'], title: 'Whether history also answers for the chat-interface chat id in the path',
         reading: 'The spec names the integration-side conversation_id; public clients put the chat-interface chat id there (docs/field-notes.md). Reported, not judged.', covers: ['4.3/Get chat history'] },
       async (t) => {
         const s = await chatSession(t);
@@ -413,7 +407,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.history.media-group', section: '4.3', level: 'info', requires: ['write'], title: 'Whether history elements of media messages carry media_group_id',
+      { id: 'chat.history.media-group', level: 'info', requires: ['write'], title: 'Whether history elements of media messages carry media_group_id',
         reading: 'media_group_id joins the parts of a message split into several attachments; the API has no way to send several attachments in one message, so this only records whether the field appears.', covers: [HISTORY('message[media_group_id]'), HISTORY('message[thumbnail]')] },
       async (t) => {
         const s = await chatSession(t);
@@ -426,7 +420,7 @@ export default defineSpec({
 
     // ---- typing
     rule(
-      { id: 'chat.typing.accepted', section: '4.3', level: 'must', requires: [], title: 'Typing answers 204 with and without duration_ms (default 5000 ms)',
+      { id: 'chat.typing.accepted', requires: [], title: 'Typing answers 204 with and without duration_ms (default 5000 ms)',
         reading: 'duration_ms is optional with a default of 5000 ms (§8); 200 instead of 204 is non_strict.', covers: ['4.3/Typing indicator', '8/Typing duration default'] },
       async (t) => {
         const s = await chatSession(t);
@@ -440,19 +434,19 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.typing.invalid', section: '4.3', level: 'must', requires: [], title: 'Typing without conversation_id or sender.id, or with duration_ms not an integer, is refused with 400', covers: ['4.3/Typing indicator'] },
+      { id: 'chat.typing.invalid', requires: [], title: 'Typing without conversation_id or sender.id, or with duration_ms not an integer, is refused with 400', covers: ['4.3/Typing indicator'] },
       async (t) => {
         const s = await chatSession(t);
         const valid = { conversation_id: 'c', duration_ms: 1000, sender: { id: 'u' } };
         const fields: FieldSpec[] = [{ path: ['conversation_id'], type: 'string' }, { path: ['sender'], type: 'object' }, { path: ['sender', 'id'], type: 'string' }];
         const named = [...sweepCases(fields), ...[{ path: ['duration_ms'], type: 'int' as const, breakage: 'wrong-type' as const, wrongType: 'a string', value: '5000' }]];
-        return sweepThenProperty(t, named, fieldCaseArb(fields), async (c) => t.check(await s.typing(applyCase(valid, c)), refusal).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` })));
+        return sweepThenProperty(t, { named: named, cases: fieldCaseArb(fields), check: async (c) => t.check(await s.typing(applyCase(valid, c)), refusal).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` })) });
       },
     ),
 
     // ---- reactions
     rule(
-      { id: 'chat.react.accepted', section: '4.3', level: 'must', requires: ['write'], title: 'react and unreact answer 200, naming the message by msgid or by id and the chat by conversation_id or conversation_ref_id',
+      { id: 'chat.react.accepted', requires: ['write'], title: 'react and unreact answer 200, naming the message by msgid or by id and the chat by conversation_id or conversation_ref_id',
         reading: 'Either id of each pair suffices (§4.3 Reaction); docs/field-notes.md: 200 with no body. The manager reaction is sent when MANAGER_USER_ID is set.', covers: ['conversation_id', 'conversation_ref_id', 'id', 'msgid', 'user[id]', 'user[ref_id]', 'type', 'emoji'].map(REACT) },
       async (t) => {
         const s = await chatSession(t);
@@ -472,7 +466,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.react.invalid', section: '4.3', level: 'must', requires: ['write'], title: 'A reaction without any message id, without any conversation id, without user.id or with another type is refused with 400',
+      { id: 'chat.react.invalid', requires: ['write'], title: 'A reaction without any message id, without any conversation id, without user.id or with another type is refused with 400',
         covers: ['conversation_id', 'conversation_ref_id', 'id', 'msgid', 'user[id]', 'type'].map(REACT) },
       async (t) => {
         const s = await chatSession(t);
@@ -489,11 +483,11 @@ export default defineSpec({
           { what: 'no type', body: applyCase(valid, { path: ['type'], breakage: 'missing' }) },
         ];
         const arb = fc.constantFrom(...named);
-        return sweepThenProperty(t, named, arb, async (c) => t.check(await s.react(c.body), refusal).map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` })));
+        return sweepThenProperty(t, { named: named, cases: arb, check: async (c) => t.check(await s.react(c.body), refusal).map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` })) });
       },
     ),
     rule(
-      { id: 'chat.react.unknown-message', section: '4.3', level: 'must', requires: ['write'], title: 'A reaction to a message that does not exist answers 404', covers: [REACT('msgid'), '4.3/Reaction'] },
+      { id: 'chat.react.unknown-message', requires: ['write'], title: 'A reaction to a message that does not exist answers 404', covers: [REACT('msgid'), '4.3/Reaction'] },
       async (t) => {
         const s = await chatSession(t);
         const conv = s.conversationId();
@@ -505,7 +499,7 @@ export default defineSpec({
 
     // ---- robustness
     propertyRule<unknown>(
-      { id: 'chat.message.no-server-error', section: '4.3', level: 'should', requires: [], title: 'Arbitrary JSON at the message endpoint, correctly signed, never causes a 5xx',
+      { id: 'chat.message.no-server-error', level: 'should', requires: [], title: 'Arbitrary JSON at the message endpoint, correctly signed, never causes a 5xx',
         covers: [SEND('payload'), SEND('message')] },
       {
         cases: () => oddMessageEvent,

@@ -3,11 +3,9 @@
  * reaction / history against a model; the history always matches it), the order the target uses, and concurrency
  * (parallel messages to one conversation each appear once).
  */
-import { rule } from '../src/model/define.js';
-import { fail, observed, pass } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { chatSession, countByClientId } from '../src/steps/chat.js';
-import { chatCommands, ModelMismatch, runChatModel } from '../generators/chat-model.js';
+import {
+  chatCommands, chatSession, countByClientId, defineSpec, fail, ModelMismatch, observed, pass, rule, runChatModel,
+} from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
 const HISTORY = (f: string) => `4.3/Get chat history/${f}`;
@@ -15,9 +13,10 @@ const HISTORY = (f: string) => `4.3/Get chat history/${f}`;
 export default defineSpec({
   section: '4.3',
   title: 'Chat interface: model-based and concurrent behaviour',
+  level: 'must',
   rules: [
     rule(
-      { id: 'chat.model.history', section: '4.3', level: 'must', requires: ['write'], title: 'Random sequences of create chat, send, edit, import, status, react and history: the history always matches the model',
+      { id: 'chat.model.history', requires: ['write'], title: 'Random sequences of create chat, send, edit, import, status, react and history: the history always matches the model',
         reading: 'Every message once, none lost, the latest edit shown, pages of any size joining exactly; delivery statuses and reactions change no history. A message may appear after a short delay ("accepted for processing"): reads poll for up to ~0.7 s.',
         covers: [SEND('message'), SEND('msgid'), SEND('silent'), SEND('id'), HISTORY('offset'), HISTORY('limit'), HISTORY('message[id]'), HISTORY('message[client_id]'), HISTORY('message[text]'), '4.3/Create chat', '4.3/Update delivery status', '4.3/Reaction'] },
       async (t) => {
@@ -36,7 +35,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.model.order', section: '4.3', level: 'info', requires: ['write'], title: 'The order in which history lists messages',
+      { id: 'chat.model.order', level: 'info', requires: ['write'], title: 'The order in which history lists messages',
         reading: 'The spec does not state the order of history. Reported, not judged: by message time, newest or oldest first, or another.',
         covers: [HISTORY('timestamp'), HISTORY('msec_timestamp')] },
       async (t) => {
@@ -58,7 +57,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.concurrency.messages', section: '4.3', level: 'must', requires: ['write'], title: '16 messages sent in parallel to one conversation each appear in the history exactly once',
+      { id: 'chat.concurrency.messages', requires: ['write'], title: '16 messages sent in parallel to one conversation each appear in the history exactly once',
         reading: 'Rule 1 of §4.3: the message is created for its msgid and conversation_id, also when others arrive at the same time.', covers: [SEND('msgid'), SEND('conversation_id')] },
       async (t) => {
         const s = await chatSession(t);

@@ -1,15 +1,10 @@
 /**
  * §5.1 Account API authentication: the bearer access token; what is not one (malformed headers, forged tokens) gets 401.
  */
-import { status } from '../src/checks/status.js';
-import { exchangeRule } from '../src/model/define.js';
-import { defineSpec } from '../src/model/rule.js';
-import { accountRequest } from '../src/protocol/oauth.js';
-import { obtainTokens } from '../src/steps/oauth.js';
+import {
+  accountRequest, defineSpec, exchangeRule, forge, FORGERIES, malformedAuthorization, obtainTokens, propertyRule, type RuleContext, status,
+} from './kit.js';
 import fc from 'fast-check';
-import { propertyRule } from '../src/model/define.js';
-import { FORGERIES, forge, malformedAuthorization } from '../generators/bearer-tokens.js';
-import type { RuleContext } from '../src/runner/context.js';
 
 /** One real access token per rule run, forged in every way by the cases. */
 const realTokens = new WeakMap<RuleContext, Promise<string>>();
@@ -25,18 +20,19 @@ function realToken(t: RuleContext): Promise<string> {
 export default defineSpec({
   section: '5.1',
   title: 'Account API authentication',
+  level: 'must',
   rules: [
     exchangeRule(
-      { id: 'api.bearer.access-token-works', section: '5.1', level: 'must', requires: ['control'], title: 'An access token from the code exchange works as a bearer at /api/v4/account' },
+      { id: 'api.bearer.access-token-works', requires: ['control'], title: 'An access token from the code exchange works as a bearer at /api/v4/account' },
       { send: async (t) => t.send(accountRequest(t.target, (await obtainTokens(t)).access_token)), expect: [status(200)] },
     ),
     exchangeRule(
-      { id: 'api.bearer.missing', section: '5.1', level: 'must', requires: [], title: '/api/v4/account without an Authorization header is refused with 401',
+      { id: 'api.bearer.missing', requires: [], title: '/api/v4/account without an Authorization header is refused with 401',
         reading: '§5.1.1: every /api/v4 request carries the bearer. 401 as RFC 6750 §3.1 states; 403 is non_strict.' },
       { send: (t) => t.send(accountRequest(t.target, undefined)), expect: [status(401)] },
     ),
     propertyRule(
-      { id: 'api.bearer.malformed', section: '5.1', level: 'must', requires: [], title: '/api/v4/account with a malformed or unknown bearer is refused with 401',
+      { id: 'api.bearer.malformed', requires: [], title: '/api/v4/account with a malformed or unknown bearer is refused with 401',
         reading: '§5.1.1 and RFC 6750 §3.1: a missing scheme, an empty token, another scheme, or a token nobody issued is invalid_token / invalid_request, 401; 403 is non_strict. Each case names what is wrong with the header.' },
       {
         cases: () => malformedAuthorization,
@@ -45,7 +41,7 @@ export default defineSpec({
       },
     ),
     propertyRule(
-      { id: 'api.bearer.forged', section: '5.1', level: 'must', requires: ['control'], title: 'A forged access token (re-signed, tampered, unsigned) is refused with 401',
+      { id: 'api.bearer.forged', requires: ['control'], title: 'A forged access token (re-signed, tampered, unsigned) is refused with 401',
         reading: 'The access token is a JWT (§2.2) the service signed: the same claims under another key or algorithm, altered claims or signature, or alg none must not authenticate (RFC 6750 §3.1); 403 is non_strict.' },
       {
         cases: () => fc.constantFrom(...FORGERIES),

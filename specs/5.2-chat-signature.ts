@@ -4,15 +4,9 @@
  * that is not signed and it must still accept. GET signs the MD5 of the empty string and the path without its query.
  */
 import fc from 'fast-check';
-import { jsonContentType } from '../src/checks/json.js';
-import { status } from '../src/checks/status.js';
-import { exchangeRule, propertyRule, rule } from '../src/model/define.js';
-import { fail, observed } from '../src/model/outcome.js';
-import { defineSpec, type Rule } from '../src/model/rule.js';
-import { contentMd5, EMPTY_MD5, rfc2822Date } from '../src/protocol/chat-signature.js';
-import { chatPaths, chatRequest, connectBody, type ChatCall } from '../src/protocol/chat.js';
-import { chatSession, type ChatSession, type SendOptions } from '../src/steps/chat.js';
-import { TAMPERS, tamperBody, type Tamper, type TamperPart } from '../generators/chat-requests.js';
+import {
+  type ChatCall, chatPaths, chatRequest, type ChatSession, chatSession, connectBody, contentMd5, defineSpec, EMPTY_MD5, exchangeRule, fail, jsonContentType, observed, propertyRule, rfc2822Date, rule, type RuleDraft, type SendOptions, status, type Tamper, tamperBody, type TamperPart, TAMPERS,
+} from './kit.js';
 
 const SIGNED = ['5.2/Content-Type', '5.2/Date', '5.2/Content-MD5', '5.2/X-Signature'];
 
@@ -65,10 +59,10 @@ const READINGS: Partial<Record<TamperPart, string>> = {
   date: 'The sent Date is within the accepted window, so only the signature can catch it.',
 };
 
-function tamperRule(part: TamperPart): Rule {
+function tamperRule(part: TamperPart): RuleDraft {
   const extra = READINGS[part];
   return propertyRule<Tamper>(
-    { id: `chat.signature.tampered-${part}`, section: '5.2', level: 'must', requires: [], title: `A chat request ${WHAT[part]} is refused with 403 and a JSON body`,
+    { id: `chat.signature.tampered-${part}`, requires: [], title: `A chat request ${WHAT[part]} is refused with 403 and a JSON body`,
       reading: `§5.2: an incorrect signature yields 403; §4.3: error responses carry application/json.${extra ? ` ${extra}` : ''}`, covers: SIGNED },
     {
       cases: () => TAMPERS[part],
@@ -104,14 +98,15 @@ async function window(s: ChatSession, sign: 1 | -1): Promise<string> {
 export default defineSpec({
   section: '5.2',
   title: 'Chat interface signature',
+  level: 'must',
   rules: [
     exchangeRule(
-      { id: 'chat.signature.valid', section: '5.2', level: 'must', requires: [], title: 'A correctly signed chat request (connect) is accepted with 200',
+      { id: 'chat.signature.valid', requires: [], title: 'A correctly signed chat request (connect) is accepted with 200',
         reading: 'Date as `Thu, 29 Oct 2020 11:59:55 +0000` (RFC 2822, numeric zone), read from the target clock when it has a control API.', covers: SIGNED },
       { send: async (t) => { const s = await chatSession(t); return s.send(connectCall(s)); }, expect: [status(200), jsonContentType] },
     ),
     propertyRule<'GMT' | number>(
-      { id: 'chat.signature.date-formats', section: '5.2', level: 'must', requires: [], title: 'Date in RFC 2822 with a numeric zone or with GMT is accepted',
+      { id: 'chat.signature.date-formats', requires: [], title: 'Date in RFC 2822 with a numeric zone or with GMT is accepted',
         reading: 'Both forms are valid RFC 2822 and both are in use by clients (docs/field-notes.md); the same instant in any zone is the same Date.', covers: ['5.2/Date'] },
       {
         cases: () => fc.oneof(fc.constant('GMT' as const), fc.constant(0), fc.integer({ min: -47, max: 56 }).map((q) => q * 15)),
@@ -121,7 +116,7 @@ export default defineSpec({
     ),
     ...(Object.keys(TAMPERS) as TamperPart[]).map(tamperRule),
     propertyRule<Record<string, string>>(
-      { id: 'chat.signature.unsigned-header', section: '5.2', level: 'must', requires: [], title: 'A header that is not signed can be added or changed without invalidating the signature',
+      { id: 'chat.signature.unsigned-header', requires: [], title: 'A header that is not signed can be added or changed without invalidating the signature',
         reading: 'Only method, Content-MD5, Content-Type, Date and path are signed (§5.2); proxies add headers such as X-Request-Id, User-Agent.', covers: SIGNED },
       {
         cases: () => fc.dictionary(fc.constantFrom('x-trace-id', 'user-agent', 'accept', 'x-client-version', 'accept-language'), fc.stringMatching(/^[A-Za-z0-9./ -]{1,24}$/), { minKeys: 1, maxKeys: 3 }),
@@ -130,7 +125,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.signature.get-query-not-signed', section: '5.2', level: 'must', requires: [], title: 'A GET (history) signs the MD5 of the empty string and the path without its query string',
+      { id: 'chat.signature.get-query-not-signed', requires: [], title: 'A GET (history) signs the MD5 of the empty string and the path without its query string',
         reading: '§5.2 and §4.3 history: Content-MD5 is the hash of the empty string; the signing string ends with the path without query string.', covers: [...SIGNED, '4.3/Get chat history/offset', '4.3/Get chat history/limit'] },
       async (t) => {
         const s = await chatSession(t);
@@ -143,7 +138,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'chat.signature.checked-before-validation', section: '5.2', level: 'should', requires: [], title: 'An invalid body with a wrong signature gets 403, not 400: the signature is checked first',
+      { id: 'chat.signature.checked-before-validation', level: 'should', requires: [], title: 'An invalid body with a wrong signature gets 403, not 400: the signature is checked first',
         reading: 'The spec lists 403 and 400 for every chat endpoint without an order; checking the signature first never tells an unauthenticated caller what a valid body looks like.', covers: ['5.2/X-Signature'] },
       {
         send: async (t) => { const s = await chatSession(t); return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { title: 42 } }, { secret: 'not-the-channel-secret' }); },
@@ -153,7 +148,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'chat.signature.upper-case-hex', section: '5.2', level: 'info', requires: [], title: 'Whether Content-MD5 and X-Signature in upper-case hex are accepted',
+      { id: 'chat.signature.upper-case-hex', level: 'info', requires: [], title: 'Whether Content-MD5 and X-Signature in upper-case hex are accepted',
         reading: '§5.2 states lower-case hex; a target that accepts upper case is lenient, one that refuses it is literal. Reported, not judged.', covers: ['5.2/Content-MD5', '5.2/X-Signature'] },
       {
         send: async (t) => {
@@ -167,7 +162,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.signature.date-skew', section: '5.2', level: 'info', requires: [], title: 'How far Date may be from the target clock, measured both ways',
+      { id: 'chat.signature.date-skew', level: 'info', requires: [], title: 'How far Date may be from the target clock, measured both ways',
         reading: 'The spec says "current time"; the live service is documented to accept about 15 minutes. Measured by bisection against the target clock (read through the control API when there is one).', covers: ['5.2/Date'] },
       async (t) => {
         const s = await chatSession(t);

@@ -3,13 +3,9 @@
  * integration through the control API and the kit's own listener (capability `hook`) receives the GET. Exclusive:
  * a disconnect also disconnects the account's chat channels (§3.2), which must not happen under other rules' feet.
  */
-import { hookHasAllParameters, hookIsGet, hookParameterEquals, hookSignatureValid, type HookCheck } from '../src/checks/hook.js';
-import { rule } from '../src/model/define.js';
-import { fail } from '../src/model/outcome.js';
-import { defineSpec } from '../src/model/rule.js';
-import { Precondition } from '../src/runner/precondition.js';
-import type { RuleContext } from '../src/runner/context.js';
-import { disconnectAndReceive } from '../src/steps/lifecycle.js';
+import {
+  defineSpec, disconnectAndReceive, fail, type HookCheck, hookHasAllParameters, hookIsGet, hookParameterEquals, hookSignatureValid, Precondition, rule, type RuleContext,
+} from './kit.js';
 
 const HOOK = ['control', 'hook'] as const;
 
@@ -18,7 +14,7 @@ function judgeHook(t: RuleContext, checks: (accountId: number) => readonly HookC
   return async () => {
     const { hook, accountId } = await disconnectAndReceive(t);
     if (!hook) {
-      if (required) return t.outcome([fail('hook received', 'expected a GET to the disconnect hook URL after the user disconnected the integration, observed none within 3 s')]);
+      if (required) return t.outcome([fail('hook received', 'expected a GET to the disconnect hook URL after the user disconnected the integration, observed none within the window (docs/verdicts.md)')]);
       throw new Precondition('no disconnect hook arrived (hook.disconnect.parameters judges that)');
     }
     return t.outcome(checks(accountId).map((c) => c(hook)));
@@ -28,22 +24,23 @@ function judgeHook(t: RuleContext, checks: (accountId: number) => readonly HookC
 export default defineSpec({
   section: '5.3',
   title: 'Disconnect hook',
+  level: 'must',
   rules: [
     rule(
-      { id: 'hook.disconnect.parameters', section: '6', level: 'must', requires: [...HOOK], exclusive: true,
+      { id: 'hook.disconnect.parameters', section: '6', requires: [...HOOK], exclusive: true,
         title: 'Disconnecting the integration sends a GET to the hook URL with account_id, client_id, client_uuid and signature',
         reading: '§6 and §4.1: a GET with account_id and client_id, the authenticity parameters signature and client_uuid (§5.3: all required). account_id must name the disconnected account.',
         covers: ['6/Disconnect hook', '2.1/Disconnect hook URL'] },
       (t) => judgeHook(t, (accountId) => [hookIsGet, hookHasAllParameters, hookParameterEquals('account_id', String(accountId), 'the disconnected account')], true)(),
     ),
     rule(
-      { id: 'hook.disconnect.signature', section: '5.3', level: 'must', requires: [...HOOK], exclusive: true,
+      { id: 'hook.disconnect.signature', requires: [...HOOK], exclusive: true,
         title: 'The hook signature is hex HMAC-SHA256 of client_uuid|account_id under the secret key',
         reading: '§5.3. Hex digits compared case-insensitively.', covers: ['6/Disconnect hook'] },
       (t) => judgeHook(t, () => [hookSignatureValid(t.credentials.clientSecret)], false)(),
     ),
     rule(
-      { id: 'hook.disconnect.client-uuid', section: '5.3', level: 'must', requires: [...HOOK], exclusive: true,
+      { id: 'hook.disconnect.client-uuid', requires: [...HOOK], exclusive: true,
         title: 'The hook client_uuid equals the integration ID',
         reading: '§5.3: the receiver checks that client_uuid equals its own integration ID.', covers: ['6/Disconnect hook', '2.1/Integration ID'] },
       (t) => judgeHook(t, () => [hookParameterEquals('client_uuid', t.credentials.clientId, 'the integration ID')], false)(),

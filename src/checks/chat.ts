@@ -3,7 +3,7 @@
  */
 import { fail, pass } from '../model/outcome.js';
 import { parseJson } from './json.js';
-import type { Check } from './status.js';
+import type { Check } from '../model/check.js';
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 80) ?? String(v));
 

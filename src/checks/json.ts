@@ -6,8 +6,8 @@
 import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
 import type { Finding } from '../model/outcome.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
-import type { HttpResponse } from '../targets/http.js';
-import type { Check } from './status.js';
+import type { HttpResponse } from '../model/http.js';
+import type { Check } from '../model/check.js';
 
 export function mediaType(res: HttpResponse): string {
   return (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -2,7 +2,7 @@
  * `should`: an error body never echoes a secret the client sent (client secret, code, refresh token).
  */
 import { fail, pass } from '../model/outcome.js';
-import type { Check } from './status.js';
+import type { Check } from '../model/check.js';
 
 export function noSecretEcho(sent: readonly (string | undefined)[]): Check {
   const secrets = sent.filter((s): s is string => typeof s === 'string' && s.length >= 8);

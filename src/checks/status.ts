@@ -2,11 +2,9 @@
  * Status-code checks. The verdict scale of docs/design.md §2: the stated code passes; another code of the same
  * class is non_strict (403 where 401 is stated); the opposite class or any 5xx fails.
  */
-import type { Finding } from '../model/outcome.js';
+import type { Check } from '../model/check.js';
+import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
-import type { HttpResponse } from '../targets/http.js';
-
-export type Check = (res: HttpResponse) => Finding;
 
 export function status(expected: number, options: { also?: readonly number[] } = {}): Check {
   const name = `status ${expected}`;

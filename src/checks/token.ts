@@ -4,7 +4,7 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { fail, pass } from '../model/outcome.js';
 import { parseJson } from './json.js';
-import type { Check } from './status.js';
+import type { Check } from '../model/check.js';
 
 function field(res: Parameters<Check>[0], name: string): { present: boolean; value: unknown } {
   const body = parseJson(res);

@@ -3,7 +3,7 @@
  * repeatable flags.
  */
 import type { Command } from 'commander';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../errors.js';
 
 /** `value` must be one of `allowed`; `key` names where it came from (the flag, or the environment key). */
 export function oneOf<V extends string>(key: string, value: string | undefined, allowed: readonly V[], fallback: V): V {

@@ -10,7 +10,7 @@ import { readReport } from '../report/index.js';
 import { randomSeed } from '../runner/seed.js';
 import { parseShard, selector, type Shard } from '../runner/select.js';
 import { given, oneOf } from './args.js';
-import { ConfigError, UsageError } from './errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { integerSetting, loadEnv } from './settings.js';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse } from 'dotenv';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../errors.js';
 import type { Env } from '../targets/from-env.js';
 
 export function loadEnv(envFile: string | undefined, processEnv: NodeJS.ProcessEnv = process.env): Env {

@@ -4,7 +4,6 @@
  * Control calls about traffic itself are not counted.
  */
 import type { FastifyInstance } from 'fastify';
-import type { RouteOptions } from './context.js';
 
 const CAPACITY = 1 << 20;
 
@@ -62,8 +61,11 @@ export function installTrafficLog(app: FastifyInstance, log: TrafficLog): void {
   });
 }
 
-/** `GET /_control/traffic`: arrivals so far; `POST` sets or clears the server-side limit and can reset the log. */
-export async function trafficRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
+/**
+ * `GET /_control/traffic`: arrivals so far; `POST` sets or clears the server-side limit and can reset the log. `ctx` is
+ * typed by what it uses: naming EmulatorContext here would close an import cycle (context.ts names TrafficLog).
+ */
+export async function trafficRoutes(app: FastifyInstance, { ctx }: { ctx: { readonly traffic: TrafficLog; onReset(clear: () => void): void } }): Promise<void> {
   const view = () => ({ requests: ctx.traffic.count, max_per_second: ctx.traffic.maxPerSecond(), limit_rps: ctx.traffic.limitRps ?? null });
   const json = (body: unknown) => JSON.stringify(body);
   app.get(TRAFFIC_PATH, async (_request, reply) => reply.header('content-type', 'application/json').send(json(view())));

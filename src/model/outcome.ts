@@ -49,8 +49,5 @@ export const fail = (check: string, detail: string): Finding => ({ check, verdic
 export const nonStrict = (check: string, detail: string): Finding => ({ check, verdict: 'non_strict', detail });
 export const observed = (check: string, detail: string): Finding => ({ check, verdict: 'informational', detail });
 
-/** Thrown by the runner's plumbing to end a rule as `skipped` (a capability or data the target lacks). */
-export class SkipRule extends Error {
-  readonly code = 'ERR_RULE_SKIPPED';
-  constructor(readonly reason: string) { super(reason); }
-}
+/** Ends a rule as `skipped`; defined with the kit's other errors (src/errors.ts). */
+export { SkipRule } from '../errors.js';

@@ -1,22 +1,29 @@
 /**
- * The rule model: a rule is a small declarative record traced to one spec section.
- * The `run` function is composed from named steps and checks (see specs/), never written ad hoc per target.
+ * The rule model: a rule is a small declarative record traced to one spec section, built by the builders of
+ * src/model/define.ts (and the fixtures' builders of src/steps) and grouped by section in a spec file.
  */
-import type { RuleContext } from '../runner/context.js';
+import { RuleDefinitionError } from '../errors.js';
+import type { RuleContext } from './context.js';
 import type { Outcome } from './outcome.js';
+import type { Capability } from './target.js';
 
 /** `must`: stated by the spec (or RFC 6749/6750 where it relies on them); `should`: robustness; `info`: left open. */
 export type Level = 'must' | 'should' | 'info';
 
-/** What a target has to offer for a rule to run (docs/design.md §2). */
-export type Capability = 'control' | 'browser' | 'hook' | 'write';
+export { CAPABILITIES, type Capability } from './target.js';
 
-export const CAPABILITIES: readonly Capability[] = ['control', 'browser', 'hook', 'write'];
+/**
+ * How a rule was built. Everything but `closure` is a declarative builder: what is sent and which named checks judge
+ * it are data the builder runs; `closure` is a free-form run function (`rule(meta, run)`), kept for what no builder fits.
+ */
+export type RuleKind = 'exchange' | 'property' | 'sweep' | 'scenario' | 'closure';
+
+export const DECLARATIVE_KINDS: readonly RuleKind[] = ['exchange', 'property', 'sweep', 'scenario'];
 
 export interface Rule {
   /** Stable dotted id, e.g. `oauth.token.code-reuse`. Never renamed once published. */
   readonly id: string;
-  /** Spec section, e.g. `4.1` or `5.2`. */
+  /** Spec section, e.g. `4.1` or `5.2`: the spec file's own, unless the rule names another. */
   readonly section: string;
   readonly level: Level;
   readonly requires: readonly Capability[];
@@ -33,16 +40,51 @@ export interface Rule {
   readonly creates?: string;
   /** The rule changes target-wide state (the clock, the secret key): the runner runs it alone, after the others. */
   readonly exclusive?: boolean;
+  readonly kind: RuleKind;
   readonly run: (t: RuleContext) => Promise<Outcome>;
 }
 
-/** A spec file: one spec section (or a few closely related ones) and its rules. */
+/** A rule as its builder made it: section and level may be left to its spec file. */
+export type RuleDraft = Omit<Rule, 'section' | 'level'> & { readonly section?: string; readonly level?: Level };
+
+/** What a rule states about itself; `section` only where it differs from its file's, `level` where the file's default does not fit. */
+export interface RuleMeta {
+  readonly id: string;
+  readonly section?: string;
+  readonly level?: Level;
+  readonly requires?: readonly Capability[];
+  readonly title: string;
+  readonly reading?: string;
+  readonly exclusive?: boolean;
+  readonly covers?: readonly string[];
+  readonly creates?: string;
+}
+
+/** Every builder ends here: the meta, the kind it builds, and the run function it made; defineSpec completes it. */
+export function draft(meta: RuleMeta, kind: RuleKind, run: (t: RuleContext) => Promise<Outcome>): RuleDraft {
+  return { ...meta, requires: meta.requires ?? [], kind, run };
+}
+
+/** A spec file: one spec section (or a few closely related ones) and its rules, each with its section and level set. */
 export interface SpecFile {
   readonly section: string;
   readonly title: string;
   readonly rules: readonly Rule[];
 }
 
-export function defineSpec(spec: SpecFile): SpecFile {
-  return spec;
+/**
+ * A spec file owns its section (as h2spec's NewTestGroup("6.5", ...)): its rules get `section` and the default `level`
+ * from it. A rule names a section only when it differs from the file's; naming the file's own is refused, so that a
+ * section written on a rule always means "this one is elsewhere in the spec".
+ */
+export function defineSpec(spec: { readonly section: string; readonly title: string; readonly level?: Level; readonly rules: readonly RuleDraft[] }): SpecFile {
+  const rules = spec.rules.map((r): Rule => {
+    if (r.section === spec.section) {
+      throw new RuleDefinitionError(`rule ${r.id} names section ${r.section}, its spec file's own: leave it out (only a different section is named)`);
+    }
+    const level = r.level ?? spec.level;
+    if (!level) throw new RuleDefinitionError(`rule ${r.id} has no level and its spec file (§${spec.section}) gives no default`);
+    return { ...r, section: r.section ?? spec.section, level };
+  });
+  return { section: spec.section, title: spec.title, rules };
 }

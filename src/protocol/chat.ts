@@ -3,7 +3,7 @@
  * A request can be signed over other parts than it is sent with (`sign`) or sent with parts other than signed
  * (`wire`): that is how the signature rules change one part at a time.
  */
-import type { HttpRequest } from '../targets/http.js';
+import type { HttpRequest } from '../model/http.js';
 import { CHAT_CONTENT_TYPE, chatSignature, contentMd5, rfc2822Date } from './chat-signature.js';
 
 export const CHAT_BASE = '/v2/origin/custom';

@@ -5,8 +5,8 @@
  * `[]` arrays, and the scalar single form `filter[id]=1`. No bracket is written by hand.
  */
 import qs from 'qs';
-import type { TargetConfig } from '../targets/config.js';
-import type { HttpRequest } from '../targets/http.js';
+import type { TargetConfig } from '../model/target.js';
+import type { HttpRequest } from '../model/http.js';
 
 export const LISTS = ['leads', 'contacts', 'companies', 'customers'] as const;
 export type ListName = (typeof LISTS)[number];

@@ -2,8 +2,8 @@
  * Requests of §4.1 "Exchange code or refresh token" and of the account API (§5.1), built the way clients send them.
  */
 import { stringify } from 'qs';
-import type { TargetConfig } from '../targets/config.js';
-import type { HttpRequest } from '../targets/http.js';
+import type { TargetConfig } from '../model/target.js';
+import type { HttpRequest } from '../model/http.js';
 
 /** A token request body: field values are usually strings, but invalid cases put any JSON value there. */
 export type TokenFields = Record<string, unknown>;

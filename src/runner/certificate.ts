@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Report } from '../model/result.js';
 import { SPEC_PATH } from '../docs/spec-tables.js';
+import { CertificationRefused } from '../errors.js';
 
 export interface Certificate {
   readonly kind: 'conformance-certificate';
@@ -46,10 +47,7 @@ export function resultsSha256(report: Report): string {
   return sha256(canonicalJson(rows));
 }
 
-export class CertificationRefused extends Error {
-  readonly code = 'ERR_NOT_CERTIFIABLE';
-  readonly exitCode = 1;
-}
+export { CertificationRefused };
 
 export function issueCertificate(report: Report, now = new Date()): Certificate {
   const { failed, errored } = report.summary;

@@ -1,53 +1,59 @@
 /**
- * What a rule sees while it runs: the target, a recording HTTP client, the control API when there is one,
- * and a property runner seeded per rule so that one rule's cases do not depend on which other rules ran.
+ * The runner's implementation of what a rule sees (src/model/context.ts): the target, a recording HTTP client, the
+ * control API when there is one, a property runner seeded per rule so that one rule's cases do not depend on which
+ * other rules ran, and the waits for asynchronous effects under the target's window.
  */
 import fc from 'fast-check';
+import type { Judge } from '../model/check.js';
+import type { AccessTokens, EffectWindow, HookInbox, Observed, ReceivedHook, RuleContext, RunResource, SecretSink } from '../model/context.js';
+import type { ControlApi } from '../model/control.js';
+import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Finding, Outcome, PropertyRun } from '../model/outcome.js';
-import { SkipRule, outcomeOf } from '../model/outcome.js';
+import { outcomeOf } from '../model/outcome.js';
 import type { Rule } from '../model/rule.js';
-import type { Masker } from '../secrets/mask.js';
-import type { Check } from '../checks/status.js';
-import type { ControlClient } from '../targets/control.js';
-import type { TargetConfig } from '../targets/config.js';
-import type { HttpRequest, HttpResponse } from '../targets/http.js';
-import type { TokenSource } from '../targets/token-source.js';
-import { TransportError } from '../targets/http.js';
+import type { TargetConfig } from '../model/target.js';
+import { SkipRule, TransportError } from '../errors.js';
+import { effectWindowMs, poll } from './effects.js';
 import type { Recorder } from './recorder.js';
-import type { RunResource, RunResources } from './resources.js';
+import type { RunResources } from './resources.js';
 
-export interface RuleContextOptions {
+/** Code outside src/model that still names the context by its old home (src/steps/browser.ts) gets the interface. */
+export type { RuleContext };
+
+export interface RunContextOptions {
   readonly rule: Rule;
   readonly target: TargetConfig;
   readonly recorder: Recorder;
-  readonly masker: Masker;
-  readonly control: ControlClient | undefined;
+  readonly masker: SecretSink;
+  readonly control: ControlApi | undefined;
   /** The rule's own seed, derived from the run seed and the rule id. */
   readonly seed: number;
   /** Cases per property. */
   readonly runs: number;
   /** Identifies the run; everything a rule creates on a target carries it. */
   readonly runId: string;
-  /** Run-wide shared resources (a browser, a hook listener). */
+  /** Run-wide shared resources (a browser, a hook receiver). */
   readonly resources: RunResources;
   /** Access tokens of the token store, for remote targets without a control API. */
-  readonly tokens?: TokenSource | undefined;
+  readonly tokens?: AccessTokens | undefined;
+  /** The run's hook receiver, made on first use. */
+  readonly hooks: () => Promise<HookInbox>;
 }
 
-export class RuleContext {
+export class RunContext implements RuleContext {
   readonly target: TargetConfig;
   readonly seed: number;
   readonly runs: number;
   readonly runId: string;
-  readonly masker: Masker;
+  readonly masker: SecretSink;
+  readonly tokens: AccessTokens | undefined;
   #property: PropertyRun | undefined;
   readonly #recorder: Recorder;
-  readonly #control: ControlClient | undefined;
-  /** Access tokens of the token store, for remote targets without a control API (see src/steps/api-token.ts). */
-  readonly tokens: TokenSource | undefined;
+  readonly #control: ControlApi | undefined;
   readonly #resources: RunResources;
+  readonly #hooks: () => Promise<HookInbox>;
 
-  constructor(options: RuleContextOptions) {
+  constructor(options: RunContextOptions) {
     this.#resources = options.resources;
     this.target = options.target;
     this.seed = options.seed;
@@ -57,24 +63,22 @@ export class RuleContext {
     this.#recorder = options.recorder;
     this.#control = options.control;
     this.tokens = options.tokens;
+    this.#hooks = options.hooks;
   }
 
   get credentials(): TargetConfig['credentials'] {
     return this.target.credentials;
   }
 
-  /** The control API. Rules that use it declare `requires: ['control']`, so it is there when they run. */
-  get control(): ControlClient {
+  get control(): ControlApi {
     if (!this.#control) throw new SkipRule('the target has no control API (CONTROL_URL is not set)');
     return this.#control;
   }
 
-  /** A resource shared by the rules of the run, created on first use and closed when the run ends. */
   resource<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T> {
     return this.#resources.get(key, create);
   }
 
-  /** Waits until one more request may go to the target under its rate limit (for requests a browser sends). */
   throttle(): Promise<void> {
     return this.#recorder.slot();
   }
@@ -83,20 +87,17 @@ export class RuleContext {
     return this.#recorder.send(req);
   }
 
-  /** Applies checks to one response. */
-  check(res: HttpResponse, checks: readonly Check[]): Finding[] {
-    return checks.map((c) => c(res));
+  check<S>(subject: S, judges: readonly Judge<S>[]): Finding[] {
+    return judges.map((judge) => judge(subject));
   }
 
-  /** A rule whose single exchange decides it. */
   outcome(findings: readonly Finding[]): Outcome {
     return outcomeOf(findings, this.#property);
   }
 
   /**
-   * Runs a property: for every generated case, `body` sends what it needs and returns findings; a case with a
-   * `failed` finding falsifies the property, and fast-check shrinks it to a minimal counterexample.
-   * Transport errors are not falsifications: they end the rule as `errored`.
+   * Transport errors are not falsifications: they end the property at once and reach the runner, whose verdict
+   * policy decides (docs/verdicts.md).
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, body: (value: T) => Promise<readonly Finding[]>): Promise<Outcome> {
     let transport: TransportError | undefined;
@@ -130,5 +131,17 @@ export class RuleContext {
     }
     const summary = { check: 'property', verdict: 'passed' as const, detail: `${details.numRuns} generated cases held` };
     return outcomeOf(worstNonStrict ? [summary, worstNonStrict] : [summary], property);
+  }
+
+  eventually<T>(probe: () => Promise<T>, options: EffectWindow & { until?: (value: T) => boolean }): Promise<Observed<T>> {
+    return poll(probe, options.until ?? Boolean, effectWindowMs(this.target, options.within));
+  }
+
+  hooks(): Promise<HookInbox> {
+    return this.#hooks();
+  }
+
+  async waitForHook(match: (hook: ReceivedHook) => boolean, options: EffectWindow): Promise<ReceivedHook | undefined> {
+    return (await this.#hooks()).next(match, effectWindowMs(this.target, options.within));
   }
 }

@@ -1,7 +1,2 @@
-/**
- * A step before the observation a rule is about did not go as the spec says: the rule cannot reach a verdict
- * on its own point, and ends `errored` with this reason (the rule that checks that step reports the failure).
- */
-export class Precondition extends Error {
-  readonly code = 'ERR_PRECONDITION';
-}
+/** Precondition lives with the kit's other errors (src/errors.ts); this path stays for code that names it here. */
+export { Precondition } from '../errors.js';

@@ -3,10 +3,11 @@
  * hundreds, and counts them all. What is kept is masked when it is read, once, with every secret the run knows by
  * then: masking each exchange as it passes would cost far more and know fewer secrets.
  */
+import { TransportError } from '../errors.js';
+import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Exchange } from '../model/result.js';
 import { SECRET_FIELDS, type Masker } from '../secrets/mask.js';
-import type { HttpClient, HttpRequest, HttpResponse } from '../targets/http.js';
-import { TransportError } from '../targets/http.js';
+import type { HttpClient } from '../targets/http.js';
 
 const KEEP_FIRST = 4;
 const KEEP_LAST = 8;
@@ -14,6 +15,17 @@ const KEEP_LAST = 8;
 const BODY_LIMIT = 16 * 1024;
 /** Clipped text is masked with this much beyond the limit, so a secret across the cut is still masked whole. */
 const MASK_MARGIN = 4096;
+
+/**
+ * The first exchange of a rule that shows the target broken whatever the rule expects: a 5xx answer, a connection
+ * reset, a request that hung until the time limit (docs/verdicts.md).
+ */
+export interface Breach {
+  readonly kind: 'server-error' | 'reset' | 'timeout';
+  /** 1-based position among the rule's exchanges. */
+  readonly index: number;
+  readonly exchange: Exchange;
+}
 
 /** An exchange as sent and received, not yet clipped or masked. */
 interface RawExchange {
@@ -29,6 +41,7 @@ export class Recorder {
   readonly #last: RawExchange[] = [];
   #count = 0;
   #lastRequest: HttpRequest | undefined;
+  #breach: { kind: Breach['kind']; index: number; raw: RawExchange } | undefined;
 
   constructor(private readonly client: HttpClient, private readonly masker: Masker) {}
 
@@ -39,14 +52,21 @@ export class Recorder {
     try {
       const res = await this.client.send(req);
       if ((res.headers['content-type'] ?? '').includes('json') && mayHoldSecrets(res.text)) learnJson(this.masker, res.text);
-      this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) });
-      return res;
+      this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) }, res.status >= 500 ? 'server-error' : undefined);
+      return { ...res, request: req };
     } catch (err) {
       if (err instanceof TransportError) {
-        this.#push({ request: req, error: err.reason, started_at: startedAt, duration_ms: 0 });
+        const kind = err.kind === 'reset' || err.kind === 'timeout' ? err.kind : undefined;
+        this.#push({ request: req, error: err.reason, started_at: startedAt, duration_ms: 0 }, kind);
       }
       throw err;
     }
+  }
+
+  /** The first exchange that showed the target broken, masked; undefined when none did. */
+  get breach(): Breach | undefined {
+    const b = this.#breach;
+    return b && { kind: b.kind, index: b.index, exchange: this.#mask(b.raw) };
   }
 
   /** A slot under the run's rate limit for a request sent outside this recorder (a browser navigation). */
@@ -60,13 +80,17 @@ export class Recorder {
 
   /** The exchanges kept for the report, oldest first, masked. */
   exchanges(): Exchange[] {
-    return [...this.#first, ...this.#last].map((x) => ({
+    return [...this.#first, ...this.#last].map((x) => this.#mask(x));
+  }
+
+  #mask(x: RawExchange): Exchange {
+    return {
       request: this.#maskRequest(x.request),
       ...(x.response ? { response: this.#maskResponse(x.response) } : {}),
       ...(x.error ? { error: x.error } : {}),
       started_at: x.started_at,
       duration_ms: x.duration_ms,
-    }));
+    };
   }
 
   /** The last request sent, for the reproduction line. */
@@ -74,8 +98,9 @@ export class Recorder {
     return this.#lastRequest;
   }
 
-  #push(exchange: RawExchange): void {
+  #push(exchange: RawExchange, breach?: Breach['kind']): void {
     this.#count += 1;
+    if (breach && !this.#breach) this.#breach = { kind: breach, index: this.#count, raw: exchange };
     if (this.#first.length < KEEP_FIRST) this.#first.push(exchange);
     else {
       this.#last.push(exchange);

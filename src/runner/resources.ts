@@ -2,9 +2,9 @@
  * Resources a run starts lazily and shares between rules (the browser of the access-granting page rules, the
  * listener of the disconnect hook): created by the first rule that asks, closed once when the run ends.
  */
-export interface RunResource {
-  close(): Promise<void>;
-}
+import type { RunResource } from '../model/context.js';
+
+export type { RunResource };
 
 export class RunResources {
   readonly #items = new Map<string, Promise<RunResource>>();

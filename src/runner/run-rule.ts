@@ -1,29 +1,29 @@
 /**
- * Runs one rule and turns whatever happens into exactly one of the six verdicts.
+ * Runs one rule and turns whatever happens into exactly one of the six verdicts, by the one policy of
+ * docs/verdicts.md: the rule's own findings, overruled by what the recorder saw in any of its exchanges (a 5xx, a
+ * reset, a hang make it `failed`, `info` rules included), and `errored` only where no verdict could be reached.
  */
-import type { Outcome } from '../model/outcome.js';
-import { SkipRule } from '../model/outcome.js';
+import type { AccessTokens, HookInbox } from '../model/context.js';
+import type { ControlApi } from '../model/control.js';
+import type { Finding, Outcome } from '../model/outcome.js';
+import { fail } from '../model/outcome.js';
 import type { RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
+import type { TargetConfig } from '../model/target.js';
+import { ControlError, Precondition, SkipRule, TokenStoreError, TransportError } from '../errors.js';
 import type { Masker } from '../secrets/mask.js';
-import type { TargetConfig } from '../targets/config.js';
-import type { ControlClient } from '../targets/control.js';
-import { ControlError } from '../targets/control.js';
 import type { HttpClient } from '../targets/http.js';
-import type { TokenSource } from '../targets/token-source.js';
-import { TokenStoreError } from '../targets/token-store.js';
-import { TransportError } from '../targets/http.js';
-import { RuleContext } from './context.js';
+import { RunContext } from './context.js';
 import { curlOf } from './curl.js';
-import { Precondition } from './precondition.js';
-import { Recorder } from './recorder.js';
+import { startHookInbox } from './hooks.js';
+import { Recorder, type Breach } from './recorder.js';
 import { RunResources } from './resources.js';
 import { ruleSeed } from './seed.js';
 
 export interface RuleEnvironment {
   readonly target: TargetConfig;
   readonly client: HttpClient;
-  readonly control: ControlClient | undefined;
+  readonly control: ControlApi | undefined;
   readonly masker: Masker;
   readonly seed: number;
   readonly runs: number;
@@ -31,7 +31,9 @@ export interface RuleEnvironment {
   /** Shared resources of the run; without them a rule gets its own, closed when it ends. */
   readonly resources?: RunResources;
   /** Access tokens from the token store, for remote targets without a control API. */
-  readonly tokens?: TokenSource;
+  readonly tokens?: AccessTokens;
+  /** Makes the run's hook receiver; default: the kit's listener on HOOK_LISTEN, registered through the control API. */
+  readonly hookInbox?: () => Promise<HookInbox>;
 }
 
 export function missingCapability(rule: Rule, target: TargetConfig): string | undefined {
@@ -49,31 +51,35 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   if (gap) return skippedResult(rule, gap);
 
   const recorder = new Recorder(env.client, env.masker);
-  const seed = ruleSeed(env.seed, rule.id);
   const ownResources = env.resources ? undefined : new RunResources();
   const resources = env.resources ?? ownResources!;
-  const t = new RuleContext({ rule, target: env.target, recorder, masker: env.masker, control: env.control, seed, runs: env.runs, runId: env.runId, resources, tokens: env.tokens });
+  const t = new RunContext({
+    rule, target: env.target, recorder, masker: env.masker, control: env.control, seed: ruleSeed(env.seed, rule.id), runs: env.runs,
+    runId: env.runId, resources, tokens: env.tokens,
+    hooks: () => resources.get('hook-inbox', () => (env.hookInbox ? env.hookInbox() : startHookInbox(env.target, controlOf(env)))),
+  });
   const started = performance.now();
   let outcome: Outcome | undefined;
-  let status: RuleResult['status'];
-  let detail: string;
+  let ended: { status: RuleResult['status']; detail: string };
   try {
     outcome = await rule.run(t);
-    status = rule.level === 'info' && outcome.verdict !== 'failed' ? 'informational' : outcome.verdict;
-    detail = outcome.detail;
+    ended = { status: rule.level === 'info' && outcome.verdict !== 'failed' ? 'informational' : outcome.verdict, detail: outcome.detail };
   } catch (err) {
-    ({ status, detail } = verdictOfError(err));
+    ended = verdictOfError(err);
   } finally {
     await ownResources?.closeAll();
   }
+  const breach = recorder.breach;
+  const { status, detail } = breach ? { status: 'failed' as const, detail: `${describeBreach(breach)}; ${ended.detail}` } : ended;
+  const findings: readonly Finding[] = [...(breach ? [breachFinding(breach)] : []), ...(outcome?.findings ?? [])];
   // The recorder masks the exchanges it keeps; the rest is masked here, before progress lines can print it.
   const exchanges = recorder.exchanges();
-  const last = exchanges.at(-1);
+  const deciding = breach?.exchange ?? exchanges.at(-1);
   const property = outcome?.property;
   const masked = env.masker.maskDeep({
     detail,
-    ...(last ? { reproduction: curlOf(last.request) } : {}),
-    ...(outcome && outcome.findings.length > 0 ? { findings: outcome.findings } : {}),
+    ...(deciding ? { reproduction: curlOf(deciding.request) } : {}),
+    ...(findings.length > 0 ? { findings } : {}),
     ...(property ? { property: { ...property, replay: `conformance run --only '${rule.id}' --seed ${env.seed} --runs ${env.runs}` } } : {}),
   });
   return {
@@ -89,6 +95,25 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   };
 }
 
+/** The hook URL is registered through the control API: without one, hook rules cannot run. */
+function controlOf(env: RuleEnvironment): ControlApi {
+  if (!env.control) throw new SkipRule('the target has no control API to register the hook URL (CONTROL_URL is not set)');
+  return env.control;
+}
+
+const BREACH_CHECK: Record<Breach['kind'], string> = { 'server-error': 'no 5xx', reset: 'no connection reset', timeout: 'no hang' };
+
+function describeBreach(b: Breach): string {
+  const { request, response, error } = b.exchange;
+  const what = b.kind === 'server-error' ? `answered ${response?.status} (a server error)` : b.kind === 'reset' ? `was dropped (${error})` : `hung until the time limit (${error})`;
+  return `exchange ${b.index} (${request.method} ${request.url}) ${what}`;
+}
+
+function breachFinding(b: Breach): Finding {
+  return fail(BREACH_CHECK[b.kind], `expected an answer below 500 to every request, observed ${describeBreach(b)}`);
+}
+
+/** A rule that threw: no verdict on its point could be reached (a reset or hang it saw is decided above). */
 function verdictOfError(err: unknown): { status: RuleResult['status']; detail: string } {
   if (err instanceof SkipRule) return { status: 'skipped', detail: err.reason };
   if (err instanceof TransportError) return { status: 'errored', detail: `no answer from the target: ${err.message}` };

@@ -5,7 +5,7 @@
  */
 import picomatch from 'picomatch';
 import type { Rule } from '../model/rule.js';
-import { ConfigError } from '../cli/errors.js';
+import { ConfigError } from '../errors.js';
 
 export type Selector = (rule: Rule) => boolean;
 

@@ -4,7 +4,7 @@
  * without any of them the rule is skipped with the reason.
  */
 import { SkipRule } from '../model/outcome.js';
-import type { RuleContext } from '../runner/context.js';
+import type { RuleContext } from '../model/context.js';
 import { obtainTokens } from './oauth.js';
 
 export async function apiToken(t: RuleContext): Promise<string> {

@@ -7,7 +7,7 @@ import { noneMissing, returnedSatisfy, subsetOf, satisfies, type RecordView } fr
 import type { Finding } from '../model/outcome.js';
 import { fail, pass } from '../model/outcome.js';
 import { describeFilter, LISTS, type Clause, type ListName } from '../protocol/filters.js';
-import type { RuleContext } from '../runner/context.js';
+import type { RuleContext } from '../model/context.js';
 import { fetchFiltered, groundTruth, visibleRecords, type ListFetch } from './lists.js';
 import { valueSource, type SweepCase, type ValueSource } from '../../generators/filters.js';
 

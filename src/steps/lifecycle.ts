@@ -3,9 +3,8 @@
  * account, deactivation, disconnection, long-lived tokens, the secret key, the clock, and the kit's hook listener.
  * Control calls are plumbing: not recorded as exchanges, every secret they return taught to the masker.
  */
-import { HookListener, type ReceivedHook } from '../hook/listener.js';
-import { Precondition } from '../runner/precondition.js';
-import type { RuleContext } from '../runner/context.js';
+import { Precondition } from '../errors.js';
+import type { ReceivedHook, RuleContext } from '../model/context.js';
 import { codeGrant } from '../protocol/oauth.js';
 import { exchange, tokensOf } from './oauth.js';
 import type { TokenPair } from '../protocol/oauth.js';
@@ -103,26 +102,18 @@ export async function withClockAdvanced<T>(t: RuleContext, body: (advance: (seco
   }
 }
 
-/** The run's hook listener, registered once as the integration's disconnect hook URL. */
-export function hookListener(t: RuleContext): Promise<HookListener> {
-  return t.resource('hook-listener', async () => {
-    const listener = await HookListener.start(t.target.hookListen);
-    try {
-      await t.control.call('POST', '/hook-url', { hook_url: listener.url });
-    } catch (err) {
-      await listener.close();
-      throw err;
-    }
-    return listener;
-  });
-}
+/** How long after the user disconnects the integration its hook may arrive (docs/verdicts.md). */
+export const HOOK_WINDOW_MS = 30_000;
 
-/** Installs the integration in a side account, has the user disconnect it, and returns the hook that came (or none). */
+/**
+ * Installs the integration in a side account, has the user disconnect it, and returns the hook that came within the
+ * window (or none): the hook of that account, or one that does not name an account (another rule judges that).
+ */
 export async function disconnectAndReceive(t: RuleContext): Promise<{ hook: ReceivedHook | undefined; accountId: number }> {
-  const listener = await hookListener(t);
+  await t.hooks();
   const accountId = await sideAccount(t);
   await consentRedirect(t, { accountId });
   await t.control.call('POST', '/disconnect', { account_id: accountId });
-  const hook = await listener.next((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), 3_000);
+  const hook = await t.waitForHook((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), { within: HOOK_WINDOW_MS });
   return { hook, accountId };
 }

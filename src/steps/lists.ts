@@ -9,9 +9,9 @@ import type { RecordView } from '../checks/filter-meaning.js';
 import type { Finding } from '../model/outcome.js';
 import { fail, pass, SkipRule } from '../model/outcome.js';
 import { accountFlagsRequest, describeFilter, encodeFilter, listRequest, type Clause, type Encoding, type ListName } from '../protocol/filters.js';
-import type { RuleContext } from '../runner/context.js';
-import { Precondition } from '../runner/precondition.js';
-import type { HttpResponse } from '../targets/http.js';
+import type { RuleContext } from '../model/context.js';
+import { Precondition } from '../errors.js';
+import type { HttpResponse } from '../model/http.js';
 import { apiToken } from './api-token.js';
 
 /** Records per page the steps ask for: the most the live service gives (docs/field-notes.md). */

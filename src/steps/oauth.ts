@@ -2,12 +2,12 @@
  * Multi-request steps of the OAuth flows (§3.1, §4.1), shared by the rules. A step that does not get what a
  * rule needs to go on throws Precondition: the rule cannot reach a verdict on what it checks.
  */
-import { Precondition } from '../runner/precondition.js';
-import type { RuleContext } from '../runner/context.js';
+import { Precondition } from '../errors.js';
+import type { RuleContext } from '../model/context.js';
 import { briefBody } from '../checks/status.js';
 import type { BodyEncoding, TokenFields, TokenPair } from '../protocol/oauth.js';
 import { codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
-import type { HttpResponse } from '../targets/http.js';
+import type { HttpResponse } from '../model/http.js';
 
 export async function exchange(t: RuleContext, fields: TokenFields, encoding: BodyEncoding = 'json'): Promise<HttpResponse> {
   return t.send(tokenRequest(t.target, fields, encoding));

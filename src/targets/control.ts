@@ -5,25 +5,11 @@
  */
 import type { Masker } from '../secrets/mask.js';
 import type { HttpClient } from './http.js';
+import { ControlError } from '../errors.js';
+import type { ConsentOptions, ConsentResult } from '../model/control.js';
 
-export class ControlError extends Error {
-  readonly code = 'ERR_CONTROL';
-  constructor(readonly path: string, readonly status: number, body: string) {
-    super(`control API ${path} answered ${status}: ${body.slice(0, 200)}`);
-  }
-}
-
-export interface ConsentOptions {
-  readonly decision?: 'allow' | 'deny';
-  readonly state?: string;
-  readonly clientId?: string;
-  readonly [extra: string]: unknown;
-}
-
-export interface ConsentResult {
-  readonly location: string;
-  readonly code?: string;
-}
+export type { ConsentOptions, ConsentResult };
+export { ControlError };
 
 export class ControlClient {
   constructor(

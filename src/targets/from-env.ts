@@ -2,7 +2,7 @@
  * Builds a TargetConfig from docs/design.md §4 environment keys, checking each one and naming it when it is bad.
  * The embedded emulator goes through the same function with the keys it prints, so both paths agree.
  */
-import { ConfigError } from '../cli/errors.js';
+import { ConfigError } from '../errors.js';
 import { chromiumGap } from '../browser/launch.js';
 import type { Capability } from '../model/rule.js';
 import type { EnvKey, TargetConfig, TargetKind } from './config.js';

@@ -5,29 +5,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
 import { RateLimiter, retryDelayMs } from './rate-limit.js';
+import { TransportError } from '../errors.js';
+import type { HttpRequest, HttpResponse } from '../model/http.js';
 
-export interface HttpRequest {
-  readonly method: string;
-  readonly url: string;
-  readonly headers?: Record<string, string>;
-  /** Raw body bytes or text, sent as is. */
-  readonly body?: string | Buffer;
-}
-
-export interface HttpResponse {
-  readonly status: number;
-  /** Header names in lower case; repeated headers joined with ", ". */
-  readonly headers: Record<string, string>;
-  readonly text: string;
-  readonly durationMs: number;
-}
-
-export class TransportError extends Error {
-  readonly code = 'ERR_TRANSPORT';
-  constructor(readonly url: string, readonly reason: string, options?: { cause?: unknown }) {
-    super(`${reason} (${url})`, options);
-  }
-}
+export type { HttpRequest, HttpResponse };
+export { TransportError };
 
 export interface HttpClientOptions {
   /** Per-request time limit for headers and body, in milliseconds. */

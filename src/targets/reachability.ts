@@ -2,7 +2,7 @@
  * Before a remote run: is anything answering at BASE_URL at all? Any HTTP answer counts; only a transport
  * failure means the target cannot be reached (exit 3).
  */
-import { UnreachableError } from '../cli/errors.js';
+import { UnreachableError } from '../errors.js';
 import type { TargetConfig } from './config.js';
 import type { HttpClient } from './http.js';
 import { TransportError } from './http.js';

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { TokenStoreError } from '../errors.js';
 
 export interface StoredTokens {
   readonly access_token: string;
@@ -25,9 +26,7 @@ export interface StoreState {
   readonly interruptedRefresh: boolean;
 }
 
-export class TokenStoreError extends Error {
-  readonly code = 'ERR_TOKEN_STORE';
-}
+export { TokenStoreError };
 
 const fingerprint = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { rule } from '../../src/model/define.js';
 import { outcomeOf } from '../../src/model/outcome.js';
+import { defineSpec } from '../../src/model/rule.js';
 import { curlOf } from '../../src/runner/curl.js';
 import { ruleSeed } from '../../src/runner/seed.js';
 import { selector } from '../../src/runner/select.js';
 
-const r = (id: string, section: string) => rule({ id, section, level: 'must', title: id }, async () => outcomeOf([]));
+const r = (id: string, section: string) => defineSpec({ section, title: section, level: 'must', rules: [rule({ id, title: id }, async () => outcomeOf([]))] }).rules[0]!;
 
 describe('--only selector', () => {
   it('matches id globs', () => {

@@ -13,7 +13,7 @@ import { httpUrl } from '../../targets/from-env.js';
 import { HttpClient } from '../../targets/http.js';
 import { TokenStore } from '../../targets/token-store.js';
 import { defineCommand } from '../command.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 import { integerSetting, loadEnv } from '../settings.js';
 
 export const DEFAULT_TOKEN_STORE = '.tokens.json';

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Report } from '../../model/result.js';
 import { issueCertificate } from '../../runner/certificate.js';
 import { defineCommand } from '../command.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 import { performRun } from '../perform-run.js';
 import { addRunFlags, loadReport, refuseForCertify, runCommandOptions, type RunFlags } from '../run-options.js';
 

@@ -9,7 +9,7 @@ import { SECRET_KEYS } from '../../targets/config.js';
 import { maskSecret } from '../../secrets/mask.js';
 import { collect } from '../args.js';
 import { defineCommand } from '../command.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 import { integerSetting } from '../settings.js';
 
 interface EmulatorFlags {

@@ -9,7 +9,7 @@ import { request } from 'undici';
 import { disconnectHookSignature, disconnectHookUrl, HOOK_PARAMETERS, signDisconnectHook } from '../../hook/sign.js';
 import { describeTransportError } from '../../targets/http.js';
 import { defineCommand } from '../command.js';
-import { ConfigError, UnreachableError } from '../errors.js';
+import { ConfigError, UnreachableError } from '../../errors.js';
 import { integerSetting, loadEnv } from '../settings.js';
 
 const TIMEOUT_MS = 5_000;

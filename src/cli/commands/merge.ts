@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { mergeReports, readReport, writeReports } from '../../report/index.js';
 import { defineCommand } from '../command.js';
-import { ConfigError, UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../../errors.js';
 import { exitCode } from '../exit-code.js';
 
 interface MergeFlags {

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { verifyCertificate, type Certificate } from '../../runner/certificate.js';
 import { defineCommand } from '../command.js';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 import { loadReport } from '../run-options.js';
 
 interface VerifyFlags {

@@ -1,0 +1,47 @@
+/**
+ * The one entry point of spec files: the rule model and its builders, the named checks, the steps and fixtures, the
+ * protocol's request builders and the generators. A spec file imports from here (and from fast-check), never from
+ * src/ directly: test/specs/layering.test.ts holds it to that. See docs/writing-rules.md.
+ */
+
+// the model and its builders
+export * from '../src/model/rule.js';
+export * from '../src/model/define.js';
+export * from '../src/model/outcome.js';
+export * from '../src/model/check.js';
+export type * from '../src/model/context.js';
+export type * from '../src/model/control.js';
+export type * from '../src/model/http.js';
+export type * from '../src/model/target.js';
+export { ControlError, Precondition, SkipRule } from '../src/errors.js';
+
+// named checks
+export * from '../src/checks/status.js';
+export * from '../src/checks/json.js';
+export * from '../src/checks/token.js';
+export * from '../src/checks/secrets.js';
+export * from '../src/checks/chat.js';
+export * from '../src/checks/redirect.js';
+export * from '../src/checks/hook.js';
+export * from '../src/checks/filter-meaning.js';
+
+// requests and steps
+export * from '../src/protocol/oauth.js';
+export * from '../src/protocol/chat.js';
+export * from '../src/protocol/chat-signature.js';
+export * from '../src/protocol/filters.js';
+export * from '../src/steps/oauth.js';
+export * from '../src/steps/api-token.js';
+export * from '../src/steps/lifecycle.js';
+export * from '../src/steps/chat.js';
+export * from '../src/steps/lists.js';
+export * from '../src/steps/filter-universe.js';
+export * from '../src/steps/browser.js';
+
+// generators
+export * from '../generators/token-requests.js';
+export * from '../generators/bearer-tokens.js';
+export * from '../generators/oauth-state.js';
+export * from '../generators/chat-requests.js';
+export * from '../generators/chat-model.js';
+export * from '../generators/filters.js';

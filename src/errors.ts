@@ -1,0 +1,125 @@
+/**
+ * The catalogue of the kit's errors (after undici's lib/core/errors.js): every error the kit throws on purpose is a
+ * KitError with a stable `code`, defined here and imported from here. Callers decide on the class (the runner turns
+ * each into a verdict, the command line into an exit code); the code is what logs and tests match on.
+ * This module imports nothing: every layer, src/model included, may depend on it.
+ */
+
+export class KitError extends Error {
+  readonly code: string = 'ERR_KIT';
+  override readonly name: string = 'KitError';
+}
+
+// ---- ends of a rule (src/runner/run-rule.ts turns each into a verdict, docs/verdicts.md) -------------------------------
+
+/** Ends a rule as `skipped`: a capability or data the target lacks (never a fake pass). */
+export class SkipRule extends KitError {
+  override readonly code = 'ERR_RULE_SKIPPED';
+  override readonly name = 'SkipRule';
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/**
+ * A step before the observation a rule is about did not go as the spec says: the rule cannot reach a verdict on its
+ * own point, and ends `errored` with this reason (the rule that checks that step reports the failure).
+ */
+export class Precondition extends KitError {
+  override readonly code = 'ERR_PRECONDITION';
+  override readonly name = 'Precondition';
+}
+
+/** A rule definition the kit cannot accept (no level, a section named twice): thrown when the spec files load. */
+export class RuleDefinitionError extends KitError {
+  override readonly code = 'ERR_RULE_DEFINITION';
+  override readonly name = 'RuleDefinitionError';
+}
+
+// ---- talking to a target ----------------------------------------------------------------------------------------------
+
+/**
+ * How a request failed to get an answer. `refused` and `unreachable` say the target is not there at all; `reset` and
+ * `timeout` say it was there and dropped or hung the exchange (a failure of the target, docs/verdicts.md).
+ */
+export type TransportKind = 'refused' | 'unreachable' | 'reset' | 'timeout' | 'other';
+
+const TRANSPORT_KINDS: Record<string, TransportKind> = {
+  ECONNREFUSED: 'refused',
+  ENOTFOUND: 'unreachable',
+  EAI_AGAIN: 'unreachable',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'unreachable',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ETIMEDOUT: 'timeout',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_CLOSED: 'reset',
+};
+
+/** The kind of a transport failure, from the error code of its cause (undici's or the socket's). */
+export function transportKindOf(cause: unknown): TransportKind {
+  const e = cause as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : undefined;
+  return (code && TRANSPORT_KINDS[code]) || 'other';
+}
+
+/** A request got no HTTP answer. */
+export class TransportError extends KitError {
+  override readonly code = 'ERR_TRANSPORT';
+  override readonly name = 'TransportError';
+  readonly kind: TransportKind;
+  constructor(readonly url: string, readonly reason: string, options?: { cause?: unknown; kind?: TransportKind }) {
+    super(`${reason} (${url})`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = options?.kind ?? transportKindOf(options?.cause);
+  }
+}
+
+/** The control API (docs/design.md §5) refused a call: plumbing failed, not the protocol under test. */
+export class ControlError extends KitError {
+  override readonly code = 'ERR_CONTROL';
+  override readonly name = 'ControlError';
+  constructor(readonly path: string, readonly status: number, body: string) {
+    super(`control API ${path} answered ${status}: ${body.slice(0, 200)}`);
+  }
+}
+
+/** The token store of a remote target holds no usable token pair, or cannot be written. */
+export class TokenStoreError extends KitError {
+  override readonly code = 'ERR_TOKEN_STORE';
+  override readonly name = 'TokenStoreError';
+}
+
+// ---- the command line (docs/design.md §3 exit codes) ------------------------------------------------------------------
+
+export class UsageError extends KitError {
+  override readonly code = 'ERR_USAGE';
+  override readonly name = 'UsageError';
+  readonly exitCode = 2;
+}
+
+/** A setting (flag or environment key) is missing or malformed; the message starts with its name. */
+export class ConfigError extends KitError {
+  override readonly code = 'ERR_CONFIG';
+  override readonly name = 'ConfigError';
+  readonly exitCode = 2;
+  constructor(readonly key: string, problem: string) {
+    super(`${key} ${problem}`);
+  }
+}
+
+export class UnreachableError extends KitError {
+  override readonly code = 'ERR_UNREACHABLE';
+  override readonly name = 'UnreachableError';
+  readonly exitCode = 3;
+}
+
+/** `conformance certify` found something failed, errored or flaky. */
+export class CertificationRefused extends KitError {
+  override readonly code = 'ERR_NOT_CERTIFIABLE';
+  override readonly name = 'CertificationRefused';
+  readonly exitCode = 1;
+}

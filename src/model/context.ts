@@ -1,0 +1,102 @@
+/**
+ * What a rule sees while it runs. The runner implements it (src/runner/context.ts); rules, steps and builders use
+ * only this interface, so nothing outside the runner depends on how exchanges are recorded or verdicts decided.
+ */
+import type fc from 'fast-check';
+import type { Judge } from './check.js';
+import type { ControlApi } from './control.js';
+import type { HttpRequest, HttpResponse } from './http.js';
+import type { Finding, Outcome } from './outcome.js';
+import type { Credentials, TargetConfig } from './target.js';
+
+/** Where secrets a rule comes across are taught, so that no report or log line shows them. */
+export interface SecretSink {
+  add(secret: string | undefined): void;
+  /** Learns the values of secret-named fields (access_token, code, ...) anywhere in a parsed value. */
+  learnFrom(value: unknown): void;
+}
+
+/** Access tokens from the token store, for remote targets without a control API. */
+export interface AccessTokens {
+  accessToken(): Promise<string>;
+}
+
+/** Something a run starts once and shares between rules (a browser, a hook receiver), closed when the run ends. */
+export interface RunResource {
+  close(): Promise<void>;
+}
+
+/** A request that reached the kit's hook receiver. */
+export interface ReceivedHook {
+  readonly method: string;
+  /** Path without the query. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly receivedAt: number;
+}
+
+/** The run's receiver of hooks, registered as the integration's hook URL. */
+export interface HookInbox extends RunResource {
+  readonly url: string;
+  /** The oldest unclaimed hook that matches, waiting up to `timeoutMs`; undefined when none came. */
+  next(match: (hook: ReceivedHook) => boolean, timeoutMs: number): Promise<ReceivedHook | undefined>;
+}
+
+/**
+ * How long an asynchronous effect may take, in milliseconds, as the spec or the rule's reading states it. The target
+ * may cap it (TargetConfig.effectWindowMs; the embedded emulator acts before it answers).
+ */
+export interface EffectWindow {
+  readonly within: number;
+}
+
+/** What a poll saw: the last value probed, and whether it showed the effect. */
+export interface Observed<T> {
+  readonly seen: boolean;
+  readonly value: T;
+  readonly polls: number;
+  readonly waitedMs: number;
+}
+
+export interface RuleContext {
+  readonly target: TargetConfig;
+  readonly credentials: Credentials;
+  /** The rule's own seed, derived from the run seed and the rule id. */
+  readonly seed: number;
+  /** Cases per property. */
+  readonly runs: number;
+  /** Identifies the run; everything a rule creates on a target carries it. */
+  readonly runId: string;
+  readonly masker: SecretSink;
+  readonly tokens: AccessTokens | undefined;
+  /** The control API; rules that use it declare `requires: ['control']` (without one, the rule is skipped). */
+  readonly control: ControlApi;
+
+  /** A resource shared by the rules of the run, created on first use and closed when the run ends. */
+  resource<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T>;
+  /** Waits until one more request may go to the target under its rate limit (for requests a browser sends). */
+  throttle(): Promise<void>;
+  /** Sends and records one exchange; the answer carries the request it answers. */
+  send(req: HttpRequest): Promise<HttpResponse>;
+  /** Applies judges to one observed thing (an answer, a redirect, a hook). */
+  check<S>(subject: S, judges: readonly Judge<S>[]): Finding[];
+  /** The outcome of findings (with the property run of the rule, when it ran one). */
+  outcome(findings: readonly Finding[]): Outcome;
+  /**
+   * Runs a property: for every generated case, `body` sends what it needs and returns findings; a case with a `failed`
+   * finding falsifies the property, and fast-check shrinks it to a minimal counterexample.
+   */
+  property<T>(arbitrary: fc.Arbitrary<T>, body: (value: T) => Promise<readonly Finding[]>): Promise<Outcome>;
+  /**
+   * Polls `probe` (a short interval, growing a little) until `until` holds of its value (default: the value is
+   * truthy), and returns as soon as it does; after the window, the last value with `seen: false`.
+   */
+  eventually<T>(probe: () => Promise<T>, options: EffectWindow & { until?: (value: T) => boolean }): Promise<Observed<T>>;
+  /** The run's hook receiver, started and registered as the integration's hook URL on first use. */
+  hooks(): Promise<HookInbox>;
+  /**
+   * The first hook that matches, as soon as it arrives within the window; undefined when none did. A rule that expects
+   * no hook ("hooks stop") thereby watches the whole window.
+   */
+  waitForHook(match: (hook: ReceivedHook) => boolean, options: EffectWindow): Promise<ReceivedHook | undefined>;
+}

@@ -1,0 +1,25 @@
+/**
+ * The HTTP exchange as rules see it: the request they build and the answer their checks judge.
+ * src/targets sends them (undici); the runner records them for the report.
+ */
+
+export interface HttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers?: Record<string, string>;
+  /** Raw body bytes or text, sent as is. */
+  readonly body?: string | Buffer;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  readonly headers: Record<string, string>;
+  readonly text: string;
+  readonly durationMs: number;
+  /**
+   * The request this answers, when a rule sent it through its context: checks that judge an answer against what was
+   * sent (a secret echoed back, the msgid returned as ref_id) read it here instead of asking the rule to pass it on.
+   */
+  readonly request?: HttpRequest;
+}

@@ -1,0 +1,52 @@
+/**
+ * What the kit knows about a target, as rules see it: its URLs, credentials and capabilities.
+ * src/targets builds it from the environment (docs/design.md §4) or from the emulator's own description.
+ */
+/** What a target has to offer for a rule to run (docs/design.md §2). */
+export type Capability = 'control' | 'browser' | 'hook' | 'write';
+
+export const CAPABILITIES: readonly Capability[] = ['control', 'browser', 'hook', 'write'];
+
+export type TargetKind = 'emulator' | 'remote';
+
+export interface Credentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly redirectUri: string;
+  readonly authCode?: string;
+  readonly refreshToken?: string;
+  readonly longLivedToken?: string;
+  readonly channelId?: string;
+  readonly channelSecret?: string;
+  readonly chatAccountId?: string;
+  readonly botId?: string;
+  readonly managerUserId?: string;
+}
+
+export interface TargetConfig {
+  readonly kind: TargetKind;
+  /** `{base_url}`: serves /oauth2/access_token and /api/v4. No trailing slash. */
+  readonly baseUrl: string;
+  /** `{auth_url}`: serves /oauth, the access-granting page. */
+  readonly authUrl: string;
+  /** `{chat_url}`: serves /v2/origin/custom/... */
+  readonly chatUrl: string;
+  /** The control API (docs/design.md §5), when the target has one. */
+  readonly controlUrl?: string;
+  readonly credentials: Credentials;
+  /** host:port the kit listens on for the disconnect hook. */
+  readonly hookListen?: string;
+  /** Client-side request ceiling for remote targets. */
+  readonly rateLimitRps?: number;
+  readonly capabilities: readonly Capability[];
+  /** Where the token pair of a remote target is kept (TOKEN_STORE, default .tokens.json). */
+  readonly tokenStore?: string;
+  /** Why each missing capability is missing, for the skip reasons. */
+  readonly gaps?: Partial<Record<Capability, string>>;
+  /**
+   * The longest the kit watches for an asynchronous effect (a hook, a message showing in a history), in milliseconds,
+   * whatever window a rule asks for. Unset: the rule's own window on a remote target, and EMULATOR_EFFECT_WINDOW_MS
+   * on the embedded emulator, whose effects happen before its answer (docs/verdicts.md).
+   */
+  readonly effectWindowMs?: number;
+}

@@ -7,10 +7,11 @@ import type { Report } from '../model/result.js';
 import { writeReports } from '../report/index.js';
 import { compareWithBaseline, type Comparison } from '../runner/baseline.js';
 import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
-import { skipReason } from '../runner/select.js';
+import { inRuleOrder, runOrder, skipReason } from '../runner/select.js';
 import type { TargetConfig } from '../targets/config.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
 import { targetFromEnv } from '../targets/from-env.js';
+import { liveLines, liveTarget, needsOperator, usesBrowser } from '../targets/needs.js';
 import { assertReachable } from '../targets/reachability.js';
 import { machineProbe, prepareBrowser, type ChromiumProbe } from './chromium-setup.js';
 import { Progress } from './progress.js';
@@ -38,26 +39,33 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
   }
   let report: Report;
   try {
-    target = reconfigure();
     const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
-    const browserRules = rules.filter((r) => r.requires.includes('browser') && skip(r) === undefined).length;
-    target = await prepareBrowser({ target, browserRules, probe, reconfigure, log: (line) => process.stderr.write(`${line}\n`) });
+    const live = (t: TargetConfig) => liveTarget(t, { interactive: s.interactive, soak: s.profile === 'soak', rules, selected: (r) => skip(r) === undefined });
+    target = live(reconfigure());
+    const browserRules = rules.filter((r) => skip(r) === undefined && usesBrowser(r, target)).length;
+    target = live(await prepareBrowser({ target, browserRules, probe, reconfigure, log: (line) => process.stderr.write(`${line}\n`) }));
     // One client for the whole run, so its rate limit covers every request, the reachability probe included.
     const client = clientFor(target);
     const masker = maskerFor(target);
+    masker.add(target.credentials.adminPassword);
     let progress: Progress | undefined;
     try {
       if (s.kind === 'remote') await assertReachable(target, client);
       process.stderr.write(`conformance: ${rules.length} rules against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
-      // After the last line written around it: a bar on a terminal owns the line it draws on.
-      progress = new Progress({ total: rules.length, masker });
+      for (const line of liveLines(target)) process.stderr.write(`conformance: ${line}\n`);
+      const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && needsOperator(r, target));
+      // After the last line written around it: a bar on a terminal owns the line it draws on (plain lines when the
+      // operator may be asked something, so that the bar does not draw over the question).
+      progress = new Progress({ total: rules.length, masker, ...(asksOperator ? { ci: true } : {}) });
+      const ordered = runOrder(rules, target);
       report = await executeRun({
-        target, client, masker, rules, seed: s.seed, runs: s.runs,
+        target, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
         ...(s.only ? { only: s.only } : {}),
         ...(s.shard ? { shard: s.shard } : {}),
         options: { profile: s.profile, strict: s.strict },
         onResult: progress.onResult,
       });
+      report = { ...report, results: inRuleOrder(report.results, rules) };
     } finally {
       progress?.end();
       await client.close();

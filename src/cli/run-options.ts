@@ -15,9 +15,12 @@ import { integerSetting, loadEnv } from './settings.js';
 
 /**
  * Cases per property rule in each profile; `--runs` overrides. `quick` is the CI gate (a bounded request count);
- * `full` is certification.
+ * `full` is certification; `soak` is the quick gate plus what needs time to pass on a target whose clock the kit
+ * cannot move (no control API): those rules wait in real time (the 20-minute code lifetime: about 21 minutes), in
+ * parallel with the rest of the suite.
  */
-export const PROFILE_RUNS = { quick: 5, full: 100 } as const;
+export const PROFILE_RUNS = { quick: 5, full: 100, soak: 5 } as const;
+export const PROFILES = Object.keys(PROFILE_RUNS) as readonly Profile[];
 export type Profile = keyof typeof PROFILE_RUNS;
 
 /** The parsed flags, as commander names them (camelCase). */
@@ -46,7 +49,7 @@ interface RunFlag {
 
 const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'target', flags: '--target <kind>', choices: ['emulator', 'remote'], help: 'the embedded emulator, or the remote server the environment describes (BASE_URL, CLIENT_ID, …; see env.example); default: CONFORMANCE_TARGET, else emulator' },
-  { key: 'profile', flags: '--profile <name>', choices: ['quick', 'full'], help: `cases per property: quick ${PROFILE_RUNS.quick} (the CI gate), full ${PROFILE_RUNS.full} (certification); default: full`, notForCertify: 'certification always uses the full profile' },
+  { key: 'profile', flags: '--profile <name>', choices: ['quick', 'full', 'soak'], help: `cases per property: quick ${PROFILE_RUNS.quick} (the CI gate), full ${PROFILE_RUNS.full} (certification), soak ${PROFILE_RUNS.soak} plus the lifetimes checked in real time without a control API (about 22 minutes); default: full`, notForCertify: 'certification always uses the full profile' },
   { key: 'only', flags: '--only <selection>', help: 'comma-separated rule id globs (oauth.token.*) or section prefixes (4.2); see `conformance rules`', notForCertify: 'a certificate covers every rule' },
   { key: 'seed', flags: '--seed <n>', help: 'the same seed generates the same requests; default: CONFORMANCE_SEED, else random (printed)' },
   { key: 'runs', flags: '--runs <n>', help: 'cases per property rule, overriding the profile' },
@@ -55,7 +58,7 @@ const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'out', flags: '--out <dir>', help: 'where the reports go (default: reports)' },
   { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins' },
   { key: 'shard', flags: '--shard <i/n>', help: 'run the i-th of n shares of the rules; join the reports with `conformance merge`', notForCertify: 'certify a sharded run with --from <merged report.json>' },
-  { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target, and send nothing', notForCertify: 'a certificate needs a real run' },
+  { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target and every rule it would skip with why, and send nothing', notForCertify: 'a certificate needs a real run' },
 ];
 
 /** Declares the run flags on `run`, or on `certify`, where the ones that do not apply are hidden and refused. */
@@ -90,13 +93,15 @@ export interface RunCommandOptions {
   readonly shard?: Shard;
   readonly baseline?: Report;
   readonly dryRun: boolean;
+  /** A person at the terminal can be asked to act (operator steps): stdin and stderr are terminals and CI is not set. */
+  readonly interactive: boolean;
   readonly env: ReturnType<typeof loadEnv>;
 }
 
 /** Checks every flag and the environment keys they fall back on; throws a ConfigError naming the first bad one. */
 export async function runCommandOptions(flags: RunFlags, forced: { profile?: Profile } = {}): Promise<RunCommandOptions> {
   const env = loadEnv(flags.envFile);
-  const profile = forced.profile ?? oneOf('--profile', flags.profile, ['quick', 'full'] as const, 'full');
+  const profile = forced.profile ?? oneOf('--profile', flags.profile, PROFILES, 'full');
   const only = flags.only;
   if (only !== undefined && !allRules().some(selector(only))) throw new ConfigError('--only', `matches no rule: "${only}" (see \`conformance rules\`)`);
   const kind = flags.target !== undefined
@@ -114,6 +119,7 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
     ...(shard ? { shard } : {}),
     ...(flags.baseline !== undefined ? { baseline: await loadReport(flags.baseline, '--baseline') } : {}),
     dryRun: flags.dryRun ?? false,
+    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) && !env.CI,
     env,
   };
 }

@@ -5,12 +5,14 @@
 import { RuleDefinitionError } from '../errors.js';
 import type { RuleContext } from './context.js';
 import type { Outcome } from './outcome.js';
+import type { Need } from './needs.js';
 import type { Capability } from './target.js';
 
 /** `must`: stated by the spec (or RFC 6749/6750 where it relies on them); `should`: robustness; `info`: left open. */
 export type Level = 'must' | 'should' | 'info';
 
 export { CAPABILITIES, type Capability } from './target.js';
+export { NEEDS, type Need, type NeedSource } from './needs.js';
 
 /**
  * How a rule was built. Everything but `closure` is a declarative builder: what is sent and which named checks judge
@@ -27,6 +29,16 @@ export interface Rule {
   readonly section: string;
   readonly level: Level;
   readonly requires: readonly Capability[];
+  /**
+   * Fixtures, acts and views the rule needs beyond its capabilities (src/model/needs.ts). The target decides how it
+   * supplies each (a control API, the page in Chromium, a setting, the operator, real time) or why it cannot.
+   */
+  readonly needs?: readonly Need[];
+  /**
+   * With `needs: ['clock']`: the longest the rule waits in real time when the target's clock cannot be moved
+   * (--profile soak), in seconds. Without it, the rule needs a clock it can move (the control API).
+   */
+  readonly soakSeconds?: number;
   /** One line, what the rule checks. */
   readonly title: string;
   /** The reading taken where the spec is loose or silent (the ambiguity policy of docs/design.md §2). */
@@ -53,6 +65,8 @@ export interface RuleMeta {
   readonly section?: string;
   readonly level?: Level;
   readonly requires?: readonly Capability[];
+  readonly needs?: readonly Need[];
+  readonly soakSeconds?: number;
   readonly title: string;
   readonly reading?: string;
   readonly exclusive?: boolean;

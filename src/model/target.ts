@@ -21,6 +21,10 @@ export interface Credentials {
   readonly chatAccountId?: string;
   readonly botId?: string;
   readonly managerUserId?: string;
+  /** The administrator's login on the access-granting page (ADMIN_LOGIN), for driving the page without a control API. */
+  readonly adminLogin?: string;
+  /** ADMIN_PASSWORD: a secret. */
+  readonly adminPassword?: string;
 }
 
 export interface TargetConfig {
@@ -49,4 +53,13 @@ export interface TargetConfig {
    * on the embedded emulator, whose effects happen before its answer (docs/verdicts.md).
    */
   readonly effectWindowMs?: number;
+  /** A person at a terminal can be asked to act (the operator steps); false in CI and without a TTY. */
+  readonly interactive?: boolean;
+  /**
+   * --profile soak: rules that need time to pass may wait in real time, up to this many seconds, when the target's
+   * clock cannot be moved. Unset: no real-time waits.
+   */
+  readonly soakWindowSeconds?: number;
+  /** The rule that the one AUTH_CODE of the settings is kept for, when nothing else can mint codes. */
+  readonly authCodeRule?: string;
 }

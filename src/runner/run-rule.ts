@@ -13,6 +13,7 @@ import type { TargetConfig } from '../model/target.js';
 import { ControlError, Precondition, SkipRule, TokenStoreError, TransportError } from '../errors.js';
 import type { Masker } from '../secrets/mask.js';
 import type { HttpClient } from '../targets/http.js';
+import { missingNeed } from '../targets/needs.js';
 import { RunContext } from './context.js';
 import { curlOf } from './curl.js';
 import { startHookInbox } from './hooks.js';
@@ -42,12 +43,20 @@ export function missingCapability(rule: Rule, target: TargetConfig): string | un
   return `requires capability \`${missing}\`: ${target.gaps?.[missing] ?? 'the target does not offer it'}`;
 }
 
+/**
+ * Why the rule cannot run on this target, decided before it runs: a need the target cannot supply (the reason names
+ * the one setting or step that would), else a missing capability.
+ */
+export function skipBeforeRun(rule: Rule, target: TargetConfig): string | undefined {
+  return missingNeed(rule, target) ?? missingCapability(rule, target);
+}
+
 export function skippedResult(rule: Rule, reason: string): RuleResult {
   return { ...describe(rule), status: 'skipped', duration_ms: 0, detail: reason, request_count: 0 };
 }
 
 export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleResult> {
-  const gap = missingCapability(rule, env.target);
+  const gap = skipBeforeRun(rule, env.target);
   if (gap) return skippedResult(rule, gap);
 
   const recorder = new Recorder(env.client, env.masker);

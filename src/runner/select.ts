@@ -5,7 +5,9 @@
  */
 import picomatch from 'picomatch';
 import type { Rule } from '../model/rule.js';
+import type { TargetConfig } from '../model/target.js';
 import { ConfigError } from '../errors.js';
+import { supplyOf } from '../targets/needs.js';
 
 export type Selector = (rule: Rule) => boolean;
 
@@ -50,4 +52,29 @@ export function skipReason(options: { only?: string; shard?: Shard }, allRules: 
     if (!inShard(rule)) return `runs in another shard than ${options.shard!.index}/${options.shard!.count}`;
     return undefined;
   };
+}
+
+/** The rule waits in real time in this run: it needs time to pass and the target supplies it by waiting (--profile soak). */
+export function waitsInRealTime(rule: Rule, target: TargetConfig): boolean {
+  if (!rule.needs?.includes('clock')) return false;
+  const supply = supplyOf('clock', rule, target);
+  return 'source' in supply && supply.source === 'real-time';
+}
+
+/**
+ * The order a run takes its rules in. Rules that wait in real time (minutes, under --profile soak) go first and are
+ * not exclusive (they move no clock), so that their waits overlap the rest of the suite instead of following it;
+ * the others keep their order. The report keeps rule order whatever the run order (`inRuleOrder`).
+ */
+export function runOrder(rules: readonly Rule[], target: TargetConfig): Rule[] {
+  const waiting = rules.filter((r) => waitsInRealTime(r, target)).map((r): Rule => ({ ...r, exclusive: false }));
+  if (waiting.length === 0) return [...rules];
+  const ids = new Set(waiting.map((r) => r.id));
+  return [...waiting, ...rules.filter((r) => !ids.has(r.id))];
+}
+
+/** Results back in the order of the rules. */
+export function inRuleOrder<R extends { readonly id: string }>(results: readonly R[], rules: readonly Pick<Rule, 'id'>[]): R[] {
+  const position = new Map(rules.map((r, i) => [r.id, i]));
+  return [...results].sort((a, b) => (position.get(a.id) ?? Infinity) - (position.get(b.id) ?? Infinity));
 }

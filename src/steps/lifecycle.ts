@@ -6,6 +6,8 @@
 import { Precondition } from '../errors.js';
 import type { ReceivedHook, RuleContext } from '../model/context.js';
 import { codeGrant } from '../protocol/oauth.js';
+import { consentLocation, pageAccounts } from './live-code.js';
+import { operatorStep } from './live-operator.js';
 import { exchange, tokensOf } from './oauth.js';
 import type { TokenPair } from '../protocol/oauth.js';
 
@@ -23,8 +25,15 @@ export async function accounts(t: RuleContext): Promise<readonly ControlAccount[
 /**
  * An account other than the developer account where the user is an administrator, so that deactivating or
  * disconnecting it leaves the installation other rules use alone; the developer account when there is no other.
+ * Without a control API, the page's own choices (it offers only accounts the user administers, the first preselected).
  */
 export async function sideAccount(t: RuleContext): Promise<number> {
+  if (!t.target.capabilities.includes('control')) {
+    const offered = await pageAccounts(t);
+    const side = offered[1] ?? offered[0];
+    if (!side) throw new Precondition('the access-granting page offers no account');
+    return side.id;
+  }
   const all = await accounts(t);
   return (all.slice(1).find((a) => a.admin_role === 'administrator') ?? all[0]!).id;
 }
@@ -34,13 +43,25 @@ export interface Redirect {
   readonly params: URLSearchParams;
 }
 
-/** Acts as the user on the access-granting page and parses the redirect; the code is taught to the masker. */
+/**
+ * Acts as the user on the access-granting page and parses the redirect; the code is taught to the masker. Through the
+ * control API when the target has one, else on the page itself in Chromium (src/steps/live-code.ts); the widget
+ * installation exists only through the control API.
+ */
 export async function consentRedirect(t: RuleContext, options: { decision?: 'allow' | 'deny'; state?: string; accountId?: number; widget?: boolean } = {}): Promise<Redirect> {
-  const { location } = await t.control.consent({
+  if (options.widget) {
+    const { location } = await t.control.consent({
+      decision: options.decision ?? 'allow',
+      ...(options.state === undefined ? {} : { state: options.state }),
+      ...(options.accountId === undefined ? {} : { account_id: options.accountId }),
+      widget: true,
+    });
+    return { location, params: redirectParams(t, location) };
+  }
+  const location = await consentLocation(t, {
     decision: options.decision ?? 'allow',
     ...(options.state === undefined ? {} : { state: options.state }),
-    ...(options.accountId === undefined ? {} : { account_id: options.accountId }),
-    ...(options.widget ? { widget: true } : {}),
+    ...(options.accountId === undefined ? {} : { accountId: options.accountId }),
   });
   return { location, params: redirectParams(t, location) };
 }
@@ -65,8 +86,12 @@ export async function tokensIn(t: RuleContext, accountId: number): Promise<Token
   return tokensOf(await exchange(t, codeGrant(t.target, code)), 'the code exchange');
 }
 
+/** An administrator deactivates the installation: through the control API, else asked of the operator. */
 export async function deactivate(t: RuleContext, accountId: number): Promise<void> {
-  await t.control.call('POST', '/deactivate', { account_id: accountId });
+  await operatorStep(t, {
+    instruction: `deactivate the installation of integration ${t.credentials.clientId} in account ${accountId} (its settings, as an administrator)`,
+    control: async () => { await t.control.call('POST', '/deactivate', { account_id: accountId }); },
+  });
 }
 
 export interface LongLived {

@@ -8,14 +8,18 @@ import { briefBody } from '../checks/status.js';
 import type { BodyEncoding, TokenFields, TokenPair } from '../protocol/oauth.js';
 import { codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
 import type { HttpResponse } from '../model/http.js';
+import { freshCode } from './live-code.js';
 
 export async function exchange(t: RuleContext, fields: TokenFields, encoding: BodyEncoding = 'json'): Promise<HttpResponse> {
   return t.send(tokenRequest(t.target, fields, encoding));
 }
 
-/** Mints a code through the control API and exchanges it as a well-behaved client would. */
+/**
+ * Mints a code (through the control API, else on the access-granting page in Chromium, else the one AUTH_CODE) and
+ * exchanges it as a well-behaved client would.
+ */
 export async function exchangeFreshCode(t: RuleContext, encoding: BodyEncoding = 'json'): Promise<HttpResponse> {
-  const code = await t.control.freshCode();
+  const code = await freshCode(t);
   return exchange(t, codeGrant(t.target, code), encoding);
 }
 

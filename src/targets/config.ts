@@ -11,9 +11,9 @@ export const ENV_KEYS = [
   'CONFORMANCE_TARGET', 'BASE_URL', 'AUTH_URL', 'CHAT_URL', 'CONTROL_URL', 'CLIENT_ID', 'CLIENT_SECRET',
   'REDIRECT_URI', 'AUTH_CODE', 'REFRESH_TOKEN', 'LONG_LIVED_TOKEN', 'CHANNEL_ID', 'CHANNEL_SECRET',
   'CHAT_ACCOUNT_ID', 'BOT_ID', 'MANAGER_USER_ID', 'HOOK_LISTEN', 'CONFORMANCE_BROWSER', 'RATE_LIMIT_RPS', 'CONFORMANCE_SEED',
-  'TOKEN_STORE',
+  'TOKEN_STORE', 'ADMIN_LOGIN', 'ADMIN_PASSWORD',
 ] as const;
 export type EnvKey = (typeof ENV_KEYS)[number];
 
 /** Keys whose values are secrets: never printed, always masked (docs/design.md §6). */
-export const SECRET_KEYS: readonly EnvKey[] = ['CLIENT_SECRET', 'AUTH_CODE', 'REFRESH_TOKEN', 'LONG_LIVED_TOKEN', 'CHANNEL_SECRET'];
+export const SECRET_KEYS: readonly EnvKey[] = ['CLIENT_SECRET', 'AUTH_CODE', 'REFRESH_TOKEN', 'LONG_LIVED_TOKEN', 'CHANNEL_SECRET', 'ADMIN_PASSWORD'];

@@ -59,12 +59,25 @@ function hostPort(env: Env, key: EnvKey): string | undefined {
   return raw;
 }
 
-/** CONFORMANCE_BROWSER: 1/true asks for the browser rules on a remote target; 0/false or unset leaves them out. */
+/**
+ * CONFORMANCE_BROWSER: 1/true asks for the browser rules on a remote target; 0/false leaves them out. Unset, they run
+ * when ADMIN_LOGIN is given: that login is only ever used in the browser, on the access-granting page.
+ */
 function browserWanted(env: Env): boolean {
   const raw = optional(env, 'CONFORMANCE_BROWSER')?.toLowerCase();
-  if (raw === undefined || raw === '0' || raw === 'false') return false;
+  if (raw === undefined) return optional(env, 'ADMIN_LOGIN') !== undefined;
+  if (raw === '0' || raw === 'false') return false;
   if (raw === '1' || raw === 'true') return true;
   throw new ConfigError('CONFORMANCE_BROWSER', `must be 1 or 0, got "${raw}"`);
+}
+
+/** ADMIN_LOGIN and ADMIN_PASSWORD come together: one without the other cannot log in, so it is a mistake to name. */
+function adminLogin(env: Env): { adminLogin?: string; adminPassword?: string } {
+  const login = optional(env, 'ADMIN_LOGIN');
+  const password = env.ADMIN_PASSWORD || undefined;
+  if (login && !password) throw new ConfigError('ADMIN_PASSWORD', 'is not set, but ADMIN_LOGIN is (the access-granting page needs both)');
+  if (password && !login) throw new ConfigError('ADMIN_LOGIN', 'is not set, but ADMIN_PASSWORD is (the access-granting page needs both)');
+  return login && password ? { adminLogin: login, adminPassword: password } : {};
 }
 
 export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConfig {
@@ -80,7 +93,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   else gaps.hook = 'the kit has no address to receive the disconnect hook (HOOK_LISTEN is not set)';
   // The emulator's page always runs in the browser when there is one; a remote target only when asked.
   const noChromium = chromiumGap();
-  if (kind === 'remote' && !browserWanted(env)) gaps.browser = 'browser rules are not part of this run (set CONFORMANCE_BROWSER=1 to run them)';
+  if (kind === 'remote' && !browserWanted(env)) gaps.browser = 'browser rules are not part of this run (set CONFORMANCE_BROWSER=1, or ADMIN_LOGIN, to run them)';
   else if (noChromium) gaps.browser = noChromium;
   else capabilities.push('browser');
   const rateLimitRps = rateLimit(env, kind);
@@ -105,6 +118,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
       chatAccountId: optional(env, 'CHAT_ACCOUNT_ID'),
       botId: optional(env, 'BOT_ID'),
       managerUserId: optional(env, 'MANAGER_USER_ID'),
+      ...adminLogin(env),
     },
     capabilities,
     gaps,

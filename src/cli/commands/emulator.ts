@@ -4,7 +4,7 @@
  * terminal they are masked, so that nothing on screen or in a scroll-back holds them.
  */
 import { isFaultName } from '../../emulator/faults.js';
-import { startEmulator } from '../../emulator/index.js';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { SECRET_KEYS } from '../../targets/config.js';
 import { maskSecret } from '../../secrets/mask.js';
 import { collect } from '../args.js';
@@ -22,7 +22,9 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
   name: 'emulator',
   summary: 'standalone emulator; prints .env lines',
   description: 'Starts the reference emulator with its control API and prints, as KEY=value lines, the URLs and '
-    + 'credentials a remote run needs. Secrets are printed in full only when stdout is redirected (into a .env file); '
+    + 'credentials a remote run needs, with the administrator\'s login for the access-granting page (ADMIN_LOGIN, '
+    + 'ADMIN_PASSWORD) and a long-lived token, so that a run without CONTROL_URL takes the live paths a staging account '
+    + 'offers. Secrets are printed in full only when stdout is redirected (into a .env file); '
     + 'on a terminal they are masked. Runs until Ctrl-C.',
   examples: [
     ['conformance emulator > .env &', 'then: conformance run --target remote'],
@@ -35,6 +37,33 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
   action: serve,
 });
 
+/** A year: the long-lived token the emulator gives outlives any run made from its settings. */
+const LONG_LIVED_SECONDS = 365 * 86_400;
+
+async function control<T>(controlUrl: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${controlUrl}${path}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`the emulator's control API ${method} ${path} answered ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/**
+ * The settings a remote run against this emulator needs: its own §4 keys, plus what a staging account's settings give
+ * a run without a control API, fetched through the emulator's control API once: the administrator's login for the
+ * access-granting page (ADMIN_LOGIN, ADMIN_PASSWORD) and a long-lived token made on its Keys tab (LONG_LIVED_TOKEN).
+ * So `conformance emulator > .env` with CONTROL_URL removed runs the live paths.
+ */
+export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): Promise<Record<string, string>> {
+  const env = emulator.env();
+  const controlUrl = env.CONTROL_URL!;
+  const login = await control<{ login: string; password: string }>(controlUrl, 'GET', '/login');
+  const { now } = await control<{ now: number }>(controlUrl, 'GET', '/clock');
+  const made = await control<{ long_lived_token: string }>(controlUrl, 'POST', '/long-lived-tokens', { expires_at: now + LONG_LIVED_SECONDS });
+  return { ...env, ADMIN_LOGIN: login.login, ADMIN_PASSWORD: login.password, LONG_LIVED_TOKEN: made.long_lived_token };
+}
+
 async function serve(values: EmulatorFlags): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const port = integerSetting('--port', values.port, { min: 0 }) ?? 4010;
@@ -43,7 +72,7 @@ async function serve(values: EmulatorFlags): Promise<number> {
   if (unknown.length > 0) throw new ConfigError('--fault', `names no fault: ${unknown.join(', ')} (see \`conformance faults\`)`);
   const emulator = await startEmulator({ host, port, faults: values.fault ?? [] });
   const revealSecrets = !process.stdout.isTTY;
-  for (const [key, value] of Object.entries(emulator.env())) {
+  for (const [key, value] of Object.entries(await emulatorSettings(emulator))) {
     const shown = revealSecrets || !(SECRET_KEYS as readonly string[]).includes(key) ? value : maskSecret(value);
     process.stdout.write(`${key}=${shown}\n`);
   }

@@ -1,0 +1,189 @@
+/**
+ * The access-granting page as a source of fixtures, for a target without a control API (a staging account of the
+ * real service): the page is driven in the run's Chromium as the account administrator (ADMIN_LOGIN, ADMIN_PASSWORD),
+ * the way the OpenID certification suite drives a real login page. A grant opens `{AUTH_URL}/oauth?client_id=…&state=…`,
+ * logs in when asked, picks the account, clicks Allow or Deny, and catches the navigation to the Redirect URI, which is
+ * intercepted and never loaded. One browser context per run (its session cookie shared by every grant), in the run's
+ * one browser.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { Precondition, SkipRule } from '../errors.js';
+import type { RuleContext, RunResource } from '../model/context.js';
+import { browserOf, decide, grantPageUrl, showsLogin } from './browser.js';
+
+/** Generous: a loaded CI machine can take seconds per navigation; a working page answers far sooner. */
+const STEP_TIMEOUT_MS = 15_000;
+/** Grants driven at once: each is a page in Chromium, and two cores are shared with the kit and often the target. */
+const MAX_PAGES = 3;
+
+export interface PageGrant {
+  readonly decision: 'allow' | 'deny';
+  readonly state?: string;
+  /** The account to pick (a radio button's value); the page's preselected one otherwise. */
+  readonly accountId?: number;
+  /** Another integration than CLIENT_ID. */
+  readonly clientId?: string;
+}
+
+/** An account the page offers the user. */
+export interface PageAccount {
+  readonly id: number;
+  /** What the page shows for it (name and subdomain), for an operator's instructions. */
+  readonly label: string;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** A small FIFO semaphore: grants beyond MAX_PAGES wait for a page to close. */
+class Slots {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(count: number) {
+    this.#free = count;
+  }
+
+  async use<T>(body: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free -= 1;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await body();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free += 1;
+    }
+  }
+}
+
+export class GrantDesk implements RunResource {
+  readonly #redirects = new Map<Page, (url: string) => void>();
+  readonly #slots = new Slots(MAX_PAGES);
+  #login: Promise<void> | undefined;
+
+  private constructor(readonly t: RuleContext, readonly context: BrowserContext) {}
+
+  /** A context of the run's browser whose navigations to the Redirect URI's origin are caught, never sent. */
+  static async open(t: RuleContext): Promise<GrantDesk> {
+    const { adminLogin, adminPassword } = t.credentials;
+    if (!adminLogin || !adminPassword) throw new SkipRule('set ADMIN_LOGIN and ADMIN_PASSWORD (the grant page is driven in Chromium) or CONTROL_URL');
+    t.masker.add(adminPassword);
+    const context = await (await browserOf(t)).newContext();
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+    const desk = new GrantDesk(t, context);
+    try {
+      await desk.#route();
+    } catch (err) {
+      await context.close().catch(() => undefined);
+      throw err;
+    }
+    return desk;
+  }
+
+  async #route(): Promise<void> {
+    const { t, context } = this;
+    // Playwright runs the most recently registered matching route first: the Redirect URI's one goes last, so that it
+    // wins even when the integration shares an origin with the target.
+    if (t.target.rateLimitRps) {
+      const origins = [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))];
+      await context.route((url) => origins.includes(url.origin), async (route) => {
+        // Two slots, as the page rules take: the browser's dispatch path is less punctual than the kit's.
+        await t.throttle();
+        await t.throttle();
+        await route.fulfill({ response: await route.fetch({ maxRedirects: 0 }) });
+      });
+    }
+    const redirectUri = t.credentials.redirectUri;
+    const origin = new URL(redirectUri).origin;
+    // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page.
+    await context.route(new RegExp(`^${escapeRegExp(origin)}/`), async (route) => {
+      const request = route.request();
+      const url = request.url();
+      if (request.isNavigationRequest() && url.split('?')[0] === redirectUri.split('?')[0]) {
+        t.masker.learnFrom(Object.fromEntries(new URL(url).searchParams));
+        this.#redirects.get(request.frame().page())?.(url);
+      }
+      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Redirect URI</title>' });
+    });
+  }
+
+  /** Logs in on `page` when it asks; one login at a time, so that concurrent grants share one session. */
+  async #logInIfAsked(page: Page): Promise<void> {
+    if (!(await showsLogin(page))) return;
+    this.#login ??= this.#logIn(page).finally(() => { this.#login = undefined; });
+    await this.#login;
+    if (await showsLogin(page)) {
+      await page.reload();
+      if (await showsLogin(page)) await this.#logIn(page);
+    }
+  }
+
+  async #logIn(page: Page): Promise<void> {
+    const { adminLogin, adminPassword } = this.t.credentials;
+    const form = page.locator('form:has(input[type=password])').first();
+    const login = form.locator('input[name=login], input[autocomplete=username], input[type=email], input[type=text]').first();
+    await login.fill(adminLogin!);
+    await form.locator('input[type=password]').first().fill(adminPassword!);
+    await Promise.all([page.waitForLoadState('domcontentloaded'), form.locator('button[type=submit], input[type=submit], button:not([type])').first().click()]);
+    await page.waitForLoadState('domcontentloaded');
+    if (await showsLogin(page)) throw new Precondition('logging in on the access-granting page with ADMIN_LOGIN and ADMIN_PASSWORD did not work (the page asks again)');
+  }
+
+  /** A page open on the grant form of `clientId`, logged in; closed after `body`. */
+  async #withGrantPage<T>(query: { clientId?: string; state?: string }, body: (page: Page) => Promise<T>): Promise<T> {
+    return this.#slots.use(async () => {
+      const page = await this.context.newPage();
+      try {
+        const res = await page.goto(grantPageUrl(this.t, query));
+        if (res && res.status() >= 400) throw new Precondition(`the access-granting page answered ${res.status()} (${await page.title()})`);
+        await this.#logInIfAsked(page);
+        return await body(page);
+      } finally {
+        this.#redirects.delete(page);
+        await page.close().catch(() => undefined);
+      }
+    });
+  }
+
+  /** Allow or Deny on the page; the Redirect URI the browser was sent to, with its query (code, state, error, ...). */
+  grant(request: PageGrant): Promise<string> {
+    return this.#withGrantPage({ ...(request.clientId ? { clientId: request.clientId } : {}), ...(request.state === undefined ? {} : { state: request.state }) }, async (page) => {
+      const redirected = new Promise<string>((resolve) => this.#redirects.set(page, resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), STEP_TIMEOUT_MS); });
+      try {
+        await decide(page, request.decision, request.accountId);
+        const location = await Promise.race([redirected, late]);
+        if (location === undefined) throw new Precondition(`${request.decision === 'allow' ? 'Allow' : 'Deny'} on the access-granting page led to no navigation to the Redirect URI within ${STEP_TIMEOUT_MS / 1000} s`);
+        return location;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+  }
+
+  /** The accounts the page offers for `clientId` (one without a choice when it shows no radio buttons). */
+  accounts(clientId?: string): Promise<PageAccount[]> {
+    return this.#withGrantPage(clientId ? { clientId } : {}, async (page) => {
+      const radios = page.locator('input[type=radio][name=account_id]');
+      const out: PageAccount[] = [];
+      for (let i = 0; i < (await radios.count()); i += 1) {
+        const radio = radios.nth(i);
+        const id = Number(await radio.getAttribute('value'));
+        const label = (await radio.locator('xpath=ancestor::label[1]').textContent().catch(() => null))?.trim() ?? String(id);
+        if (Number.isSafeInteger(id)) out.push({ id, label });
+      }
+      return out;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+  }
+}
+
+/** The run's grant desk, opened by the first rule that needs one. */
+export function grantDesk(t: RuleContext): Promise<GrantDesk> {
+  return t.resource('live-grant', () => GrantDesk.open(t));
+}

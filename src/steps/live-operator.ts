@@ -1,0 +1,107 @@
+/**
+ * A person's act on the account (deactivate or disconnect an installation, regenerate the secret key, revoke a
+ * long-lived token): done through the control API when the target has one, else asked of the operator at the terminal
+ * ("deactivate the installation in account X, then press Enter"), one question at a time. In CI or without a terminal
+ * the rule is skipped with that reason (the runner normally skips it before it starts, src/targets/needs.ts).
+ */
+import { createInterface } from 'node:readline/promises';
+import { SkipRule } from '../errors.js';
+import type { RuleContext, RunResource } from '../model/context.js';
+import { supplyOf } from '../targets/needs.js';
+
+/** How long the kit waits for the operator before it gives up on the step (and skips the rule). */
+export const OPERATOR_TIMEOUT_MS = 15 * 60_000;
+
+export interface OperatorIo {
+  readonly input: NodeJS.ReadableStream;
+  readonly output: NodeJS.WritableStream;
+  readonly timeoutMs?: number;
+}
+
+export type OperatorAnswer =
+  | { readonly kind: 'done'; readonly text: string }
+  | { readonly kind: 'skipped' }
+  | { readonly kind: 'timed-out' };
+
+/**
+ * Asks once and waits for a line: `s` or `skip` means the operator will not do it; anything else (an empty line, or
+ * the value the question asks for) that it is done. The question never holds a secret: it names accounts and
+ * integrations, not keys.
+ */
+export async function askOperator(question: string, io: OperatorIo): Promise<OperatorAnswer> {
+  const rl = createInterface({ input: io.input, output: io.output, terminal: false });
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), io.timeoutMs ?? OPERATOR_TIMEOUT_MS);
+  // The input ends (Ctrl-D, a pipe that closed): nobody is there to act.
+  const closed = new Promise<OperatorAnswer>((resolve) => rl.once('close', () => resolve({ kind: 'timed-out' })));
+  try {
+    const asked = rl.question(`\nconformance: operator step: ${question} (or type s and Enter to skip this rule): `, { signal: abort.signal })
+      .then((text): OperatorAnswer => (/^\s*s(kip)?\s*$/i.test(text) ? { kind: 'skipped' } : { kind: 'done', text: text.trim() }))
+      .catch((err: unknown): OperatorAnswer => {
+        if (abort.signal.aborted || (err as Error).name === 'AbortError') return { kind: 'timed-out' };
+        throw err;
+      });
+    return await Promise.race([asked, closed]);
+  } finally {
+    clearTimeout(timer);
+    rl.close();
+  }
+}
+
+/** Serializes the questions of concurrent rules: one person answers one question at a time. */
+export class OperatorDesk implements RunResource {
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly io: OperatorIo) {}
+
+  ask(question: string): Promise<OperatorAnswer> {
+    const turn = this.#queue.then(() => askOperator(question, this.io));
+    this.#queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async close(): Promise<void> {}
+}
+
+export interface OperatorStep {
+  /** What the person does, in the imperative: "deactivate the installation in account X". */
+  readonly instruction: string;
+  /** The same act through the control API, when the target has one. */
+  readonly control?: () => Promise<void>;
+}
+
+/** The run's desk, or the rule is skipped: nobody can be asked (CI, no terminal). */
+async function deskFor(t: RuleContext, instruction: string): Promise<OperatorDesk> {
+  const supply = supplyOf('operator', { id: '' }, { ...t.target, capabilities: t.target.capabilities.filter((c) => c !== 'control') });
+  if ('gap' in supply) throw new SkipRule(`needs operator (${instruction}): ${supply.gap}`);
+  return t.resource('operator-desk', async () => new OperatorDesk({ input: process.stdin, output: process.stderr }));
+}
+
+function answered(answer: OperatorAnswer, instruction: string): string {
+  if (answer.kind === 'skipped') throw new SkipRule(`the operator chose not to ${instruction}`);
+  if (answer.kind === 'timed-out') throw new SkipRule(`no answer from the operator (${instruction}): the input closed or ${OPERATOR_TIMEOUT_MS / 60_000} minutes passed`);
+  return answer.text;
+}
+
+/** Has the act done: by the control API, else by the operator; else the rule is skipped with the reason. */
+export async function operatorStep(t: RuleContext, step: OperatorStep): Promise<void> {
+  if (t.target.capabilities.includes('control') && step.control) {
+    await step.control();
+    return;
+  }
+  const desk = await deskFor(t, step.instruction);
+  answered(await desk.ask(`${step.instruction}, then press Enter`), step.instruction);
+}
+
+/**
+ * Has the act done and asks for what it produced (a new secret key, a token made on the Keys tab): by the control API,
+ * else typed by the operator; the value is taught to the masker before anything can print it.
+ */
+export async function operatorValue(t: RuleContext, step: { instruction: string; value: string; secret: boolean; control?: () => Promise<string> }): Promise<string> {
+  if (t.target.capabilities.includes('control') && step.control) return step.control();
+  const desk = await deskFor(t, step.instruction);
+  const text = answered(await desk.ask(`${step.instruction}, then paste ${step.value} and press Enter`), step.instruction);
+  if (!text) throw new SkipRule(`the operator gave no ${step.value} (${step.instruction})`);
+  if (step.secret) t.masker.add(text);
+  return text;
+}

@@ -1,0 +1,57 @@
+/**
+ * Tokens for targets without a control API: a long-lived token made beforehand (LONG_LIVED_TOKEN), a token pair from
+ * the access-granting page (one per run for the account API rules), and refresh tokens for cases the server must
+ * refuse, taken from the token store of `conformance authorize` when nothing can mint a pair: such a case never sends
+ * the stored token in a request that could succeed, so the store's pair is never consumed.
+ */
+import { SkipRule } from '../errors.js';
+import type { RuleContext, RunResource } from '../model/context.js';
+import type { TokenPair } from '../protocol/oauth.js';
+import { supplyOf } from '../targets/needs.js';
+import { TokenStore } from '../targets/token-store.js';
+import { createLongLived, type LongLived } from './lifecycle.js';
+import { obtainTokens } from './oauth.js';
+
+const DAY = 86_400;
+
+export interface LongLivedToken {
+  readonly token: string;
+  /** The control API's record when the kit made it (it can then be revoked or expire); absent for LONG_LIVED_TOKEN. */
+  readonly created?: LongLived;
+}
+
+/** A long-lived token: made through the control API (expiring `seconds` from now), else LONG_LIVED_TOKEN. */
+export async function longLivedToken(t: RuleContext, seconds = 30 * DAY): Promise<LongLivedToken> {
+  if (t.target.capabilities.includes('control')) {
+    const created = await createLongLived(t, seconds);
+    return { token: created.long_lived_token, created };
+  }
+  const supply = supplyOf('long-lived-token', { id: '' }, t.target);
+  if ('gap' in supply) throw new SkipRule(`needs long-lived-token: ${supply.gap}`);
+  return { token: t.credentials.longLivedToken! };
+}
+
+class RunPair implements RunResource {
+  constructor(readonly pair: TokenPair) {}
+  async close(): Promise<void> {}
+}
+
+/** One token pair from the page for the whole run: the account API rules share it (a grant costs a browser page). */
+export async function runTokenPair(t: RuleContext): Promise<TokenPair> {
+  return (await t.resource('live-token-pair', async () => new RunPair(await obtainTokens(t)))).pair;
+}
+
+/**
+ * A refresh token for a case the server must refuse (a wrong secret, a foreign client): a fresh pair's when codes can
+ * be minted, else the token store's. The caller must not send it in a request that could succeed.
+ */
+export async function refreshTokenToRefuse(t: RuleContext): Promise<string> {
+  const supply = supplyOf('refresh-token', { id: '' }, t.target);
+  if ('gap' in supply) throw new SkipRule(`needs refresh-token: ${supply.gap}`);
+  if (supply.source !== 'token-store') return (await obtainTokens(t)).refresh_token;
+  const stored = t.target.tokenStore ? new TokenStore(t.target.tokenStore).read().tokens : undefined;
+  const token = stored?.refresh_token || t.credentials.refreshToken;
+  if (!token) throw new SkipRule('needs refresh-token: the token store holds none: run `conformance authorize`');
+  t.masker.add(token);
+  return token;
+}

@@ -82,7 +82,7 @@ describe('mistakes: one clean line on stderr, exit 2', () => {
     [['run', '--sed', '1'], "conformance run: unknown option '--sed'; did you mean '--seed'?"],
     [['run', '--seed'], "conformance run: option '--seed <n>' argument missing"],
     [['run', '--seed', 'abc'], 'conformance run: --seed must be an integer, got "abc"'],
-    [['run', '--profile', 'slow'], "conformance run: option '--profile <name>' argument 'slow' is invalid. Allowed choices are quick, full."],
+    [['run', '--profile', 'slow'], "conformance run: option '--profile <name>' argument 'slow' is invalid. Allowed choices are quick, full, soak."],
     [['run', 'extra'], "conformance run: too many arguments for 'run'. Expected 0 arguments but got 1."],
     [['certify', '--only', 'oauth.*'], 'conformance certify: --only does not apply to certify: a certificate covers every rule'],
     [['certify', '--from', 'r.json', '--seed', '1'], 'conformance certify: --seed does not apply with --from: the merged report is certified as it is'],

@@ -25,6 +25,11 @@ export interface Credentials {
   readonly adminLogin?: string;
   /** ADMIN_PASSWORD: a secret. */
   readonly adminPassword?: string;
+  /** A second chat channel registered beforehand (CHANNEL_ID_2, CHANNEL_SECRET_2), for rules that disconnect one. */
+  readonly channelId2?: string;
+  readonly channelSecret2?: string;
+  /** The chat-interface id of a second account (CHAT_ACCOUNT_ID_2), for the isolation of scopes. */
+  readonly chatAccountId2?: string;
 }
 
 export interface TargetConfig {

@@ -80,6 +80,15 @@ function adminLogin(env: Env): { adminLogin?: string; adminPassword?: string } {
   return login && password ? { adminLogin: login, adminPassword: password } : {};
 }
 
+/** CHANNEL_ID_2 and CHANNEL_SECRET_2 come together, as the channel's id and its signing key do. */
+function secondChannel(env: Env): { channelId2?: string; channelSecret2?: string } {
+  const id = optional(env, 'CHANNEL_ID_2');
+  const secret = optional(env, 'CHANNEL_SECRET_2');
+  if (id && !secret) throw new ConfigError('CHANNEL_SECRET_2', 'is not set, but CHANNEL_ID_2 is (the second channel needs both)');
+  if (secret && !id) throw new ConfigError('CHANNEL_ID_2', 'is not set, but CHANNEL_SECRET_2 is (the second channel needs both)');
+  return id && secret ? { channelId2: id, channelSecret2: secret } : {};
+}
+
 export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConfig {
   const baseUrl = httpUrl(env, 'BASE_URL', { required: true })!;
   const controlUrl = httpUrl(env, 'CONTROL_URL', { required: false });
@@ -119,6 +128,8 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
       botId: optional(env, 'BOT_ID'),
       managerUserId: optional(env, 'MANAGER_USER_ID'),
       ...adminLogin(env),
+      ...secondChannel(env),
+      ...(optional(env, 'CHAT_ACCOUNT_ID_2') ? { chatAccountId2: optional(env, 'CHAT_ACCOUNT_ID_2') } : {}),
     },
     capabilities,
     gaps,

@@ -85,9 +85,9 @@ export function supplyOf(need: Need, rule: RuleNeeds, target: TargetConfig): Sup
     case 'second-integration':
       return { gap: `set CONTROL_URL: a second integration of the developer comes from the control API` };
     case 'second-channel':
-      return { gap: `set CONTROL_URL: a chat channel of the rule's own is registered through the control API` };
+      return c.channelId2 && c.channelSecret2 ? { source: 'settings' } : { gap: `set CHANNEL_ID_2 and CHANNEL_SECRET_2 (a second channel registered for the integration, which the rule disconnects) ${OR_CONTROL}` };
     case 'second-account':
-      return { gap: `set CONTROL_URL: a second chat account comes from the control API` };
+      return c.chatAccountId2 ? { source: 'settings' } : { gap: `set CHAT_ACCOUNT_ID_2 (the chat-interface id of a second account where the integration is installed) ${OR_CONTROL}` };
     case 'ground-truth':
       return { gap: `set CONTROL_URL: the ground truth (every record, not only what the API shows) comes only from a control API` };
     case 'counters':
@@ -180,4 +180,6 @@ export function liveLines(target: TargetConfig): string[] {
   return [`no control API: ${[...by].map(([how, needs]) => `${needs.join(', ')} ${how}`).join('; ')}`];
 }
 
-const NEED_ORDER: readonly Need[] = ['fresh-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'operator', 'clock', 'ground-truth', 'counters'];
+const NEED_ORDER: readonly Need[] = [
+  'fresh-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-channel', 'second-account', 'operator', 'clock', 'ground-truth', 'counters',
+];

@@ -16,6 +16,7 @@ import { accountRequest, codeGrant } from '../../src/protocol/oauth.js';
 import { executeRun } from '../../src/runner/execute.js';
 import { apiToken } from '../../src/steps/api-token.js';
 import { consentRedirect, deactivate } from '../../src/steps/lifecycle.js';
+import { secondAccountId, spareChannel } from '../../src/steps/live-chat.js';
 import { freshCode, pageAccounts } from '../../src/steps/live-code.js';
 import { afterElapsed } from '../../src/steps/live-clock.js';
 import { exchange, exchangeFreshCode } from '../../src/steps/oauth.js';
@@ -66,6 +67,16 @@ const TINY: readonly RuleDraft[] = [
     },
     expect: [status(400)],
   }),
+  rule({ id: 'live.chat.spare', requires: ['write'], needs: ['second-channel', 'second-account'], title: 'a spare channel connects, disconnects and connects again in a second account' }, async (t) => {
+    const s = await spareChannel(t);
+    const other = await secondAccountId(t, s.channel.accountId);
+    const findings = [
+      ...t.check(await s.connect(), [status(200)]),
+      ...t.check(await s.disconnect(), [status(200)]),
+      ...t.check(await s.connect({}, {}, other), [status(200)]),
+    ];
+    return t.outcome([...findings, other !== s.channel.accountId ? pass('two accounts') : fail('two accounts', 'the same account')]);
+  }),
   exchangeRule({ id: 'live.truth', requires: ['control'], needs: ['ground-truth'], title: 'ground truth' }, {
     send: async (t) => t.send(accountRequest(t.target, 'x')),
     expect: [status(401)],
@@ -95,12 +106,14 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
     expect(settings.ADMIN_LOGIN).toBeTruthy();
     expect(settings.ADMIN_PASSWORD!.length).toBeGreaterThanOrEqual(8);
     expect(settings.LONG_LIVED_TOKEN).toBeTruthy();
+    expect(settings.CHANNEL_ID_2).not.toBe(settings.CHANNEL_ID);
+    expect(settings.CHAT_ACCOUNT_ID_2).not.toBe(settings.CHAT_ACCOUNT_ID);
   });
 
   it('runs codes, consent and the bearer from the page, and skips the rest before running, naming what would let each run', async () => {
     const { CONTROL_URL: _dropped, LONG_LIVED_TOKEN: _token, ...env } = settings;
     const results = byId(await run(env));
-    for (const id of ['live.code.exchange', 'live.consent.deny', 'live.consent.accounts', 'live.api.bearer', 'live.code.once']) {
+    for (const id of ['live.code.exchange', 'live.consent.deny', 'live.consent.accounts', 'live.api.bearer', 'live.code.once', 'live.chat.spare']) {
       expect(results.get(id)?.status, `${id}: ${results.get(id)?.detail}`).toBe('passed');
     }
     const skipped = (id: string) => {
@@ -115,7 +128,7 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
   });
 
   it('keeps the one AUTH_CODE for one rule when nothing else mints codes', async () => {
-    const { CONTROL_URL: _c, ADMIN_LOGIN: _l, ADMIN_PASSWORD: _p, LONG_LIVED_TOKEN: _t, ...env } = settings;
+    const { CONTROL_URL: _c, ADMIN_LOGIN: _l, ADMIN_PASSWORD: _p, LONG_LIVED_TOKEN: _t, CHANNEL_ID_2: _i, CHANNEL_SECRET_2: _s, ...env } = settings;
     const code = (await (await fetch(`${settings.CONTROL_URL}/consent`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: settings.CLIENT_ID, decision: 'allow' }),
     })).json() as { code: string }).code;
@@ -123,6 +136,7 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
     expect(results.get('live.code.once')?.status, results.get('live.code.once')?.detail).toBe('passed');
     expect(results.get('live.code.exchange')?.detail).toBe('needs fresh-code: set ADMIN_LOGIN and ADMIN_PASSWORD (the grant page is driven in Chromium) or CONTROL_URL (a control API)');
     expect(results.get('live.api.bearer')?.detail).toMatch(/^needs access-token: set LONG_LIVED_TOKEN, or run `conformance authorize`/);
+    expect(results.get('live.chat.spare')?.detail).toMatch(/^needs second-channel: set CHANNEL_ID_2 and CHANNEL_SECRET_2/);
   });
 
   it('masks the administrator password and every code in the report', async () => {
@@ -130,6 +144,7 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
     const report = await run(env);
     const text = JSON.stringify(report);
     expect(text).not.toContain(settings.ADMIN_PASSWORD);
+    expect(text).not.toContain(settings.CHANNEL_SECRET_2);
     const leaked = emulator.issuedSecrets().filter((s) => text.includes(s));
     expect(leaked.map((s) => `${s.slice(0, 4)}…`)).toEqual([]);
   });

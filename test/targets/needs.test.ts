@@ -101,7 +101,7 @@ describe('the run\'s opening line and browser use', () => {
     expect(liveLines(remote({ CONTROL_URL: 'https://acme.example/_control' }))).toEqual([]);
     const [line] = liveLines(remote(ADMIN));
     expect(line).toMatch(/^no control API: fresh-code, consent, login, access-token, refresh-token from the access-granting page in Chromium \(ADMIN_LOGIN\)/);
-    expect(line).toMatch(/long-lived-token, operator, clock, ground-truth, counters not available/);
+    expect(line).toMatch(/long-lived-token, second-channel, second-account, operator, clock, ground-truth, counters not available/);
   });
 
   it('counts a rule whose codes come from the page as a browser rule (Chromium is installed for it)', () => {

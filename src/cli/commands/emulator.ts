@@ -3,6 +3,7 @@
  * Secrets are printed in full only when stdout is not a terminal (redirected into a .env file); on a
  * terminal they are masked, so that nothing on screen or in a scroll-back holds them.
  */
+import { randomBytes } from 'node:crypto';
 import { isFaultName } from '../../emulator/faults.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { SECRET_KEYS } from '../../targets/config.js';
@@ -51,8 +52,9 @@ async function control<T>(controlUrl: string, method: 'GET' | 'POST', path: stri
 
 /**
  * The settings a remote run against this emulator needs: its own §4 keys, plus what a staging account's settings give
- * a run without a control API, fetched through the emulator's control API once: the administrator's login for the
- * access-granting page (ADMIN_LOGIN, ADMIN_PASSWORD) and a long-lived token made on its Keys tab (LONG_LIVED_TOKEN).
+ * a run without a control API, made or read through the emulator's control API once: the administrator's login for
+ * the access-granting page (ADMIN_LOGIN, ADMIN_PASSWORD), a long-lived token made on its Keys tab (LONG_LIVED_TOKEN),
+ * a second chat channel (CHANNEL_ID_2, CHANNEL_SECRET_2) and a second account's chat id (CHAT_ACCOUNT_ID_2).
  * So `conformance emulator > .env` with CONTROL_URL removed runs the live paths.
  */
 export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): Promise<Record<string, string>> {
@@ -61,7 +63,19 @@ export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): 
   const login = await control<{ login: string; password: string }>(controlUrl, 'GET', '/login');
   const { now } = await control<{ now: number }>(controlUrl, 'GET', '/clock');
   const made = await control<{ long_lived_token: string }>(controlUrl, 'POST', '/long-lived-tokens', { expires_at: now + LONG_LIVED_SECONDS });
-  return { ...env, ADMIN_LOGIN: login.login, ADMIN_PASSWORD: login.password, LONG_LIVED_TOKEN: made.long_lived_token };
+  const channelSecret = randomBytes(32).toString('hex');
+  const channel = await control<{ id: string }>(controlUrl, 'POST', '/chat/channels', { secret: channelSecret, name: 'Second channel (CHANNEL_ID_2)' });
+  const chat = await control<{ accounts: { amojo_id: string }[] }>(controlUrl, 'GET', '/chat');
+  const otherAccount = chat.accounts.find((a) => a.amojo_id !== env.CHAT_ACCOUNT_ID)?.amojo_id;
+  return {
+    ...env,
+    ADMIN_LOGIN: login.login,
+    ADMIN_PASSWORD: login.password,
+    LONG_LIVED_TOKEN: made.long_lived_token,
+    CHANNEL_ID_2: channel.id,
+    CHANNEL_SECRET_2: channelSecret,
+    ...(otherAccount ? { CHAT_ACCOUNT_ID_2: otherAccount } : {}),
+  };
 }
 
 async function serve(values: EmulatorFlags): Promise<number> {

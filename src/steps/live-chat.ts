@@ -1,0 +1,30 @@
+/**
+ * Chat fixtures for a target without a control API: a second channel registered beforehand (CHANNEL_ID_2,
+ * CHANNEL_SECRET_2), which a rule may disconnect without disturbing the rules on the configured one, and a second
+ * account's chat-interface id (CHAT_ACCOUNT_ID_2). With a control API, the control API's (src/steps/chat.ts).
+ */
+import { SkipRule } from '../errors.js';
+import type { RuleContext } from '../model/context.js';
+import { supplyOf } from '../targets/needs.js';
+import { chatSession, configuredChannel, otherAccountId, ownChannel, type ChatSession } from './chat.js';
+
+/** A session on a channel of the rule's own: registered through the control API, else the second channel of the settings. */
+export async function spareChannel(t: RuleContext): Promise<ChatSession> {
+  if (t.target.capabilities.includes('control')) return ownChannel(t);
+  const supply = supplyOf('second-channel', { id: '' }, t.target);
+  if ('gap' in supply) throw new SkipRule(`needs second-channel: ${supply.gap}`);
+  const base = configuredChannel(t);
+  const c = t.credentials;
+  t.masker.add(c.channelSecret2);
+  return chatSession(t, { channelId: c.channelId2!, secret: c.channelSecret2!, accountId: base.accountId, ...(base.managerUserId && { managerUserId: base.managerUserId }) });
+}
+
+/** The chat-interface id of another account than `mine`: the control API's, else CHAT_ACCOUNT_ID_2. */
+export async function secondAccountId(t: RuleContext, mine: string): Promise<string> {
+  if (t.target.capabilities.includes('control')) return otherAccountId(t, mine);
+  const supply = supplyOf('second-account', { id: '' }, t.target);
+  if ('gap' in supply) throw new SkipRule(`needs second-account: ${supply.gap}`);
+  const other = t.credentials.chatAccountId2!;
+  if (other === mine) throw new SkipRule('needs second-account: CHAT_ACCOUNT_ID_2 names the same account as CHAT_ACCOUNT_ID');
+  return other;
+}

@@ -1,7 +1,9 @@
 /**
  * `POST /oauth2/access_token` (§4.1): the HTTP face of the two grants. This module owns the token endpoint's
  * response shape (§2.3) and its error format: JSON, also on error (§4.1), with a `hint` naming the bad parameter,
- * never quoting a received secret.
+ * never quoting a received secret. Errors stay `application/json` although the live service sends problem+json
+ * here (docs/field-notes.md): §4.1 states application/json "(also on error)" and the refusal rules check exactly
+ * that, so the strict reference follows the spec (docs/emulator.md, "Error content types").
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyEncoding, objectBody, UnsupportedBody } from '../body.js';

@@ -6,6 +6,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from './api/routes.js';
 import { installBodyParsers, parseQuery } from './body.js';
+import { clientErrorHandler } from './client-errors.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext, RouteOptions } from './context.js';
 import { chatRoutes } from './chat/routes.js';
@@ -83,6 +84,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
     // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them, PHP-style repeats (last wins).
     routerOptions: { querystringParser: parseQuery },
     bodyLimit: 1024 * 1024,
+    clientErrorHandler: clientErrorHandler(clock),
   });
   // A server that closes idle keep-alive connections itself races every client that reuses them: a proxy in front
   // (whose own idle timeout is longer) sends a request on a socket the emulator is closing and gets no answer. The

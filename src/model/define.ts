@@ -156,13 +156,14 @@ export interface Step<F> {
 
 /**
  * A step: `observe` makes one observation (it may keep a value on the fixture for later steps), `expect` judges it;
- * the findings carry the label.
+ * the findings carry the label (none when it is empty: the checks' own names say enough).
  */
 export function step<F, S = HttpResponse>(label: string, observe: (t: RuleContext, fixture: F) => Promise<S>, expect: Judges<S, [RuleContext, F]>): Step<F> {
   return {
     async run(t, f) {
       const subject = await observe(t, f);
-      return t.check(subject, await judgesOf(expect, t, f)).map((x) => relabel(label, x));
+      const findings = t.check(subject, await judgesOf(expect, t, f));
+      return label ? findings.map((x) => relabel(label, x)) : findings;
     },
   };
 }

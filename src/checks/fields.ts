@@ -140,3 +140,10 @@ export function fields(label: string, expectations: Readonly<Record<string, Expe
 export function valueFields<S = unknown>(label: string, expectations: Readonly<Record<string, Expectation>>): Judge<S> {
   return (value) => judgeFields(value, label, expectations);
 }
+
+/** The values all differ (two accounts got two scopes, two chats): `what` names them in the report. */
+export function distinct<S extends readonly unknown[]>(label: string, what: string): Judge<S> {
+  return (values) => new Set(values).size === values.length
+    ? pass(label, `${what} differ`)
+    : fail(label, `expected ${what} to differ, observed ${values.map(shown).join(' and ')}`);
+}

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import {
-  accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, field, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observedStatus, propertyRule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage, type TokenField, tokensOf,
+  accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observedStatus, propertyRule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage, type TokenField, tokensOf,
 } from './kit.js';
 
 const refusal = [status(400), jsonContentType, jsonObjectBody] as const;

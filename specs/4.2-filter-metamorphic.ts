@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import {
-  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, field, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, nothingToPage, RANGE_CF_TYPES, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
+  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, nothingToPage, RANGE_CF_TYPES, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
 } from './kit.js';
 
 const ALL = ['common', 'per-list', 'custom-fields'] as const;

@@ -5,7 +5,7 @@
  * does while the paid filter feature is off.
  */
 import {
-  accountFlagsRequest, apiToken, arrayAt, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, field, filterBearer, type Finding, jsonAt, type ListFetch, listRequest, mediaType, observed, parseJson, rule, visibleUniverses,
+  accountFlagsRequest, apiToken, arrayAt, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, filterBearer, type Finding, jsonAt, type ListFetch, listRequest, mediaType, observed, parseJson, rule, visibleUniverses,
 } from './kit.js';
 
 const outcomeOf = (f: ListFetch): string => (f.ok ? `${f.ids.size} record(s)` : f.finding.detail);

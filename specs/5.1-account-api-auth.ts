@@ -1,10 +1,10 @@
 /**
  * §5.1 Account API authentication: the bearer access token; what is not one (malformed headers, forged tokens) gets 401.
  */
+import fc from 'fast-check';
 import {
   accountRequest, defineSpec, exchangeRule, forge, FORGERIES, malformedAuthorization, obtainTokens, propertyRule, status,
 } from './kit.js';
-import fc from 'fast-check';
 
 export default defineSpec({
   section: '5.1',

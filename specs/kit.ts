@@ -13,7 +13,7 @@ export type * from '../src/model/context.js';
 export type * from '../src/model/control.js';
 export type * from '../src/model/http.js';
 export type * from '../src/model/target.js';
-export { ControlError, Precondition, SkipRule } from '../src/errors.js';
+export { ControlError } from '../src/errors.js';
 
 // named checks
 export * from '../src/checks/status.js';

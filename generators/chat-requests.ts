@@ -125,6 +125,15 @@ export function applyCase<T>(body: T, c: FieldCase | { path: readonly (string | 
   return copy as unknown as T;
 }
 
+/** A deep copy of `body` without the fields at `paths` (deepest first, so omitting a parent after its child is harmless). */
+export function withoutPaths<T>(body: T, paths: readonly (readonly (string | number)[])[]): T {
+  return [...paths].sort((a, b) => b.length - a.length).reduce((b, path) => applyCase(b, { path, breakage: 'missing' }), body);
+}
+
+export function describeOmitted(paths: readonly (readonly (string | number)[])[]): string {
+  return `without ${paths.map((p) => p.join('.')).join(', ')}`;
+}
+
 /** Optional fields omitted: every subset (the property part), by path. */
 export function omittedSubsetArb(paths: readonly (readonly (string | number)[])[]): fc.Arbitrary<(readonly (string | number)[])[]> {
   return fc.subarray([...paths], { minLength: 1 });
@@ -159,6 +168,15 @@ export const invalidExternalId: fc.Arbitrary<ExternalIdCase> = fc.oneof(
     return { variant: 'non-printable', value: text.slice(0, i) + char + text.slice(i), char } as const;
   }),
 );
+
+/** Whether §2.6 and §8 accept the case: up to 40 printable ASCII characters, an integer or a boolean. */
+export function externalIdAccepted(c: ExternalIdCase): boolean {
+  return c.variant === 'printable' || c.variant === 'integer' || c.variant === 'boolean';
+}
+
+export function describeExternalId(c: ExternalIdCase): string {
+  return `${c.variant} ${JSON.stringify(c.value)} (${String(c.value).length} characters)`;
+}
 
 /** The §8 boundary, both sides: 40 characters pass, 41 do not. */
 export const EXTERNAL_ID_BOUNDARY = { accepted: 'x'.repeat(40), refused: 'x'.repeat(41) } as const;

@@ -3,28 +3,30 @@
  * one must stop working (§2.1, §7 other cases 3, §5.1.3). The name, icon and permissions on the access-granting page
  * and the disconnect hook URL are checked with §4.1 and §5.3.
  */
-import { codeGrant, defineSpec, exchange, rule, setSecret, status } from './kit.js';
+import { codeGrant, defineSpec, exchange, scenarioRule, setSecret, status, step } from './kit.js';
+
+interface Secrets {
+  readonly original: string;
+  readonly fresh: string;
+}
 
 export default defineSpec({
   section: '2.1',
   title: 'Integration',
   level: 'must',
   rules: [
-    rule(
+    scenarioRule<Secrets>(
       { id: 'oauth.secret.regenerated', requires: ['control'], exclusive: true,
         title: 'After the secret key is regenerated, the old secret is refused at the exchange and the new one works',
         reading: '§2.1: "after regeneration every configuration that holds the old key must be updated", i.e. the old key stops working. Refused with 400 (another 4xx non_strict). The rule puts the original secret back through the control API afterwards.',
         covers: ['2.1/Secret key', '4.1/Exchange code or refresh token/client_secret'] },
-      async (t) => {
-        const original = t.credentials.clientSecret;
-        const fresh = await setSecret(t);
-        try {
-          const old = await exchange(t, codeGrant(t.target, await t.control.freshCode()));
-          const renewed = await exchange(t, { ...codeGrant(t.target, await t.control.freshCode()), client_secret: fresh });
-          return t.outcome([...t.check(old, [status(400)]).map((f) => ({ ...f, check: `old secret: ${f.check}` })), ...t.check(renewed, [status(200)]).map((f) => ({ ...f, check: `new secret: ${f.check}` }))]);
-        } finally {
-          await setSecret(t, original);
-        }
+      {
+        setup: async (t) => ({ original: t.credentials.clientSecret, fresh: await setSecret(t) }),
+        steps: [
+          step('old secret', async (t) => exchange(t, codeGrant(t.target, await t.control.freshCode())), [status(400)]),
+          step('new secret', async (t, s) => exchange(t, { ...codeGrant(t.target, await t.control.freshCode()), client_secret: s.fresh }), [status(200)]),
+        ],
+        teardown: async (t, s) => { await setSecret(t, s.original); },
       },
     ),
   ],

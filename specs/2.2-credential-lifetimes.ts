@@ -4,7 +4,7 @@
  * Clock rules are exclusive (they move the target's time) and return the clock to real time when done.
  */
 import {
-  accountRequest, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, fail, jsonObjectBody, obtainTokens, pass, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revokeLongLived, rule, type RuleContext, status, withClockAdvanced,
+  absent, accountRequest, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, jsonObjectBody, type LongLived, obtainTokens, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revokeLongLived, type RuleContext, scenarioRule, status, step, valueField, withClockAdvanced,
 } from './kit.js';
 
 const MINUTE = 60;
@@ -82,20 +82,16 @@ export default defineSpec({
         covers: ['2.2/Long-lived token', '8/Long-lived token lifetime'] },
       { send: async (t) => t.send(accountRequest(t.target, (await createLongLived(t, 30 * DAY)).long_lived_token)), expect: [status(200)] },
     ),
-    rule(
+    scenarioRule<LongLived>(
       { id: 'oauth.long-lived.no-refresh', requires: ['control'], title: 'A long-lived token comes with no refresh token and cannot be used as one',
         reading: '§2.2: "has no refresh token and needs no exchange"; §3.1: "no refresh is possible". The creation answer carries no refresh_token, and a refresh exchange naming the long-lived token is refused with 400.',
         covers: ['2.2/Long-lived token', '3.1/long-lived token'] },
-      async (t) => {
-        const created = await createLongLived(t, 30 * DAY);
-        const findings = [
-          'refresh_token' in created
-            ? fail('no refresh token', 'expected the long-lived token to come without a refresh_token, observed one')
-            : pass('no refresh token', 'the creation answer has no refresh_token'),
-        ];
-        const res = await exchange(t, refreshGrant(t.target, created.long_lived_token));
-        findings.push(...t.check(res, [status(400)]));
-        return t.outcome(findings);
+      {
+        setup: (t) => createLongLived(t, 30 * DAY),
+        steps: [
+          step('', async (_t, created) => created, [valueField('refresh_token', absent, 'no refresh token')]),
+          step('', (t, created) => exchange(t, refreshGrant(t.target, created.long_lived_token)), [status(400)]),
+        ],
       },
     ),
     exchangeRule(

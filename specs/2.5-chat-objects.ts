@@ -6,45 +6,43 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, type ChatSession, chatSession, createdChat, defineSpec, describeCase, EXTERNAL_ID_BOUNDARY, type ExternalIdCase, fail, type FieldCase, fieldCaseArb, type FieldSpec, type Finding, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, parseJson, pass, rule, sampleMessage, status, sweepCases, sweepThenProperty, validExternalId,
+  absent, absentOrEmpty, applyCase, chatSession, ChatSession, chatSweepRule, createdChat, defineSpec, describeCase, describeExternalId, describeOmitted, equals, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, type FieldCase, fieldCaseArb, fields, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, type ParticipantBody, type RuleMeta, sampleMessage, scenarioRule, status, step, sweepCases, validExternalId, withoutPaths,
 } from './kit.js';
 
 const refusal = [status(400), jsonContentType];
 const accepted = [status(200)];
-const labelled = (what: string, findings: Finding[]): Finding[] => findings.map((f) => ({ ...f, detail: `${what}: ${f.detail}` }));
 
 /** A valid message event in a fresh conversation of its own, as a plain object the cases are applied to. */
 function messageEvent(s: ChatSession, over: Partial<MessagePayload> = {}): { event_type: string; payload: MessagePayload } {
   return newMessageBody(s.payload(s.conversationId(), s.client(), over));
 }
 
-/** Sends one broken (or trimmed) copy of `body` to the endpoint its first path segment names. */
-async function sendCase(s: ChatSession, body: Record<string, unknown>, c: FieldCase | { path: readonly (string | number)[]; breakage: 'missing' }): Promise<ReturnType<ChatSession['postEvent']>> {
-  const broken = applyCase(body, c);
-  return 'event_type' in body ? s.postEvent(broken) : s.postChats(broken);
+/** A message event goes to the message endpoint, anything else is a create-chat body. */
+function post(s: ChatSession, body: Record<string, unknown>) {
+  return 'event_type' in body ? s.postEvent(body) : s.postChats(body);
 }
 
 /** Sweep + property over field cases of one body: each broken copy must be refused with 400. */
-function requiredRule(meta: { id: string; section?: string; title: string; reading?: string; covers: string[] }, build: (s: ChatSession) => Record<string, unknown>, fields: readonly FieldSpec[]) {
-  return rule({ ...meta, level: 'must', requires: ['write'] }, async (t) => {
-    const s = await chatSession(t);
-    await s.scope();
-    return sweepThenProperty(t, { named: sweepCases(fields), cases: fieldCaseArb(fields), check: async (c) => labelled(describeCase(c), t.check(await sendCase(s, build(s), c), refusal)) });
+function requiredRule(meta: RuleMeta, build: (s: ChatSession) => Record<string, unknown>, fields: readonly FieldSpec[]) {
+  return chatSweepRule<FieldCase>({ ...meta, requires: ['write'] }, {
+    connect: true,
+    named: sweepCases(fields),
+    cases: () => fieldCaseArb(fields),
+    send: (s, c) => post(s, applyCase(build(s), c)),
+    expect: refusal,
+    label: describeCase,
   });
 }
 
 /** Sweep (each optional path omitted alone) + property (random subsets omitted): each trimmed copy is accepted. */
-function optionalRule(meta: { id: string; section?: string; title: string; reading?: string; covers: string[] }, build: (s: ChatSession) => Record<string, unknown>, paths: readonly (readonly (string | number)[])[]) {
-  return rule({ ...meta, level: 'must', requires: ['write'] }, async (t) => {
-    const s = await chatSession(t);
-    await s.scope();
-    const one = async (omit: readonly (readonly (string | number)[])[]) => {
-      let body = build(s);
-      // Deepest first, so omitting a parent after its child is harmless.
-      for (const path of [...omit].sort((a, b) => b.length - a.length)) body = applyCase(body, { path, breakage: 'missing' });
-      return labelled(`without ${omit.map((p) => p.join('.')).join(', ')}`, t.check('event_type' in body ? await s.postEvent(body) : await s.postChats(body), accepted));
-    };
-    return sweepThenProperty(t, { named: paths.map((p) => [p]), cases: omittedSubsetArb(paths), check: one });
+function optionalRule(meta: RuleMeta, build: (s: ChatSession) => Record<string, unknown>, paths: readonly (readonly (string | number)[])[]) {
+  return chatSweepRule<(readonly (string | number)[])[]>({ ...meta, requires: ['write'] }, {
+    connect: true,
+    named: paths.map((p) => [p]),
+    cases: () => omittedSubsetArb(paths),
+    send: (s, omit) => post(s, withoutPaths(build(s), omit)),
+    expect: accepted,
+    label: describeOmitted,
   });
 }
 
@@ -64,6 +62,35 @@ const commentMessage = () => ({
 const fullEmbedded = () => ({ type: 'text', text: 'quoted', timestamp: 1_700_000_000, msec_timestamp: 1_700_000_000_000, sender: { name: 'Someone' } });
 
 const P = (...path: (string | number)[]) => path;
+
+const M = ['payload', 'message'];
+/** §2.7: the fields each message type requires. */
+const MESSAGE_FIELDS: Record<string, FieldSpec[]> = {
+  text: [{ path: [...M], type: 'object' }, { path: [...M, 'type'], type: 'enum' }, { path: [...M, 'text'], type: 'string' }],
+  picture: [{ path: [...M, 'media'], type: 'string' }, { path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
+  file: [{ path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
+  video: [{ path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
+  location: [{ path: [...M, 'location'], type: 'object' }, { path: [...M, 'location', 'lon'], type: 'number' }, { path: [...M, 'location', 'lat'], type: 'number' }],
+  contact: [{ path: [...M, 'contact'], type: 'object' }, { path: [...M, 'contact', 'name'], type: 'string' }, { path: [...M, 'contact', 'phone'], type: 'string' }],
+};
+
+type MessageCase = FieldCase & { messageType: string };
+
+const MESSAGE_CASES: MessageCase[] = [
+  ...Object.entries(MESSAGE_FIELDS).flatMap(([messageType, fields]) => sweepCases(fields).map((c) => ({ ...c, messageType }))),
+  { path: [...M, 'type'], type: 'enum', breakage: 'wrong-type', wrongType: 'an unknown type', value: 'gif', messageType: 'text' },
+];
+
+interface EmbeddedCase { readonly what: string; readonly message: Record<string, unknown>; readonly accepted: boolean }
+
+const EMBEDDED_CASES: EmbeddedCase[] = [
+  { what: 'location with location', message: { ...fullEmbedded(), type: 'location', location: { lon: 1.5, lat: 2.5 } }, accepted: true },
+  { what: 'location without location', message: { ...fullEmbedded(), type: 'location' }, accepted: false },
+  { what: 'contact with contact', message: { ...fullEmbedded(), type: 'contact', contact: { name: 'A', phone: '+1' } }, accepted: true },
+  { what: 'contact without contact', message: { ...fullEmbedded(), type: 'contact' }, accepted: false },
+  { what: 'file with file_name, file_size, media_duration', message: { ...fullEmbedded(), type: 'file', file_name: 'a.pdf', file_size: 10, media_duration: 0 }, accepted: true },
+  { what: 'file without them', message: { ...fullEmbedded(), type: 'file' }, accepted: true },
+];
 
 export default defineSpec({
   section: '2.5',
@@ -89,75 +116,59 @@ export default defineSpec({
       (s) => ({ conversation_id: s.conversationId(), user: fullParticipant(s) }),
       [P('user', 'avatar'), P('user', 'profile'), P('user', 'profile', 'phone'), P('user', 'profile', 'email'), P('user', 'profile_link')],
     ),
-    rule(
+    scenarioRule<{ s: ChatSession; full: ReturnType<typeof fullParticipant>; bare: ParticipantBody }>(
       { id: 'chat.participant.answer', requires: ['write'], title: 'The created chat\'s user carries phone and email when given, and leaves them out when not',
         reading: '§2.5: in responses, phone and email are "both absent when not given"; avatar is empty if not given.', covers: ['2.5/profile', '2.5/avatar'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const full = fullParticipant(s);
-        const bare = s.client('Bare');
-        const a = await s.createChat(s.conversationId(), full);
-        const b = await s.createChat(s.conversationId(), bare);
-        const ua = (parseJson(a) as { user?: Record<string, unknown> } | undefined)?.user ?? {};
-        const ub = (parseJson(b) as { user?: Record<string, unknown> } | undefined)?.user ?? {};
-        return t.outcome([
-          ...t.check(a, [status(200), createdChat(full.id)]),
-          ua.phone === full.profile.phone && ua.email === full.profile.email ? pass('given', 'phone and email returned') : fail('given', `expected phone and email as sent, observed ${JSON.stringify({ phone: ua.phone, email: ua.email })}`),
-          ub.phone === undefined && ub.email === undefined ? pass('not given', 'phone and email absent') : fail('not given', `expected no phone and no email, observed ${JSON.stringify({ phone: ub.phone, email: ub.email })}`),
-          ub.avatar === undefined || ub.avatar === '' ? pass('avatar', 'empty') : fail('avatar', `expected an empty avatar, observed ${JSON.stringify(ub.avatar)}`),
-        ]);
+      {
+        setup: async (t) => {
+          const s = await chatSession(t);
+          return { s, full: fullParticipant(s), bare: s.client('Bare') };
+        },
+        steps: [
+          step('', (_t, { s, full }) => s.createChat(s.conversationId(), full), (_t, { full }) => [
+            status(200), createdChat(full.id), fields('given', { 'user.phone': equals(full.profile.phone), 'user.email': equals(full.profile.email) }),
+          ]),
+          step('', (_t, { s, bare }) => s.createChat(s.conversationId(), bare), [
+            fields('not given', { 'user.phone': absent, 'user.email': absent }), field('user.avatar', absentOrEmpty, 'avatar'),
+          ]),
+        ],
       },
     ),
 
     // §2.6 source, §8 external_id limit
-    rule(
+    chatSweepRule<ExternalIdCase>(
       { id: 'chat.source.external-id', section: '2.6', requires: ['write'], title: 'external_id: a string of up to 40 printable ASCII characters, an integer or a boolean is accepted; 41 characters or a non-printable character is refused',
         reading: '§2.6 and §8: up to 40 characters, printable ASCII and space. Both sides of the boundary (40, 41) are always sent; non-ASCII letters count as non-printable.',
         covers: ['2.6/external_id', '8/Source external_id', '4.3/Send, edit or import a message/source', '4.3/Create chat/source[external_id]'] },
-      async (t) => {
-        const s = await chatSession(t);
-        await s.scope();
-        const named: ExternalIdCase[] = [
+      {
+        connect: true,
+        named: [
           { variant: 'printable', value: EXTERNAL_ID_BOUNDARY.accepted },
           { variant: 'too-long', value: EXTERNAL_ID_BOUNDARY.refused },
           { variant: 'printable', value: ' ~!"#$%&\'()*+,-./09:;<=>?@AZ[\\]^_`az{|}' },
           { variant: 'non-printable', value: 'tab\there', char: '\t' },
           { variant: 'integer', value: 42 },
           { variant: 'boolean', value: true },
-        ];
-        const ok = (c: ExternalIdCase) => c.variant === 'printable' || c.variant === 'integer' || c.variant === 'boolean';
-        return sweepThenProperty(t, { named: named, cases: fc.oneof(validExternalId, invalidExternalId), check: async (c) => {
-          const res = await s.sendMessage(s.payload(s.conversationId(), s.client(), { source: { external_id: c.value } }));
-          return labelled(`${c.variant} ${JSON.stringify(c.value)} (${String(c.value).length} characters)`, t.check(res, ok(c) ? accepted : refusal));
-        } });
+        ],
+        cases: () => fc.oneof(validExternalId, invalidExternalId),
+        send: (s, c) => s.sendMessage(s.payload(s.conversationId(), s.client(), { source: { external_id: c.value } })),
+        expect: (c) => (externalIdAccepted(c) ? accepted : refusal),
+        label: describeExternalId,
       },
     ),
 
     // §2.7 message
-    rule(
+    chatSweepRule<MessageCase>(
       { id: 'chat.message.required', section: '2.7', requires: ['write'], title: 'A message without type, or without a field its type requires, or with one of another type, is refused with 400',
         reading: '§2.7: type required; text for text; file_name and file_size (and the media link) for file, video, picture; location (lon, lat) for location; contact (name, phone) for contact.',
         covers: ['2.7/type', '2.7/text', '2.7/media', '2.7/file_name', '2.7/file_size', '2.7/location', '2.7/contact', '4.3/Send, edit or import a message/message'] },
-      async (t) => {
-        const s = await chatSession(t);
-        await s.scope();
-        const M = ['payload', 'message'];
-        const byType: Record<string, FieldSpec[]> = {
-          text: [{ path: [...M], type: 'object' }, { path: [...M, 'type'], type: 'enum' }, { path: [...M, 'text'], type: 'string' }],
-          picture: [{ path: [...M, 'media'], type: 'string' }, { path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
-          file: [{ path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
-          video: [{ path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
-          location: [{ path: [...M, 'location'], type: 'object' }, { path: [...M, 'location', 'lon'], type: 'number' }, { path: [...M, 'location', 'lat'], type: 'number' }],
-          contact: [{ path: [...M, 'contact'], type: 'object' }, { path: [...M, 'contact', 'name'], type: 'string' }, { path: [...M, 'contact', 'phone'], type: 'string' }],
-        };
-        type Case = FieldCase & { messageType: string };
-        const named: Case[] = Object.entries(byType).flatMap(([messageType, fields]) => sweepCases(fields).map((c) => ({ ...c, messageType })));
-        named.push({ path: [...M, 'type'], type: 'enum', breakage: 'wrong-type', wrongType: 'an unknown type', value: 'gif', messageType: 'text' });
-        const arb = fc.constantFrom(...Object.keys(byType)).chain((messageType) => fieldCaseArb(byType[messageType]!).map((c) => ({ ...c, messageType })));
-        return sweepThenProperty(t, { named: named, cases: arb, check: async (c) => {
-          const body = messageEvent(s, { message: sampleMessage(c.messageType, c.messageType === 'text' ? 'hi' : '') });
-          return labelled(`${c.messageType}: ${describeCase(c)}`, t.check(await s.postEvent(applyCase(body, c)), refusal));
-        } });
+      {
+        connect: true,
+        named: MESSAGE_CASES,
+        cases: () => fc.constantFrom(...Object.keys(MESSAGE_FIELDS)).chain((messageType) => fieldCaseArb(MESSAGE_FIELDS[messageType]!).map((c) => ({ ...c, messageType }))),
+        send: (s, c) => s.postEvent(applyCase(messageEvent(s, { message: sampleMessage(c.messageType, c.messageType === 'text' ? 'hi' : '') }), c)),
+        expect: refusal,
+        label: (c) => `${c.messageType}: ${describeCase(c)}`,
       },
     ),
     optionalRule(
@@ -169,18 +180,16 @@ export default defineSpec({
     ),
 
     // §2.8 shared_post
-    rule(
+    chatSweepRule<string>(
       { id: 'chat.shared-post.type', section: '2.8', requires: ['write'], title: 'shared_post.type "post" is accepted; any other type is refused with 400',
         reading: '§2.8: "only post is supported".', covers: ['2.8/type', '2.8/url'] },
-      async (t) => {
-        const s = await chatSession(t);
-        await s.scope();
-        const named = ['post', 'article', 'video', 'Post', ''];
-        const arb = fc.oneof(fc.constant('post'), fc.string({ maxLength: 10 }).filter((x) => x !== 'post'));
-        return sweepThenProperty(t, { named: named, cases: arb, check: async (type) => {
-          const body = messageEvent(s, { message: { ...sampleMessage('text', 'shared'), shared_post: { url: 'https://social.example/post/2', type } } });
-          return labelled(`type ${JSON.stringify(type)}`, t.check(await s.postEvent(body), type === 'post' ? accepted : refusal));
-        } });
+      {
+        connect: true,
+        named: ['post', 'article', 'video', 'Post', ''],
+        cases: () => fc.oneof(fc.constant('post'), fc.string({ maxLength: 10 }).filter((x) => x !== 'post')),
+        send: (s, type) => s.postEvent(messageEvent(s, { message: { ...sampleMessage('text', 'shared'), shared_post: { url: 'https://social.example/post/2', type } } })),
+        expect: (type) => (type === 'post' ? accepted : refusal),
+        label: (type) => `type ${JSON.stringify(type)}`,
       },
     ),
 
@@ -207,23 +216,14 @@ export default defineSpec({
       ['type', 'text', 'timestamp', 'msec_timestamp', 'sender'].map((k) => ({ path: ['payload', 'reply_to', 'message', k], type: k === 'sender' ? 'object' as const : k.includes('timestamp') ? 'int' as const : k === 'type' ? 'enum' as const : 'string' as const }))
         .concat([{ path: ['payload', 'reply_to', 'message', 'sender', 'name'], type: 'string' }]),
     ),
-    rule(
+    chatSweepRule<EmbeddedCase>(
       { id: 'chat.embedded.by-type', section: '2.11', requires: ['write'], title: 'A quoted location or contact without id needs its location or contact; file_name, file_size and media_duration are optional',
         covers: ['2.11/location', '2.11/contact', '2.11/file_name', '2.11/file_size', '2.11/media_duration'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const base = fullEmbedded();
-        const cases: [string, Record<string, unknown>, boolean][] = [
-          ['location with location', { ...base, type: 'location', location: { lon: 1.5, lat: 2.5 } }, true],
-          ['location without location', { ...base, type: 'location' }, false],
-          ['contact with contact', { ...base, type: 'contact', contact: { name: 'A', phone: '+1' } }, true],
-          ['contact without contact', { ...base, type: 'contact' }, false],
-          ['file with file_name, file_size, media_duration', { ...base, type: 'file', file_name: 'a.pdf', file_size: 10, media_duration: 0 }, true],
-          ['file without them', { ...base, type: 'file' }, true],
-        ];
-        const f: Finding[] = [];
-        for (const [what, message, ok] of cases) f.push(...labelled(what, t.check(await s.postEvent(messageEvent(s, { reply_to: { message } })), ok ? accepted : refusal)));
-        return t.outcome(f);
+      {
+        named: EMBEDDED_CASES,
+        send: (s, c) => s.postEvent(messageEvent(s, { reply_to: { message: c.message } })),
+        expect: (c) => (c.accepted ? accepted : refusal),
+        label: (c) => c.what,
       },
     ),
 

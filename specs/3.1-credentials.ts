@@ -3,11 +3,22 @@
  * §5.1.3 (secret optional on refresh), and how an access token stops working (expiry, deactivation; §7 401).
  */
 import {
-  accountRequest, deactivate, defineSpec, exchangeRule, fail, jsonObjectBody, obtainTokens, pass, Precondition, refreshTokenPresent, refreshTokens, rule, type RuleContext, sideAccount, status, type TokenPair, tokenPairOf, tokensIn, tokensOf, withClockAdvanced,
+  accountRequest, clientError, deactivate, defineSpec, differentFrom, exchangeRule, field, type HttpResponse, jsonObjectBody, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, type RuleContext, scenarioRule, sideAccount, singleWinner, status, statusIn, step, type TokenPair, tokenPairOf, tokensIn, tokensOf, withClockAdvanced,
 } from './kit.js';
 
 /** Parallel refresh exchanges of one token in the concurrency rule. */
 const RACERS = 8;
+
+/** The parallel exchanges of one refresh token, kept for the steps after them. */
+interface Race {
+  readonly first: TokenPair;
+  answers: readonly HttpResponse[];
+}
+
+/** The token pair of the one exchange that succeeded (the race step has checked there is exactly one). */
+function winnerOf(answers: readonly HttpResponse[]): TokenPair {
+  return tokensOf(answers.find((r) => r.status === 200 && tokenPairOf(r.text))!, 'the winning refresh exchange');
+}
 
 /** An access token that works now (else Precondition: other rules judge that). */
 async function workingAccess(t: RuleContext, accountId?: number): Promise<TokenPair> {
@@ -22,19 +33,15 @@ export default defineSpec({
   title: 'Credentials: states and transitions',
   level: 'must',
   rules: [
-    rule(
+    scenarioRule<TokenPair>(
       { id: 'oauth.refresh.rotates', requires: ['control'], title: 'A refresh exchange answers 200 with a new refresh token' },
-      async (t) => {
-        const first = await obtainTokens(t);
-        const res = await refreshTokens(t, first.refresh_token);
-        const findings = t.check(res, [status(200), refreshTokenPresent]);
-        const next = (JSON.parse(res.text || '{}') as { refresh_token?: unknown }).refresh_token;
-        if (typeof next === 'string') {
-          findings.push(next !== first.refresh_token
-            ? pass('new refresh token', 'the refresh token changed')
-            : fail('new refresh token', 'expected a new refresh token, observed the one that was exchanged'));
-        }
-        return t.outcome(findings);
+      {
+        setup: (t) => obtainTokens(t),
+        steps: [
+          step('', (t, first) => refreshTokens(t, first.refresh_token), (_t, first) => [
+            status(200), refreshTokenPresent, field('refresh_token', differentFrom(first.refresh_token, 'the one exchanged'), 'new refresh token'),
+          ]),
+        ],
       },
     ),
     exchangeRule(
@@ -113,30 +120,18 @@ export default defineSpec({
         expect: [status(401)],
       },
     ),
-    rule(
+    scenarioRule<Race>(
       { id: 'oauth.refresh.concurrent-single-use', requires: ['control'],
         title: 'Parallel refresh exchanges of one refresh token: exactly one succeeds, and only its new token works afterwards',
         reading: `§2.2 "exchangeable once only" holds under concurrency: ${RACERS} exchanges sent at once, at most one may succeed (and one must: the token was valid). Afterwards the old token is refused and the winner's new refresh token works.`,
         covers: ['2.2/Refresh token', '3.1/refresh token valid', '8/Refresh token lifetime'] },
-      async (t) => {
-        const first = await obtainTokens(t);
-        const answers = await Promise.all(Array.from({ length: RACERS }, () => refreshTokens(t, first.refresh_token)));
-        const winners = answers.map((r) => (r.status === 200 ? tokenPairOf(r.text) : undefined)).filter((p) => p !== undefined);
-        const statuses = answers.map((r) => r.status).join(', ');
-        if (answers.some((r) => r.status >= 500)) return t.outcome([fail('no 5xx', `a parallel refresh exchange answered a server error (statuses ${statuses})`)]);
-        if (winners.length !== 1) {
-          return t.outcome([fail('single use', `expected exactly one of ${RACERS} parallel exchanges to succeed, observed ${winners.length} (statuses ${statuses})`)]);
-        }
-        const findings = [pass('single use', `one of ${RACERS} parallel exchanges succeeded (statuses ${statuses})`)];
-        const old = await refreshTokens(t, first.refresh_token);
-        findings.push(old.status >= 400 && old.status < 500
-          ? pass('old token refused', `the raced token is refused afterwards (${old.status})`)
-          : fail('old token refused', `expected the raced refresh token to be refused afterwards, observed ${old.status}`));
-        const next = await refreshTokens(t, winners[0]!.refresh_token);
-        findings.push(next.status === 200
-          ? pass('winner works', "the winner's new refresh token works")
-          : fail('winner works', `expected the new refresh token of the one successful exchange to work, observed ${next.status}`));
-        return t.outcome(findings);
+      {
+        setup: async (t) => ({ first: await obtainTokens(t), answers: [] }),
+        steps: [
+          step('', async (t, race) => (race.answers = await Promise.all(Array.from({ length: RACERS }, () => refreshTokens(t, race.first.refresh_token)))), [singleWinner]),
+          step('', (t, race) => refreshTokens(t, race.first.refresh_token), [clientError('old token refused')]),
+          step('winner works', (t, race) => refreshTokens(t, winnerOf(race.answers).refresh_token), [statusIn(200)]),
+        ],
       },
     ),
   ],

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import {
-  BRACKETS, type Clause, condense, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fail, fetchFiltered, filterBearer, filterOf, type Finding, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, pass, RANGE_CF_TYPES, rule, type RuleContext, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, type SweepCase, sweepThenProperty, TEXT_CF_TYPES, type Universe, visibleUniverses,
+  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, nothingToPage, RANGE_CF_TYPES, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
 } from './kit.js';
 
 const ALL = ['common', 'per-list', 'custom-fields'] as const;
@@ -17,21 +17,47 @@ function failedFetch(...fetches: ListFetch[]): Finding | undefined {
   return fetches.find((f) => !f.ok)?.finding;
 }
 
+/** What the read-only rules filter: the lists as the target shows them without a filter. */
+interface Lists {
+  readonly bearer: string;
+  readonly us: Map<ListName, Universe>;
+}
+
+/** A relation rule's plan: its named cases, generated ones, and how one case is judged (relation checks over fetches). */
+interface Plan<T> {
+  readonly named: readonly T[];
+  readonly cases: fc.Arbitrary<T>;
+  readonly judge: (c: T) => Promise<readonly Finding[]>;
+}
+
+/** A read-only relation rule: sweep its named cases, then generated ones (sweepThenProperty), over the visible lists. */
+function metaRule<T>(meta: RuleMeta, what: string, plan: (t: RuleContext, lists: Lists) => Plan<T>): RuleDraft {
+  return sweepRule<T, HttpResponse, Plan<T>>(meta, {
+    setup: async (t) => {
+      const bearer = await filterBearer(t);
+      return plan(t, { bearer, us: await visibleUniverses(t, bearer) });
+    },
+    named: (_t, p) => p.named,
+    cases: (_t, p) => p.cases,
+    judge: (_t, c, p) => p.judge(c),
+    what,
+  });
+}
+
 // --- consistent: filtered ⊆ unfiltered, and agrees with the records' own fields -------------------------------------
 
-const consistent = rule(
+const consistent = metaRule<{ u: Universe; c: SweepCase }>(
   {
     id: 'lists.filter.meta.consistent', requires: [],
     title: 'A filtered list is the part of the unfiltered list whose own fields satisfy the filter',
     reading: 'Read-only. Every returned record is in the unfiltered list and its shown fields satisfy the filter (ranges inclusive, names as a case-insensitive substring: the lenient readings); every unfiltered record that satisfies it strictly (exclusive ranges, exact values) is returned. Records that do not show a field are not judged on it.',
     covers: ['4.2/filter', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/filter[custom_fields_values]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[statuses]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/api/v4/customers filter[status_id]', '4.2/Single', '4.2/Multiple', '4.2/Range', '4.2/Statuses (deals)', '4.2/Custom fields'],
   },
-  async (t) => {
-    const bearer = await filterBearer(t);
-    const us = await visibleUniverses(t, bearer);
+  'filtered lists consistent',
+  (t, { bearer, us }) => {
     const cases = LISTS.flatMap((l) => sweep(us.get(l)!.src, t.seed, ALL).map((c) => ({ u: us.get(l)!, c })));
     const arb = listArb(us).chain((u) => fc.record({ clauses: filterOf(u.src, ALL, 3, 2), encoding: encodingArb }).map(({ clauses, encoding }) => ({ u, c: { label: 'generated filter', clauses, encoding } as SweepCase })));
-    return sweepThenProperty(t, { what: 'filtered lists consistent', named: cases, check: ({ u, c }) => judgeFilter(t, bearer, u, c), cases: arb });
+    return { named: cases, judge: ({ u, c }) => judgeFilter(t, bearer, u, c), cases: arb };
   },
 );
 
@@ -58,16 +84,15 @@ function unionCases(u: Universe, seed: number): UnionCase[] {
   return out;
 }
 
-const union = rule(
+const union = metaRule(
   {
     id: 'lists.filter.meta.union', requires: [],
     title: 'A Multiple filter returns the union of its single values (and distinct values of a one-valued field share no record)',
     reading: 'Read-only. §4.2: "Multiple = an array of values is allowed" — the values are alternatives. The array is sent as repeated [] keys (the documented custom-field form, and what the npm client sends).',
     covers: ['4.2/Multiple', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/customers filter[status_id]', '4.2/Custom fields', '4.2/numeric', '4.2/text, url, textarea, streetaddress', '4.2/select, multiselect, radiobutton'],
   },
-  async (t) => {
-    const bearer = await filterBearer(t);
-    const us = await visibleUniverses(t, bearer);
+  'unions held',
+  (t, { bearer, us }) => {
     const check = async ({ u, make, values, singleValued, label }: UnionCase): Promise<Finding[]> => {
       const [a, b] = values;
       const fa = await fetchFiltered(t, bearer, u.list, [make([a])]);
@@ -85,22 +110,21 @@ const union = rule(
       const pool = c.label.startsWith('custom field') ? c.u.src.cfFields.find((f) => c.label === `custom field ${f.type}`)?.values ?? [] : c.u.src.values(c.label);
       return fc.uniqueArray(fc.constantFrom(...pool), { minLength: 2, maxLength: 2 }).map((v) => ({ ...c, values: [v[0]!, v[1]!] as [Scalar, Scalar] }));
     });
-    return sweepThenProperty(t, { what: 'unions held', named: cases, check: check, cases: arb });
+    return { named: cases, judge: check, cases: arb };
   },
 );
 
 // --- intersection: two filters together ⊆ each alone ---------------------------------------------------------------
 
-const intersection = rule(
+const intersection = metaRule(
   {
     id: 'lists.filter.meta.intersection', requires: [],
     title: 'Two filter parameters together return a subset of each one alone',
     reading: 'Read-only. The parameters of the filter object narrow the list together (AND); the spec does not say so in words, so only ⊆ each alone is required, not equality with the intersection.',
     covers: ['4.2/filter'],
   },
-  async (t) => {
-    const bearer = await filterBearer(t);
-    const us = await visibleUniverses(t, bearer);
+  'intersections held',
+  (t, { bearer, us }) => {
     const check = async ({ u, pair }: { u: Universe; pair: readonly Clause[] }): Promise<Finding[]> => {
       const [a, b] = pair as [Clause, Clause];
       const fa = await fetchFiltered(t, bearer, u.list, [a]);
@@ -120,7 +144,7 @@ const intersection = rule(
       const user = sw.find((c) => c.label === 'responsible_user_id single')!.clauses[0]!;
       return [{ u, pair: [range, user] }, ...fc.sample(pairArb(u), { seed: t.seed + k, numRuns: 2 })];
     });
-    return sweepThenProperty(t, { what: 'intersections held', named: cases, check: check, cases: listArb(us).chain(pairArb) });
+    return { named: cases, judge: check, cases: listArb(us).chain(pairArb) };
   },
 );
 
@@ -143,18 +167,20 @@ function rangeFields(u: Universe): RangeField[] {
   return out.filter((r) => r.values.length >= 4);
 }
 
+/** A range field swept at fixed quantiles, or with the four bounds of a generated case. */
+interface RangeCase { readonly r: RangeField; readonly bounds?: readonly [number, number, number, number] }
+
 const q = (values: readonly number[], p: number): number => values[Math.min(values.length - 1, Math.floor(p * values.length))]!;
 
-const ranges = rule(
+const ranges = metaRule(
   {
     id: 'lists.filter.meta.range-narrowing', requires: [],
     title: 'A narrower range returns a subset of a wider one, and two adjacent ranges share no record',
     reading: 'Read-only. Holds whether bounds are inclusive or exclusive (that choice is reported by lists.filter.info.range-bounds): [b,c] ⊆ [a,d] ⊆ [a,∞) for a ≤ b ≤ c ≤ d, and [a,m] ∩ [m+1,d] = ∅ for integer values.',
     covers: ['4.2/Range', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/numeric', '4.2/date, date_time'],
   },
-  async (t) => {
-    const bearer = await filterBearer(t);
-    const us = await visibleUniverses(t, bearer);
+  'range relations held',
+  (t, { bearer, us }): Plan<RangeCase> => {
     const fields = LISTS.flatMap((l) => rangeFields(us.get(l)!));
     const sweepCheck = async (r: RangeField): Promise<Finding[]> => {
       const [a, b, m, c, d] = [0.9, 0.91, 0.92, 0.93, 0.94].map((p) => q(r.values, p)) as [number, number, number, number, number];
@@ -178,36 +204,32 @@ const ranges = rule(
       const step = fc.nat({ max: Math.max(1, Math.floor(n / 40)) });
       return fc.tuple(fc.nat({ max: n - 1 }), step, step, step).map(([i, x, y, z]) => {
         const at = (k: number) => r.values[Math.min(n - 1, k)]!;
-        return { r, bounds: [at(i), at(i + x), at(i + x + y), at(i + x + y + z)] as [number, number, number, number] };
+        return { r, bounds: [at(i), at(i + x), at(i + x + y), at(i + x + y + z)] as const };
       });
     });
-    const propertyCheck = async ({ r, bounds: [a, b, c, d] }: { r: RangeField; bounds: [number, number, number, number] }): Promise<Finding[]> => {
+    const propertyCheck = async ({ r, bounds: [a, b, c, d] }: { r: RangeField; bounds: readonly [number, number, number, number] }): Promise<Finding[]> => {
       const wide = await fetchFiltered(t, bearer, r.u.list, [r.make(a, d)]);
       const narrow = await fetchFiltered(t, bearer, r.u.list, [r.make(b, c)]);
       const bad = failedFetch(wide, narrow);
       if (bad) return [bad];
       return [subsetOf(`${r.u.list} ${r.label}: [b,c] ⊆ [a,d]`, narrow.ids, wide.ids, `[${b}, ${c}]`, `[${a}, ${d}]`)];
     };
-    const findings: Finding[] = [];
-    for (const r of fields) findings.push(...(await sweepCheck(r)));
-    const condensed = condense(findings, 'range relations held');
-    if (condensed.some((f) => f.verdict === 'failed')) return t.outcome(condensed);
-    return t.property(arb, propertyCheck);
+    // The sweep checks five ranges of each field at fixed quantiles; a generated case, four random bounds.
+    return { named: fields.map((r) => ({ r })), cases: arb, judge: (c) => (c.bounds ? propertyCheck({ r: c.r, bounds: c.bounds }) : sweepCheck(c.r)) };
   },
 );
 
 // --- encodings: raw and percent-encoded brackets, [] and [0] arrays, scalar singles ---------------------------------
 
-const encodings = rule(
+const encodings = metaRule(
   {
     id: 'lists.filter.meta.encodings', requires: [],
     title: 'Raw and percent-encoded brackets, [] and [0] arrays and the scalar single form give the same result',
     reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms must mean the same filter.',
     covers: ['4.2/Single', '4.2/Multiple', '4.2/Custom fields', '4.2/Statuses (deals)'],
   },
-  async (t) => {
-    const bearer = await filterBearer(t);
-    const us = await visibleUniverses(t, bearer);
+  'encodings agreed',
+  (t, { bearer, us }) => {
     const check = async ({ u, clauses, a, b }: { u: Universe; clauses: readonly Clause[]; a: Encoding; b: Encoding }): Promise<Finding[]> => {
       const fa = await fetchFiltered(t, bearer, u.list, clauses, a);
       const fb = await fetchFiltered(t, bearer, u.list, clauses, b);
@@ -229,22 +251,21 @@ const encodings = rule(
       }
     }
     const arb = listArb(us).chain((u) => fc.record({ clauses: filterOf(u.src, ALL, 3, 2), a: encodingArb, b: encodingArb }).map((r) => ({ u, ...r })));
-    return sweepThenProperty(t, { what: 'encodings agreed', named: cases, check: check, cases: arb });
+    return { named: cases, judge: check, cases: arb };
   },
 );
 
 // --- parameter order ---------------------------------------------------------------------------------------------------
 
-const order = rule(
+const order = metaRule(
   {
     id: 'lists.filter.meta.param-order', requires: [],
     title: 'The order of the filter parameters in the query does not change the result',
     reading: 'Read-only. filter is an object (§4.2 "Container"); its keys have no order.',
     covers: ['4.2/filter'],
   },
-  async (t) => {
-    const bearer = await filterBearer(t);
-    const us = await visibleUniverses(t, bearer);
+  'orders agreed',
+  (t, { bearer, us }) => {
     const check = async ({ u, clauses }: { u: Universe; clauses: readonly Clause[] }): Promise<Finding[]> => {
       const reversed = [...clauses].reverse();
       const fa = await fetchFiltered(t, bearer, u.list, clauses);
@@ -261,33 +282,30 @@ const order = rule(
       const range = sw.find((c) => c.label === 'updated_at range')!.clauses[0]!;
       return [{ u, clauses: [user, range] }, ...fc.sample(arb(u), { seed: t.seed + k, numRuns: 1 })];
     });
-    return sweepThenProperty(t, { what: 'orders agreed', named: cases, check: check, cases: listArb(us).chain(arb) });
+    return { named: cases, judge: check, cases: listArb(us).chain(arb) };
   },
 );
 
 // --- pages join ------------------------------------------------------------------------------------------------------
 
-const pages = rule(
+const pages = metaRule(
   {
     id: 'lists.filter.meta.pages-join', requires: [],
     title: 'The pages of a filtered list, followed through _links.next, join into the one-page answer without duplicates or gaps',
     reading: 'Read-only. The filter applies to the whole list, so every page of a filtered list is filtered. Pagination itself (page, limit ≤ 250, _links.next keeping the query) is not in the spec; it is taken from the live service (docs/field-notes.md). Pages are compared as sets.',
     covers: ['4.2/filter'],
   },
-  async (t) => {
-    const bearer = await filterBearer(t);
-    const us = await visibleUniverses(t, bearer);
+  'pages joined',
+  (t, { bearer, us }) => {
     const check = async ({ u, clauses, parts }: { u: Universe; clauses: readonly Clause[]; parts: number }): Promise<Finding[]> => {
       const whole = await fetchFiltered(t, bearer, u.list, clauses);
       if (!whole.ok) return [whole.finding];
-      if (whole.ids.size < 2) return [pass('pages', `${name(clauses)} selects ${whole.ids.size} record(s): nothing to page`)];
+      if (whole.ids.size < 2) return [nothingToPage(name(clauses), whole.ids.size)];
       const limit = Math.max(1, Math.ceil(whole.ids.size / parts));
       const paged = await fetchFiltered(t, bearer, u.list, clauses, undefined, { limit });
       if (!paged.ok) return [paged.finding];
       const findings = [sameSet(`${u.list} ${name(clauses)} in pages of ${limit}`, paged.ids, whole.ids, `the ${paged.pages} pages of ${limit}`, 'the one-page answer')];
-      findings.push(paged.duplicates.length === 0
-        ? pass('no duplicates', `${paged.pages} pages, no record twice`)
-        : fail('no duplicates', `expected each record on one page only, observed ${paged.duplicates.length} repeated (ids ${paged.duplicates.slice(0, 5).join(', ')})`));
+      findings.push(noDuplicates(paged));
       return findings;
     };
     // A fifth of each list (created between the 50th and 70th percentile), in four or more pages.
@@ -298,7 +316,7 @@ const pages = rule(
       return { u, clauses: [clause], parts: 4 };
     });
     const arb = listArb(us).chain((u) => fc.record({ clauses: filterOf(u.src, ALL, 2), parts: fc.integer({ min: 2, max: 5 }) }).map((r) => ({ u, ...r })));
-    return sweepThenProperty(t, { what: 'pages joined', named: cases, check: check, cases: arb });
+    return { named: cases, judge: check, cases: arb };
   },
 );
 

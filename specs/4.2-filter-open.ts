@@ -5,7 +5,7 @@
  * does while the paid filter feature is off.
  */
 import {
-  accountFlagsRequest, apiToken, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, filterBearer, type Finding, type ListFetch, listRequest, mediaType, observed, parseJson, rule, visibleUniverses,
+  accountFlagsRequest, apiToken, arrayAt, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, filterBearer, type Finding, jsonAt, type ListFetch, listRequest, mediaType, observed, parseJson, rule, visibleUniverses,
 } from './kit.js';
 
 const outcomeOf = (f: ListFetch): string => (f.ok ? `${f.ids.size} record(s)` : f.finding.detail);
@@ -66,7 +66,7 @@ const queryCustomers = rule(
     const u = (await visibleUniverses(t, bearer, ['customers'])).get('customers')!;
     const r = u.records.find((x) => typeof x.name === 'string' && x.name !== '');
     const res = await t.send(listRequest(t.target, bearer, 'customers', `query=${encodeURIComponent((r?.name as string | undefined) ?? 'zzzz')}&limit=250`));
-    const count = ((parseJson(res) as { _embedded?: { customers?: unknown[] } } | undefined)?._embedded?.customers ?? []).length;
+    const count = (arrayAt(res, '_embedded.customers') ?? []).length;
     const seen = Math.min(250, u.ids.size);
     const detail = res.status >= 300 ? `refused with ${res.status}` : res.status === 204 ? 'answered 204: searched, nothing found' : count >= seen ? `ignored: ${count} record(s), as without query` : `searched: ${count} record(s) of ${seen}`;
     return t.outcome([observed('query on customers', detail)]);
@@ -110,7 +110,7 @@ const responseShape = rule(
     const body = parseJson(res) as Record<string, unknown> | undefined;
     const keys = body && typeof body === 'object' ? Object.keys(body).join(', ') : 'no JSON body';
     const big = await t.send(listRequest(t.target, bearer, 'contacts', 'limit=500'));
-    const bigCount = ((parseJson(big) as { _embedded?: { contacts?: unknown[] } } | undefined)?._embedded?.contacts ?? []).length;
+    const bigCount = (arrayAt(big, '_embedded.contacts') ?? []).length;
     const none = await t.send(listRequest(t.target, bearer, 'leads', encodeFilter([{ kind: 'values', field: 'id', values: [1] }])));
     return t.outcome([
       observed('media type', `${res.status} ${mediaType(res) || 'no Content-Type'}; keys: ${keys}`),
@@ -133,7 +133,7 @@ const featureOff = rule(
     await t.control.call('POST', '/lists/filter-feature', { enabled: false });
     try {
       const flags = await t.send(accountFlagsRequest(t.target, bearer));
-      const flag = (parseJson(flags) as { is_api_filter_enabled?: unknown } | undefined)?.is_api_filter_enabled;
+      const flag = jsonAt(flags, 'is_api_filter_enabled');
       const res = await t.send(listRequest(t.target, bearer, 'leads', `${probe}&limit=1`));
       const what = res.status === 204 ? 'applied anyway (nothing matches id 1)' : res.status === 200 ? 'ignored (records returned for a filter that matches none)' : `refused with ${res.status}`;
       return t.outcome([observed('feature off', `account says is_api_filter_enabled=${JSON.stringify(flag)}; the filter is ${what}`)]);

@@ -6,31 +6,30 @@
  */
 import fc from 'fast-check';
 import {
-  condense, defineSpec, encodingArb, filterBearer, filterOf, type Finding, judgeFilter, listArb, type ListName, LISTS, rule, type RuleDraft, sweep, type SweepCase, truthUniverses, type Universe,
+  defineSpec, encodingArb, filterBearer, filterOf, type HttpResponse, judgeFilter, listArb, type ListName, LISTS, type RuleDraft, sweep, type SweepCase, sweepRule, truthUniverses, type Universe,
 } from './kit.js';
 
 type Group = 'common' | 'per-list' | 'custom-fields';
 
 const READING = 'Ground truth from the control API (GET /_control/lists/<list>). A returned record must satisfy the filter on its ground-truth fields under the lenient reading (ranges inclusive, names and text values as a case-insensitive substring, an unset checkbox as 0); a record that satisfies it under the strict reading (exclusive ranges, exact values) must be returned. Pages are followed through _links.next.';
 
+interface Oracle {
+  readonly bearer: string;
+  readonly us: Map<ListName, Universe>;
+}
+
 function oracleRule(id: string, title: string, group: Group, lists: readonly ListName[], covers: readonly string[]): RuleDraft {
-  return rule(
+  // Generated filters: two or three parameters of the group, or of the group and the common ones, in any encoding.
+  const groups: Group[] = group === 'common' ? ['common'] : ['common', group];
+  return sweepRule<{ u: Universe; c: SweepCase }, HttpResponse, Oracle>(
     { id, requires: ['control'], title, reading: READING, covers },
-    async (t) => {
-      const bearer = await filterBearer(t);
-      const us = await truthUniverses(t, lists);
-      const findings: Finding[] = [];
-      for (const [k, list] of lists.entries()) {
-        const u = us.get(list)!;
-        for (const c of sweep(u.src, t.seed + k, [group])) findings.push(...(await judgeFilter(t, bearer, u, c)));
-      }
-      const condensed = condense(findings, `every ${group} parameter`);
-      if (condensed.some((f) => f.verdict === 'failed')) return t.outcome(condensed);
-      // Generated filters: two or three parameters of the group, or of the group and the common ones, in any encoding.
-      const groups: Group[] = group === 'common' ? ['common'] : ['common', group];
-      const arb = listArb(us, lists).chain((u: Universe) => fc.record({ clauses: filterOf(u.src, groups, 3, 2), encoding: encodingArb })
-        .map(({ clauses, encoding }) => ({ u, c: { label: 'generated filter', clauses, encoding } as SweepCase })));
-      return t.property(arb, ({ u, c }) => judgeFilter(t, bearer, u, c));
+    {
+      setup: async (t) => ({ bearer: await filterBearer(t), us: await truthUniverses(t, lists) }),
+      named: (t, { us }) => lists.flatMap((list, k) => sweep(us.get(list)!.src, t.seed + k, [group]).map((c) => ({ u: us.get(list)!, c }))),
+      cases: (_t, { us }) => listArb(us, lists).chain((u: Universe) => fc.record({ clauses: filterOf(u.src, groups, 3, 2), encoding: encodingArb })
+        .map(({ clauses, encoding }) => ({ u, c: { label: 'generated filter', clauses, encoding } }))),
+      judge: (t, { u, c }, { bearer }) => judgeFilter(t, bearer, u, c),
+      what: `every ${group} parameter`,
     },
   );
 }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  cfClause, type Clause, condense, defineSpec, describeEncoding, encodeFilter, type Encoding, fail, fetchAll, filterBearer, type Finding, INVALID_KINDS, type InvalidFilter, invalidFilter, invalidQuery, LIST_MULTIPLE, LIST_RANGE, type ListName, listRequest, LISTS, nonStrict, noServerError, pass, QUERY_LISTS, RANGE_CF_TYPES, rangeClause, rule, sameSet, status, TEXT_CF_TYPES, valuesClause, visibleUniverses,
+  cfClause, type Clause, condense, defineSpec, describeEncoding, encodeFilter, type Encoding, fail, fetchAll, filterBearer, type Finding, INVALID_KINDS, type InvalidFilter, invalidFilter, invalidQuery, LIST_MULTIPLE, LIST_RANGE, type ListName, listRequest, LISTS, nonStrict, noServerError, pass, QUERY_LISTS, RANGE_CF_TYPES, rule, sameSet, status, TEXT_CF_TYPES, valuesClause, visibleUniverses,
 } from './kit.js';
 
 const RAW_SCALAR: Encoding = { brackets: 'raw', arrays: 'indexed', single: 'scalar' };

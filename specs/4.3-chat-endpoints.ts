@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, chatPaths, chatSession, type ChatSession, connectAnswer, countByClientId, createdChat, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, parseJson, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty,
+  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, countByClientId, createdChat, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty,
 } from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
@@ -18,7 +18,7 @@ const refusal = [status(400), jsonContentType];
 
 async function chatIdOf(s: ChatSession, conv: string, user = s.client()): Promise<string> {
   const res = await s.createChat(conv, user);
-  const id = (parseJson(res) as { id?: unknown } | undefined)?.id;
+  const id = jsonAt(res, 'id');
   if (res.status !== 200 || typeof id !== 'string') throw new Precondition(`creating a chat answered ${res.status}`);
   return id;
 }
@@ -54,7 +54,7 @@ export default defineSpec({
       {
         send: async (t) => { const s = await chatSession(t); return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId } }); },
         expect: async (t) => [status(200), connectAnswer((await chatSession(t)).channel.accountId), (res) => {
-          const v = (parseJson(res) as { hook_api_version?: unknown } | undefined)?.hook_api_version;
+          const v = jsonAt(res, 'hook_api_version');
           return v === undefined || v === 'v1' ? pass('default hook_api_version', `hook_api_version ${String(v ?? 'absent')}`) : fail('default hook_api_version', `expected v1 (the default) or nothing, observed ${JSON.stringify(v)}`);
         }],
       },
@@ -101,7 +101,7 @@ export default defineSpec({
         const user = s.client();
         const first = await chatIdOf(s, conv, user);
         const res = await s.createChat(conv, user);
-        const again = (parseJson(res) as { id?: unknown } | undefined)?.id;
+        const again = jsonAt(res, 'id');
         return t.outcome([...t.check(res, [status(200)]), again === first ? pass('same chat id', first) : fail('same chat id', `expected ${first} again, observed ${JSON.stringify(again)}`)]);
       },
     ),
@@ -114,7 +114,7 @@ export default defineSpec({
         const conv = s.conversationId();
         const user = s.client();
         const answers = await Promise.all(Array.from({ length: 8 }, () => s.createChat(conv, user)));
-        const ids = answers.map((r) => (parseJson(r) as { id?: unknown } | undefined)?.id);
+        const ids = answers.map((r) => jsonAt(r, 'id'));
         const distinct = new Set(ids);
         const findings: Finding[] = answers.flatMap((r) => t.check(r, [status(200)])).filter((f) => f.verdict !== 'passed').slice(0, 2);
         findings.push(distinct.size === 1 && typeof ids[0] === 'string' ? pass('one chat id', String(ids[0])) : fail('one chat id', `expected one chat id from 8 parallel creations, observed ${distinct.size}: ${[...distinct].map(String).join(', ').slice(0, 200)}`));
@@ -366,7 +366,7 @@ export default defineSpec({
         await s.allHistory(conv, (i) => i.length >= 52);
         const at50 = await s.history(conv, { limit: 50 });
         const at51 = await s.history(conv, { limit: 51 });
-        const count = (r: typeof at50) => ((parseJson(r) as { messages?: unknown[] } | undefined)?.messages ?? []).length;
+        const count = (r: typeof at50) => (arrayAt(r, 'messages') ?? []).length;
         const f: Finding[] = [...t.check(at50, [status(200)]).map((x) => ({ ...x, check: `limit 50: ${x.check}` }))];
         f.push(count(at50) === 50 ? pass('limit 50', '50 messages') : fail('limit 50', `expected 50 of the 52 messages, observed ${count(at50)}`));
         if (at51.status === 400) f.push(pass('limit 51', 'refused with 400'));
@@ -402,7 +402,7 @@ export default defineSpec({
         const id = await chatIdOf(s, conv, client);
         await s.mustSend(s.payload(conv, client));
         const res = await s.history(id);
-        const n = ((parseJson(res) as { messages?: unknown[] } | undefined)?.messages ?? []).length;
+        const n = (arrayAt(res, 'messages') ?? []).length;
         return t.outcome([observed('chat id in the path', `answered ${res.status}${res.status === 200 ? ` with ${n} message(s)` : ''}`)]);
       },
     ),

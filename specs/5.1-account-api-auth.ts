@@ -1,21 +1,10 @@
 /**
  * §5.1 Account API authentication: the bearer access token; what is not one (malformed headers, forged tokens) gets 401.
  */
-import {
-  accountRequest, defineSpec, exchangeRule, forge, FORGERIES, malformedAuthorization, obtainTokens, propertyRule, type RuleContext, status,
-} from './kit.js';
 import fc from 'fast-check';
-
-/** One real access token per rule run, forged in every way by the cases. */
-const realTokens = new WeakMap<RuleContext, Promise<string>>();
-function realToken(t: RuleContext): Promise<string> {
-  let token = realTokens.get(t);
-  if (!token) {
-    token = obtainTokens(t).then((p) => p.access_token);
-    realTokens.set(t, token);
-  }
-  return token;
-}
+import {
+  accountRequest, defineSpec, exchangeRule, forge, FORGERIES, malformedAuthorization, obtainTokens, propertyRule, status,
+} from './kit.js';
 
 export default defineSpec({
   section: '5.1',
@@ -44,8 +33,10 @@ export default defineSpec({
       { id: 'api.bearer.forged', requires: ['control'], title: 'A forged access token (re-signed, tampered, unsigned) is refused with 401',
         reading: 'The access token is a JWT (§2.2) the service signed: the same claims under another key or algorithm, altered claims or signature, or alg none must not authenticate (RFC 6750 §3.1); 403 is non_strict.' },
       {
+        // One real access token per run of the rule, forged in every way by the cases.
+        setup: async (t) => (await obtainTokens(t)).access_token,
         cases: () => fc.constantFrom(...FORGERIES),
-        send: async (t, how) => t.send(accountRequest(t.target, await forge(await realToken(t), how))),
+        send: async (t, how, real) => t.send(accountRequest(t.target, await forge(real, how))),
         expect: [status(401)],
       },
     ),

@@ -1,7 +1,7 @@
 /**
  * The registry: every spec file, in spec order. A new spec file is added here and nowhere else.
  */
-import { type Rule, type SpecFile } from './kit.js';
+import type { Rule, SpecFile } from './kit.js';
 import integration from './2.1-integration.js';
 import credentialLifetimes from './2.2-credential-lifetimes.js';
 import tokenResponse from './2.3-token-response.js';

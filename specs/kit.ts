@@ -13,16 +13,18 @@ export type * from '../src/model/context.js';
 export type * from '../src/model/control.js';
 export type * from '../src/model/http.js';
 export type * from '../src/model/target.js';
-export { ControlError, Precondition, SkipRule } from '../src/errors.js';
+export { ControlError } from '../src/errors.js';
 
 // named checks
 export * from '../src/checks/status.js';
+export * from '../src/checks/fields.js';
 export * from '../src/checks/json.js';
 export * from '../src/checks/token.js';
 export * from '../src/checks/secrets.js';
 export * from '../src/checks/chat.js';
 export * from '../src/checks/redirect.js';
 export * from '../src/checks/hook.js';
+export * from '../src/checks/page.js';
 export * from '../src/checks/filter-meaning.js';
 
 // requests and steps
@@ -34,9 +36,11 @@ export * from '../src/steps/oauth.js';
 export * from '../src/steps/api-token.js';
 export * from '../src/steps/lifecycle.js';
 export * from '../src/steps/chat.js';
+export * from '../src/steps/chat-rules.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';
+export * from '../src/steps/grant-page.js';
 
 // generators
 export * from '../generators/token-requests.js';

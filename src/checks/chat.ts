@@ -3,7 +3,7 @@
  */
 import { fail, pass } from '../model/outcome.js';
 import { parseJson } from './json.js';
-import type { Check } from '../model/check.js';
+import type { Check, Judge } from '../model/check.js';
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 80) ?? String(v));
 
@@ -51,6 +51,35 @@ export function newMessageAnswer(expect: { msgid: string; conversationId: string
     if (typeof nm.msgid !== 'string' || nm.msgid === '') problems.push(`msgid ${show(nm.msgid)} is not a non-empty string`);
     if (nm.ref_id !== expect.msgid) problems.push(`ref_id ${show(nm.ref_id)} is not the msgid sent (${expect.msgid})`);
     return problems.length === 0 ? pass('new_message', `msgid ${String(nm.msgid)}`) : fail('new_message', `expected the §4.3 new_message fields; ${problems.join('; ')}`);
+  };
+}
+
+/** A history item as far as the checks read it: the integration-side id of its message. */
+export interface HistoryItemView {
+  readonly message?: { readonly client_id?: unknown };
+}
+
+/** How often each integration-side message id appears in a history. */
+export function countByClientId(items: readonly HistoryItemView[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const i of items) {
+    const id = i.message?.client_id;
+    if (typeof id === 'string') counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** A history holds each of `once` exactly once and none of `none` (one account's history untouched by another's). */
+export function historyHolds(label: string, expect: { readonly once: readonly string[]; readonly none: readonly string[] }): Judge<readonly HistoryItemView[]> {
+  return (items) => {
+    const counts = countByClientId(items);
+    const problems = [
+      ...expect.once.filter((id) => counts.get(id) !== 1).map((id) => `${id} ${counts.get(id) ?? 0} time(s)`),
+      ...expect.none.filter((id) => counts.has(id)).map((id) => `${id}, which it must not hold`),
+    ];
+    return problems.length === 0
+      ? pass(label, `${items.length} message(s), each expected one once`)
+      : fail(label, `expected ${expect.once.join(', ')} once each and none of ${expect.none.join(', ') || 'nothing'}; the history holds ${items.length} message(s): ${problems.join('; ')}`);
   };
 }
 

@@ -140,6 +140,18 @@ export function disjoint(name: string, a: ReadonlySet<number>, b: ReadonlySet<nu
     : fail(name, `expected ${aName} and ${bName} to share no record, observed ${both.length} in both (ids ${ids(both)})`);
 }
 
+/** A paged fetch showed no record on two pages. */
+export function noDuplicates(fetch: { readonly pages: number; readonly duplicates: readonly number[] }): Finding {
+  return fetch.duplicates.length === 0
+    ? pass('no duplicates', `${fetch.pages} pages, no record twice`)
+    : fail('no duplicates', `expected each record on one page only, observed ${fetch.duplicates.length} repeated (ids ${ids([...fetch.duplicates])})`);
+}
+
+/** A filter that selects fewer than two records leaves no pages to join: noted, nothing to judge. */
+export function nothingToPage(what: string, count: number): Finding {
+  return pass('pages', `${what} selects ${count} record(s): nothing to page`);
+}
+
 /** Many findings in one rule: the ones that are not plain passes, or one pass that counts them. */
 export function condense(findings: readonly Finding[], what: string): Finding[] {
   const notable = findings.filter((f) => f.verdict !== 'passed');

@@ -1,12 +1,17 @@
 /**
  * Checks of a received disconnect hook (§4.1, §5.3, §6).
  */
-import type { Finding } from '../model/outcome.js';
+import type { Judge } from '../model/check.js';
+import type { ReceivedHook } from '../model/context.js';
 import { fail, pass } from '../model/outcome.js';
-import type { ReceivedHook } from '../hook/listener.js';
 import { disconnectHookSignature, HOOK_PARAMETERS } from '../hook/sign.js';
 
-export type HookCheck = (hook: ReceivedHook) => Finding;
+export type HookCheck = Judge<ReceivedHook>;
+
+/** A hook came within the window the rule waited (src/steps/lifecycle.ts HOOK_WINDOW_MS, docs/verdicts.md). */
+export const hookArrived: Judge<{ readonly hook: ReceivedHook | undefined }> = ({ hook }) => hook
+  ? pass('hook received', `a ${hook.method} to the hook URL`)
+  : fail('hook received', 'expected a GET to the disconnect hook URL after the user disconnected the integration, observed none within the window (docs/verdicts.md)');
 
 export const hookIsGet: HookCheck = (h) => h.method === 'GET' ? pass('GET', 'the hook is a GET') : fail('GET', `expected a GET request, observed ${h.method}`);
 

@@ -39,6 +39,20 @@ export function parseJson(res: HttpResponse): unknown {
   return value;
 }
 
+/** A field of the request a response answers (JSON or form body), when the kit sent it through a rule's context. */
+export function requestField(res: HttpResponse, name: string): unknown {
+  const body = res.request?.body?.toString();
+  if (!body) return undefined;
+  const type = Object.entries(res.request?.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (type.includes('x-www-form-urlencoded')) return new URLSearchParams(body).get(name) ?? undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>)[name] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export const jsonObjectBody: Check = (res) => {
   const body = parseJson(res);
   return body !== null && typeof body === 'object' && !Array.isArray(body)

@@ -4,7 +4,7 @@
  */
 import type { Check } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
-import { fail, nonStrict, pass } from '../model/outcome.js';
+import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 
 export function status(expected: number, options: { also?: readonly number[] } = {}): Check {
   const name = `status ${expected}`;
@@ -22,6 +22,36 @@ export function status(expected: number, options: { also?: readonly number[] } =
 /** Any 4xx: the request is refused, whatever the code. For rules where the spec says "refused" without a code. */
 export function refused(stated = 400): Check {
   return status(stated);
+}
+
+/** Exactly one of these codes (`statusIn(200, 204)`): no class-level leniency, a 5xx always fails. */
+export function statusIn(...codes: readonly number[]): Check {
+  const name = codes.length === 1 ? `status ${codes[0]}` : `status ${codes.join(' or ')}`;
+  return (res) => codes.includes(res.status)
+    ? pass(name, `status ${res.status}`)
+    : fail(name, `expected ${codes.join(' or ')}, observed ${res.status}${res.status >= 500 ? ' (a server error)' : briefBody(res)}`);
+}
+
+/** Refused, whatever the code: for steps where the spec says a request is refused and names no code. */
+export function clientError(name = 'refused'): Check {
+  return (res) => res.status >= 400 && res.status < 500
+    ? pass(name, `refused with ${res.status}`)
+    : fail(name, `expected a refusal (4xx), observed ${res.status}${briefBody(res)}`);
+}
+
+/** `info` rules: the answer's status, reported and not judged; `json200` is added when a 200 carries a JSON body. */
+export function observedStatus(name: string, options: { json200?: string } = {}): Check {
+  return (res) => {
+    let note = '';
+    if (options.json200 && res.status === 200) {
+      try {
+        if (JSON.parse(res.text)) note = ` ${options.json200}`;
+      } catch {
+        // not JSON: nothing to add
+      }
+    }
+    return observed(name, `answered ${res.status}${note}`);
+  };
 }
 
 /** Robustness (`should`): whatever the answer, it is not a server error. */

@@ -2,7 +2,10 @@
  * Checks of the token response object (§2.3). Each one judges a single field, so a report names exactly what is off.
  */
 import { decodeJwt, decodeProtectedHeader } from 'jose';
+import type { Judge } from '../model/check.js';
+import type { HttpResponse } from '../model/http.js';
 import { fail, pass } from '../model/outcome.js';
+import { tokenPairOf } from '../protocol/oauth.js';
 import { parseJson } from './json.js';
 import type { Check } from '../model/check.js';
 
@@ -79,4 +82,14 @@ export const jwtExpiryMatchesExpiresIn: Check = (res) => {
   return Math.abs(lifetime - body.expires_in) <= 60
     ? pass('JWT exp', `exp − iat = ${lifetime} s, expires_in ${body.expires_in}`)
     : fail('JWT exp', `expected exp − iat = expires_in (${body.expires_in} s), observed ${lifetime} s`);
+};
+
+/** Of parallel exchanges of one refresh token, exactly one answers 200 with a token pair (§2.2 "exchangeable once only"). */
+export const singleWinner: Judge<readonly HttpResponse[]> = (answers) => {
+  const statuses = answers.map((r) => r.status).join(', ');
+  if (answers.some((r) => r.status >= 500)) return fail('no 5xx', `a parallel refresh exchange answered a server error (statuses ${statuses})`);
+  const winners = answers.filter((r) => r.status === 200 && tokenPairOf(r.text)).length;
+  return winners === 1
+    ? pass('single use', `one of ${answers.length} parallel exchanges succeeded (statuses ${statuses})`)
+    : fail('single use', `expected exactly one of ${answers.length} parallel exchanges to succeed, observed ${winners} (statuses ${statuses})`);
 };

@@ -18,8 +18,20 @@ export class UnsupportedBody {
   constructor(readonly contentType: string | undefined) {}
 }
 
-/** qs options shared with the query-string parser: PHP-style brackets, bounded so hostile input stays cheap. */
+/** qs options for form bodies and the query string: PHP-style brackets, bounded so hostile input stays cheap. */
 export const QS_OPTIONS = { depth: 5, arrayLimit: 100, parameterLimit: 1000 } as const;
+
+/**
+ * The query string as the live service (PHP) reads it: a repeated key keeps its last value, while a key ending in
+ * `[]` appends. Public clients rebuild the next page's query from the original parameters plus the ones of
+ * `_links.next`, so `filter[pipeline_id][0]` arrives twice; merging both into an array would refuse the filter.
+ * Form bodies keep qs's default (a repeated parameter becomes an array the token endpoint refuses, RFC 6749 §3.2).
+ */
+export const QUERY_OPTIONS = { ...QS_OPTIONS, duplicates: 'last' } as const;
+
+export function parseQuery(query: string): Record<string, unknown> {
+  return qs.parse(query, QUERY_OPTIONS);
+}
 
 class BodyParseError extends Error {
   constructor(readonly statusCode: number, readonly code: string, message: string) {

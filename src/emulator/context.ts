@@ -37,7 +37,7 @@ export interface RouteOptions {
   readonly ctx: EmulatorContext;
 }
 
-/** host:port of the instance, as tokens name it (`api_domain`) and redirects name it (`referer`). */
+/** host:port of the instance: what links and tokens name when a request names no usable host (./origin.ts). */
 export function hostOf(ctx: EmulatorContext): string {
   return new URL(ctx.baseUrl()).host;
 }

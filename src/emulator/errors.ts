@@ -78,8 +78,25 @@ const FRAMEWORK_DETAILS: Record<string, string> = {
   FST_ERR_ASYNC_CONSTRAINT: 'The request could not be routed',
 };
 
-export function sendProblem(reply: FastifyReply, p: Problem, contentType = 'application/json'): FastifyReply {
-  return reply.code(p.status).header('content-type', `${contentType}; charset=utf-8`).send(JSON.stringify(problemBody(p)));
+/**
+ * The account API's error type, exactly as the live service sends it (docs/field-notes.md): one public client
+ * recognises an API error only by this literal value, so it carries no `charset` parameter (JSON is UTF-8 anyway).
+ */
+export const PROBLEM_JSON = 'application/problem+json';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Problems under `/api/` (the account API, its lists and records, unknown paths and methods there) are problem+json; the rest JSON. */
+export function problemContentType(url: string): string {
+  return url.startsWith('/api/') ? PROBLEM_JSON : JSON_TYPE;
+}
+
+export function sendProblem(reply: FastifyReply, p: Problem, contentType = problemContentType(reply.request.url)): FastifyReply {
+  return reply.code(p.status).header('content-type', contentType).send(jsonBytes(problemBody(p)));
+}
+
+/** JSON as bytes: fastify appends `; charset=utf-8` to a JSON type sent as a string, bytes go out with the type as set. */
+export function jsonBytes(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value), 'utf8');
 }
 
 /** Root handlers (the path is not echoed: a misdirected client may have put a secret in it); route modules that need another error format (the token endpoint) set their own in their scope. */

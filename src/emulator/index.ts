@@ -20,6 +20,12 @@ export interface EmulatorOptions {
   seed?: number;
   /** Off by default; when on, logs method and path only, never a secret. */
   logger?: boolean;
+  /**
+   * How long an idle keep-alive connection stays open before the emulator closes it. Default 0: never; the client or
+   * the proxy in front closes idle connections, so none of them can send a request on a connection being closed.
+   * Set one only above the idle timeout of every client and proxy in front (docs/emulator.md, "Connections").
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 export interface RunningEmulator {
@@ -41,6 +47,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(options.faults !== undefined && { faults: options.faults }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.logger !== undefined && { logger: options.logger }),
+    ...(options.keepAliveTimeoutMs !== undefined && { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
   });
   await built.app.listen({ host, port: options.port ?? 0 });
   const { port } = built.app.server.address() as AddressInfo;

@@ -4,9 +4,9 @@
  * filtering §4.2, the access-granting page) are added to ROUTE_MODULES and receive the same context.
  */
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import qs from 'qs';
 import { apiRoutes } from './api/routes.js';
-import { installBodyParsers, QS_OPTIONS } from './body.js';
+import { installBodyParsers, parseQuery } from './body.js';
+import { clientErrorHandler } from './client-errors.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext, RouteOptions } from './context.js';
 import { chatRoutes } from './chat/routes.js';
@@ -15,6 +15,7 @@ import { lifecycleControlRoutes } from './control/lifecycle.js';
 import { controlRoutes } from './control/routes.js';
 import { listControlRoutes } from './control/lists.js';
 import { installRootHandlers } from './errors.js';
+import { installClockDate } from './http-date.js';
 import { FaultSwitches } from './faults.js';
 import { listRoutes } from './lists/routes.js';
 import { tokenRoutes } from './oauth/token-endpoint.js';
@@ -29,6 +30,8 @@ export interface BuildOptions {
   readonly faults?: readonly string[];
   readonly seed?: number;
   readonly logger?: boolean;
+  /** See EmulatorOptions.keepAliveTimeoutMs; default 0 (never). */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 export interface BuiltEmulator {
@@ -39,6 +42,10 @@ export interface BuiltEmulator {
 }
 
 export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEmulator> {
+  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? 0;
+  if (!Number.isSafeInteger(keepAliveTimeoutMs) || keepAliveTimeoutMs < 0) {
+    throw Object.assign(new RangeError(`keepAliveTimeoutMs must be a non-negative integer; got ${keepAliveTimeoutMs}`), { code: 'ERR_EMULATOR_OPTION' });
+  }
   const initialFaults = [...(options.faults ?? [])];
   const faults = new FaultSwitches(initialFaults);
   const clock = new Clock();
@@ -74,12 +81,19 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
           serializers: { req: (req) => ({ method: req.method, path: (req.url ?? '').split('?')[0] }) },
         }
       : false,
-    // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them.
-    routerOptions: { querystringParser: (s: string) => qs.parse(s, QS_OPTIONS) },
+    // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them, PHP-style repeats (last wins).
+    routerOptions: { querystringParser: parseQuery },
     bodyLimit: 1024 * 1024,
+    clientErrorHandler: clientErrorHandler(clock),
   });
+  // A server that closes idle keep-alive connections itself races every client that reuses them: a proxy in front
+  // (whose own idle timeout is longer) sends a request on a socket the emulator is closing and gets no answer. The
+  // side that reuses a connection is the only one that can close it without that race, so by default the emulator
+  // never does (fastify's default is 72 s, Node's 5 s; both lost requests behind a keep-alive reverse proxy).
+  app.server.keepAliveTimeout = keepAliveTimeoutMs;
   installBodyParsers(app, faults);
   installRootHandlers(app);
+  installClockDate(app, clock);
   installTrafficLog(app, traffic);
   for (const routes of ROUTE_MODULES) await app.register(routes, { ctx });
   await app.ready();

@@ -4,6 +4,7 @@
  * Control calls about traffic itself are not counted.
  */
 import type { FastifyInstance } from 'fastify';
+import { jsonBytes } from './errors.js';
 
 const CAPACITY = 1 << 20;
 
@@ -56,7 +57,7 @@ export function installTrafficLog(app: FastifyInstance, log: TrafficLog): void {
     log.record(now);
     if (log.limitRps !== undefined && !request.url.startsWith('/_control') && log.inLastSecond(now) > log.limitRps) {
       return reply.code(429).header('retry-after', '1').header('content-type', 'application/problem+json')
-        .send(JSON.stringify({ title: 'Too Many Requests', type: 'https://developers.example/errors/429', status: 429, detail: `more than ${log.limitRps} requests per second` }));
+        .send(jsonBytes({ title: 'Too Many Requests', type: 'https://developers.example/errors/429', status: 429, detail: `more than ${log.limitRps} requests per second` }));
     }
   });
 }

@@ -100,15 +100,18 @@ const SWEEP_SHOWN = 6;
 
 /**
  * Every named case once (a deterministic sweep), then the property over generated cases (new values, shrunk on failure).
- * The sweep's failures decide the rule when there are any; a non_strict sweep case is kept in the outcome.
+ * The sweep's failures decide the rule when there are any; a non_strict sweep case and every observation (an `info`
+ * rule's findings) are kept in the outcome.
  */
 export async function sweepThenProperty<T>(t: RuleContext, spec: SweepSpec<T>): Promise<Outcome> {
   const what = spec.what ?? 'sweep';
   const failed: Finding[] = [];
+  const observations: Finding[] = [];
   let nonStrict: Finding | undefined;
   for (const c of spec.named) {
     const findings = await spec.check(c);
     failed.push(...findings.filter((f) => f.verdict === 'failed'));
+    observations.push(...findings.filter((f) => f.verdict === 'informational'));
     nonStrict ??= findings.find((f) => f.verdict === 'non_strict');
   }
   if (failed.length > 0) {
@@ -116,7 +119,7 @@ export async function sweepThenProperty<T>(t: RuleContext, spec: SweepSpec<T>): 
     return t.outcome([...failed.slice(0, SWEEP_SHOWN), ...(more > 0 ? [fail(what, `and ${more} more failing cases`)] : [])]);
   }
   const sweep = pass(what, `${spec.named.length} named cases held`);
-  const kept = nonStrict ? [nonStrict] : [];
+  const kept = [...observations, ...(nonStrict ? [nonStrict] : [])];
   if (!spec.cases) return t.outcome([sweep, ...kept]);
   const prop = await t.property(spec.cases, spec.check);
   return outcomeOf([sweep, ...prop.findings, ...kept], prop.property);
@@ -156,13 +159,14 @@ export interface Step<F> {
 
 /**
  * A step: `observe` makes one observation (it may keep a value on the fixture for later steps), `expect` judges it;
- * the findings carry the label.
+ * the findings carry the label (none when it is empty: the checks' own names say enough).
  */
 export function step<F, S = HttpResponse>(label: string, observe: (t: RuleContext, fixture: F) => Promise<S>, expect: Judges<S, [RuleContext, F]>): Step<F> {
   return {
     async run(t, f) {
       const subject = await observe(t, f);
-      return t.check(subject, await judgesOf(expect, t, f)).map((x) => relabel(label, x));
+      const findings = t.check(subject, await judgesOf(expect, t, f));
+      return label ? findings.map((x) => relabel(label, x)) : findings;
     },
   };
 }

@@ -49,5 +49,8 @@ export const fail = (check: string, detail: string): Finding => ({ check, verdic
 export const nonStrict = (check: string, detail: string): Finding => ({ check, verdict: 'non_strict', detail });
 export const observed = (check: string, detail: string): Finding => ({ check, verdict: 'informational', detail });
 
-/** Ends a rule as `skipped`; defined with the kit's other errors (src/errors.ts). */
-export { SkipRule } from '../errors.js';
+/**
+ * How a rule ends without a verdict on its point: `SkipRule` (skipped, with the reason) and `Precondition` (errored: a
+ * step before the observation did not work). Defined with the kit's other errors, src/errors.ts.
+ */
+export { Precondition, SkipRule } from '../errors.js';

@@ -13,7 +13,7 @@ import {
   type ChatCall, type MessagePayload, type OnWire, type ParticipantBody, type SignAs,
 } from '../protocol/chat.js';
 import type { RuleContext } from '../model/context.js';
-import { Precondition } from '../errors.js';
+import { ControlError, Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 
 /** How long a message accepted for processing may take to show in the history (docs/verdicts.md). */
@@ -231,12 +231,28 @@ export async function otherAccountId(t: RuleContext, mine: string): Promise<stri
   return other.amojo_id;
 }
 
-/** Findings about the messages of a history: each expected msgid exactly once. */
-export function countByClientId(items: readonly HistoryItem[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const i of items) {
-    const id = i.message?.client_id;
-    if (typeof id === 'string') counts.set(id, (counts.get(id) ?? 0) + 1);
+/** A manager writes in the conversation from the account, simulated through the control API (it sends the hook). */
+export async function accountMessage(s: ChatSession, conversationId: string): Promise<void> {
+  await s.t.control.call('POST', '/chat/account-message', { scope_id: await s.scope(), conversation_id: conversationId, text: 'from the account' });
+}
+
+/** How many outgoing-message hooks the control API has seen sent for a scope. */
+export async function chatHookCount(t: RuleContext, scopeId: string): Promise<number> {
+  return (await t.control.call<{ hooks: unknown[] }>('GET', `/chat/hooks?scope_id=${encodeURIComponent(scopeId)}`)).hooks.length;
+}
+
+/** The numeric account id the control API gives a chat account, for calls that name accounts by it. */
+export async function numericAccountId(t: RuleContext, chatAccountId: string): Promise<number | undefined> {
+  const info = await t.control.call<{ accounts: { id: number; amojo_id: string }[] }>('GET', '/chat');
+  return info.accounts.find((a) => a.amojo_id === chatAccountId)?.id;
+}
+
+/** The user disconnects the integration in an account (control API); skipped when the control API cannot. */
+export async function disconnectIntegration(t: RuleContext, accountId: number | undefined): Promise<void> {
+  try {
+    await t.control.call('POST', '/disconnect', { account_id: accountId });
+  } catch (err) {
+    if (err instanceof ControlError && (err.status === 404 || err.status === 405)) throw new SkipRule('the control API has no integration disconnect (POST /_control/disconnect)');
+    throw err;
   }
-  return counts;
 }

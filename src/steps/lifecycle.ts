@@ -66,6 +66,11 @@ export async function consentRedirect(t: RuleContext, options: { decision?: 'all
   return { location, params: redirectParams(t, location) };
 }
 
+/** The query of the redirect the user's decision leads to (the redirect rules judge it). */
+export async function redirectQuery(t: RuleContext, options: Parameters<typeof consentRedirect>[1] = {}): Promise<URLSearchParams> {
+  return (await consentRedirect(t, options)).params;
+}
+
 /** The query of a redirect, its code taught to the masker. */
 export function redirectParams(t: RuleContext, location: string): URLSearchParams {
   let url: URL;
@@ -141,4 +146,11 @@ export async function disconnectAndReceive(t: RuleContext): Promise<{ hook: Rece
   await t.control.call('POST', '/disconnect', { account_id: accountId });
   const hook = await t.waitForHook((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), { within: HOOK_WINDOW_MS });
   return { hook, accountId };
+}
+
+/** The hook of a disconnect, for rules about its content: Precondition when none came (`hook.disconnect.parameters` judges that). */
+export async function receivedHook(t: RuleContext): Promise<ReceivedHook> {
+  const { hook } = await disconnectAndReceive(t);
+  if (!hook) throw new Precondition('no disconnect hook arrived (hook.disconnect.parameters judges that)');
+  return hook;
 }

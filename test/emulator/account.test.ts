@@ -36,14 +36,17 @@ describe('GET /api/v4/account', () => {
     expect(r.json).not.toHaveProperty('is_api_filter_enabled');
   });
 
-  it('adds amojo_id and is_api_filter_enabled on request (comma list or repeated)', async () => {
+  it('adds amojo_id and is_api_filter_enabled on request (comma list or [] list; a repeated plain key keeps its last value, as PHP reads it)', async () => {
     const t = await h.tokens();
     const a = await h.account(t.access_token, '?with=amojo_id,is_api_filter_enabled');
     expect(a.json.amojo_id).toBe(h.env.CHAT_ACCOUNT_ID);
     expect(a.json.is_api_filter_enabled).toBe(true);
-    const b = await h.account(t.access_token, '?with=amojo_id&with=is_api_filter_enabled');
+    const b = await h.account(t.access_token, '?with[]=amojo_id&with[]=is_api_filter_enabled');
     expect(b.json.amojo_id).toBe(h.env.CHAT_ACCOUNT_ID);
     expect(b.json.is_api_filter_enabled).toBe(true);
+    const repeated = await h.account(t.access_token, '?with=amojo_id&with=is_api_filter_enabled');
+    expect(repeated.json).not.toHaveProperty('amojo_id');
+    expect(repeated.json.is_api_filter_enabled).toBe(true);
     const c = await h.account(t.access_token, '?with=amojo_id');
     expect(c.json).not.toHaveProperty('is_api_filter_enabled');
   });

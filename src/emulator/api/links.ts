@@ -1,16 +1,16 @@
 /**
  * Absolute links in HAL bodies use the scheme and host the client called (docs/field-notes.md: the PHP client prefixes its
- * own base URL, others follow the link as is), falling back to the instance URL when the request names no host.
+ * own base URL, others follow the link as is); see ../origin.ts for how a proxy in front is taken into account.
  */
 import type { FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context.js';
+import { clientOrigin, originUrl } from '../origin.js';
 
 export function linkBase(ctx: EmulatorContext, request: FastifyRequest): string {
-  const host = request.headers.host;
-  return host && /^[A-Za-z0-9.\-[\]:]+$/.test(host) ? `${request.protocol}://${host}` : ctx.baseUrl();
+  return originUrl(clientOrigin(ctx, request));
 }
 
-/** `with=a,b` and repeated `with=a&with=b` (qs makes an array) both name a set of extras. */
+/** `with=a,b` and `with[]=a&with[]=b` both name a set of extras (a repeated plain `with` keeps its last value, as PHP reads it). */
 export function withSet(query: unknown): Set<string> {
   const raw = (query as Record<string, unknown> | undefined)?.with;
   const parts = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteOptions } from '../context.js';
-import { sendProblem, toProblem } from '../errors.js';
+import { PROBLEM_JSON, sendProblem, toProblem } from '../errors.js';
 import { accountRoutes } from './account.js';
 
 export async function apiRoutes(app: FastifyInstance, opts: RouteOptions): Promise<void> {
@@ -13,7 +13,7 @@ export async function apiRoutes(app: FastifyInstance, opts: RouteOptions): Promi
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const p = toProblem(err);
     if (p.status >= 500) request.log.error({ err }, 'unhandled emulator error');
-    return sendProblem(reply, p, 'application/problem+json');
+    return sendProblem(reply, p, PROBLEM_JSON);
   });
   await app.register(accountRoutes, opts);
 }

@@ -11,6 +11,7 @@ import { methodNotAllowed, ProblemError } from '../errors.js';
 import { integrationOrNotFound } from '../oauth/consent.js';
 import { disconnectIntegration } from '../oauth/disconnect.js';
 import { issueLongLivedToken } from '../oauth/issue.js';
+import { clientOrigin } from '../origin.js';
 import { accountById, allAccounts, isInstalled, lifecycle, platformOf, regenerateSecret, uninstall } from '../oauth/lifecycle.js';
 import type { BearerRecord } from '../state.js';
 import type { Account, Integration } from '../world.js';
@@ -125,7 +126,7 @@ export async function lifecycleControlRoutes(app: FastifyInstance, { ctx }: Rout
     if (expiresAt === undefined || expiresAt < earliest || expiresAt > latest) {
       throw badRequest(`\`expires_at\` must be a timestamp from 1 day to 5 years ahead (${earliest} to ${latest})`);
     }
-    const { token, jti } = await issueLongLivedToken(ctx, { clientId: integration.clientId, userId: ctx.world.admin.id, accountId: account.id }, expiresAt * 1000);
+    const { token, jti } = await issueLongLivedToken(ctx, { clientId: integration.clientId, userId: ctx.world.admin.id, accountId: account.id }, expiresAt * 1000, { host: clientOrigin(ctx, request).host });
     return json(reply, 201, { ...longLivedView(ctx.store.bearers.get(jti)!), long_lived_token: token });
   });
   methodNotAllowed(app, `${p}/long-lived-tokens`, ['GET', 'POST']);

@@ -9,6 +9,7 @@ import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed } from '../errors.js';
 import { FAULTS, UnknownFaultError } from '../faults.js';
 import { decideConsent } from '../oauth/consent.js';
+import { clientOrigin } from '../origin.js';
 import { badRequest, controlBody, optionalString, optionalStringArray, requiredString } from './validate.js';
 
 export const CONTROL_PREFIX = '/_control';
@@ -56,7 +57,7 @@ export async function controlRoutes(app: FastifyInstance, { ctx }: RouteOptions)
       ...(state === undefined ? {} : { state }),
       ...(accountId === undefined ? {} : { accountId: accountId as number }),
       ...(body.widget === true ? { widget: true } : {}),
-    });
+    }, { host: clientOrigin(ctx, request).host });
     return json(reply, 200, outcome);
   });
   methodNotAllowed(app, `${p}/consent`, ['POST']);

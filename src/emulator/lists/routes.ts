@@ -1,17 +1,17 @@
 /**
  * `GET /api/v4/leads|contacts|companies|customers` (§4.2) in the live service's shape (docs/field-notes.md): HAL JSON with
- * `_page`, `_links.self` and `_links.next` (built from the scheme and host the client called, keeping every other
- * query parameter), `_embedded.<list>[]` with each record's own `_links.self`; `page` and `limit` paginate (default
+ * `_page` and `_links` (`self` as called; `next` while more records follow; `first` and `prev` after the first page;
+ * each built from the scheme and host the client called and keeping every other query parameter), `_embedded.<list>[]`
+ * with each record's own `_links.self`, which `GET /api/v4/<list>/<id>` serves; `page` and `limit` paginate (default
  * 50, at most 250: a larger limit is lowered to 250); an empty result is 204 with an empty body; a bearer is required.
  * With the paid filter feature off, `filter` is ignored (as the live service is reported to do); `query` still works.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import qs from 'qs';
 import { bearerAuth } from '../api/bearer.js';
 import { linkBase } from '../api/links.js';
-import { QS_OPTIONS } from '../body.js';
+import { parseQuery } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
-import { methodNotAllowed, ProblemError, sendProblem, toProblem } from '../errors.js';
+import { methodNotAllowed, PROBLEM_JSON, ProblemError, sendProblem, toProblem } from '../errors.js';
 import { LIST_NAMES, type ListName } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
 import { listStore } from './store.js';
@@ -24,7 +24,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const p = toProblem(err);
     if (p.status >= 500) request.log.error({ err }, 'unhandled emulator error');
-    return sendProblem(reply, p, 'application/problem+json');
+    return sendProblem(reply, p, PROBLEM_JSON);
   });
   const store = listStore(ctx);
   for (const list of LIST_NAMES) {
@@ -37,6 +37,16 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });
     methodNotAllowed(app, path, ['GET']);
+
+    app.get<{ Params: { id: string } }>(`${path}/:id`, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
+      const table = store.table(list);
+      const { id } = request.params;
+      const i = /^\d{1,15}$/.test(id) ? table.indexById.get(Number(id)) : undefined;
+      if (i === undefined) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
+      const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}}}`;
+      return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
+    });
+    methodNotAllowed(app, `${path}/:id`, ['GET']);
   }
 }
 
@@ -47,7 +57,7 @@ function rawQueryOf(url: string): string {
 
 function queryOf(ctx: EmulatorContext, rawQuery: string, parsed: unknown): Record<string, unknown> {
   if (ctx.faults.isOn('bracket-array-as-single')) {
-    return qs.parse(rawQuery.replace(/\[\]|%5B%5D/gi, ''), { ...QS_OPTIONS, duplicates: 'last' }) as Record<string, unknown>;
+    return parseQuery(rawQuery.replace(/\[\]|%5B%5D/gi, ''));
   }
   return (parsed ?? {}) as Record<string, unknown>;
 }
@@ -95,7 +105,10 @@ export function listPage(
 
   const self = rawQuery ? `${listUrl}?${rawQuery}` : listUrl;
   let links = `"self":{"href":${JSON.stringify(self)}}`;
-  if (hasMore) links += `,"next":{"href":${JSON.stringify(`${listUrl}?${nextQuery(ctx, rawQuery, page + 1)}`)}}`;
+  const others = otherParameters(rawQuery);
+  const pageLink = (name: string, n: number, params = others): string => `,"${name}":{"href":${JSON.stringify(`${listUrl}?${[...params, `page=${n}`].join('&')}`)}}`;
+  if (hasMore) links += pageLink('next', page + 1, ctx.faults.isOn('next-link-drops-filter') ? others.filter((p) => !/^filter(\[|%5B|=|$)/i.test(p)) : others);
+  if (page > 1) links += pageLink('first', 1) + pageLink('prev', page - 1);
   const recordBase = JSON.stringify(`${listUrl}/`).slice(0, -1);
   let items = '';
   for (let r = 0; r < rows.length; r += 1) {
@@ -105,9 +118,7 @@ export function listPage(
   return `{"_page":${page},"_links":{${links}},"_embedded":{"${list}":[${items}]}}`;
 }
 
-/** The query of the next page: every parameter as the client sent it, `page` replaced. */
-function nextQuery(ctx: EmulatorContext, rawQuery: string, page: number): string {
-  let parts = rawQuery.split('&').filter((p) => p !== '' && !/^page(=|$)/i.test(p));
-  if (ctx.faults.isOn('next-link-drops-filter')) parts = parts.filter((p) => !/^filter(\[|%5B|=|$)/i.test(p));
-  return [...parts, `page=${page}`].join('&');
+/** Every query parameter as the client sent it except `page`, which each page link sets. */
+function otherParameters(rawQuery: string): string[] {
+  return rawQuery.split('&').filter((p) => p !== '' && !/^page(=|$)/i.test(p));
 }

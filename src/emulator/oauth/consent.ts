@@ -3,10 +3,10 @@
  * code on Allow and `error=access_denied` on Deny. Shared by the control API (acting as the user) and by the HTML
  * page (src/emulator/page/), so both produce exactly the same redirect.
  */
-import { hostOf, type EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../context.js';
 import { ProblemError } from '../errors.js';
 import type { Account, Integration } from '../world.js';
-import { issueCode } from './issue.js';
+import { issueCode, type IssueSite } from './issue.js';
 import { accountChoices, install, integrationById, platformOf } from './lifecycle.js';
 
 export interface ConsentDecision {
@@ -43,7 +43,8 @@ function chosenAccount(ctx: EmulatorContext, integration: Integration, accountId
   return account;
 }
 
-export function decideConsent(ctx: EmulatorContext, d: ConsentDecision): ConsentOutcome {
+/** `site`: the host the deciding request called, which `referer` names (clients take it as the account's API host). */
+export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: IssueSite): ConsentOutcome {
   const integration = integrationOrNotFound(ctx, d.clientId);
   const f = ctx.faults;
   // URL keeps any query the registered Redirect URI already has and encodes what is added.
@@ -62,7 +63,7 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision): Consent
   install(ctx, integration.clientId, account.id);
   const code = issueCode(ctx, { clientId: integration.clientId, userId: d.userId ?? ctx.world.admin.id, accountId: account.id });
   location.searchParams.set('code', code);
-  location.searchParams.set('referer', hostOf(ctx));
+  location.searchParams.set('referer', site.host);
   addState();
   const platform = platformOf(account);
   location.searchParams.set('platform', f.isOn('platform-as-name') ? (platform === 1 ? 'regional' : 'global') : String(platform));

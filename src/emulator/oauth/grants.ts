@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { EmulatorContext } from '../context.js';
 import type { Integration } from '../world.js';
-import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant } from './issue.js';
+import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant, type IssueSite } from './issue.js';
 import { integrationById, secretMatches } from './lifecycle.js';
 import { checkParam, invalid, type TokenParams } from './params.js';
 
@@ -46,7 +46,7 @@ function checkRedirectUri(ctx: EmulatorContext, integration: Integration, params
   }
 }
 
-export async function authorizationCodeGrant(ctx: EmulatorContext, params: TokenParams): Promise<IssuedTokens> {
+export async function authorizationCodeGrant(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {
   const integration = checkClientId(ctx, params);
   const { clientId } = integration;
   if (!ctx.faults.isOn('skip-client-secret-check')) checkClientSecret(ctx, integration, params.optional('client_secret'));
@@ -54,7 +54,7 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
 
   if (!params.has('code') && ctx.faults.isOn('accept-missing-code')) {
     const { account, admin } = ctx.world;
-    return issuePair(ctx, { clientId, userId: admin.id, accountId: account.id, grantId: randomUUID() });
+    return issuePair(ctx, { clientId, userId: admin.id, accountId: account.id, grantId: randomUUID() }, site);
   }
   const code = ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
@@ -76,15 +76,15 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   }
 
   code.usedAtMs ??= now;
-  return issuePair(ctx, { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId });
+  return issuePair(ctx, { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId }, site);
 }
 
-async function issuePair(ctx: EmulatorContext, grant: Grant): Promise<IssuedTokens> {
-  const access = await issueAccessToken(ctx, grant);
+async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedTokens> {
+  const access = await issueAccessToken(ctx, grant, site);
   return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken: issueRefreshToken(ctx, grant) };
 }
 
-export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParams): Promise<IssuedTokens> {
+export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {
   const integration = checkClientId(ctx, params);
   const { clientId } = integration;
   // §5.1 item 3: the secret is optional on refresh, but a secret that is sent must be right.
@@ -96,7 +96,7 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   const record = ctx.store.refreshTokens.get(value);
   if (!record && ctx.faults.isOn('long-lived-refreshable')) {
     const longLived = longLivedRecord(ctx, value);
-    if (longLived) return issuePair(ctx, { clientId, userId: longLived.userId, accountId: longLived.accountId, grantId: randomUUID() });
+    if (longLived) return issuePair(ctx, { clientId, userId: longLived.userId, accountId: longLived.accountId, grantId: randomUUID() }, site);
   }
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
   if (record.clientId !== clientId) {
@@ -118,7 +118,7 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   if (!sameToken && !late) record.usedAtMs ??= now;
   // The fault models a slow store between check and write: the window parallel exchanges slip through.
   if (late) await new Promise((resolve) => setTimeout(resolve, 25));
-  const access = await issueAccessToken(ctx, grant);
+  const access = await issueAccessToken(ctx, grant, site);
   if (!sameToken && late) record.usedAtMs ??= now;
   const refreshToken = sameToken ? value : issueRefreshToken(ctx, grant, !ctx.faults.isOn('new-refresh-token-dead'));
   return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken };

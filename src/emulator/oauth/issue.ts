@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { addCalendarMonthsUtc } from '../clock.js';
-import { hostOf, type EmulatorContext } from '../context.js';
+import type { EmulatorContext } from '../context.js';
 import { secretToken } from '../random.js';
 import { signAccessToken } from './jwt.js';
 
@@ -29,12 +29,17 @@ export function issueCode(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>): st
   return value;
 }
 
+/** Where the token is issued: the host the client called, which `api_domain` and `base_domain` name (../origin.ts). */
+export interface IssueSite {
+  readonly host: string;
+}
+
 export interface IssuedAccessToken {
   readonly token: string;
   readonly expiresIn: number;
 }
 
-export async function issueAccessToken(ctx: EmulatorContext, grant: Grant): Promise<IssuedAccessToken> {
+export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedAccessToken> {
   const iat = ctx.clock.nowSeconds();
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
   const jti = randomUUID();
@@ -47,7 +52,7 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant): Prom
     ctx.store.addBearer(record, token);
     return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
   }
-  const host = hostOf(ctx);
+  const { host } = site;
   const token = ctx.secrets.add(await signAccessToken({
     aud: grant.clientId,
     jti,
@@ -76,11 +81,11 @@ export function issueRefreshToken(ctx: EmulatorContext, grant: Grant, store = tr
 }
 
 /** §2.2 long-lived token: a JWT like an access token, with the expiry the user picked, no refresh token, no grant. */
-export async function issueLongLivedToken(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>, expiresAtMs: number): Promise<{ token: string; jti: string }> {
+export async function issueLongLivedToken(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>, expiresAtMs: number, site: IssueSite): Promise<{ token: string; jti: string }> {
   const iat = ctx.clock.nowSeconds();
   const exp = Math.floor(expiresAtMs / 1000);
   const jti = randomUUID();
-  const host = hostOf(ctx);
+  const { host } = site;
   const token = ctx.secrets.add(await signAccessToken({
     aud: who.clientId, jti, iat, nbf: iat, exp, sub: String(who.userId), account_id: who.accountId,
     base_domain: host, api_domain: host, scopes: ctx.world.integration.scopes,

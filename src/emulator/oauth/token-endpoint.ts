@@ -1,13 +1,17 @@
 /**
  * `POST /oauth2/access_token` (§4.1): the HTTP face of the two grants. This module owns the token endpoint's
  * response shape (§2.3) and its error format: JSON, also on error (§4.1), with a `hint` naming the bad parameter,
- * never quoting a received secret.
+ * never quoting a received secret. Errors stay `application/json` although the live service sends problem+json
+ * here (docs/field-notes.md): §4.1 states application/json "(also on error)" and the refusal rules check exactly
+ * that, so the strict reference follows the spec (docs/emulator.md, "Error content types").
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyEncoding, objectBody, UnsupportedBody } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError, problemBody, toProblem, type Problem } from '../errors.js';
+import { clientOrigin } from '../origin.js';
 import { authorizationCodeGrant, refreshTokenGrant, type IssuedTokens } from './grants.js';
+import type { IssueSite } from './issue.js';
 import { checkParam, invalid, TokenParams } from './params.js';
 
 export const TOKEN_PATH = '/oauth2/access_token';
@@ -16,7 +20,7 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => sendTokenError(ctx, request, reply, err));
   app.post(TOKEN_PATH, async (request, reply) => {
     const params = new TokenParams(readBody(ctx, request), ctx.faults);
-    const tokens = await exchange(ctx, params);
+    const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     return reply.code(200).header('content-type', type).send(JSON.stringify(tokenResponse(ctx, tokens)));
   });
@@ -35,10 +39,10 @@ function readBody(ctx: EmulatorContext, request: FastifyRequest): Record<string,
   return body;
 }
 
-function exchange(ctx: EmulatorContext, params: TokenParams): Promise<IssuedTokens> {
+function exchange(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {
   const grantType = params.optional('grant_type');
-  if (grantType === 'refresh_token') return refreshTokenGrant(ctx, params);
-  if (grantType === 'authorization_code' || ctx.faults.isOn('accept-unknown-grant-type')) return authorizationCodeGrant(ctx, params);
+  if (grantType === 'refresh_token') return refreshTokenGrant(ctx, params, site);
+  if (grantType === 'authorization_code' || ctx.faults.isOn('accept-unknown-grant-type')) return authorizationCodeGrant(ctx, params, site);
   if (grantType === undefined) throw invalid(checkParam('grant_type'), 'The request is missing the required `grant_type` parameter');
   throw invalid(checkParam('grant_type'), 'The grant type is not supported', 'unsupported_grant_type');
 }

@@ -12,6 +12,7 @@ import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
 import { objectBody } from '../body.js';
 import { decideConsent } from '../oauth/consent.js';
+import { clientOrigin } from '../origin.js';
 import { accountChoices, integrationById, lifecycle } from '../oauth/lifecycle.js';
 import { sameSecret } from '../oauth/params.js';
 import type { Integration } from '../world.js';
@@ -171,7 +172,7 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       ...(q.state === undefined ? {} : { state: q.state }),
       ...(accountId === undefined ? {} : { accountId }),
       ...(session ? { userId: session.userId } : {}),
-    });
+    }, { host: clientOrigin(ctx, request).host });
     const f = ctx.faults;
     const closesIntoOpener = (q.mode === 'popup' && !f.isOn('popup-mode-ignored')) || (q.mode === 'post_message' && f.isOn('post-message-mode-ignored'));
     if (closesIntoOpener) return popupFinish(reply, outcome.location);

@@ -1,0 +1,126 @@
+/**
+ * The npm client `amocrm-js` (pinned), unchanged, against the emulator behind a local TLS front: code exchange,
+ * refresh of a restored expired token, filtered paging through `_links` over several pages, and the account. The
+ * client only speaks https on the default port to the domain it is given, through Node's `https.globalAgent`: the
+ * test hands it an agent that trusts the run's certificate and whose default port is the front's.
+ */
+import https from 'node:https';
+import { Client } from 'amocrm-js';
+import type { ILead } from 'amocrm-js/dist/api/activeRecords/Lead.js';
+import type { LeadsGetCriteria } from 'amocrm-js/dist/api/factories/LeadFactory.js';
+import type ResourcePaginationModule from 'amocrm-js/dist/api/ResourcePagination.js';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { Control, startTlsFront, type TlsFront } from './tls-front.js';
+
+let emulator: RunningEmulator;
+let front: TlsFront;
+let control: Control;
+let env: Record<string, string>;
+let previousAgent: https.Agent;
+let agent: https.Agent;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seed: 11 });
+  env = emulator.env();
+  front = await startTlsFront(emulator.url);
+  control = new Control(emulator.url);
+  previousAgent = https.globalAgent;
+  // `defaultPort` is the Agent property Node's https.request reads when a request names no port (not in @types/node).
+  agent = Object.assign(new https.Agent({ ca: front.ca, keepAlive: true }), { defaultPort: front.port });
+  https.globalAgent = agent;
+});
+afterAll(async () => {
+  https.globalAgent = previousAgent;
+  agent.destroy();
+  await front.close();
+  await emulator.close();
+});
+beforeEach(async () => { await control.call('POST', '/reset'); });
+
+/** The domain as the client takes it: a name with a dot is used as is, on https's default port. */
+const DOMAIN = '127.0.0.1';
+
+function client(code: string): Client {
+  return new Client({ domain: DOMAIN, auth: { client_id: env.CLIENT_ID!, client_secret: env.CLIENT_SECRET!, redirect_uri: env.REDIRECT_URI!, code } });
+}
+
+describe('amocrm-js against the emulator', () => {
+  it('exchanges a code, computes the expiry from Date on the emulator clock, and reads the account', async () => {
+    // Three days ahead: a Date in real time would put the client's expiry three days before the token's exp.
+    await control.advanceClock(3 * 86_400);
+    const c = client(await control.code(env.CLIENT_ID!));
+    expect(await c.connection.connect()).toBe(true);
+    const token = c.token.getValue()!;
+    const claims = decodeJwt(token.access_token);
+    expect(token.token_type).toBe('Bearer');
+    expect(Math.abs(token.expires_at! - claims.exp! * 1000)).toBeLessThanOrEqual(1_000);
+    // The host the client called, as the TLS front forwarded it: not the emulator's bind address.
+    expect(claims.api_domain).toBe(DOMAIN);
+
+    const { data } = await c.request.get<any>('/api/v4/account', { with: 'amojo_id' });
+    const world = await control.call('GET', '');
+    expect(data).toMatchObject({ id: world.account.id, subdomain: world.account.subdomain, amojo_id: env.CHAT_ACCOUNT_ID });
+    expect(data._links.self.href).toBe(`https://${DOMAIN}/api/v4/account`);
+  });
+
+  it('refreshes a restored token that has expired, then works with the new one', async () => {
+    const c = client(await control.code(env.CLIENT_ID!));
+    await c.connection.connect();
+    const first = c.token.getValue()!;
+    // A day later by the emulator clock; the application restores its saved token, whose expiry has passed.
+    await control.advanceClock(86_400 + 60);
+    c.token.setValue({ ...first, expires_at: Date.now() - 1_000 });
+    const { data } = await c.request.get<any>('/api/v4/account');
+    const second = c.token.getValue()!;
+    expect(second.access_token).not.toBe(first.access_token);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(data.id).toBe((await control.call('GET', '')).account.id);
+    const stale = await fetch(`${emulator.url}/api/v4/account`, { headers: { authorization: `Bearer ${first.access_token}` } });
+    expect(stale.status).toBe(401);
+  });
+
+  it('pages a filtered list through _links.next to the end, and back through prev and first', async () => {
+    const leads: Array<{ id: number; pipeline_id: number }> = (await control.call('GET', '/lists/leads')).records;
+    const byPipeline = new Map<number, number[]>();
+    for (const l of leads) byPipeline.set(l.pipeline_id, [...(byPipeline.get(l.pipeline_id) ?? []), l.id]);
+    const [pipeline, wanted] = [...byPipeline].sort((a, b) => b[1].length - a[1].length)[0]!;
+    const limit = Math.ceil(wanted.length / 4);
+
+    const c = client(await control.code(env.CLIENT_ID!));
+    // The client repeats the filter and limit from its criteria on every later page, beside the ones in the link.
+    const criteria: LeadsGetCriteria = { filter: { pipeline_id: [pipeline] }, limit };
+    // The factory's declared return type omits first(), which the pagination class it returns has.
+    const pages = (await c.leads.get(criteria)) as unknown as ResourcePaginationModule.default<ILead>;
+    const seen: number[] = pages.getData().map((l) => l.id!);
+    const pageNumbers = [pages.getPage()];
+    while (pages.hasNext()) {
+      await pages.next();
+      pageNumbers.push(pages.getPage());
+      seen.push(...pages.getData().map((l) => l.id!));
+    }
+    expect(pageNumbers).toEqual([1, 2, 3, 4]);
+    expect(seen).toEqual([...wanted].sort((a, b) => a - b));
+
+    expect(pages.hasPrev()).toBe(true);
+    await pages.prev();
+    expect(pages.getPage()).toBe(3);
+    await pages.first();
+    expect(pages.getPage()).toBe(1);
+    expect(pages.getData().map((l) => l.id)).toEqual(seen.slice(0, limit));
+  });
+
+  it('surfaces a refused request as its API error, with the problem body', async () => {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const c = client(await control.code(env.CLIENT_ID!));
+      await expect(c.request.get('/api/v4/leads', { filter: { price: 'cheap' } })).rejects.toMatchObject({
+        message: 'API_RESPONSE_ERROR',
+        data: { status: 400, title: 'Bad Request', detail: expect.stringContaining('filter[price]') },
+      });
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+});

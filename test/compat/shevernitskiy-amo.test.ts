@@ -1,0 +1,114 @@
+/**
+ * The npm client `@shevernitskiy/amo` (pinned), unchanged, against the emulator behind a local TLS front: code
+ * exchange, refresh of a restored expired token, filtered paging by `page` over several pages, a record by its id,
+ * the account, and its error classes (it takes a response for an API error only when the Content-Type is exactly
+ * `application/problem+json`). It is https-only and calls the global `fetch`: the test trusts the run's certificate
+ * through the global dispatcher that `fetch` uses.
+ */
+import { Amo, type OAuth } from '@shevernitskiy/amo';
+import { decodeJwt } from 'jose';
+import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { Control, startTlsFront, type TlsFront } from './tls-front.js';
+
+let emulator: RunningEmulator;
+let front: TlsFront;
+let control: Control;
+let env: Record<string, string>;
+let previousDispatcher: Dispatcher;
+let trusting: Agent;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ seed: 12 });
+  env = emulator.env();
+  front = await startTlsFront(emulator.url);
+  control = new Control(emulator.url);
+  previousDispatcher = getGlobalDispatcher();
+  trusting = new Agent({ connect: { ca: front.ca } });
+  setGlobalDispatcher(trusting);
+});
+afterAll(async () => {
+  setGlobalDispatcher(previousDispatcher);
+  await trusting.close();
+  await front.close();
+  await emulator.close();
+});
+beforeEach(async () => { await control.call('POST', '/reset'); });
+
+/** The client paces its requests (150 ms by default); the emulator has no rate limit unless one is set. */
+const OPTIONS = { request_delay: 0 };
+
+async function connected(onToken: (t: OAuth) => void = () => {}): Promise<Amo> {
+  const code = await control.code(env.CLIENT_ID!);
+  return new Amo(front.host, {
+    client_id: env.CLIENT_ID!, client_secret: env.CLIENT_SECRET!, grant_type: 'authorization_code', code, redirect_uri: env.REDIRECT_URI!,
+  }, { ...OPTIONS, on_token: onToken });
+}
+
+describe('@shevernitskiy/amo against the emulator', () => {
+  it('exchanges a code and reads the account', async () => {
+    const tokens: OAuth[] = [];
+    const amo = await connected((t) => { tokens.push(t); });
+    const account = await amo.account.getAccount({ with: ['amojo_id'] });
+    const world = await control.call('GET', '');
+    expect(account).toMatchObject({ id: world.account.id, subdomain: world.account.subdomain, amojo_id: env.CHAT_ACCOUNT_ID });
+    expect(tokens).toHaveLength(1);
+    // The host and port the client called through the TLS front, not the emulator's bind address.
+    expect(decodeJwt(tokens[0]!.access_token).api_domain).toBe(front.host);
+    expect((account as any)._links.self.href).toBe(`https://${front.host}/api/v4/account`);
+  });
+
+  it('refreshes a restored token that has expired, then works with the new one', async () => {
+    const first: OAuth[] = [];
+    await (await connected((t) => { first.push(t); })).account.getAccount();
+    await control.advanceClock(86_400 + 60);
+    const refreshed: OAuth[] = [];
+    const restored = new Amo(front.host, {
+      ...first[0]!, expires_at: Date.now() - 1_000,
+      client_id: env.CLIENT_ID!, client_secret: env.CLIENT_SECRET!, redirect_uri: env.REDIRECT_URI!,
+    }, { ...OPTIONS, on_token: (t) => { refreshed.push(t); } });
+    const account = await restored.account.getAccount();
+    expect(account.id).toBe((await control.call('GET', '')).account.id);
+    expect(refreshed).toHaveLength(1);
+    expect(refreshed[0]!.refresh_token).not.toBe(first[0]!.refresh_token);
+    expect(refreshed[0]!.access_token).not.toBe(first[0]!.access_token);
+  });
+
+  it('pages a filtered list by page number to its end, and reads a record by id', async () => {
+    const leads: Array<{ id: number; pipeline_id: number }> = (await control.call('GET', '/lists/leads')).records;
+    const byPipeline = new Map<number, number[]>();
+    for (const l of leads) byPipeline.set(l.pipeline_id, [...(byPipeline.get(l.pipeline_id) ?? []), l.id]);
+    const [pipeline, wanted] = [...byPipeline].sort((a, b) => b[1].length - a[1].length)[0]!;
+    const limit = Math.ceil(wanted.length / 3);
+
+    const amo = await connected();
+    const seen: number[] = [];
+    let page = 1;
+    for (;; page += 1) {
+      const answer = await amo.lead.getLeads({ page, limit, filter: (f) => f.multi('pipeline_id', [pipeline]) });
+      expect(answer._page).toBe(page);
+      seen.push(...answer._embedded.leads.map((l) => l.id));
+      if (!answer._links.next) break;
+    }
+    expect(page).toBe(3);
+    expect(seen).toEqual([...wanted].sort((a, b) => a - b));
+    // Past the last record the list answers 204, which this client raises as its NoContentError.
+    await expect(amo.lead.getLeads({ page: page + 1, limit, filter: (f) => f.multi('pipeline_id', [pipeline]) })).rejects.toThrow(/^204 No Content, https:/);
+
+    const one = await amo.lead.getLeadById(seen[1]!);
+    expect(one.id).toBe(seen[1]);
+    expect(one.pipeline_id).toBe(pipeline);
+  });
+
+  it('raises a refused request as ApiError with the problem body, and an unknown record too', async () => {
+    const amo = await connected();
+    await amo.account.getAccount();
+    const refused = await amo.lead.getLeads({ filter: (f) => f.range('price', 'cheap' as unknown as number, 1) }).catch((e: unknown) => e);
+    // Its ES5 build breaks `instanceof` on its error classes; an ApiError is the one carrying the parsed problem as
+    // `response` (an HttpError carries the raw text as its message).
+    expect(refused).toMatchObject({ message: expect.stringMatching(/^400 Bad Request, https:/), response: { status: 400, title: 'Bad Request', detail: expect.stringContaining('filter[price]') } });
+    const missing = await amo.lead.getLeadById(1).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ message: expect.stringMatching(/^404 Not Found, https:/), response: { status: 404 } });
+  });
+});

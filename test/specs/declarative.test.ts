@@ -1,0 +1,74 @@
+/**
+ * Rules are declarative by default: most are built by a builder (exchangeRule, propertyRule, sweepRule, scenarioRule and
+ * the fixtures' builders on them), and spec files hold no ad-hoc judging code: no findings built inline, no casts of
+ * parsed JSON, no hand-written relabelling of findings. The files not converted yet are listed, and the list only shrinks.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { allRules } from '../../specs/index.js';
+import { exchangeRule, propertyRule, rule, scenarioRule, sweepRule } from '../../src/model/define.js';
+import { outcomeOf } from '../../src/model/outcome.js';
+import { DECLARATIVE_KINDS } from '../../src/model/rule.js';
+
+/** The least share of rules built by a declarative builder. */
+const MIN_DECLARATIVE_SHARE = 0.7;
+
+/** Spec files still to convert to the builders (docs/writing-rules.md); remove a file once it passes the checks below. */
+const NOT_YET_CONVERTED = ['4.2-filter-shapes.ts', '4.2-filter-open.ts', '4.3-chat-endpoints.ts', '4.3-chat-model.ts', '5.2-chat-signature.ts'];
+
+const SPECS = new URL('../../specs/', import.meta.url);
+const specFiles = readdirSync(SPECS).filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'kit.ts');
+
+/** Ad-hoc judging a spec file should leave to named checks, each with the pattern that finds it. */
+const AD_HOC: Record<string, RegExp> = {
+  'a finding built inline': /(?<![\w.])(pass|fail|nonStrict|observed)\(/,
+  'a cast of parsed JSON': /\bas \{/,
+  'findings relabelled by hand': /\.map\(\(\w+\) => \(\{ \.\.\.\w+, (check|detail):/,
+};
+
+function adHocIn(file: string): string[] {
+  const text = readFileSync(new URL(file, SPECS), 'utf8');
+  return Object.entries(AD_HOC).filter(([, re]) => re.test(text)).map(([what]) => what);
+}
+
+describe('declarative rules', () => {
+  it('builders tag the rules they build, and a free-form rule is a closure', () => {
+    const run = async () => outcomeOf([]);
+    const meta = { id: 'x.y', title: 'a rule for the test' };
+    expect(rule(meta, run).kind).toBe('closure');
+    expect(exchangeRule(meta, { send: async () => 1, expect: [] }).kind).toBe('exchange');
+    expect(propertyRule(meta, { cases: () => { throw new Error('not run'); }, send: async () => 1, expect: [] }).kind).toBe('property');
+    expect(sweepRule(meta, { named: [], judge: async () => [] }).kind).toBe('sweep');
+    expect(scenarioRule(meta, { steps: [] }).kind).toBe('scenario');
+    expect(DECLARATIVE_KINDS).not.toContain('closure');
+  });
+
+  it(`builds at least ${MIN_DECLARATIVE_SHARE * 100}% of the rules with a declarative builder`, () => {
+    const rules = allRules();
+    const declarative = rules.filter((r) => DECLARATIVE_KINDS.includes(r.kind));
+    const share = declarative.length / rules.length;
+    expect(share, `${declarative.length} of ${rules.length} rules are declarative; closures: ${rules.filter((r) => r.kind === 'closure').map((r) => r.id).join(', ')}`)
+      .toBeGreaterThanOrEqual(MIN_DECLARATIVE_SHARE);
+  });
+
+  it('leaves judging to named checks in every converted spec file', () => {
+    const offending = specFiles.filter((f) => !NOT_YET_CONVERTED.includes(f)).flatMap((f) => adHocIn(f).map((what) => `${f}: ${what}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('casts parsed JSON in no spec file at all (typed field access instead: jsonAt, field, valueField)', () => {
+    expect(specFiles.filter((f) => AD_HOC['a cast of parsed JSON']!.test(readFileSync(new URL(f, SPECS), 'utf8')))).toEqual([]);
+  });
+
+  it('lists as not yet converted only files that still need it', () => {
+    for (const f of NOT_YET_CONVERTED) expect(specFiles, f).toContain(f);
+    expect(NOT_YET_CONVERTED.filter((f) => adHocIn(f).length === 0)).toEqual([]);
+  });
+
+  it('finds each kind of ad-hoc judging it looks for', () => {
+    expect(AD_HOC['a finding built inline']!.test("return t.outcome([fail('x', 'y')])")).toBe(true);
+    expect(AD_HOC['a finding built inline']!.test('hookParameterEquals(name)')).toBe(false);
+    expect(AD_HOC['a cast of parsed JSON']!.test('(parseJson(res) as { id?: unknown })')).toBe(true);
+    expect(AD_HOC['findings relabelled by hand']!.test('.map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` }))')).toBe(true);
+  });
+});

@@ -1,10 +1,11 @@
 /**
  * §2.2 Credentials, with their §3.1 transitions and §8 limits: how long each credential lives, read on the target's
- * control clock (never a sleep), and the long-lived token (works as a bearer, no refresh, expiry, revocation).
- * Clock rules are exclusive (they move the target's time) and return the clock to real time when done.
+ * control clock (without a control API, the code lifetime in real time under --profile soak), and the long-lived token
+ * (works as a bearer, no refresh, expiry, revocation). Clock rules are exclusive (they move the target's time) and
+ * return the clock to real time when done.
  */
 import {
-  absent, accountRequest, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, jsonObjectBody, type LongLived, obtainTokens, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revokeLongLived, type RuleContext, scenarioRule, status, step, valueField, withClockAdvanced,
+  absent, accountRequest, afterElapsed, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, freshCode, jsonObjectBody, longLivedToken, type LongLivedToken, obtainTokens, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, type RuleContext, scenarioRule, status, step, valueField, withClockAdvanced,
 } from './kit.js';
 
 const MINUTE = 60;
@@ -17,28 +18,33 @@ const THREE_MONTHS_READING =
   + 'and must be refused 92 days plus an hour after; whatever the target does in between passes. (The emulator expires it at issue '
   + 'time + 3 calendar months, UTC, a missing day clamped to the month\'s end.)';
 
-/** Exchanges a code minted now, after the clock moved `seconds` ahead. */
-async function exchangeCodeAfter(t: RuleContext, seconds: number) {
-  const code = await t.control.freshCode();
-  return withClockAdvanced(t, async (advance) => {
-    await advance(seconds);
-    return exchange(t, codeGrant(t.target, code));
-  });
+/**
+ * Exchanges a code minted now, `seconds` later: on the control clock, else in real time (--profile soak). A code that
+ * must still work is timed from before it was minted and must not be exchanged after its 20 minutes; one that must be
+ * refused is timed from after.
+ */
+async function exchangeCodeAfter(t: RuleContext, seconds: number, still: 'valid' | 'expired') {
+  const before = Date.now();
+  const code = await freshCode(t);
+  const sinceMs = still === 'valid' ? before : Date.now();
+  return afterElapsed(t, { seconds, sinceMs, ...(still === 'valid' ? { beforeSeconds: 20 * MINUTE } : {}) }, () => exchange(t, codeGrant(t.target, code)));
 }
 
 async function refreshAfter(t: RuleContext, seconds: number) {
   const { refresh_token } = await obtainTokens(t);
-  return withClockAdvanced(t, async (advance) => {
-    await advance(seconds);
-    return refreshTokens(t, refresh_token);
-  });
+  return afterElapsed(t, { seconds }, () => refreshTokens(t, refresh_token));
 }
 
-/** A long-lived token that works now (else Precondition: the rule `api.long-lived.works` judges that). */
+/** The long-lived token works now (else Precondition: the rule `api.long-lived.works` judges that). */
+async function mustWork(t: RuleContext, token: string): Promise<void> {
+  const res = await t.send(accountRequest(t.target, token));
+  if (res.status !== 200) throw new Precondition(`a fresh long-lived token was refused at /api/v4/account (status ${res.status})`);
+}
+
+/** A long-lived token made through the control API that works now. */
 async function workingLongLived(t: RuleContext, seconds = 30 * DAY) {
   const token = await createLongLived(t, seconds);
-  const res = await t.send(accountRequest(t.target, token.long_lived_token));
-  if (res.status !== 200) throw new Precondition(`a fresh long-lived token was refused at /api/v4/account (status ${res.status})`);
+  await mustWork(t, token.long_lived_token);
   return token;
 }
 
@@ -48,28 +54,28 @@ export default defineSpec({
   level: 'must',
   rules: [
     exchangeRule(
-      { id: 'oauth.code.valid-before-expiry', requires: ['control'], exclusive: true,
+      { id: 'oauth.code.valid-before-expiry', requires: [], needs: ['one-code', 'clock'], soakSeconds: 19 * MINUTE, exclusive: true,
         title: 'An authorization code is still exchangeable 19 minutes after it was issued',
-        reading: '§2.2 and §8: valid 20 minutes. One minute of margin below the limit, on the target clock.',
+        reading: '§2.2 and §8: valid 20 minutes. One minute of margin below the limit, on the target clock (without a control API, in real time under --profile soak).',
         covers: ['2.2/Authorization code', '3.1/authorization code issued', '8/Authorization code lifetime'] },
-      { send: (t) => exchangeCodeAfter(t, 19 * MINUTE), expect: [status(200), refreshTokenPresent] },
+      { send: (t) => exchangeCodeAfter(t, 19 * MINUTE, 'valid'), expect: [status(200), refreshTokenPresent] },
     ),
     exchangeRule(
-      { id: 'oauth.code.expired', section: '3.1', requires: ['control'], exclusive: true,
+      { id: 'oauth.code.expired', section: '3.1', requires: [], needs: ['one-code', 'clock'], soakSeconds: 21 * MINUTE, exclusive: true,
         title: 'An authorization code is refused 21 minutes after it was issued',
         reading: '§3.1: after 20 minutes the code can no longer be exchanged. 400 as the exchange table states (another 4xx is non_strict).',
         covers: ['3.1/authorization code issued', '8/Authorization code lifetime', '7/400'] },
-      { send: (t) => exchangeCodeAfter(t, 21 * MINUTE), expect: [status(400), jsonObjectBody] },
+      { send: (t) => exchangeCodeAfter(t, 21 * MINUTE, 'expired'), expect: [status(400), jsonObjectBody] },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.valid-before-expiry', requires: ['control'], exclusive: true,
+      { id: 'oauth.refresh.valid-before-expiry', requires: ['control'], needs: ['clock'], exclusive: true,
         title: 'A refresh token still works 89 days minus an hour after it was issued',
         reading: THREE_MONTHS_READING,
         covers: ['2.2/Refresh token', '3.1/refresh token valid', '8/Refresh token lifetime'] },
       { send: (t) => refreshAfter(t, 89 * DAY - HOUR), expect: [status(200), refreshTokenPresent] },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.expired', section: '3.1', requires: ['control'], exclusive: true,
+      { id: 'oauth.refresh.expired', section: '3.1', requires: ['control'], needs: ['clock'], exclusive: true,
         title: 'A refresh token is refused 92 days plus an hour after it was issued',
         reading: `${THREE_MONTHS_READING} Refused with 400 (§7 other cases 2: the authorization must be repeated); 401 is non_strict.`,
         covers: ['3.1/refresh token valid', '8/Refresh token lifetime', '2.2/Refresh token'] },
@@ -77,25 +83,25 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'api.long-lived.works', requires: ['control'], title: 'A long-lived token works as a bearer at /api/v4/account',
-        reading: '§5.1.1: the bearer is an access token from the exchange or a long-lived token; created through the control API (the Keys tab).',
+      { id: 'api.long-lived.works', requires: [], needs: ['long-lived-token'], title: 'A long-lived token works as a bearer at /api/v4/account',
+        reading: '§5.1.1: the bearer is an access token from the exchange or a long-lived token; created through the control API (the Keys tab), else LONG_LIVED_TOKEN.',
         covers: ['2.2/Long-lived token', '8/Long-lived token lifetime'] },
-      { send: async (t) => t.send(accountRequest(t.target, (await createLongLived(t, 30 * DAY)).long_lived_token)), expect: [status(200)] },
+      { send: async (t) => t.send(accountRequest(t.target, (await longLivedToken(t, 30 * DAY)).token)), expect: [status(200)] },
     ),
-    scenarioRule<LongLived>(
-      { id: 'oauth.long-lived.no-refresh', requires: ['control'], title: 'A long-lived token comes with no refresh token and cannot be used as one',
-        reading: '§2.2: "has no refresh token and needs no exchange"; §3.1: "no refresh is possible". The creation answer carries no refresh_token, and a refresh exchange naming the long-lived token is refused with 400.',
+    scenarioRule<LongLivedToken>(
+      { id: 'oauth.long-lived.no-refresh', requires: [], needs: ['long-lived-token'], title: 'A long-lived token comes with no refresh token and cannot be used as one',
+        reading: '§2.2: "has no refresh token and needs no exchange"; §3.1: "no refresh is possible". The creation answer carries no refresh_token (seen only when the control API makes the token; LONG_LIVED_TOKEN comes without one), and a refresh exchange naming the long-lived token is refused with 400.',
         covers: ['2.2/Long-lived token', '3.1/long-lived token'] },
       {
-        setup: (t) => createLongLived(t, 30 * DAY),
+        setup: (t) => longLivedToken(t, 30 * DAY),
         steps: [
-          step('', async (_t, created) => created, [valueField('refresh_token', absent, 'no refresh token')]),
-          step('', (t, created) => exchange(t, refreshGrant(t.target, created.long_lived_token)), [status(400)]),
+          step('', async (_t, made) => made.created ?? {}, (_t, made) => (made.created ? [valueField('refresh_token', absent, 'no refresh token')] : [])),
+          step('', (t, made) => exchange(t, refreshGrant(t.target, made.token)), [status(400)]),
         ],
       },
     ),
     exchangeRule(
-      { id: 'api.long-lived.expired', section: '3.1', requires: ['control'], exclusive: true,
+      { id: 'api.long-lived.expired', section: '3.1', requires: ['control'], needs: ['clock'], exclusive: true,
         title: 'A long-lived token is refused with 401 once its expiry has passed',
         reading: 'Created with the shortest expiry the user can pick (1 day); refused a minute after it. 401 as for any invalid bearer (RFC 6750 §3.1); 403 is non_strict.',
         covers: ['3.1/long-lived token', '2.2/Long-lived token', '7/401'] },
@@ -111,14 +117,15 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'api.long-lived.revoked', section: '3.1', requires: ['control'], title: 'A revoked long-lived token is refused with 401',
-        reading: '§2.2: it can be revoked under issued accesses; §3.1: then it is invalid. 403 is non_strict.',
+      { id: 'api.long-lived.revoked', section: '3.1', requires: [], needs: ['operator'], title: 'A revoked long-lived token is refused with 401',
+        reading: '§2.2: it can be revoked under issued accesses; §3.1: then it is invalid. Made and revoked through the control API, else by the operator on the Keys tab. 403 is non_strict.',
         covers: ['3.1/long-lived token', '2.2/Long-lived token', '7/401'] },
       {
         send: async (t) => {
-          const token = await workingLongLived(t);
-          await revokeLongLived(t, token.id);
-          return t.send(accountRequest(t.target, token.long_lived_token));
+          const made = await revocableLongLived(t);
+          await mustWork(t, made.token);
+          await revoke(t, made);
+          return t.send(accountRequest(t.target, made.token));
         },
         expect: [status(401)],
       },

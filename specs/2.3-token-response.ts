@@ -18,35 +18,35 @@ export default defineSpec({
   level: 'must',
   rules: [
     exchangeRule(
-      { id: 'oauth.token-response.content-type', section: '4.1', requires: ['control'], title: 'A successful exchange answers 200 with Content-Type application/json',
+      { id: 'oauth.token-response.content-type', section: '4.1', requires: [], needs: ['one-code'], title: 'A successful exchange answers 200 with Content-Type application/json',
         reading: 'application/json with parameters (charset) is JSON; another +json type is non_strict.' },
       { send, expect: [status(200), jsonContentType] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.token-type', requires: ['control'], title: 'token_type is a bearer type',
+      { id: 'oauth.token-response.token-type', requires: [], needs: ['one-code'], title: 'token_type is a bearer type',
         reading: 'Compared case-insensitively: "Bearer" and "bearer" both pass (RFC 6749 §5.1).' },
       { send, expect: [status(200), tokenTypeBearer] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.expires-in', requires: ['control'], title: 'expires_in is a positive integer number of seconds' },
+      { id: 'oauth.token-response.expires-in', requires: [], needs: ['one-code'], title: 'expires_in is a positive integer number of seconds' },
       { send, expect: [status(200), expiresInPositiveInteger] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.server-time', requires: ['control'], title: 'server_time is an integer Unix timestamp in seconds near the server clock',
+      { id: 'oauth.token-response.server-time', requires: [], needs: ['one-code'], title: 'server_time is an integer Unix timestamp in seconds near the server clock',
         reading: 'Within 300 s of the target clock read through the control API (the kit clock when there is none).' },
       { send, expect: async (t) => [status(200), serverTimeNear(await referenceNow(t))] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.access-token-jwt', section: '2.2', requires: ['control'], title: 'access_token is a decodable JWT' },
+      { id: 'oauth.token-response.access-token-jwt', section: '2.2', requires: [], needs: ['one-code'], title: 'access_token is a decodable JWT' },
       { send, expect: [status(200), accessTokenIsJwt] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.jwt-expiry', level: 'should', requires: ['control'], title: 'The JWT exp claim agrees with expires_in',
+      { id: 'oauth.token-response.jwt-expiry', level: 'should', requires: [], needs: ['one-code'], title: 'The JWT exp claim agrees with expires_in',
         reading: 'The spec returns the lifetime as expires_in; a JWT whose exp says otherwise misleads clients that read either. Within 60 s of iat + expires_in.' },
       { send, expect: [status(200), jwtExpiryMatchesExpiresIn] },
     ),
     exchangeRule(
-      { id: 'oauth.token-response.refresh-token', requires: ['control'], title: 'refresh_token is present and non-empty' },
+      { id: 'oauth.token-response.refresh-token', requires: [], needs: ['one-code'], title: 'refresh_token is present and non-empty' },
       { send, expect: [status(200), refreshTokenPresent] },
     ),
   ],

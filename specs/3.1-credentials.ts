@@ -3,7 +3,7 @@
  * §5.1.3 (secret optional on refresh), and how an access token stops working (expiry, deactivation; §7 401).
  */
 import {
-  accountRequest, clientError, deactivate, defineSpec, differentFrom, exchangeRule, field, type HttpResponse, jsonObjectBody, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, type RuleContext, scenarioRule, sideAccount, singleWinner, status, statusIn, step, type TokenPair, tokenPairOf, tokensIn, tokensOf, withClockAdvanced,
+  accountRequest, clientError, deactivate, defineSpec, differentFrom, exchangeRule, field, type HttpResponse, jsonObjectBody, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, type RuleContext, scenarioRule, sideAccount, singleWinner, status, statusIn, step, type TokenPair, tokenPairOf, tokensIn, tokensOf, afterElapsed,
 } from './kit.js';
 
 /** Parallel refresh exchanges of one token in the concurrency rule. */
@@ -34,7 +34,7 @@ export default defineSpec({
   level: 'must',
   rules: [
     scenarioRule<TokenPair>(
-      { id: 'oauth.refresh.rotates', requires: ['control'], title: 'A refresh exchange answers 200 with a new refresh token' },
+      { id: 'oauth.refresh.rotates', requires: [], needs: ['one-code'], title: 'A refresh exchange answers 200 with a new refresh token' },
       {
         setup: (t) => obtainTokens(t),
         steps: [
@@ -45,7 +45,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.old-token-refused', requires: ['control'], title: 'A refresh token already exchanged is refused',
+      { id: 'oauth.refresh.old-token-refused', requires: [], needs: ['one-code'], title: 'A refresh token already exchanged is refused',
         reading: '§3.1: the old refresh token becomes invalid. The exchange table names 400; the live service answers 401 "Token has been revoked" (docs/field-notes.md), which is non_strict.' },
       {
         send: async (t) => {
@@ -57,7 +57,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.new-token-works', requires: ['control'], title: 'The refresh token returned by a refresh exchange can itself be exchanged' },
+      { id: 'oauth.refresh.new-token-works', requires: [], needs: ['one-code'], title: 'The refresh token returned by a refresh exchange can itself be exchanged' },
       {
         send: async (t) => {
           const first = await obtainTokens(t);
@@ -68,7 +68,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.without-secret', section: '5.1', requires: ['control'], title: 'A refresh exchange without client_secret succeeds',
+      { id: 'oauth.refresh.without-secret', section: '5.1', requires: [], needs: ['one-code'], title: 'A refresh exchange without client_secret succeeds',
         reading: '§4.1 lists client_secret as optional for the refresh grant and §5.1.3 says "secret optional on refresh".' },
       {
         send: async (t) => refreshTokens(t, (await obtainTokens(t)).refresh_token, { withSecret: false }),
@@ -76,7 +76,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.new-access-token-works', section: '5.1', requires: ['control'], title: 'The access token from a refresh exchange works at /api/v4/account' },
+      { id: 'oauth.refresh.new-access-token-works', section: '5.1', requires: [], needs: ['one-code'], title: 'The access token from a refresh exchange works at /api/v4/account' },
       {
         send: async (t) => {
           const first = await obtainTokens(t);
@@ -88,27 +88,25 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'api.bearer.expired', requires: ['control'], exclusive: true,
+      { id: 'api.bearer.expired', requires: [], needs: ['one-code', 'clock'], soakSeconds: 21 * 60, exclusive: true,
         title: 'An access token is refused with 401 at /api/v4/account once expires_in seconds have passed',
-        reading: '§3.1: after expires_in seconds the access token is expired and a refresh exchange is needed. Checked a minute after expires_in on the target clock; 401 (RFC 6750 §3.1), 403 non_strict.',
+        reading: '§3.1: after expires_in seconds the access token is expired and a refresh exchange is needed. Checked a minute after expires_in on the target clock (without a control API, in real time under --profile soak when that fits its window, else skipped saying so); 401 (RFC 6750 §3.1), 403 non_strict.',
         covers: ['3.1/access token valid', '2.2/Access token', '8/Access token lifetime', '7/401'] },
       {
         send: async (t) => {
           const pair = await workingAccess(t);
+          const issued = Date.now();
           const lifetime = typeof pair.expires_in === 'number' && pair.expires_in > 0 ? pair.expires_in : undefined;
           if (!lifetime) throw new Precondition('the token response has no positive expires_in');
-          return withClockAdvanced(t, async (advance) => {
-            await advance(lifetime + 60);
-            return t.send(accountRequest(t.target, pair.access_token));
-          });
+          return afterElapsed(t, { seconds: lifetime + 60, sinceMs: issued }, () => t.send(accountRequest(t.target, pair.access_token)));
         },
         expect: [status(401)],
       },
     ),
     exchangeRule(
-      { id: 'api.bearer.deactivated-installation', requires: ['control'], exclusive: true,
+      { id: 'api.bearer.deactivated-installation', requires: [], needs: ['consent', 'operator'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access token gets 401',
-        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation; 403 is non_strict.',
+        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict.',
         covers: ['3.1/access token valid', '7/401'] },
       {
         send: async (t) => {
@@ -121,7 +119,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<Race>(
-      { id: 'oauth.refresh.concurrent-single-use', requires: ['control'],
+      { id: 'oauth.refresh.concurrent-single-use', requires: [], needs: ['one-code'],
         title: 'Parallel refresh exchanges of one refresh token: exactly one succeeds, and only its new token works afterwards',
         reading: `§2.2 "exchangeable once only" holds under concurrency: ${RACERS} exchanges sent at once, at most one may succeed (and one must: the token was valid). Afterwards the old token is refused and the winner's new refresh token works.`,
         covers: ['2.2/Refresh token', '3.1/refresh token valid', '8/Refresh token lifetime'] },

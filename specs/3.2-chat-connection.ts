@@ -1,11 +1,11 @@
 /**
  * §3.2 Channel connection: connect → send → disconnect → connect again; hooks stop after a disconnect (§6); a
  * disconnect of the integration disconnects the channel (§6 last line); one account's scope never reaches another's
- * chats. Rules that disconnect use a channel of their own (registered through the control API), so that rules
- * sharing the configured channel are not disturbed.
+ * chats. Rules that disconnect use a channel of their own (registered through the control API, else the second
+ * channel of the settings), so that rules sharing the configured channel are not disturbed.
  */
 import {
-  accountMessage, chatHookCount, chatSession, ChatSession, clientError, defineSpec, disconnectIntegration, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, jsonAt, numericAccountId, otherAccountId, ownChannel, type ParticipantBody, Precondition, type RuleContext, scenarioRule, status, step, valueIs,
+  accountMessage, chatHookCount, chatSession, ChatSession, clientError, defineSpec, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, jsonAt, type ParticipantBody, Precondition, type RuleContext, scenarioRule, secondAccountId, spareChannel, status, step, valueIs,
 } from './kit.js';
 
 /** A conversation of the rule's own on its channel. */
@@ -19,7 +19,7 @@ interface OwnConversation {
 }
 
 async function ownConversation(t: RuleContext): Promise<OwnConversation> {
-  const s = await ownChannel(t);
+  const s = await spareChannel(t);
   return { s, scope: await s.scope(), conv: s.conversationId(), client: s.client(), hooksBefore: 0 };
 }
 
@@ -41,7 +41,7 @@ export default defineSpec({
   level: 'must',
   rules: [
     scenarioRule<OwnConversation>(
-      { id: 'chat.connection.lifecycle', requires: ['write', 'control'], title: 'connect → send → disconnect → sending is refused → connect again → sending works',
+      { id: 'chat.connection.lifecycle', requires: ['write'], needs: ['second-channel'], title: 'connect → send → disconnect → sending is refused → connect again → sending works',
         reading: '§3.2: connected lets messages be sent; disconnect leads to not connected. The spec gives no code for a message to a disconnected scope: any 4xx passes. Uses its own channel.',
         covers: ['3.2/not connected', '3.2/connected', '4.3/Disconnect channel', '4.3/Connect channel'] },
       {
@@ -59,7 +59,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<OwnConversation>(
-      { id: 'chat.connection.hooks-stop', requires: ['write', 'control'], title: 'Outgoing-message hooks arrive while connected and stop after disconnect',
+      { id: 'chat.connection.hooks-stop', requires: ['write', 'control'], needs: ['counters'], title: 'Outgoing-message hooks arrive while connected and stop after disconnect',
         reading: '§3.2 and §6: "Hooks stop". A manager writing from the account is simulated through the control API, which also reads the hooks sent. Uses its own channel.',
         covers: ['3.2/connected', '4.3/Disconnect channel'] },
       {
@@ -84,14 +84,14 @@ export default defineSpec({
       },
     ),
     scenarioRule<{ s: ChatSession; other: string; conv: string; client: ParticipantBody }>(
-      { id: 'chat.connection.integration-disconnect', requires: ['write', 'control'], exclusive: true,
+      { id: 'chat.connection.integration-disconnect', requires: ['write'], needs: ['second-channel', 'second-account', 'operator'], exclusive: true,
         title: 'Disconnecting the integration in an account disconnects its chat channel there',
-        reading: '§3.2 last row and §6: automatic. Done in a second account through the control API (POST /_control/disconnect), which uninstalls the integration there: exclusive.',
+        reading: '§3.2 last row and §6: automatic. Done in a second account through the control API (POST /_control/disconnect), else by the operator, which uninstalls the integration there: exclusive.',
         covers: ['3.2/connected'] },
       {
         setup: async (t) => {
-          const base = await ownChannel(t);
-          const other = await otherAccountId(t, base.channel.accountId);
+          const base = await spareChannel(t);
+          const other = await secondAccountId(t, base.channel.accountId);
           const s = await chatSession(t, { ...base.channel, accountId: other });
           const conv = s.conversationId();
           const client = s.client();
@@ -100,7 +100,7 @@ export default defineSpec({
         },
         steps: [
           step('', async (t, f) => {
-            await disconnectIntegration(t, await numericAccountId(t, f.other));
+            await disconnectInChatAccount(t, f.other);
             return f.s.sendMessage(f.s.payload(f.conv, f.client));
           }, [clientError('send after the integration disconnect')]),
           step('connect again', (_t, f) => f.s.connect({}, {}, f.other), [status(200)]),
@@ -108,13 +108,13 @@ export default defineSpec({
       },
     ),
     scenarioRule<TwoAccounts>(
-      { id: 'chat.connection.isolation', requires: ['write', 'control'], title: 'One account\'s scope never reads or writes another account\'s chats',
-        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other. The second account comes from GET /_control/chat.',
+      { id: 'chat.connection.isolation', requires: ['write'], needs: ['second-account'], title: 'One account\'s scope never reads or writes another account\'s chats',
+        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other. The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
         covers: ['2.4/scope_id', '2.4/account_id'] },
       {
         setup: async (t) => {
           const a = await chatSession(t);
-          const b = await chatSession(t, { ...a.channel, accountId: await otherAccountId(t, a.channel.accountId) });
+          const b = await chatSession(t, { ...a.channel, accountId: await secondAccountId(t, a.channel.accountId) });
           const scopes = [await a.scope(), await b.scope()] as const;
           const conv = a.conversationId();
           const client = a.client();

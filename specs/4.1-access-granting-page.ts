@@ -1,15 +1,15 @@
 /**
  * §4.1 Access-granting page and the redirect it ends in (behaviour 1–5, §6 authorization redirect and widget
  * installation hook, §8 private integration account choice). The redirect rules act as the user through the control
- * API; the page rules drive the real page in Chromium (capability `browser`), with the integration's origin
- * intercepted in the browser, never contacted.
+ * API, else on the page in Chromium as the administrator (ADMIN_LOGIN); the page rules drive the real page in Chromium
+ * (capability `browser`), with the integration's origin intercepted in the browser, never contacted.
  */
 import fc from 'fast-check';
 import {
-  accountChoices, accounts, allowInPopup, allowWithPostMessage, type ControlAccount, decideOnPage, defineSpec, eachStep, EVERY_KIND_STATE, exchangeRule, integrationName, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, noGrantBeforeLogin, oneAccountOffered, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, parameterPresent, permissionsListed, platformOneOrTwo, popupClosed, postMessageReceived, privateIntegration, propertyRule, redirectedIn, redirectQuery, redirectReached, type RedirectView, type RuleContext, scenarioRule, type StateCase, stateCases, stateReturned, step,
+  accountChoices, accounts, allowInPopup, allowWithPostMessage, type ControlAccount, decideOnPage, defineSpec, eachStep, EVERY_KIND_STATE, exchangeRule, expectedIntegrationName, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, noGrantBeforeLogin, oneAccountOffered, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, parameterPresent, permissionsListed, platformOneOrTwo, popupClosed, postMessageReceived, privateClientId, propertyRule, redirectedIn, redirectQuery, redirectReached, type RedirectView, type RuleContext, scenarioRule, type StateCase, stateCases, stateReturned, step,
 } from './kit.js';
 
-const BROWSER = ['browser', 'control'] as const;
+const BROWSER = ['browser'] as const;
 
 const NOT_WIDGET = 'it is sent only with the hook after a widget installation';
 
@@ -24,7 +24,7 @@ export default defineSpec({
   level: 'must',
   rules: [
     propertyRule<{ state: StateCase; decision: 'allow' | 'deny' }, URLSearchParams>(
-      { id: 'oauth.redirect.state-round-trip', requires: ['control'], title: 'state comes back unchanged in the redirect, also with characters that need escaping',
+      { id: 'oauth.redirect.state-round-trip', requires: [], needs: ['consent'], title: 'state comes back unchanged in the redirect, also with characters that need escaping',
         reading: '§4.1: state is "returned unchanged". Compared after URL decoding of the redirect\'s query; each case names the kind of character it carries. Checked on Allow and on Deny.',
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       {
@@ -34,7 +34,7 @@ export default defineSpec({
       },
     ),
     scenarioRule(
-      { id: 'oauth.redirect.no-state', requires: ['control'], title: 'Without a state, the redirect carries no state parameter (Allow and Deny)',
+      { id: 'oauth.redirect.no-state', requires: [], needs: ['consent'], title: 'Without a state, the redirect carries no state parameter (Allow and Deny)',
         reading: '§4.1: "If not passed, it is not returned"; an empty state= counts as returned.',
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       {
@@ -45,8 +45,8 @@ export default defineSpec({
       },
     ),
     scenarioRule(
-      { id: 'oauth.redirect.allow-parameters', requires: ['control'], title: 'Allow redirects with code, referer and platform 1 or 2, and no from_widget',
-        reading: '§4.1 behaviour 3. Checked for every account the user can pick (the control API lists them with their domain); platform must be 1 or 2, and 1 exactly for an account the control API places on the regional domain.',
+      { id: 'oauth.redirect.allow-parameters', requires: [], needs: ['consent'], title: 'Allow redirects with code, referer and platform 1 or 2, and no from_widget',
+        reading: '§4.1 behaviour 3. Checked for every account the user can pick (the control API lists them with their domain; without one, the accounts the page offers); platform must be 1 or 2, and 1 exactly for an account the control API places on the regional domain.',
         covers: ['6/Authorization redirect', '4.1/Access-granting page/client_id'] },
       {
         steps: [
@@ -60,7 +60,7 @@ export default defineSpec({
       },
     ),
     exchangeRule<URLSearchParams>(
-      { id: 'oauth.redirect.deny', requires: ['control'], title: 'Deny redirects with error=access_denied, the state, and no code',
+      { id: 'oauth.redirect.deny', requires: [], needs: ['consent'], title: 'Deny redirects with error=access_denied, the state, and no code',
         reading: '§4.1 behaviour 4 and §7 other cases 1.', covers: ['6/Authorization redirect', '4.1/Access-granting page/state'] },
       {
         send: (t) => redirectQuery(t, { decision: 'deny', state: `deny-${t.runId}` }),
@@ -79,23 +79,23 @@ export default defineSpec({
 
     // ---- the real page, in Chromium ----
     exchangeRule<LoginView>(
-      { id: 'oauth.page.login-required', requires: [...BROWSER], title: 'The access-granting page asks a user without a session to log in before offering any account',
+      { id: 'oauth.page.login-required', requires: [...BROWSER], needs: ['login'], title: 'The access-granting page asks a user without a session to log in before offering any account',
         reading: '§4.1 behaviour 2. A fresh browser context has no session; the page must show a password field and no Allow button.',
         covers: ['4.1/Access-granting page/client_id'] },
       { send: (t) => pageWithoutSession(t), expect: [loginFormShown, noGrantBeforeLogin] },
     ),
     exchangeRule<IntegrationView, string>(
-      { id: 'oauth.page.shows-integration', requires: [...BROWSER], title: 'The access-granting page shows the integration logo, name and requested permissions',
+      { id: 'oauth.page.shows-integration', requires: [...BROWSER], needs: ['login', 'integration-name'], title: 'The access-granting page shows the integration logo, name and requested permissions',
         reading: '§4.1 behaviour 1 and §2.1 (name "shown in the access dialog"). The logo must be an image that loads; the permissions a non-empty list.',
         covers: ['2.1/Name', '2.1/Icon', '2.1/Permissions', '8/Integration icon'] },
       {
-        setup: (t) => integrationName(t),
+        setup: (t) => expectedIntegrationName(t),
         send: (t) => pageAfterLogin(t),
         expect: (_t, name) => [integrationNameShown(name), logoLoaded, permissionsListed],
       },
     ),
     scenarioRule<RedirectView & { popupClosed: boolean }>(
-      { id: 'oauth.page.allow-popup', requires: [...BROWSER], title: 'Allow in popup mode: the grant window closes and the main window goes to the Redirect URI with a code',
+      { id: 'oauth.page.allow-popup', requires: [...BROWSER], needs: ['login'], title: 'Allow in popup mode: the grant window closes and the main window goes to the Redirect URI with a code',
         reading: '§4.1 mode popup. The integration\'s window opens the page in a popup (a click); after login and Allow, the main window must reach the Redirect URI with code, referer and platform, and the popup must close.',
         covers: ['4.1/Access-granting page/mode', '6/Authorization redirect'] },
       {
@@ -108,7 +108,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<RedirectView & { messages: readonly unknown[] }>(
-      { id: 'oauth.page.allow-post-message', requires: [...BROWSER], title: 'Allow in post_message mode: the redirect happens inside the opened window, which can report to its opener',
+      { id: 'oauth.page.allow-post-message', requires: [...BROWSER], needs: ['login'], title: 'Allow in post_message mode: the redirect happens inside the opened window, which can report to its opener',
         reading: '§4.1 mode post_message. The opened window must reach the Redirect URI itself (the main window stays), and keep its opener so that the integration\'s page there can postMessage the result: the main window must receive it.',
         covers: ['4.1/Access-granting page/mode', '6/Authorization redirect'] },
       {
@@ -121,7 +121,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<RedirectView>(
-      { id: 'oauth.page.deny', requires: [...BROWSER], title: 'Deny on the page redirects with error=access_denied and the state',
+      { id: 'oauth.page.deny', requires: [...BROWSER], needs: ['login'], title: 'Deny on the page redirects with error=access_denied and the state',
         reading: '§4.1 behaviour 4, through the real page.', covers: ['6/Authorization redirect', '4.1/Access-granting page/state'] },
       {
         setup: (t) => decideOnPage(t, 'deny', `deny-${t.runId}`),
@@ -132,7 +132,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<RedirectView>(
-      { id: 'oauth.page.state-round-trip', requires: [...BROWSER], title: 'A state with characters that need escaping survives the real page unchanged',
+      { id: 'oauth.page.state-round-trip', requires: [...BROWSER], needs: ['login'], title: 'A state with characters that need escaping survives the real page unchanged',
         reading: `§4.1: state is returned unchanged. One state carrying every kind of tricky character (${JSON.stringify(EVERY_KIND_STATE)}), sent URL-encoded in the page address, through login and Allow.`,
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       {
@@ -144,10 +144,10 @@ export default defineSpec({
       },
     ),
     exchangeRule<{ choices: number }, string>(
-      { id: 'oauth.page.private-single-account', requires: [...BROWSER], title: 'For a private integration the page offers exactly one account',
-        reading: '§4.1 behaviour 2 and §8: "For private integrations the list holds exactly 1 account." The control API names a private integration; the account choices are the page\'s radio buttons (or one account shown without a choice).',
+      { id: 'oauth.page.private-single-account', requires: [...BROWSER], needs: ['login', 'private-integration'], title: 'For a private integration the page offers exactly one account',
+        reading: '§4.1 behaviour 2 and §8: "For private integrations the list holds exactly 1 account." The control API names a private integration (else PRIVATE_CLIENT_ID); the account choices are the page\'s radio buttons (or one account shown without a choice).',
         covers: ['8/Private integration account choice', '4.1/Access-granting page/client_id'] },
-      { setup: (t) => privateIntegration(t), send: (t, clientId) => accountChoices(t, clientId), expect: [oneAccountOffered] },
+      { setup: (t) => privateClientId(t), send: (t, clientId) => accountChoices(t, clientId), expect: [oneAccountOffered] },
     ),
   ],
 });

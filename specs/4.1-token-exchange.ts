@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import {
-  accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observedStatus, propertyRule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage, type TokenField, tokensOf,
+  accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, freshCode, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observedStatus, propertyRule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage, type TokenField, tokensOf,
 } from './kit.js';
 
 const refusal = [status(400), jsonContentType, jsonObjectBody] as const;
@@ -19,7 +19,7 @@ const WHY: Record<TokenField, string> = {
 };
 
 async function validFields(t: RuleContext): Promise<Record<TokenField, string>> {
-  return codeGrant(t.target, await t.control.freshCode()) as Record<TokenField, string>;
+  return codeGrant(t.target, await freshCode(t)) as Record<TokenField, string>;
 }
 
 /** A fresh valid code-grant request with one field broken (a fresh code per case, so a refusal cannot be blamed on a used code). */
@@ -32,7 +32,8 @@ async function brokenRequest(t: RuleContext, m: Mutation): Promise<Record<string
 function brokenExchangeRule(field: TokenField, breakage: TokenBreakage): RuleDraft {
   const meta: RuleMeta = {
     id: `oauth.token.${field.replace('_', '-')}.${breakage}`,
-    requires: ['control'],
+    requires: [],
+    needs: ['fresh-code'],
     title: `A code exchange with ${field} ${BREAKAGES[breakage]} is refused with 400 and a JSON body`,
     reading: `${WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.`,
   };
@@ -64,11 +65,11 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'oauth.token.code-reuse', section: '3.1', requires: ['control'], title: 'An authorization code exchanged once is refused the second time',
+      { id: 'oauth.token.code-reuse', section: '3.1', requires: [], needs: ['one-code'], title: 'An authorization code exchanged once is refused the second time',
         reading: 'The spec says a code is exchanged for the pair; RFC 6749 §4.1.2 makes it single-use. A second exchange gets 400 (another 4xx is non_strict).' },
       {
         send: async (t) => {
-          const fields = codeGrant(t.target, await t.control.freshCode());
+          const fields = codeGrant(t.target, await freshCode(t));
           await exchange(t, fields);
           return exchange(t, fields);
         },
@@ -77,11 +78,11 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'oauth.token.code-reuse-revokes', section: '3.1', level: 'should', requires: ['control'], title: 'Reusing a code revokes the access token first issued for it',
+      { id: 'oauth.token.code-reuse-revokes', section: '3.1', level: 'should', requires: [], needs: ['one-code'], title: 'Reusing a code revokes the access token first issued for it',
         reading: 'RFC 6749 §4.1.2: the server SHOULD revoke all tokens previously issued from a code that is used twice (a stolen code was replayed).' },
       {
         send: async (t) => {
-          const fields = codeGrant(t.target, await t.control.freshCode());
+          const fields = codeGrant(t.target, await freshCode(t));
           const first = tokensOf(await exchange(t, fields), 'the first exchange');
           await exchange(t, fields);
           return t.send(accountRequest(t.target, first.access_token));
@@ -91,7 +92,7 @@ export default defineSpec({
     ),
 
     propertyRule(
-      { id: 'oauth.token.no-secret-echo', level: 'should', requires: ['control'], title: 'No refusal echoes the client secret, the code or a wrong secret sent' },
+      { id: 'oauth.token.no-secret-echo', level: 'should', requires: [], needs: ['fresh-code'], title: 'No refusal echoes the client secret, the code or a wrong secret sent' },
       {
         cases: () => fc.constantFrom(...TOKEN_FIELDS).chain((field) => mutation(field, 'wrong')),
         send: async (t, m) => exchange(t, await brokenRequest(t, m)),
@@ -113,7 +114,7 @@ export default defineSpec({
     ),
 
     exchangeRule(
-      { id: 'oauth.token.form-encoded', level: 'info', requires: ['control'], title: 'Whether a form-encoded code exchange is accepted (public PHP clients send one)',
+      { id: 'oauth.token.form-encoded', level: 'info', requires: [], needs: ['one-code'], title: 'Whether a form-encoded code exchange is accepted (public PHP clients send one)',
         reading: 'The spec states a JSON request; docs/field-notes.md records form-encoded requests from the PHP client. Reported, not judged.' },
       {
         send: (t) => exchangeFreshCode(t, 'form'),

@@ -48,7 +48,7 @@ function metaRule<T>(meta: RuleMeta, what: string, plan: (t: RuleContext, lists:
 
 const consistent = metaRule<{ u: Universe; c: SweepCase }>(
   {
-    id: 'lists.filter.meta.consistent', requires: [],
+    id: 'lists.filter.meta.consistent', requires: [], needs: ['access-token'],
     title: 'A filtered list is the part of the unfiltered list whose own fields satisfy the filter',
     reading: 'Read-only. Every returned record is in the unfiltered list and its shown fields satisfy the filter (ranges inclusive, names as a case-insensitive substring: the lenient readings); every unfiltered record that satisfies it strictly (exclusive ranges, exact values) is returned. Records that do not show a field are not judged on it.',
     covers: ['4.2/filter', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/filter[custom_fields_values]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[statuses]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/api/v4/customers filter[status_id]', '4.2/Single', '4.2/Multiple', '4.2/Range', '4.2/Statuses (deals)', '4.2/Custom fields'],
@@ -86,7 +86,7 @@ function unionCases(u: Universe, seed: number): UnionCase[] {
 
 const union = metaRule(
   {
-    id: 'lists.filter.meta.union', requires: [],
+    id: 'lists.filter.meta.union', requires: [], needs: ['access-token'],
     title: 'A Multiple filter returns the union of its single values (and distinct values of a one-valued field share no record)',
     reading: 'Read-only. §4.2: "Multiple = an array of values is allowed" — the values are alternatives. The array is sent as repeated [] keys (the documented custom-field form, and what the npm client sends).',
     covers: ['4.2/Multiple', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/customers filter[status_id]', '4.2/Custom fields', '4.2/numeric', '4.2/text, url, textarea, streetaddress', '4.2/select, multiselect, radiobutton'],
@@ -118,7 +118,7 @@ const union = metaRule(
 
 const intersection = metaRule(
   {
-    id: 'lists.filter.meta.intersection', requires: [],
+    id: 'lists.filter.meta.intersection', requires: [], needs: ['access-token'],
     title: 'Two filter parameters together return a subset of each one alone',
     reading: 'Read-only. The parameters of the filter object narrow the list together (AND); the spec does not say so in words, so only ⊆ each alone is required, not equality with the intersection.',
     covers: ['4.2/filter'],
@@ -174,7 +174,7 @@ const q = (values: readonly number[], p: number): number => values[Math.min(valu
 
 const ranges = metaRule(
   {
-    id: 'lists.filter.meta.range-narrowing', requires: [],
+    id: 'lists.filter.meta.range-narrowing', requires: [], needs: ['access-token'],
     title: 'A narrower range returns a subset of a wider one, and two adjacent ranges share no record',
     reading: 'Read-only. Holds whether bounds are inclusive or exclusive (that choice is reported by lists.filter.info.range-bounds): [b,c] ⊆ [a,d] ⊆ [a,∞) for a ≤ b ≤ c ≤ d, and [a,m] ∩ [m+1,d] = ∅ for integer values.',
     covers: ['4.2/Range', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/numeric', '4.2/date, date_time'],
@@ -223,7 +223,7 @@ const ranges = metaRule(
 
 const encodings = metaRule(
   {
-    id: 'lists.filter.meta.encodings', requires: [],
+    id: 'lists.filter.meta.encodings', requires: [], needs: ['access-token'],
     title: 'Raw and percent-encoded brackets, [] and [0] arrays and the scalar single form give the same result',
     reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms must mean the same filter.',
     covers: ['4.2/Single', '4.2/Multiple', '4.2/Custom fields', '4.2/Statuses (deals)'],
@@ -259,7 +259,7 @@ const encodings = metaRule(
 
 const order = metaRule(
   {
-    id: 'lists.filter.meta.param-order', requires: [],
+    id: 'lists.filter.meta.param-order', requires: [], needs: ['access-token'],
     title: 'The order of the filter parameters in the query does not change the result',
     reading: 'Read-only. filter is an object (§4.2 "Container"); its keys have no order.',
     covers: ['4.2/filter'],
@@ -290,7 +290,7 @@ const order = metaRule(
 
 const pages = metaRule(
   {
-    id: 'lists.filter.meta.pages-join', requires: [],
+    id: 'lists.filter.meta.pages-join', requires: [], needs: ['access-token'],
     title: 'The pages of a filtered list, followed through _links.next, join into the one-page answer without duplicates or gaps',
     reading: 'Read-only. The filter applies to the whole list, so every page of a filtered list is filtered. Pagination itself (page, limit ≤ 250, _links.next keeping the query) is not in the spec; it is taken from the live service (docs/field-notes.md). Pages are compared as sets.',
     covers: ['4.2/filter'],

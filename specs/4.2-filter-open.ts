@@ -5,14 +5,14 @@
  * does while the paid filter feature is off.
  */
 import {
-  accountFlagsRequest, apiToken, arrayAt, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, filterBearer, type Finding, jsonAt, type ListFetch, listRequest, mediaType, observed, parseJson, rule, visibleUniverses,
+  accountFlagsRequest, apiToken, arrayAt, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, filterBearer, type Finding, jsonAt, type ListFetch, listRequest, mediaType, observed, operatorStep, parseJson, rule, visibleUniverses,
 } from './kit.js';
 
 const outcomeOf = (f: ListFetch): string => (f.ok ? `${f.ids.size} record(s)` : f.finding.detail);
 
 const rangeBounds = rule(
   {
-    id: 'lists.filter.info.range-bounds', level: 'info', requires: [],
+    id: 'lists.filter.info.range-bounds', level: 'info', requires: [], needs: ['access-token'],
     title: 'Whether range bounds are inclusive: filter[created_at][from]=X&[to]=X for a record created at X',
     reading: '§4.2 says "from/to is allowed" without saying whether the bounds belong to the range. The meaning rules accept both readings.',
     covers: ['4.2/Range'],
@@ -32,7 +32,7 @@ const rangeBounds = rule(
 
 const nameMatch = rule(
   {
-    id: 'lists.filter.info.name-match', level: 'info', requires: [],
+    id: 'lists.filter.info.name-match', level: 'info', requires: [], needs: ['access-token'],
     title: 'How filter[name] matches: the exact name, a part of it, another letter case',
     reading: '§4.2 says only "By name". The meaning rules pass a substring match and require an exact name to be found.',
     covers: ['4.2/filter[name]'],
@@ -56,7 +56,7 @@ const nameMatch = rule(
 
 const queryCustomers = rule(
   {
-    id: 'lists.filter.info.query-on-customers', level: 'info', requires: [],
+    id: 'lists.filter.info.query-on-customers', level: 'info', requires: [], needs: ['access-token'],
     title: 'What /api/v4/customers does with query, which §4.2 lists for deals, contacts and companies only',
     reading: '§4.2: query "exists on deals, contacts and companies only". Whether customers ignore it, refuse it or search is not said.',
     covers: ['4.2/query'],
@@ -75,7 +75,7 @@ const queryCustomers = rule(
 
 const multipleCheckboxDate = rule(
   {
-    id: 'lists.filter.info.checkbox-date-multiple', level: 'info', requires: [],
+    id: 'lists.filter.info.checkbox-date-multiple', level: 'info', requires: [], needs: ['access-token'],
     title: 'Whether checkbox and date custom fields take several values (§4.2: "not stated")',
     reading: '§4.2\'s custom-field table says "not stated" for multiple values of checkbox, date and date_time fields. Reported: the answer to [1, 0] for a checkbox and to two dates.',
     covers: ['4.2/checkbox', '4.2/date, date_time'],
@@ -99,7 +99,7 @@ const multipleCheckboxDate = rule(
 
 const responseShape = rule(
   {
-    id: 'lists.response.shape', level: 'info', requires: [],
+    id: 'lists.response.shape', level: 'info', requires: [], needs: ['access-token'],
     title: 'The list answer: media type, HAL keys, the page limit and the answer to a filter that matches nothing',
     reading: '§4.2: "Response body of list endpoints: not shown". docs/field-notes.md: HAL JSON with _page, _links and _embedded.<list>, limit at most 250, 204 with an empty body when nothing matches.',
     covers: ['4.2/filter'],
@@ -122,15 +122,18 @@ const responseShape = rule(
 
 const featureOff = rule(
   {
-    id: 'lists.filter.info.feature-off', level: 'info', requires: ['control'], exclusive: true,
-    title: 'What a filtered list answers while the paid filter feature is off (switched through the control API)',
+    id: 'lists.filter.info.feature-off', level: 'info', requires: [], needs: ['access-token', 'operator'], exclusive: true,
+    title: 'What a filtered list answers while the paid filter feature is off (switched through the control API, else by the operator)',
     reading: '§1 item 5: filtering is "an optional paid function ... enabled in the account settings"; what a list does when it is off is not said (community reports: the filter is silently ignored). The feature is switched back on afterwards.',
     covers: ['4.2/filter'],
   },
   async (t) => {
     const bearer = await apiToken(t);
     const probe = encodeFilter([{ kind: 'values', field: 'id', values: [1] }]);
-    await t.control.call('POST', '/lists/filter-feature', { enabled: false });
+    await operatorStep(t, {
+      instruction: 'switch the API filter feature off in the account settings',
+      control: async () => { await t.control.call('POST', '/lists/filter-feature', { enabled: false }); },
+    });
     try {
       const flags = await t.send(accountFlagsRequest(t.target, bearer));
       const flag = jsonAt(flags, 'is_api_filter_enabled');
@@ -138,7 +141,10 @@ const featureOff = rule(
       const what = res.status === 204 ? 'applied anyway (nothing matches id 1)' : res.status === 200 ? 'ignored (records returned for a filter that matches none)' : `refused with ${res.status}`;
       return t.outcome([observed('feature off', `account says is_api_filter_enabled=${JSON.stringify(flag)}; the filter is ${what}`)]);
     } finally {
-      await t.control.call('POST', '/lists/filter-feature', { enabled: true });
+      await operatorStep(t, {
+        instruction: 'switch the API filter feature back on in the account settings',
+        control: async () => { await t.control.call('POST', '/lists/filter-feature', { enabled: true }); },
+      });
     }
   },
 );

@@ -22,7 +22,7 @@ function oracleRule(id: string, title: string, group: Group, lists: readonly Lis
   // Generated filters: two or three parameters of the group, or of the group and the common ones, in any encoding.
   const groups: Group[] = group === 'common' ? ['common'] : ['common', group];
   return sweepRule<{ u: Universe; c: SweepCase }, HttpResponse, Oracle>(
-    { id, requires: ['control'], title, reading: READING, covers },
+    { id, requires: ['control'], needs: ['ground-truth'], title, reading: READING, covers },
     {
       setup: async (t) => ({ bearer: await filterBearer(t), us: await truthUniverses(t, lists) }),
       named: (t, { us }) => lists.flatMap((list, k) => sweep(us.get(list)!.src, t.seed + k, [group]).map((c) => ({ u: us.get(list)!, c }))),

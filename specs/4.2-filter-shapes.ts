@@ -19,7 +19,7 @@ const accepted = (what: string) => (res: { status: number; text: string }): Find
 
 const shapes = rule(
   {
-    id: 'lists.filter.shapes', requires: [],
+    id: 'lists.filter.shapes', requires: [], needs: ['access-token'],
     title: 'Every filter parameter of every list is accepted in each of its shapes (single, multiple, range, statuses, custom fields)',
     reading: 'Read-only; values are taken from the records the list shows. A 2xx (200, or 204 when nothing matches) is accepted; a 4xx refuses a shape §4.2 allows. Single values are sent as filter[f]=v, multiple ones as [0] arrays and as percent-encoded [] arrays, ranges with both bounds and with one; custom fields with [] values, and ranges for numeric, date and date_time.',
     covers: ['4.2/filter', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/filter[custom_fields_values]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[statuses]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/api/v4/customers filter[status_id]', '4.2/Single', '4.2/Multiple', '4.2/Range', '4.2/Statuses (deals)', '4.2/Custom fields', '4.2/numeric', '4.2/text, url, textarea, streetaddress', '4.2/select, multiselect, radiobutton', '4.2/checkbox', '4.2/date, date_time'],
@@ -66,7 +66,7 @@ const shapes = rule(
 
 const incompleteStatuses = rule(
   {
-    id: 'lists.filter.statuses.incomplete', requires: [],
+    id: 'lists.filter.statuses.incomplete', requires: [], needs: ['access-token'],
     title: 'A filter[statuses] element missing pipeline_id or status_id is refused, never half-applied',
     reading: '§4.2: "both keys required in each element". Policy: a 400 passes (another 4xx is non_strict); a 2xx that ignores the element is non_strict; a 2xx that applies the key that is there (every status of the pipeline, or the status in every pipeline) fails. Read-only.',
     covers: ['4.2/Statuses (deals)', '4.2/api/v4/leads filter[statuses]'],
@@ -103,7 +103,7 @@ const incompleteStatuses = rule(
 
 const robustness = rule(
   {
-    id: 'lists.filter.no-server-error', level: 'should', requires: [],
+    id: 'lists.filter.no-server-error', level: 'should', requires: [], needs: ['access-token'],
     title: 'Malformed filters (ranges on non-range fields, non-numeric bounds, unknown fields, huge arrays, deep nesting) never cause a 5xx',
     reading: 'Robustness: the spec does not say how a bad filter is answered, so a 4xx and a 2xx both pass; only a 5xx fails. Every kind of breakage is sent on every list on every run, then generated ones.',
     covers: ['4.2/filter', '4.2/Range', '4.2/Multiple', '4.2/Statuses (deals)', '4.2/Custom fields'],
@@ -133,7 +133,7 @@ const robustness = rule(
 
 const query = rule(
   {
-    id: 'lists.query.finds-by-name', requires: [],
+    id: 'lists.query.finds-by-name', requires: [], needs: ['access-token'],
     title: 'query=<a record\'s name> finds that record on deals, contacts and companies',
     reading: '§4.2: query is a "search string" on deals, contacts and companies. Whatever else it searches, a record\'s whole name finds the record; every record returned is one the list shows. Read-only.',
     covers: ['4.2/query'],

@@ -243,7 +243,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.import.bulk', requires: ['write', 'control'], title: 'A bulk import (silent on all but the newest) yields one unsorted lead and one notification',
+      { id: 'chat.import.bulk', requires: ['write', 'control'], needs: ['counters'], title: 'A bulk import (silent on all but the newest) yields one unsorted lead and one notification',
         reading: '§4.3 rule 2; an edit creates and sends neither. Counted through the control API (GET /_control/chat/unsorted and /notifications).', covers: [SEND('silent'), SEND('timestamp'), SEND('msec_timestamp')] },
       async (t) => {
         const s = await chatSession(t);
@@ -266,7 +266,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.import.source-pipeline', section: '2.6', requires: ['write', 'control'], title: 'With a source, the first incoming message creates the unsorted lead in the pipeline of that source',
+      { id: 'chat.import.source-pipeline', section: '2.6', requires: ['write', 'control'], needs: ['counters'], title: 'With a source, the first incoming message creates the unsorted lead in the pipeline of that source',
         reading: '§2.6. The source is mapped to a pipeline through the control API (POST /_control/chat/sources); a chat without source goes to the default pipeline.', covers: ['2.6/external_id', SEND('source'), CREATE('source[external_id]')] },
       async (t) => {
         const s = await chatSession(t);
@@ -289,7 +289,7 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.comment.conversations', requires: ['write', 'control'], title: 'Comments go to the same chat in one conversation per post, apart from the private messages',
+      { id: 'chat.comment.conversations', requires: ['write', 'control'], needs: ['ground-truth'], title: 'Comments go to the same chat in one conversation per post, apart from the private messages',
         reading: '§4.3 "Send a comment"; read through the control API (GET /_control/chat/conversations).', covers: ['4.3/Send a comment', '2.7/post', '2.10/id', '2.10/url'] },
       async (t) => {
         const s = await chatSession(t);

@@ -12,7 +12,7 @@ export default defineSpec({
   level: 'must',
   rules: [
     exchangeRule(
-      { id: 'api.bearer.access-token-works', requires: ['control'], title: 'An access token from the code exchange works as a bearer at /api/v4/account' },
+      { id: 'api.bearer.access-token-works', requires: [], needs: ['one-code'], title: 'An access token from the code exchange works as a bearer at /api/v4/account' },
       { send: async (t) => t.send(accountRequest(t.target, (await obtainTokens(t)).access_token)), expect: [status(200)] },
     ),
     exchangeRule(
@@ -30,7 +30,7 @@ export default defineSpec({
       },
     ),
     propertyRule(
-      { id: 'api.bearer.forged', requires: ['control'], title: 'A forged access token (re-signed, tampered, unsigned) is refused with 401',
+      { id: 'api.bearer.forged', requires: [], needs: ['one-code'], title: 'A forged access token (re-signed, tampered, unsigned) is refused with 401',
         reading: 'The access token is a JWT (§2.2) the service signed: the same claims under another key or algorithm, altered claims or signature, or alg none must not authenticate (RFC 6750 §3.1); 403 is non_strict.' },
       {
         // One real access token per run of the rule, forged in every way by the cases.

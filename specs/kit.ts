@@ -40,6 +40,13 @@ export * from '../src/steps/chat-rules.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';
+// live paths: what a target without a control API supplies instead (src/targets/needs.ts)
+export * from '../src/steps/live-code.js';
+export * from '../src/steps/live-clock.js';
+export * from '../src/steps/live-tokens.js';
+export * from '../src/steps/live-operator.js';
+export * from '../src/steps/live-chat.js';
+export * from '../src/steps/live-page.js';
 export * from '../src/steps/grant-page.js';
 
 // generators

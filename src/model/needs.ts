@@ -21,6 +21,10 @@ export type Need =
   | 'refresh-token'
   /** A second integration of the same developer (its own client id, secret and Redirect URI). */
   | 'second-integration'
+  /** A private integration of the account (its client id), whose page offers exactly one account. */
+  | 'private-integration'
+  /** The integration's name, as the access-granting page must show it. */
+  | 'integration-name'
   /** A second chat channel, which a rule may disconnect without disturbing the others. */
   | 'second-channel'
   /** A second account on the chat interface (its amojo id). */
@@ -36,6 +40,7 @@ export type Need =
 
 export const NEEDS: readonly Need[] = [
   'fresh-code', 'one-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-integration',
+  'private-integration', 'integration-name',
   'second-channel', 'second-account', 'operator', 'clock', 'ground-truth', 'counters',
 ];
 

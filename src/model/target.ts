@@ -30,6 +30,10 @@ export interface Credentials {
   readonly channelSecret2?: string;
   /** The chat-interface id of a second account (CHAT_ACCOUNT_ID_2), for the isolation of scopes. */
   readonly chatAccountId2?: string;
+  /** The client id of a private integration of the account (PRIVATE_CLIENT_ID). */
+  readonly privateClientId?: string;
+  /** The integration's name as the access-granting page shows it (INTEGRATION_NAME). */
+  readonly integrationName?: string;
 }
 
 export interface TargetConfig {

@@ -7,7 +7,7 @@ import { Precondition } from '../errors.js';
 import type { ReceivedHook, RuleContext } from '../model/context.js';
 import { codeGrant } from '../protocol/oauth.js';
 import { consentLocation, pageAccounts } from './live-code.js';
-import { operatorStep } from './live-operator.js';
+import { operatorStep, operatorValue } from './live-operator.js';
 import { exchange, tokensOf } from './oauth.js';
 import type { TokenPair } from '../protocol/oauth.js';
 
@@ -17,8 +17,12 @@ export interface ControlAccount {
   readonly admin_role?: string;
 }
 
-/** The accounts the control API knows, the developer account first. */
+/**
+ * The accounts the control API knows, the developer account first. Without a control API, the accounts the page
+ * offers (those the user administers; their domain, and so their platform, unknown to the kit).
+ */
 export async function accounts(t: RuleContext): Promise<readonly ControlAccount[]> {
+  if (!t.target.capabilities.includes('control')) return (await pageAccounts(t)).map((a) => ({ id: a.id, admin_role: 'administrator' }));
   return (await t.control.call<{ accounts: ControlAccount[] }>('GET', '/accounts')).accounts;
 }
 
@@ -115,6 +119,25 @@ export async function createLongLived(t: RuleContext, seconds: number): Promise<
 
 export async function revokeLongLived(t: RuleContext, id: string): Promise<void> {
   await t.control.call('DELETE', `/long-lived-tokens/${encodeURIComponent(id)}`);
+}
+
+/**
+ * §2.1: the secret key is regenerated, and the new one returned: through the control API, else by the operator, who
+ * pastes the new key (it is masked everywhere). Without a control API the old key cannot be put back: the question
+ * says so.
+ */
+export async function regenerateSecret(t: RuleContext): Promise<string> {
+  return operatorValue(t, {
+    instruction: `regenerate the secret key of integration ${t.credentials.clientId} (the old key stops working: put the new one in CLIENT_SECRET for the next run)`,
+    value: 'the new secret key',
+    secret: true,
+    control: () => setSecret(t),
+  });
+}
+
+/** Puts `original` back through the control API; without one there is no way back (regenerateSecret said so). */
+export async function restoreSecret(t: RuleContext, original: string): Promise<void> {
+  if (t.target.capabilities.includes('control')) await setSecret(t, original);
 }
 
 /** §2.1: a new secret key (or back to `value`); the answer's secret is taught to the masker by the control client. */

@@ -6,7 +6,8 @@
 import { SkipRule } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import { supplyOf } from '../targets/needs.js';
-import { chatSession, configuredChannel, otherAccountId, ownChannel, type ChatSession } from './chat.js';
+import { chatSession, configuredChannel, disconnectIntegration, numericAccountId, otherAccountId, ownChannel, type ChatSession } from './chat.js';
+import { operatorStep } from './live-operator.js';
 
 /** A session on a channel of the rule's own: registered through the control API, else the second channel of the settings. */
 export async function spareChannel(t: RuleContext): Promise<ChatSession> {
@@ -27,4 +28,15 @@ export async function secondAccountId(t: RuleContext, mine: string): Promise<str
   const other = t.credentials.chatAccountId2!;
   if (other === mine) throw new SkipRule('needs second-account: CHAT_ACCOUNT_ID_2 names the same account as CHAT_ACCOUNT_ID');
   return other;
+}
+
+/**
+ * The user disconnects the integration in the account with this chat-interface id: through the control API, else by
+ * the operator.
+ */
+export async function disconnectInChatAccount(t: RuleContext, chatAccountId: string): Promise<void> {
+  await operatorStep(t, {
+    instruction: `disconnect integration ${t.credentials.clientId} in the account whose chat-interface id is ${chatAccountId} (its settings, as an administrator)`,
+    control: async () => disconnectIntegration(t, await numericAccountId(t, chatAccountId)),
+  });
 }

@@ -13,7 +13,7 @@ import { grantDesk, type PageAccount } from './live-grant.js';
 export type { PageAccount };
 
 /** How this run supplies `need` to the rules (any rule: the AUTH_CODE case is decided by the caller). */
-function sourceOf(t: RuleContext, need: 'fresh-code' | 'consent' | 'login'): NeedSource {
+function sourceOf(t: RuleContext, need: 'fresh-code' | 'consent'): NeedSource {
   const supply = supplyOf(need, { id: '' }, t.target);
   if ('gap' in supply) throw new SkipRule(`needs ${need}: ${supply.gap}`);
   return supply.source;
@@ -100,17 +100,4 @@ export async function pageAccounts(t: RuleContext, clientId?: string): Promise<r
     return accounts.map((a) => ({ id: a.id, label: [a.name, a.subdomain && `(${a.subdomain})`].filter(Boolean).join(' ') || String(a.id) }));
   }
   return (await grantDesk(t)).accounts(clientId);
-}
-
-/** The administrator's login for the page: the control API's, or ADMIN_LOGIN and ADMIN_PASSWORD. */
-export async function adminLogin(t: RuleContext): Promise<{ login: string; password: string }> {
-  if (sourceOf(t, 'login') === 'control') {
-    const creds = await t.control.call<{ login?: string; password?: string }>('GET', '/login');
-    if (!creds?.login || !creds.password) throw new Precondition('the control API gave no login for the access-granting page');
-    t.masker.add(creds.password);
-    return { login: creds.login, password: creds.password };
-  }
-  const { adminLogin: login, adminPassword: password } = t.credentials;
-  t.masker.add(password);
-  return { login: login!, password: password! };
 }

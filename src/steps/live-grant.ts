@@ -74,6 +74,7 @@ export class GrantDesk implements RunResource {
     const desk = new GrantDesk(t, context);
     try {
       await desk.#route();
+      await desk.#startSession();
     } catch (err) {
       await context.close().catch(() => undefined);
       throw err;
@@ -108,15 +109,27 @@ export class GrantDesk implements RunResource {
     });
   }
 
-  /** Logs in on `page` when it asks; one login at a time, so that concurrent grants share one session. */
+  /**
+   * Logs in once, before any grant: every grant page then shares the session. A login while grants are open would
+   * start a new session, and the forms those pages hold (their form token is the old session's) would go stale.
+   */
+  async #startSession(): Promise<void> {
+    const page = await this.context.newPage();
+    try {
+      await page.goto(grantPageUrl(this.t, {}));
+      if (await showsLogin(page)) await this.#logIn(page);
+    } finally {
+      await page.close().catch(() => undefined);
+    }
+  }
+
+  /** The session ended (the service logged the user out): one new login, shared by the grants that found it so. */
   async #logInIfAsked(page: Page): Promise<void> {
     if (!(await showsLogin(page))) return;
     this.#login ??= this.#logIn(page).finally(() => { this.#login = undefined; });
     await this.#login;
-    if (await showsLogin(page)) {
-      await page.reload();
-      if (await showsLogin(page)) await this.#logIn(page);
-    }
+    if (await showsLogin(page)) await page.reload();
+    if (await showsLogin(page)) throw new Precondition('the access-granting page asks to log in again right after logging in with ADMIN_LOGIN');
   }
 
   async #logIn(page: Page): Promise<void> {
@@ -135,7 +148,7 @@ export class GrantDesk implements RunResource {
     return this.#slots.use(async () => {
       const page = await this.context.newPage();
       try {
-        const res = await page.goto(grantPageUrl(this.t, query));
+        const res = await page.goto(grantPageUrl(this.t, query), { waitUntil: 'domcontentloaded' });
         if (res && res.status() >= 400) throw new Precondition(`the access-granting page answered ${res.status()} (${await page.title()})`);
         await this.#logInIfAsked(page);
         return await body(page);
@@ -152,9 +165,18 @@ export class GrantDesk implements RunResource {
       const redirected = new Promise<string>((resolve) => this.#redirects.set(page, resolve));
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), STEP_TIMEOUT_MS); });
+      // A page that answers the decision with an error (a stale form, a refused account) says so at once.
+      const refused = new Promise<never>((_resolve, reject) => {
+        page.on('response', (res) => {
+          if (res.request().isNavigationRequest() && res.status() >= 400) {
+            reject(new Precondition(`the access-granting page answered ${res.status()} to ${request.decision === 'allow' ? 'Allow' : 'Deny'} (${res.url().split('?')[0]})`));
+          }
+        });
+      });
+      refused.catch(() => undefined);
       try {
         await decide(page, request.decision, request.accountId);
-        const location = await Promise.race([redirected, late]);
+        const location = await Promise.race([redirected, late, refused]);
         if (location === undefined) throw new Precondition(`${request.decision === 'allow' ? 'Allow' : 'Deny'} on the access-granting page led to no navigation to the Redirect URI within ${STEP_TIMEOUT_MS / 1000} s`);
         return location;
       } finally {

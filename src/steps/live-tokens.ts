@@ -9,7 +9,8 @@ import type { RuleContext, RunResource } from '../model/context.js';
 import type { TokenPair } from '../protocol/oauth.js';
 import { supplyOf } from '../targets/needs.js';
 import { TokenStore } from '../targets/token-store.js';
-import { createLongLived, type LongLived } from './lifecycle.js';
+import { createLongLived, revokeLongLived, type LongLived } from './lifecycle.js';
+import { operatorStep, operatorValue } from './live-operator.js';
 import { obtainTokens } from './oauth.js';
 
 const DAY = 86_400;
@@ -29,6 +30,32 @@ export async function longLivedToken(t: RuleContext, seconds = 30 * DAY): Promis
   const supply = supplyOf('long-lived-token', { id: '' }, t.target);
   if ('gap' in supply) throw new SkipRule(`needs long-lived-token: ${supply.gap}`);
   return { token: t.credentials.longLivedToken! };
+}
+
+/**
+ * A long-lived token the rule may revoke (never the LONG_LIVED_TOKEN other rules use): made through the control API,
+ * else made by the operator on the Keys tab and pasted.
+ */
+export async function revocableLongLived(t: RuleContext): Promise<LongLivedToken> {
+  if (t.target.capabilities.includes('control')) {
+    const created = await createLongLived(t, 30 * DAY);
+    return { token: created.long_lived_token, created };
+  }
+  const token = await operatorValue(t, {
+    instruction: `create a long-lived token for integration ${t.credentials.clientId} on its Keys tab (the kit revokes it next)`,
+    value: 'the new token',
+    secret: true,
+  });
+  return { token };
+}
+
+/** Revokes it: through the control API when the kit made it there, else by the operator on the Keys tab. */
+export async function revoke(t: RuleContext, made: LongLivedToken): Promise<void> {
+  const { created } = made;
+  await operatorStep(t, {
+    instruction: `revoke the long-lived token beginning ${made.token.slice(0, 4)}… on the Keys tab of integration ${t.credentials.clientId}`,
+    ...(created ? { control: () => revokeLongLived(t, created.id) } : {}),
+  });
 }
 
 class RunPair implements RunResource {

@@ -130,6 +130,8 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
       ...adminLogin(env),
       ...secondChannel(env),
       ...(optional(env, 'CHAT_ACCOUNT_ID_2') ? { chatAccountId2: optional(env, 'CHAT_ACCOUNT_ID_2') } : {}),
+      ...(optional(env, 'PRIVATE_CLIENT_ID') ? { privateClientId: optional(env, 'PRIVATE_CLIENT_ID') } : {}),
+      ...(optional(env, 'INTEGRATION_NAME') ? { integrationName: optional(env, 'INTEGRATION_NAME') } : {}),
     },
     capabilities,
     gaps,

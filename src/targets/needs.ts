@@ -84,6 +84,10 @@ export function supplyOf(need: Need, rule: RuleNeeds, target: TargetConfig): Sup
     }
     case 'second-integration':
       return { gap: `set CONTROL_URL: a second integration of the developer comes from the control API` };
+    case 'private-integration':
+      return c.privateClientId ? { source: 'settings' } : { gap: `set PRIVATE_CLIENT_ID (the client id of a private integration of the account) ${OR_CONTROL}` };
+    case 'integration-name':
+      return c.integrationName ? { source: 'settings' } : { gap: `set INTEGRATION_NAME (the integration's name, as the access-granting page must show it) ${OR_CONTROL}` };
     case 'second-channel':
       return c.channelId2 && c.channelSecret2 ? { source: 'settings' } : { gap: `set CHANNEL_ID_2 and CHANNEL_SECRET_2 (a second channel registered for the integration, which the rule disconnects) ${OR_CONTROL}` };
     case 'second-account':
@@ -181,5 +185,6 @@ export function liveLines(target: TargetConfig): string[] {
 }
 
 const NEED_ORDER: readonly Need[] = [
-  'fresh-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-channel', 'second-account', 'operator', 'clock', 'ground-truth', 'counters',
+  'fresh-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-channel', 'second-account', 'integration-name',
+  'private-integration', 'operator', 'clock', 'ground-truth', 'counters',
 ];

@@ -69,6 +69,14 @@ describe('supplyOf', () => {
     expect(missingNeed({ id: 'r', needs: ['long-lived-token'] }, remote({}))).toMatch(/^needs long-lived-token: set LONG_LIVED_TOKEN/);
     expect(supplyOf('refresh-token', { id: 'r' }, remote({ REFRESH_TOKEN: 'refresh-token-value' }))).toEqual({ source: 'token-store' });
   });
+
+  it('takes the integration\'s name and a private integration from the settings, naming the key when absent', () => {
+    const t = remote({ INTEGRATION_NAME: 'Acme sync', PRIVATE_CLIENT_ID: 'private-cid' });
+    expect(supplyOf('integration-name', { id: 'r' }, t)).toEqual({ source: 'settings' });
+    expect(supplyOf('private-integration', { id: 'r' }, t)).toEqual({ source: 'settings' });
+    expect(missingNeed({ id: 'r', needs: ['integration-name'] }, remote({}))).toMatch(/^needs integration-name: set INTEGRATION_NAME/);
+    expect(missingNeed({ id: 'r', needs: ['private-integration'] }, remote({}))).toMatch(/^needs private-integration: set PRIVATE_CLIENT_ID/);
+  });
 });
 
 describe('liveTarget', () => {
@@ -101,7 +109,7 @@ describe('the run\'s opening line and browser use', () => {
     expect(liveLines(remote({ CONTROL_URL: 'https://acme.example/_control' }))).toEqual([]);
     const [line] = liveLines(remote(ADMIN));
     expect(line).toMatch(/^no control API: fresh-code, consent, login, access-token, refresh-token from the access-granting page in Chromium \(ADMIN_LOGIN\)/);
-    expect(line).toMatch(/long-lived-token, second-channel, second-account, operator, clock, ground-truth, counters not available/);
+    expect(line).toMatch(/long-lived-token, second-channel, second-account, integration-name, private-integration, operator, clock, ground-truth, counters not available/);
   });
 
   it('counts a rule whose codes come from the page as a browser rule (Chromium is installed for it)', () => {

@@ -54,7 +54,8 @@ async function control<T>(controlUrl: string, method: 'GET' | 'POST', path: stri
  * The settings a remote run against this emulator needs: its own §4 keys, plus what a staging account's settings give
  * a run without a control API, made or read through the emulator's control API once: the administrator's login for
  * the access-granting page (ADMIN_LOGIN, ADMIN_PASSWORD), a long-lived token made on its Keys tab (LONG_LIVED_TOKEN),
- * a second chat channel (CHANNEL_ID_2, CHANNEL_SECRET_2) and a second account's chat id (CHAT_ACCOUNT_ID_2).
+ * a second chat channel (CHANNEL_ID_2, CHANNEL_SECRET_2), a second account's chat id (CHAT_ACCOUNT_ID_2), the
+ * integration's name (INTEGRATION_NAME) and a private integration's client id (PRIVATE_CLIENT_ID).
  * So `conformance emulator > .env` with CONTROL_URL removed runs the live paths.
  */
 export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): Promise<Record<string, string>> {
@@ -67,6 +68,9 @@ export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): 
   const channel = await control<{ id: string }>(controlUrl, 'POST', '/chat/channels', { secret: channelSecret, name: 'Second channel (CHANNEL_ID_2)' });
   const chat = await control<{ accounts: { amojo_id: string }[] }>(controlUrl, 'GET', '/chat');
   const otherAccount = chat.accounts.find((a) => a.amojo_id !== env.CHAT_ACCOUNT_ID)?.amojo_id;
+  const { integrations } = await control<{ integrations: { client_id: string; name: string; private: boolean }[] }>(controlUrl, 'GET', '/integrations');
+  const own = integrations.find((i) => i.client_id === env.CLIENT_ID);
+  const priv = integrations.find((i) => i.private);
   return {
     ...env,
     ADMIN_LOGIN: login.login,
@@ -75,6 +79,8 @@ export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): 
     CHANNEL_ID_2: channel.id,
     CHANNEL_SECRET_2: channelSecret,
     ...(otherAccount ? { CHAT_ACCOUNT_ID_2: otherAccount } : {}),
+    ...(own ? { INTEGRATION_NAME: own.name } : {}),
+    ...(priv ? { PRIVATE_CLIENT_ID: priv.client_id } : {}),
   };
 }
 

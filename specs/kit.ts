@@ -37,9 +37,11 @@ export * from '../src/steps/chat.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';
+export * from '../src/steps/integrations.js';
 
 // generators
 export * from '../generators/token-requests.js';
+export * from '../generators/refresh-requests.js';
 export * from '../generators/bearer-tokens.js';
 export * from '../generators/oauth-state.js';
 export * from '../generators/chat-requests.js';

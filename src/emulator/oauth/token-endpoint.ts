@@ -62,7 +62,7 @@ function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: Fa
   if (p.status >= 500) return reply.code(p.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(p)));
 
   let shown: Problem = p;
-  if (f.isOn('echo-secret-in-error')) {
+  if (f.isOn('echo-secret-in-error') || (f.isOn('echo-refresh-token-in-error') && objectBody(request.body)?.grant_type === 'refresh_token')) {
     const body = objectBody(request.body);
     const received = body ? new TokenParams(body, f).receivedSecrets() : '';
     if (received) shown = { ...p, detail: `${p.detail} (received ${received})` };

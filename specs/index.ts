@@ -7,11 +7,13 @@ import credentialLifetimes from './2.2-credential-lifetimes.js';
 import tokenResponse from './2.3-token-response.js';
 import chatObjects from './2.5-chat-objects.js';
 import credentials from './3.1-credentials.js';
+import revocation from './3.1-revocation.js';
 import chatConnection from './3.2-chat-connection.js';
 import deliveryStatus from './3.3-delivery-status.js';
 import tokenExchange from './4.1-token-exchange.js';
 import accessGrantingPage from './4.1-access-granting-page.js';
 import refreshAttacks from './4.1-refresh-attacks.js';
+import binding from './4.1-binding.js';
 import filterShapes from './4.2-filter-shapes.js';
 import filterOracle from './4.2-filter-oracle.js';
 import filterMetamorphic from './4.2-filter-metamorphic.js';
@@ -22,7 +24,7 @@ import accountApiAuth from './5.1-account-api-auth.js';
 import chatSignature from './5.2-chat-signature.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, credentials, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, refreshAttacks, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, refreshAttacks, binding, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -24,6 +24,8 @@ export * from '../src/checks/chat.js';
 export * from '../src/checks/redirect.js';
 export * from '../src/checks/hook.js';
 export * from '../src/checks/filter-meaning.js';
+export * from '../src/checks/races.js';
+export * from '../src/checks/observe.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -38,6 +40,7 @@ export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';
 export * from '../src/steps/integrations.js';
+export * from '../src/steps/revocation.js';
 
 // generators
 export * from '../generators/token-requests.js';

@@ -10,6 +10,7 @@ import { ProblemError } from '../errors.js';
 import { decodeJwt } from 'jose';
 import { looksLikeJwt, verifyAccessToken } from '../oauth/jwt.js';
 import type { BearerRecord } from '../state.js';
+import { isRevoked } from '../oauth/revocation.js';
 
 /** Who the request acts as, set by the bearer check for the route handler. */
 export interface Principal {
@@ -42,7 +43,7 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     }
     const record = await resolve(ctx, token);
     if (!record) throw invalidToken(reply, 'The access token is not valid');
-    if (record.revokedAtMs !== undefined && !ctx.faults.isOn('accept-revoked-token')) {
+    if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token')) {
       throw invalidToken(reply, 'The access token has been revoked');
     }
     if (record.expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry')) {
@@ -69,7 +70,7 @@ export function bearerToken(header: string | undefined): string | undefined {
  * The registry, not the JWT, decides which record applies, so a token from another instance resolves to nothing.
  */
 async function resolve(ctx: EmulatorContext, token: string): Promise<BearerRecord | undefined> {
-  if (!looksLikeJwt(token)) return ctx.store.bearerByOpaqueValue(token);
+  if (!looksLikeJwt(token)) return ctx.store.bearerByOpaqueValue(token) ?? refreshTokenAsBearer(ctx, token);
   if (ctx.faults.isOn('skip-jwt-signature-check')) return unverifiedLookup(ctx, token);
   const payload = await verifiedClaims(ctx, token);
   if (!payload || typeof payload.jti !== 'string') return undefined;
@@ -106,4 +107,12 @@ function unverifiedLookup(ctx: EmulatorContext, token: string): BearerRecord | u
   } catch {
     return undefined;
   }
+}
+
+/** Only for the `bearer-accepts-refresh-token` fault: a refresh token (or a code) passes as the access token of its grant. */
+function refreshTokenAsBearer(ctx: EmulatorContext, token: string): BearerRecord | undefined {
+  if (!ctx.faults.isOn('bearer-accepts-refresh-token')) return undefined;
+  const r = ctx.store.refreshTokens.get(token) ?? ctx.store.codes.get(token);
+  if (!r) return undefined;
+  return { jti: `refresh:${r.grantId}`, kind: 'access', clientId: r.clientId, userId: r.userId, accountId: r.accountId, grantId: r.grantId, issuedAtMs: r.issuedAtMs, expiresAtMs: r.issuedAtMs + 86_400_000 };
 }

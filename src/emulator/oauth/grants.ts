@@ -10,6 +10,7 @@ import type { Integration } from '../world.js';
 import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant } from './issue.js';
 import { integrationById, secretMatches } from './lifecycle.js';
 import { checkParam, invalid, type TokenParams } from './params.js';
+import { isRevoked } from './revocation.js';
 
 /** The `short-code-lifetime` fault's lifetime. */
 const SHORT_CODE_TTL_MS = 15 * 60 * 1000;
@@ -58,7 +59,7 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   }
   const code = ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
-  if (code.clientId !== clientId) {
+  if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
     throw invalid('Authorization code was not issued to this client', 'The authorization code belongs to another client', 'invalid_grant');
   }
   const now = ctx.clock.nowMs();
@@ -75,8 +76,16 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     throw invalid('Authorization code has expired', 'The authorization code is older than 20 minutes', 'invalid_grant');
   }
 
+  const grant = { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId };
+  // Checked and marked with no await in between: parallel exchanges of one code cannot both pass (single use).
+  if (!ctx.faults.isOn('code-check-then-act')) {
+    code.usedAtMs ??= now;
+    return issuePair(ctx, grant);
+  }
+  // The fault models a slow store between check and write: the window parallel exchanges slip through.
+  await new Promise((resolve) => setTimeout(resolve, 25));
   code.usedAtMs ??= now;
-  return issuePair(ctx, { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId });
+  return issuePair(ctx, grant);
 }
 
 async function issuePair(ctx: EmulatorContext, grant: Grant): Promise<IssuedTokens> {
@@ -104,11 +113,18 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
     const longLived = longLivedRecord(ctx, value);
     if (longLived) return issuePair(ctx, { clientId, userId: longLived.userId, accountId: longLived.accountId, grantId: randomUUID() });
   }
+  if (!record && f.isOn('refresh-accepts-code')) {
+    const code = ctx.store.codes.get(value);
+    if (code && code.usedAtMs === undefined) {
+      code.usedAtMs = ctx.clock.nowMs();
+      return issuePair(ctx, { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId });
+    }
+  }
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
-  if (record.clientId !== clientId) {
+  if (record.clientId !== clientId && !f.isOn('refresh-not-bound-to-client')) {
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');
   }
-  if (record.revokedAtMs !== undefined) throw invalid('Token has been revoked', 'The refresh token was revoked', 'invalid_grant');
+  if (isRevoked(ctx, record, 'refresh')) throw invalid('Token has been revoked', 'The refresh token was revoked', 'invalid_grant');
   if (record.usedAtMs !== undefined && !f.isOn('reuse-old-refresh-token')) {
     throw invalid('Token has been revoked', 'The refresh token was already exchanged', 'invalid_grant');
   }

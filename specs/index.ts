@@ -4,6 +4,7 @@
 import { type Rule, type SpecFile } from './kit.js';
 import integration from './2.1-integration.js';
 import credentialLifetimes from './2.2-credential-lifetimes.js';
+import tokenFormat from './2.2-token-format.js';
 import tokenResponse from './2.3-token-response.js';
 import chatObjects from './2.5-chat-objects.js';
 import credentials from './3.1-credentials.js';
@@ -24,7 +25,7 @@ import accountApiAuth from './5.1-account-api-auth.js';
 import chatSignature from './5.2-chat-signature.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, refreshAttacks, binding, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenFormat, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, refreshAttacks, binding, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

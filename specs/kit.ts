@@ -26,6 +26,7 @@ export * from '../src/checks/hook.js';
 export * from '../src/checks/filter-meaning.js';
 export * from '../src/checks/races.js';
 export * from '../src/checks/observe.js';
+export * from '../src/checks/token-format.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -46,6 +47,7 @@ export * from '../src/steps/revocation.js';
 export * from '../generators/token-requests.js';
 export * from '../generators/refresh-requests.js';
 export * from '../generators/bearer-tokens.js';
+export * from '../generators/unsigned-jwt.js';
 export * from '../generators/oauth-state.js';
 export * from '../generators/chat-requests.js';
 export * from '../generators/chat-model.js';

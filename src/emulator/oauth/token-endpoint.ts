@@ -18,7 +18,7 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     const params = new TokenParams(readBody(ctx, request), ctx.faults);
     const tokens = await exchange(ctx, params);
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-    return reply.code(200).header('content-type', type).send(JSON.stringify(tokenResponse(ctx, tokens)));
+    return noStore(ctx, reply).code(200).header('content-type', type).send(JSON.stringify(tokenResponse(ctx, tokens)));
   });
   methodNotAllowed(app, TOKEN_PATH, ['POST']);
 }
@@ -72,7 +72,7 @@ function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: Fa
     const html = `<!doctype html><html><head><title>${p.status} Error</title></head><body><h1>${escapeHtml(shown.detail)}</h1></body></html>`;
     return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(html);
   }
-  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(shown)));
+  return noStore(ctx, reply).code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(shown)));
 }
 
 /** The spec names 400 for every invalid exchange, so framework refusals of the body (media type, parse) are 400 here too. */
@@ -82,6 +82,11 @@ function tokenProblem(err: unknown): Problem {
   if (p.status === 415) return { status: 400, detail: p.detail, hint: 'Check the request Content-Type', error: 'invalid_request' };
   if (p.status === 400) return { ...p, hint: 'Check the request body', error: 'invalid_request' };
   return p;
+}
+
+/** RFC 6749 §5.1: token answers (and the endpoint's errors, which may quote a request) are never cached. */
+function noStore(ctx: EmulatorContext, reply: FastifyReply): FastifyReply {
+  return ctx.faults.isOn('token-cacheable') ? reply : reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 }
 
 function escapeHtml(s: string): string {

@@ -15,6 +15,7 @@ import tokenExchange from './4.1-token-exchange.js';
 import accessGrantingPage from './4.1-access-granting-page.js';
 import refreshAttacks from './4.1-refresh-attacks.js';
 import binding from './4.1-binding.js';
+import redirectUriVariants from './4.1-redirect-uri-variants.js';
 import filterShapes from './4.2-filter-shapes.js';
 import filterOracle from './4.2-filter-oracle.js';
 import filterMetamorphic from './4.2-filter-metamorphic.js';
@@ -22,10 +23,11 @@ import filterOpen from './4.2-filter-open.js';
 import chatEndpoints from './4.3-chat-endpoints.js';
 import chatModel from './4.3-chat-model.js';
 import accountApiAuth from './5.1-account-api-auth.js';
+import httpRobustness from './5.1-http-robustness.js';
 import chatSignature from './5.2-chat-signature.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenFormat, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, refreshAttacks, binding, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenFormat, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, httpRobustness, chatSignature, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

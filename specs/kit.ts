@@ -27,12 +27,14 @@ export * from '../src/checks/filter-meaning.js';
 export * from '../src/checks/races.js';
 export * from '../src/checks/observe.js';
 export * from '../src/checks/token-format.js';
+export * from '../src/checks/http.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
 export * from '../src/protocol/chat.js';
 export * from '../src/protocol/chat-signature.js';
 export * from '../src/protocol/filters.js';
+export * from '../src/protocol/endpoints.js';
 export * from '../src/steps/oauth.js';
 export * from '../src/steps/api-token.js';
 export * from '../src/steps/lifecycle.js';

@@ -908,8 +908,7 @@ export const ACCESS = requirements([
     statement: 'An exact match also refuses a redirect_uri that is only equivalent after URL normalisation.',
     observes: 'default port added (:443), percent-encoded path characters, host-only case change, dot segments, a fragment or userinfo added: each refused with 400',
     needs: ['person'],
-    gap: 'add these normalisation variants to the redirect_uri near misses of generators/token-requests.ts and expect 400 for each',
-    theme: 'redirect-uri',
+    rules: ['oauth.token.redirect-uri.variants'],
   },
   {
     id: 'REQ-4.1-exchange-200', section: '4.1', source: 'prose', level: 'must',
@@ -1080,9 +1079,7 @@ export const ACCESS = requirements([
     statement: 'Every /api/v4 request carries Authorization: Bearer with an access token or a long-lived token.',
     observes: 'a request without the header, or with a malformed one, gets 401',
     needs: ['nothing'],
-    rules: ['api.bearer.missing', 'api.bearer.malformed'],
-    partial: 'only /api/v4/account is probed; the four list endpoints are not (REQ-4.2-http-bearer-required)',
-    theme: 'http',
+    rules: ['api.bearer.missing', 'api.bearer.malformed', 'api.bearer.every-endpoint'],
   },
   {
     id: 'REQ-5.1-exchange-or-long-lived', section: '5.1', source: 'prose', level: 'must',

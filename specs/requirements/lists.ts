@@ -336,7 +336,6 @@ export const LISTS = requirements([
     statement: 'Each list endpoint refuses a request without a valid bearer with 401.',
     observes: 'each of the four lists answers 401 without a token and with a malformed one',
     needs: ['nothing'],
-    gap: 'send the four list GETs without Authorization and with a random bearer; expect 401 (and WWW-Authenticate)',
-    theme: 'http',
+    rules: ['api.bearer.every-endpoint'],
   },
 ]);

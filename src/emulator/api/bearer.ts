@@ -36,6 +36,12 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
       return;
     }
+    crashOnOddQuery(ctx, request.url);
+    if (ctx.faults.isOn('bearer-skipped-on-lists') && request.headers.authorization === undefined && !request.url.startsWith('/api/v4/account')) {
+      const { account, admin, integration } = ctx.world;
+      request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
+      return;
+    }
     const token = bearerToken(request.headers.authorization, !ctx.faults.isOn('bearer-scheme-case-sensitive'));
     if (token === undefined) {
       if (!ctx.faults.isOn('no-www-authenticate')) reply.header('www-authenticate', 'Bearer');
@@ -128,4 +134,15 @@ function looksUnsigned(token: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Only for the `api-crash-on-odd-query` fault: a query key whose brackets do not pair up makes the route throw. */
+export function crashOnOddQuery(ctx: EmulatorContext, url: string): void {
+  if (!ctx.faults.isOn('api-crash-on-odd-query')) return;
+  const query = url.split('?')[1] ?? '';
+  const odd = query.split('&').some((pair) => {
+    const key = (pair.split('=')[0] ?? '').replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+    return key.split('[').length !== key.split(']').length;
+  });
+  if (odd) throw new ProblemError({ status: 500, detail: 'Unbalanced brackets in the query' });
 }

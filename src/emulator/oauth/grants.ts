@@ -42,8 +42,18 @@ function checkClientSecret(ctx: EmulatorContext, integration: Integration, given
 function checkRedirectUri(ctx: EmulatorContext, integration: Integration, params: TokenParams, required: boolean): void {
   if (ctx.faults.isOn('skip-redirect-uri-check')) return;
   const given = required ? params.required('redirect_uri') : params.optional('redirect_uri');
-  if (given !== undefined && given !== integration.redirectUri) {
+  if (given !== undefined && given !== integration.redirectUri && !(ctx.faults.isOn('redirect-uri-normalised') && loosely(given) === loosely(integration.redirectUri))) {
     throw invalid('Redirect URI is not associated with client', 'The `redirect_uri` does not match the registered Redirect URI', 'invalid_grant');
+  }
+}
+
+/** Only for the `redirect-uri-normalised` fault: what a lax comparison keeps of a URI (the last host label and the path). */
+function loosely(uri: string): string {
+  try {
+    const u = new URL(uri);
+    return `${u.hostname.toLowerCase().split('.').slice(-2).join('.')}${decodeURIComponent(u.pathname).toLowerCase().replace(/\/\.\//g, '/').replace(/\/$/, '')}`;
+  } catch {
+    return uri;
   }
 }
 

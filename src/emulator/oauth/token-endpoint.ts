@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyEncoding, objectBody, UnsupportedBody } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError, problemBody, toProblem, type Problem } from '../errors.js';
+import { crashOnOddQuery } from '../api/bearer.js';
 import { authorizationCodeGrant, refreshTokenGrant, type IssuedTokens } from './grants.js';
 import { checkParam, invalid, TokenParams } from './params.js';
 
@@ -20,6 +21,14 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     return noStore(ctx, reply).code(200).header('content-type', type).send(JSON.stringify(tokenResponse(ctx, tokens)));
   });
+  // Only for the `token-via-get` fault: a GET with the request fields in its query is exchanged like a POST.
+  app.addHook('onRequest', async (request, reply) => {
+    crashOnOddQuery(ctx, request.url);
+    if (!ctx.faults.isOn('token-via-get') || request.method !== 'GET' || !request.url.startsWith(`${TOKEN_PATH}?`)) return undefined;
+    const query = Object.fromEntries(new URLSearchParams(request.url.slice(TOKEN_PATH.length + 1)));
+    const tokens = await exchange(ctx, new TokenParams(query, ctx.faults));
+    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(tokenResponse(ctx, tokens)));
+  });
   methodNotAllowed(app, TOKEN_PATH, ['POST']);
 }
 
@@ -30,7 +39,8 @@ function readBody(ctx: EmulatorContext, request: FastifyRequest): Record<string,
   if (bodyEncoding(request) === 'form' && ctx.faults.isOn('reject-form-encoded')) {
     throw invalid('Check the request Content-Type', 'Form-encoded bodies are not accepted');
   }
-  const body = objectBody(request.body);
+  const unwrapped = Array.isArray(request.body) && ctx.faults.isOn('token-body-array-unwrapped') ? request.body[0] : request.body;
+  const body = objectBody(unwrapped);
   if (!body) throw invalid('Check the request body', 'The body must be an object of token request parameters');
   return body;
 }
@@ -59,6 +69,7 @@ function tokenResponse(ctx: EmulatorContext, tokens: IssuedTokens): Record<strin
 function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const p = tokenProblem(err);
   const f = ctx.faults;
+  if (p.status === 413 && f.isOn('crash-on-large-body')) return reply.code(500).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody({ status: 500, detail: 'Out of memory' })));
   if (p.status >= 500) return reply.code(p.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(p)));
 
   let shown: Problem = p;

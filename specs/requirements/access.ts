@@ -673,8 +673,7 @@ export const ACCESS = requirements([
     statement: 'With a missing or unknown client_id the page informs the user and must not redirect.',
     observes: 'the page with no or an unknown client_id shows an error and never navigates to any Redirect URI',
     needs: ['browser'],
-    gap: 'open the page without client_id and with an unknown one, log in, and expect an error page with no Allow button and no navigation away',
-    theme: 'access-page',
+    rules: ['oauth.page.unknown-client'],
   },
   {
     id: 'REQ-4.1-page-state-unchanged', section: '4.1', source: 'table', level: 'must',
@@ -703,7 +702,8 @@ export const ACCESS = requirements([
     statement: 'The page cannot be framed by another site (clickjacking).',
     observes: 'the page answers X-Frame-Options DENY/SAMEORIGIN or a CSP frame-ancestors that excludes other origins',
     needs: ['nothing'],
-    gap: 'GET the page and read X-Frame-Options and Content-Security-Policy frame-ancestors; in the browser, frame it from another origin and expect it blocked',
+    rules: ['oauth.page.not-framable'],
+    partial: 'the headers are read; framing the page from another origin in a browser is not tried',
     theme: 'access-page',
   },
   {
@@ -792,7 +792,7 @@ export const ACCESS = requirements([
     statement: 'On Allow, the redirect carries code (the authorization code).',
     observes: 'the Allow redirect has a code parameter',
     needs: ['person'],
-    rules: ['oauth.redirect.allow-parameters'],
+    rules: ['oauth.redirect.allow-parameters', 'oauth.consent.fresh-code'],
   },
   {
     id: 'REQ-4.1-allow-referer', section: '4.1', source: 'prose', level: 'must',
@@ -822,7 +822,7 @@ export const ACCESS = requirements([
     statement: 'On Deny, the redirect carries error=access_denied.',
     observes: 'the Deny redirect has error=access_denied and no code',
     needs: ['person', 'browser'],
-    rules: ['oauth.redirect.deny', 'oauth.page.deny'],
+    rules: ['oauth.redirect.deny', 'oauth.page.deny', 'oauth.consent.deny-installs-nothing'],
   },
   {
     id: 'REQ-4.1-deny-state', section: '4.1', source: 'prose', level: 'must',

@@ -105,8 +105,7 @@ export const HTTP = requirements([
     statement: 'No query of the access-granting page causes a 5xx.',
     observes: 'odd client_id, mode and state values (huge, invalid percent-encoding, repeated) answer 2xx or 4xx',
     needs: ['nothing'],
-    gap: 'GET {auth_url}/oauth with generated odd query strings; expect no 5xx',
-    theme: 'access-page',
+    rules: ['oauth.page.no-server-error'],
   },
   {
     id: 'REQ-4.1-http-page-unknown-mode', section: '4.1', source: 'table', level: 'info',

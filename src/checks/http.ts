@@ -23,3 +23,21 @@ export const noTokenIssued: Check = (res) =>
   /"access_token"\s*:/.test(res.text)
     ? fail('no token issued', `expected no token, observed status ${res.status} with an access_token in the body`)
     : pass('no token issued', `status ${res.status}, no access_token`);
+
+/** The answer sends the browser nowhere: no 3xx, no Location, no code in the body (RFC 6749 §4.1.2.1). */
+export const noRedirect: Check = (res) => {
+  const location = res.headers.location;
+  if (res.status >= 300 && res.status < 400) return fail('no redirect', `expected an error page, observed ${res.status}${location ? ` to ${location.split('?')[0]}` : ''}`);
+  if (location) return fail('no redirect', `expected no Location header, observed one to ${location.split('?')[0]}`);
+  return pass('no redirect', `status ${res.status}, no Location`);
+};
+
+/** The page cannot be framed by another origin: X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors. */
+export const notFramable: Check = (res) => {
+  const xfo = (res.headers['x-frame-options'] ?? '').trim().toUpperCase();
+  const csp = res.headers['content-security-policy'] ?? '';
+  const ancestors = /frame-ancestors\s+([^;]*)/i.exec(csp)?.[1]?.trim();
+  if (ancestors !== undefined && !/\*/.test(ancestors)) return pass('not framable', `Content-Security-Policy frame-ancestors ${ancestors}`);
+  if (xfo === 'DENY' || xfo === 'SAMEORIGIN') return pass('not framable', `X-Frame-Options: ${xfo}`);
+  return fail('not framable', `expected X-Frame-Options DENY or SAMEORIGIN, or a CSP frame-ancestors directive (RFC 6749 §10.13), observed ${xfo ? `X-Frame-Options: ${xfo}` : 'neither'}`);
+};

@@ -23,3 +23,20 @@ export const othersRefused: Judge<readonly HttpResponse[]> = (answers) => {
     ? pass('others refused', 'every other exchange got a 4xx')
     : fail('others refused', `expected the losing exchanges to get a 4xx, observed ${statuses(odd)}`);
 };
+
+/** Every value differs from the others (each Allow mints its own code). */
+export function allDistinct(what: string): Judge<readonly string[]> {
+  return (values) => {
+    const distinct = new Set(values).size;
+    return distinct === values.length
+      ? pass(`distinct ${what}`, `${values.length} ${what}, all different`)
+      : fail(`distinct ${what}`, `expected ${values.length} different ${what}, observed ${distinct} distinct`);
+  };
+}
+
+/** The integration is not installed in `accountId` (the control API's installed_in list). */
+export function notInstalledIn(accountId: number): Judge<readonly number[]> {
+  return (installedIn) => installedIn.includes(accountId)
+    ? fail('nothing installed', `expected no installation in account ${accountId} after Deny, observed one`)
+    : pass('nothing installed', `not installed in account ${accountId}`);
+}

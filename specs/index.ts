@@ -21,6 +21,7 @@ import filterShapes from './4.2-filter-shapes.js';
 import filterOracle from './4.2-filter-oracle.js';
 import filterMetamorphic from './4.2-filter-metamorphic.js';
 import filterOpen from './4.2-filter-open.js';
+import listSafety from './4.2-list-safety.js';
 import chatEndpoints from './4.3-chat-endpoints.js';
 import chatModel from './4.3-chat-model.js';
 import accountApiAuth from './5.1-account-api-auth.js';
@@ -28,7 +29,7 @@ import httpRobustness from './5.1-http-robustness.js';
 import chatSignature from './5.2-chat-signature.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenFormat, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, httpRobustness, chatSignature, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenFormat, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, accountApiAuth, httpRobustness, chatSignature, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

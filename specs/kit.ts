@@ -28,6 +28,7 @@ export * from '../src/checks/races.js';
 export * from '../src/checks/observe.js';
 export * from '../src/checks/token-format.js';
 export * from '../src/checks/http.js';
+export * from '../src/checks/list-safety.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';

@@ -312,8 +312,7 @@ export const LISTS = requirements([
     statement: 'Values are matched as data: SQL LIKE wildcards and quotes in filter[name] or query match literally.',
     observes: 'filter[name]=% and query=_ return only records whose names contain those characters, never the whole list',
     needs: ['nothing'],
-    gap: 'send filter[name] and query values made of %, _, \', " and \\ and expect only records whose names contain them (usually none)',
-    theme: 'list-safety',
+    rules: ['lists.filter.patterns-literal'],
   },
   {
     id: 'REQ-4.2-non-ascii-values', section: '4.2', source: 'http', level: 'must',

@@ -211,6 +211,10 @@ export const FAULTS = defineFaults([
     caughtBy: ['oauth.consent.fresh-code'] },
   { name: 'deny-installs', description: 'Deny installs the integration in the account, like Allow, before redirecting with the error.',
     caughtBy: ['oauth.consent.deny-installs-nothing'] },
+  { name: 'name-filter-wildcards', description: 'filter[name] is matched like SQL LIKE: % and * match any run of characters, _ any one.',
+    caughtBy: ['lists.filter.patterns-literal'] },
+  { name: 'range-reversed-swapped', description: 'A range whose from is after its to is read with the bounds swapped.',
+    caughtBy: ['lists.filter.range-reversed'] },
   // List filtering (§4.2)
   { name: 'ignore-responsible-user-filter', description: 'filter[responsible_user_id] is ignored: the list answers as if it were not sent.',
     caughtBy: ['lists.filter.oracle.common', 'lists.filter.meta.consistent', 'lists.filter.meta.union'] },

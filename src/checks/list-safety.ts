@@ -27,11 +27,15 @@ export function namesLiterally(list: ListName, value: string, how: 'equals' | 'c
     if (res.status >= 400 && res.status < 500) return nonStrict(name, `expected the value to be matched literally, observed a refusal ${res.status}${briefBody(res)}`);
     const records = recordsOf(res, list);
     if (records === undefined) return fail(name, `expected a list answer (_embedded.${list} or 204), observed ${res.status}${briefBody(res)}`);
-    const matches = (n: unknown) => typeof n === 'string' && (how === 'equals' ? n === value : n.toLowerCase().includes(value.toLowerCase()));
-    const strays = records.filter((r) => !matches(r.name));
+    const needle = value.toLowerCase();
+    // A search (query) looks in the name and the text custom fields (§4.2); an exact name filter in the name only.
+    const matches = (r: Record<string, unknown>) => how === 'equals'
+      ? r.name === value
+      : [r.name, ...textValues(r)].some((v) => typeof v === 'string' && v.toLowerCase().includes(needle));
+    const strays = records.filter((r) => !matches(r));
     return strays.length === 0
       ? pass(name, `${records.length} record(s), each ${how === 'equals' ? 'named' : 'naming'} ${JSON.stringify(value)}`)
-      : fail(name, `${JSON.stringify(value)} acted as a pattern: ${strays.length} of ${records.length} records do not ${how === 'equals' ? 'have that name' : 'contain it'} (first: ${JSON.stringify(strays[0]!.name)})`);
+      : fail(name, `${JSON.stringify(value)} acted as a pattern: ${strays.length} of ${records.length} records do not ${how === 'equals' ? 'have that name' : 'contain it in the name or a text field'} (first: ${JSON.stringify(strays[0]!.name)})`);
   };
 }
 
@@ -46,4 +50,11 @@ export function emptyOrRefused(list: ListName): Check {
       ? pass('reversed range', `empty (${res.status})`)
       : fail('reversed range', `expected no record for a range whose from is after its to, observed ${records.length}`);
   };
+}
+
+/** The string values of a record's custom fields. */
+function textValues(record: Record<string, unknown>): unknown[] {
+  const fields = record.custom_fields_values;
+  if (!Array.isArray(fields)) return [];
+  return fields.flatMap((f) => (Array.isArray((f as { values?: unknown }).values) ? (f as { values: { value?: unknown }[] }).values.map((v) => v?.value) : []));
 }

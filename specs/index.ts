@@ -4,24 +4,32 @@
 import type { Rule, SpecFile } from './kit.js';
 import integration from './2.1-integration.js';
 import credentialLifetimes from './2.2-credential-lifetimes.js';
+import tokenFormat from './2.2-token-format.js';
 import tokenResponse from './2.3-token-response.js';
 import chatObjects from './2.5-chat-objects.js';
 import credentials from './3.1-credentials.js';
+import revocation from './3.1-revocation.js';
 import chatConnection from './3.2-chat-connection.js';
 import deliveryStatus from './3.3-delivery-status.js';
 import tokenExchange from './4.1-token-exchange.js';
 import accessGrantingPage from './4.1-access-granting-page.js';
+import accessPageSecurity from './4.1-access-page-security.js';
+import refreshAttacks from './4.1-refresh-attacks.js';
+import binding from './4.1-binding.js';
+import redirectUriVariants from './4.1-redirect-uri-variants.js';
 import filterShapes from './4.2-filter-shapes.js';
 import filterOracle from './4.2-filter-oracle.js';
 import filterMetamorphic from './4.2-filter-metamorphic.js';
 import filterOpen from './4.2-filter-open.js';
+import listSafety from './4.2-list-safety.js';
 import chatEndpoints from './4.3-chat-endpoints.js';
 import chatModel from './4.3-chat-model.js';
 import accountApiAuth from './5.1-account-api-auth.js';
+import httpRobustness from './5.1-http-robustness.js';
 import chatSignature from './5.2-chat-signature.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, credentials, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenFormat, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, accountApiAuth, httpRobustness, chatSignature, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

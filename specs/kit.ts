@@ -34,6 +34,7 @@ export * from '../src/steps/oauth.js';
 export * from '../src/steps/api-token.js';
 export * from '../src/steps/lifecycle.js';
 export * from '../src/steps/chat.js';
+export * from '../src/steps/chat-routes.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';

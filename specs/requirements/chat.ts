@@ -27,15 +27,14 @@ function signaturePerRoute(): Requirement[] {
       statement: 'Connect answers 403 when the signature is incorrect.',
       observes: 'each tampered part of the signing string (method, body, MD5, Content-Type, Date, path, secret) gets 403 with a JSON body',
       needs: ['nothing'],
-      rules: [...TAMPER_RULES],
+      rules: [...TAMPER_RULES, 'chat.signature.route.connect'],
     },
     ...OTHER_ROUTES.map(({ slug, route }): Requirement => ({
       id: `REQ-4.3-${slug}-signature-403`, section: '4.3', source: 'prose', level: 'must',
       statement: `${route} answers 403 when the signature is incorrect.`,
       observes: 'a request of this route with a wrong secret, a changed body byte or another signed path gets 403 with a JSON body',
-      needs: ['nothing'],
-      gap: `run the tamper cases of chat.signature.* against ${route}, not only connect`,
-      theme: 'chat-signature',
+      needs: slug === 'disconnect' ? ['control'] : ['nothing'],
+      rules: [`chat.signature.route.${slug}`],
     })),
   ];
 }
@@ -1785,8 +1784,7 @@ export const CHAT = requirements([
     statement: 'Every chat request carries the four headers: a request lacking one is not correctly signed.',
     observes: 'a request without X-Signature, without Date or without Content-MD5 gets 403',
     needs: ['nothing'],
-    gap: 'send a correctly signed connect with each of X-Signature, Date and Content-MD5 removed in turn; expect 403',
-    theme: 'chat-signature',
+    rules: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-signature-first', section: '5.2', source: 'prose', level: 'should',
@@ -1800,8 +1798,7 @@ export const CHAT = requirements([
     statement: 'The key is the secret of the channel in the path: another channel\'s genuine secret does not sign for it.',
     observes: 'a request to channel B\'s path signed with channel A\'s secret gets 403',
     needs: ['control'],
-    gap: 'register a second channel (control API) and sign a connect to it with the first channel\'s secret; expect 403',
-    theme: 'binding',
+    rules: ['chat.signature.other-channel-secret'],
   },
 
   // ---- §6 Events (chat)

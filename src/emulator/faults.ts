@@ -254,6 +254,20 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.react.accepted'] },
   { name: 'chat-react-unvalidated', description: 'A reaction without message id, conversation id, user or a valid type is accepted.',
     caughtBy: ['chat.react.invalid'] },
+
+  // Chat interface: statements added by the inventory (§2.4–§5.2)
+  { name: 'chat-signature-connect-only', description: 'The signature is verified on connect only; every other chat route takes any signature.',
+    caughtBy: ['chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'] },
+  { name: 'chat-signature-header-optional', description: 'A chat request without an X-Signature header is accepted unchecked.',
+    caughtBy: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'] },
+  { name: 'chat-md5-header-optional', description: 'A chat request without Content-MD5 is verified against the MD5 of the body received, so it is accepted.',
+    caughtBy: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'] },
+  { name: 'chat-signature-sha256-accepted', description: 'An HMAC-SHA256 X-Signature is accepted besides HMAC-SHA1.',
+    caughtBy: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'] },
+  { name: 'chat-get-md5-not-checked', description: 'The Content-MD5 of a GET is not compared with the MD5 of the empty body (any signed value passes).',
+    caughtBy: ['chat.signature.route.history'] },
+  { name: 'chat-signature-any-channel-secret', description: 'A signature made with any registered channel\'s secret is accepted, not only the secret of the channel addressed.',
+    caughtBy: ['chat.signature.other-channel-secret'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

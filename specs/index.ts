@@ -8,6 +8,7 @@ import tokenResponse from './2.3-token-response.js';
 import chatObjects from './2.5-chat-objects.js';
 import credentials from './3.1-credentials.js';
 import chatConnection from './3.2-chat-connection.js';
+import scopeAccounts from './3.2-scope-accounts.js';
 import deliveryStatus from './3.3-delivery-status.js';
 import tokenExchange from './4.1-token-exchange.js';
 import accessGrantingPage from './4.1-access-granting-page.js';
@@ -22,7 +23,7 @@ import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, credentials, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, credentials, chatConnection, scopeAccounts, deliveryStatus, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -268,6 +268,14 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.signature.route.history'] },
   { name: 'chat-signature-any-channel-secret', description: 'A signature made with any registered channel\'s secret is accepted, not only the secret of the channel addressed.',
     caughtBy: ['chat.signature.other-channel-secret'] },
+  { name: 'chat-connect-any-account', description: 'Connect with an account_id the chat interface does not know registers that account and connects it.',
+    caughtBy: ['chat.connect.unknown-account'] },
+  { name: 'chat-typing-any-scope', description: 'Typing does not check that the scope is connected: it answers 204 under a scope never connected or disconnected.',
+    caughtBy: ['chat.scope.unknown', 'chat.connection.disconnected-routes'] },
+  { name: 'chat-disconnect-unvalidated', description: 'Disconnect without a string account_id answers 200 (and disconnects nothing) instead of 400.',
+    caughtBy: ['chat.disconnect.account-id-required'] },
+  { name: 'chat-disconnect-whole-channel', description: 'Disconnect cuts the channel in every account, not only in the account_id named.',
+    caughtBy: ['chat.disconnect.one-account'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

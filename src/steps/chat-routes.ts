@@ -9,7 +9,8 @@ import { chatPaths, connectBody, createChatBody, newMessageBody, type ChatCall, 
 import type { RuleContext } from '../model/context.js';
 import type { Capability } from '../model/target.js';
 import { tamperBody } from '../../generators/chat-requests.js';
-import { chatSession, ownChannel, type ChatSession, type SendOptions } from './chat.js';
+import { Precondition } from '../errors.js';
+import { chatSession, ownChannel, uniqueId, type ChatSession, type SendOptions } from './chat.js';
 
 export type ChatRouteName = 'connect' | 'disconnect' | 'chats' | 'message' | 'status' | 'history' | 'typing' | 'react';
 
@@ -115,4 +116,28 @@ export function spoilOptions(route: ChatRouteName, f: RouteFixture, call: ChatCa
     case 'hmac-md5': return { sign: { algorithm: 'hmac-md5' } };
     case 'plain-sha1': return { sign: { algorithm: 'sha1' } };
   }
+}
+
+/** The routes under a scope_id (every route but connect and disconnect, which name the channel). */
+export const SCOPE_ROUTES: readonly ChatRouteName[] = ['chats', 'message', 'status', 'history', 'typing', 'react'];
+
+/**
+ * A conversation with one message on a channel of its own, then that channel disconnected: what every scope route is
+ * called with afterwards (the old scope_id, a message that existed).
+ */
+export async function disconnectedFixture(t: RuleContext): Promise<RouteFixture> {
+  const own = await ownChannel(t);
+  const scopeId = await own.scope();
+  const conversationId = own.conversationId();
+  const client = own.client();
+  const msgid = (await own.mustSend(own.payload(conversationId, client))).msgid;
+  const off = await own.disconnect();
+  if (off.status !== 200) throw new Precondition(`disconnecting the channel answered ${off.status}`);
+  return { session: own, scopeId, conversationId, client, msgid };
+}
+
+/** A scope_id of the configured channel for an account that was never connected (ids carry the run id). */
+export async function unknownScopeFixture(t: RuleContext): Promise<RouteFixture> {
+  const f = await routeFixture(t, 'message');
+  return { ...f, scopeId: `${f.session.channel.channelId}_${uniqueId(t, 'no-account')}` };
 }

@@ -121,10 +121,12 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const hook = c.oneOf(body, 'hook_api_version', '', ['v1', 'v2'] as const);
         const title = c.str(body, 'title', '', { required: f.isOn('chat-connect-requires-title') });
         const tw = c.bool(body, 'is_time_window_disabled', '');
-        if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId)) c.add('account_id', 'is not an account of the chat interface');
+        const anyAccount = f.isOn('chat-connect-any-account');
+        if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId) && !anyAccount) c.add('account_id', 'is not an account of the chat interface');
         return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? false };
       },
     });
+    if (f.isOn('chat-connect-any-account') && !state.accounts.has(v.accountId)) state.accounts.set(v.accountId, { accountId: -1, amojoId: v.accountId, userIds: [] });
     const account = state.accounts.get(v.accountId);
     if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     const conn = state.connect(channel!, account, { ...(v.title !== undefined && { title: v.title }), hookApiVersion: v.hook, isTimeWindowDisabled: v.tw });
@@ -138,11 +140,17 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const channel = state.channels.get(request.params.channelId!);
     const accountId = gate(ctx, request, {
       channel,
-      validate: (c, raw) => c.str(objectOf(c, raw), 'account_id', '', { required: true }) ?? '',
+      validate: (c, raw) => {
+        const body = objectOf(c, raw);
+        if (f.isOn('chat-disconnect-unvalidated') && typeof body.account_id !== 'string') return '';
+        return c.str(body, 'account_id', '', { required: true }) ?? '';
+      },
     });
+    if (accountId === '' && f.isOn('chat-disconnect-unvalidated')) return emptyOk(reply);
     const conn = state.connections.get(`${channel!.id}_${accountId}`);
     if (!state.accounts.has(accountId)) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     if (conn && !f.isOn('chat-disconnect-noop')) conn.connected = false;
+    if (f.isOn('chat-disconnect-whole-channel')) for (const other of state.connections.values()) if (other.channel === channel) other.connected = false;
     return emptyOk(reply);
   });
 
@@ -231,7 +239,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         if (sender) c.str(sender, 'id', 'sender', { required: true });
       },
     });
-    connected(state, scopeId);
+    if (!f.isOn('chat-typing-any-scope')) connected(state, scopeId);
     return reply.code(204).send();
   });
 

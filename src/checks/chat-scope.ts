@@ -1,0 +1,21 @@
+/**
+ * Checks of refusals where the spec says "refused" or "not connected" without naming a code (§2.4, §3.2): any 4xx is
+ * the refusal, a 2xx is the opposite of it (docs/design.md §2: the class decides, not the exact code).
+ */
+import type { Check } from '../model/check.js';
+import { fail, pass } from '../model/outcome.js';
+import { briefBody } from './status.js';
+import { parseJson } from './json.js';
+
+/** Any 4xx: refused, whatever the code, where the spec gives none. */
+export const clientError: Check = (res) =>
+  res.status >= 400 && res.status < 500
+    ? pass('refused (4xx)', `status ${res.status}`)
+    : fail('refused (4xx)', `expected a refusal (4xx), observed ${res.status}${briefBody(res)}`);
+
+/** A refused connect hands out no scope_id: nothing may be sent under a connection that was not made. */
+export const noScopeId: Check = (res) => {
+  const body = parseJson(res);
+  const scope = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).scope_id : undefined;
+  return scope === undefined ? pass('no scope_id') : fail('no scope_id', `expected no scope_id in a refused connect, observed ${JSON.stringify(scope)}`);
+};

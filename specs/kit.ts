@@ -22,6 +22,7 @@ export * from '../src/checks/token.js';
 export * from '../src/checks/secrets.js';
 export * from '../src/checks/chat.js';
 export * from '../src/checks/chat-scope.js';
+export * from '../src/checks/chat-history.js';
 export * from '../src/checks/redirect.js';
 export * from '../src/checks/hook.js';
 export * from '../src/checks/filter-meaning.js';

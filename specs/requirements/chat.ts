@@ -1074,8 +1074,9 @@ export const CHAT = requirements([
     statement: `payload.${field} is ignored on edit.`,
     observes,
     needs: field === 'source' ? ['control'] : ['nothing'],
-    gap: `edit a message with a different ${field} and compare the history (and ground truth) before and after`,
-    theme: 'edits-identity',
+    ...(field === 'sender' || field === 'receiver'
+      ? { rules: [`chat.edit.${field}-ignored`] }
+      : { gap: `edit a message with a different ${field} and compare the history (and ground truth) before and after`, theme: 'edits-identity' as const }),
   })),
   {
     id: 'REQ-4.3-message-id-edit', section: '4.3', source: 'table', level: 'must',
@@ -1089,8 +1090,7 @@ export const CHAT = requirements([
     statement: 'id is only for edit; what a new_message carrying id gets is not stated.',
     observes: 'the answer and the history after a new_message with an existing message\'s id',
     needs: ['nothing'],
-    gap: 'send a new_message carrying the id of an existing message; record the answer and whether the existing message changed',
-    theme: 'edits-identity',
+    rules: ['chat.message.id-on-new'],
   },
   {
     id: 'REQ-4.3-message-msgid', section: '4.3', source: 'table', level: 'must',
@@ -1104,8 +1104,7 @@ export const CHAT = requirements([
     statement: 'On edit, a msgid sent together with id becomes the integration-side message id.',
     observes: 'after such an edit the history\'s client_id is the new msgid, and a later edit by it works',
     needs: ['nothing'],
-    gap: 'send a message, edit it by id with a new msgid, read the history (client_id = new msgid) and edit again by the new msgid',
-    theme: 'edits-identity',
+    rules: ['chat.edit.msgid-rebind'],
   },
   {
     id: 'REQ-4.3-message-duplicate-msgid', section: '4.3', source: 'table', level: 'info',

@@ -276,6 +276,12 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.disconnect.account-id-required'] },
   { name: 'chat-disconnect-whole-channel', description: 'Disconnect cuts the channel in every account, not only in the account_id named.',
     caughtBy: ['chat.disconnect.one-account'] },
+  { name: 'chat-edit-takes-sender', description: 'An edit carrying a sender replaces the message\'s sender with it.',
+    caughtBy: ['chat.edit.sender-ignored'] },
+  { name: 'chat-edit-takes-receiver', description: 'An edit carrying a receiver gives the message that receiver.',
+    caughtBy: ['chat.edit.receiver-ignored'] },
+  { name: 'chat-edit-msgid-not-rebound', description: 'A msgid sent with id on edit is ignored: the message keeps its old integration-side id.',
+    caughtBy: ['chat.edit.msgid-rebind'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

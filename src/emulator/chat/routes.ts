@@ -454,11 +454,19 @@ function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v
     return responseOf(copy, v.conversationId);
   }
   m.content = content;
-  if (v.id !== undefined && v.msgid !== undefined && v.msgid !== m.clientId) {
+  const f = ctx.faults;
+  if (f.isOn('chat-edit-takes-sender') && isObj(v.p.sender)) (m as { sender: Person }).sender = editedPerson(v.p.sender);
+  if (f.isOn('chat-edit-takes-receiver') && isObj(v.p.receiver)) (m as { receiver?: Person }).receiver = editedPerson(v.p.receiver);
+  if (v.id !== undefined && v.msgid !== undefined && v.msgid !== m.clientId && !f.isOn('chat-edit-msgid-not-rebound')) {
     m.clientId = v.msgid;
     state.indexMessage(conn, m);
   }
   return responseOf(m, v.conversationId);
+}
+
+/** A participant taken from an edit's payload, as the two edit faults wrongly store it. */
+function editedPerson(p: Obj): Person {
+  return { id: randomUUID(), clientId: String(p.id), name: String(p.name), avatar: '' };
 }
 
 // ---- views

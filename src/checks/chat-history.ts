@@ -1,0 +1,56 @@
+/**
+ * Checks of what a chat history shows about one message (§4.3 "Get chat history"), the message named by the
+ * integration-side id it is stored under (`message.client_id`). Each judges one field of that one element.
+ */
+import type { Judge } from '../model/check.js';
+import { fail, pass } from '../model/outcome.js';
+import type { HistoryItem } from '../steps/chat.js';
+
+const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
+
+function only(items: readonly HistoryItem[], clientId: string): HistoryItem | undefined {
+  return items.find((i) => i.message?.client_id === clientId);
+}
+
+/** The message is in the history exactly once. */
+export function heldOnce(clientId: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const n = items.filter((i) => i.message?.client_id === clientId).length;
+    return n === 1 ? pass('held once', `message ${clientId} once`) : fail('held once', `expected message ${clientId} once in the history, observed it ${n} time(s) among ${items.length}`);
+  };
+}
+
+/** The message's text is the one given. */
+export function textIs(clientId: string, text: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const seen = only(items, clientId)?.message?.text;
+    return seen === text ? pass('text', show(seen)) : fail('text', `expected message ${clientId} with text ${show(text)}, observed ${show(seen)}`);
+  };
+}
+
+/** The message's sender is the external participant given (client_id and name, §2.5). */
+export function senderIs(clientId: string, who: { readonly id: string; readonly name: string }): Judge<HistoryItem[]> {
+  return (items) => {
+    const s = only(items, clientId)?.sender;
+    return s?.client_id === who.id && s.name === who.name
+      ? pass('sender', `client_id ${who.id}`)
+      : fail('sender', `expected sender client_id ${who.id} named ${show(who.name)}, observed ${show(s)}`);
+  };
+}
+
+/** The message has no receiver: an incoming message from a client (§4.3 message kinds). */
+export function withoutReceiver(clientId: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const item = only(items, clientId);
+    if (!item) return fail('no receiver', `message ${clientId} is not in the history`);
+    return item.receiver === undefined || item.receiver === null ? pass('no receiver') : fail('no receiver', `expected no receiver on an incoming message, observed ${show(item.receiver)}`);
+  };
+}
+
+/** No element of the history is stored under this integration-side id. */
+export function absent(clientId: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const n = items.filter((i) => i.message?.client_id === clientId).length;
+    return n === 0 ? pass('absent', `no message ${clientId}`) : fail('absent', `expected no message stored under ${clientId}, observed ${n}`);
+  };
+}

@@ -54,3 +54,19 @@ export function absent(clientId: string): Judge<HistoryItem[]> {
     return n === 0 ? pass('absent', `no message ${clientId}`) : fail('absent', `expected no message stored under ${clientId}, observed ${n}`);
   };
 }
+
+/**
+ * The element's timestamp and msec_timestamp are the time the message was sent with: seconds and milliseconds
+ * (§4.3 history table), so a value in the other unit, or one that does not agree with the other, is caught.
+ */
+export function sentTimeIs(clientId: string, sent: { readonly timestamp: number; readonly msec_timestamp: number }): Judge<HistoryItem[]> {
+  return (items) => {
+    const item = only(items, clientId);
+    if (!item) return fail('send time', `message ${clientId} is not in the history`);
+    const problems: string[] = [];
+    if (item.timestamp !== sent.timestamp) problems.push(`timestamp ${show(item.timestamp)} is not ${sent.timestamp} (seconds)`);
+    if (item.msec_timestamp !== sent.msec_timestamp) problems.push(`msec_timestamp ${show(item.msec_timestamp)} is not ${sent.msec_timestamp} (milliseconds)`);
+    return problems.length === 0 ? pass('send time', `${sent.timestamp} s, ${sent.msec_timestamp} ms`) : fail('send time', problems.join('; '));
+  };
+}
+

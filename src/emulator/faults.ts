@@ -282,6 +282,10 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.edit.receiver-ignored'] },
   { name: 'chat-edit-msgid-not-rebound', description: 'A msgid sent with id on edit is ignored: the message keeps its old integration-side id.',
     caughtBy: ['chat.edit.msgid-rebind'] },
+  { name: 'chat-history-query-lenient', description: 'History reads offset and limit with parseInt, clamped to their minimum: negative, fractional and non-numeric values are not refused.',
+    caughtBy: ['chat.history.query-invalid'] },
+  { name: 'chat-history-timestamp-ms', description: 'History answers timestamp in milliseconds (the msec_timestamp value) instead of seconds.',
+    caughtBy: ['chat.history.send-time'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -210,8 +210,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       channel: state.channelOfScope(scopeId),
       validate: (c) => {
         const query = (request.query ?? {}) as Record<string, unknown>;
-        const offset = queryInt(c, query, 'offset', 0) ?? 0;
-        const limit = queryInt(c, query, 'limit', 1) ?? HISTORY_LIMIT_MAX;
+        const read = f.isOn('chat-history-query-lenient') ? lenientInt : queryInt;
+        const offset = read(c, query, 'offset', 0) ?? 0;
+        const limit = read(c, query, 'limit', 1) ?? HISTORY_LIMIT_MAX;
         if (limit > HISTORY_LIMIT_MAX && !f.isOn('chat-history-limit-unenforced')) c.add('limit', `must be at most ${HISTORY_LIMIT_MAX}`);
         return { offset, limit };
       },
@@ -222,7 +223,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
     const page = chat ? historyPage(chat.messages, offset, q.limit) : [];
     if (page.length === 0) return reply.code(204).send();
-    return json(reply, { messages: page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'))) });
+    const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields')));
+    if (f.isOn('chat-history-timestamp-ms')) for (const item of items) item.timestamp = item.msec_timestamp;
+    return json(reply, { messages: items });
   });
 
   // Typing indicator
@@ -301,6 +304,12 @@ function queryInt(c: Validator, query: Record<string, unknown>, key: string, min
     return undefined;
   }
   return Number(v);
+}
+
+/** What the `chat-history-query-lenient` fault reads instead: parseInt, clamped to the minimum, never refused. */
+function lenientInt(_c: Validator, query: Record<string, unknown>, key: string, min: number): number | undefined {
+  const n = Number.parseInt(String(query[key] ?? ''), 10);
+  return Number.isNaN(n) ? undefined : Math.max(min, n);
 }
 
 // ---- message events

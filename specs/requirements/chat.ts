@@ -299,15 +299,14 @@ export const CHAT = requirements([
     statement: `A ${type} message is accepted and shown in the history with its fields.`,
     observes: `a valid ${type} message answers 200 and its history element carries type ${type} and the ${type} fields`,
     needs: ['nothing'],
-    rules: type === 'text' ? ['chat.message.answer', 'chat.history.fields'] : ['chat.history.fields'],
+    rules: type === 'text' ? ['chat.message.answer', 'chat.history.fields', 'chat.message.types-accepted'] : ['chat.history.fields', 'chat.message.types-accepted'],
   })),
   ...(['file', 'video', 'voice', 'audio', 'sticker'] as const).map((type): Requirement => ({
     id: `REQ-2.7-type-${type}-accepted`, section: '2.7', source: 'table', level: 'must',
     statement: `A ${type} message is accepted and shown in the history with its fields.`,
     observes: `a valid ${type} message answers 200 and its history element carries type ${type}, media${type === 'sticker' ? '' : ', and the file or duration fields it was sent with'}`,
     needs: ['nothing'],
-    gap: `send a valid ${type} message (sampleMessage('${type}')) and judge its history element like chat.history.fields does for picture`,
-    theme: 'message-types',
+    rules: ['chat.message.types-accepted'],
   })),
   {
     id: 'REQ-2.7-text-required', section: '2.7', source: 'table', level: 'must',

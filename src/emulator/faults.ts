@@ -286,6 +286,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.history.query-invalid'] },
   { name: 'chat-history-timestamp-ms', description: 'History answers timestamp in milliseconds (the msec_timestamp value) instead of seconds.',
     caughtBy: ['chat.history.send-time'] },
+  { name: 'chat-media-types-refused', description: 'Voice, audio and sticker messages are refused with 400 (only the file types and text are supported).',
+    caughtBy: ['chat.message.types-accepted'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

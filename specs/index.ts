@@ -6,11 +6,13 @@ import integration from './2.1-integration.js';
 import credentialLifetimes from './2.2-credential-lifetimes.js';
 import tokenResponse from './2.3-token-response.js';
 import chatObjects from './2.5-chat-objects.js';
+import perMessageEffects from './2.6-per-message-effects.js';
 import messageTypes from './2.7-message-types.js';
 import credentials from './3.1-credentials.js';
 import chatConnection from './3.2-chat-connection.js';
 import scopeAccounts from './3.2-scope-accounts.js';
 import deliveryStatus from './3.3-delivery-status.js';
+import deliveryById from './3.3-delivery-by-id.js';
 import tokenExchange from './4.1-token-exchange.js';
 import accessGrantingPage from './4.1-access-granting-page.js';
 import filterShapes from './4.2-filter-shapes.js';
@@ -26,7 +28,7 @@ import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, messageTypes, credentials, chatConnection, scopeAccounts, deliveryStatus, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, chatEdits, chatHistory, accountApiAuth, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, perMessageEffects, messageTypes, credentials, chatConnection, scopeAccounts, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, chatEdits, chatHistory, accountApiAuth, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -275,8 +275,7 @@ export const CHAT = requirements([
     statement: 'Only the first incoming message of a chat creates the unsorted lead.',
     observes: 'three non-silent incoming messages in one chat leave one unsorted lead',
     needs: ['control'],
-    gap: 'send three non-silent incoming messages to a new chat and count its unsorted leads through the control API (one)',
-    theme: 'per-message-effects',
+    rules: ['chat.unsorted.first-message-only'],
   },
 
   // ---- §2.7 Message object
@@ -1023,7 +1022,7 @@ export const CHAT = requirements([
     statement: 'silent suppresses unsorted-lead creation and notification.',
     observes: 'silent messages create neither; the one non-silent message creates one of each',
     needs: ['control'],
-    rules: ['chat.import.bulk'],
+    rules: ['chat.import.bulk', 'chat.unsorted.silent-first'],
   },
   {
     id: 'REQ-4.3-message-silent-type', section: '4.3', source: 'table', level: 'must',
@@ -1407,8 +1406,7 @@ export const CHAT = requirements([
     statement: 'Whether {msgid} also takes the chat-interface message id (new_message.msgid) is not stated.',
     observes: 'the status of a delivery status sent with the chat-interface id in the path',
     needs: ['nothing'],
-    gap: 'send a message, then a delivery status with new_message.msgid (the chat-interface id) in the path; record the answer',
-    theme: 'delivery-by-id',
+    rules: ['chat.delivery-status.by-chat-interface-id'],
   },
   {
     id: 'REQ-4.3-status-applied', section: '4.3', source: 'prose', level: 'must',

@@ -288,6 +288,12 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.history.send-time'] },
   { name: 'chat-media-types-refused', description: 'Voice, audio and sticker messages are refused with 400 (only the file types and text are supported).',
     caughtBy: ['chat.message.types-accepted'] },
+  { name: 'chat-lead-per-message', description: 'Every non-silent incoming message creates an unsorted lead, not only the first of the chat.',
+    caughtBy: ['chat.unsorted.first-message-only'] },
+  { name: 'chat-notification-first-only', description: 'Only the first incoming message of a chat notifies the account; later ones are silent.',
+    caughtBy: ['chat.unsorted.first-message-only'] },
+  { name: 'chat-silent-still-creates-lead', description: 'A silent incoming message suppresses the notification but still creates the chat\'s unsorted lead.',
+    caughtBy: ['chat.unsorted.silent-first'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

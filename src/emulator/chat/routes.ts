@@ -426,14 +426,22 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   } else insertInOrder(chat.messages, m);
 
   if (!outgoing && (!v.silent || f.isOn('chat-silent-ignored'))) recordIncoming(ctx, state, conn, chat, m, v.externalId);
+  else if (!outgoing && f.isOn('chat-silent-still-creates-lead')) {
+    const kept = state.notifications.length;
+    recordIncoming(ctx, state, conn, chat, m, v.externalId);
+    state.notifications.length = kept;
+  }
   return responseOf(m, v.conversationId);
 }
 
 /** A non-silent incoming message notifies the account, and the first one of a chat creates its unsorted lead. */
 function recordIncoming(ctx: EmulatorContext, state: ChatState, conn: Connection, chat: Chat, m: StoredMessage, externalId: string | undefined): void {
   const now = ctx.clock.nowSeconds();
-  state.notifications.push({ id: state.notifications.length + 1, scope_id: conn.scopeId, chat_id: chat.id, conversation_id: chat.conversationId, msgid: m.clientId, text: m.content.text, created_at: now });
-  if (chat.leadId !== undefined) return;
+  const first = chat.leadId === undefined;
+  if (first || !ctx.faults.isOn('chat-notification-first-only')) {
+    state.notifications.push({ id: state.notifications.length + 1, scope_id: conn.scopeId, chat_id: chat.id, conversation_id: chat.conversationId, msgid: m.clientId, text: m.content.text, created_at: now });
+  }
+  if (!first && !ctx.faults.isOn('chat-lead-per-message')) return;
   const ext = externalId ?? chat.sourceExternalId;
   chat.leadId = state.nextLeadId();
   const u = chat.user;

@@ -1029,8 +1029,7 @@ export const CHAT = requirements([
     statement: 'silent is a bool.',
     observes: 'silent as a string or a number is refused with 400',
     needs: ['nothing'],
-    gap: 'send silent "true" and 1; expect 400 (the required-fields sweep does not break silent)',
-    theme: 'receiver-ref-silent',
+    rules: ['chat.message.silent-type'],
   },
   {
     id: 'REQ-4.3-message-silent-edit', section: '4.3', source: 'table', level: 'must',
@@ -1058,8 +1057,7 @@ export const CHAT = requirements([
     statement: 'payload.receiver is a participant (§2.5).',
     observes: 'a receiver without id or name, or with either of another type, is refused with 400',
     needs: ['nothing'],
-    gap: 'send outgoing messages whose receiver lacks id, lacks name, or has them as numbers; expect 400',
-    theme: 'receiver-ref-silent',
+    rules: ['chat.message.receiver-invalid'],
   },
   ...([
     ['source', 'an edit carrying another source leaves the chat\'s lead and pipeline unchanged'],

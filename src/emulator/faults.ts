@@ -294,6 +294,10 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.unsorted.first-message-only'] },
   { name: 'chat-silent-still-creates-lead', description: 'A silent incoming message suppresses the notification but still creates the chat\'s unsorted lead.',
     caughtBy: ['chat.unsorted.silent-first'] },
+  { name: 'chat-silent-truthy', description: 'payload.silent is read for its truthiness: a string or a number is accepted instead of refused.',
+    caughtBy: ['chat.message.silent-type'] },
+  { name: 'chat-receiver-unvalidated', description: 'payload.receiver is taken as it comes: without id or name, or with numbers there, it is accepted.',
+    caughtBy: ['chat.message.receiver-invalid'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

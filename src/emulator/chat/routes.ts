@@ -340,7 +340,7 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   c.str(p, 'conversation_ref_id', 'payload');
   const timestamp = c.int(p, 'timestamp', 'payload', { required: !edit, min: 0 }) ?? 0;
   const msecTimestamp = c.int(p, 'msec_timestamp', 'payload', { required: !edit, min: 0 }) ?? timestamp * 1000;
-  const silent = c.bool(p, 'silent', 'payload') ?? false;
+  const silent = c.faults.isOn('chat-silent-truthy') ? Boolean(p.silent) : c.bool(p, 'silent', 'payload') ?? false;
   const msgid = c.str(p, 'msgid', 'payload', { required: !edit, nonEmpty: true });
   const id = edit ? c.str(p, 'id', 'payload') : undefined;
   if (edit && id === undefined && msgid === undefined) c.add('payload.msgid', 'or payload.id is required to edit');
@@ -352,7 +352,9 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   }
   const externalId = source(c, p, 'payload');
   const sender = participant(c, p, 'sender', 'payload', { required: true });
-  const receiver = participant(c, p, 'receiver', 'payload', { required: false });
+  const receiver = c.faults.isOn('chat-receiver-unvalidated') && isObj(p.receiver)
+    ? { id: String(p.receiver.id ?? randomUUID()), name: String(p.receiver.name ?? '') }
+    : participant(c, p, 'receiver', 'payload', { required: false });
   // §4.3 message kinds: with a receiver the message is outgoing, from an account user or from the bot.
   if (receiver && sender && conn && channel) {
     const ref = sender.refId;

@@ -11,6 +11,7 @@ import messageTypes from './2.7-message-types.js';
 import credentials from './3.1-credentials.js';
 import chatConnection from './3.2-chat-connection.js';
 import scopeAccounts from './3.2-scope-accounts.js';
+import integrationDisconnectHooks from './3.2-integration-disconnect-hooks.js';
 import deliveryStatus from './3.3-delivery-status.js';
 import deliveryById from './3.3-delivery-by-id.js';
 import tokenExchange from './4.1-token-exchange.js';
@@ -29,7 +30,7 @@ import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, perMessageEffects, messageTypes, credentials, chatConnection, scopeAccounts, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, accountApiAuth, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, perMessageEffects, messageTypes, credentials, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, accountApiAuth, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -725,8 +725,7 @@ export const CHAT = requirements([
     statement: 'After the integration is disconnected, outgoing-message hooks stop for that account.',
     observes: 'a message from the account after the integration disconnect sends no outgoing hook',
     needs: ['person', 'hook'],
-    gap: 'disconnect the integration in a second account (control), write from that account and count the hooks (none)',
-    theme: 'hooks-after-disconnect',
+    rules: ['chat.connection.integration-disconnect-hooks'],
   },
 
   // ---- §3.3 Message delivery status

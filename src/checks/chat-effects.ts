@@ -13,3 +13,8 @@ export function leadsAre(n: number): Judge<EffectCounts> {
 export function notificationsAre(n: number): Judge<EffectCounts> {
   return (c) => (c.notifications === n ? pass('notifications', `${n}`) : fail('notifications', `expected ${n} notification(s) for the conversation, observed ${c.notifications}`));
 }
+
+/** Hooks counted for a scope: `expected` of them, no more (none after a disconnect, one per account message before). */
+export function hooksAre(expected: number, when: string): Judge<number> {
+  return (n) => (n === expected ? pass(`hooks ${when}`, `${n}`) : fail(`hooks ${when}`, `expected ${expected} outgoing-message hook(s) ${when}, observed ${n}`));
+}

@@ -298,6 +298,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.message.silent-type'] },
   { name: 'chat-receiver-unvalidated', description: 'payload.receiver is taken as it comes: without id or name, or with numbers there, it is accepted.',
     caughtBy: ['chat.message.receiver-invalid'] },
+  { name: 'chat-hook-late-after-disconnect', description: 'A message from the account to a disconnected channel still sends its outgoing-message hook, 300 ms after the answer said none was sent.',
+    caughtBy: ['chat.connection.integration-disconnect-hooks'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -25,12 +25,13 @@ import chatModel from './4.3-chat-model.js';
 import chatEdits from './4.3-chat-edits.js';
 import chatHistory from './4.3-chat-history.js';
 import messageFields from './4.3-message-fields.js';
+import connectReact from './4.3-connect-react.js';
 import accountApiAuth from './5.1-account-api-auth.js';
 import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, perMessageEffects, messageTypes, credentials, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, accountApiAuth, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, perMessageEffects, messageTypes, credentials, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, accountApiAuth, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -120,8 +120,7 @@ export const CHAT = requirements([
     statement: 'is_time_window_disabled defaults to false.',
     observes: 'connect without it answers is_time_window_disabled false (or no value)',
     needs: ['nothing'],
-    gap: 'connect without is_time_window_disabled and read the field in the answer: false or absent',
-    theme: 'scope-accounts',
+    rules: ['chat.connect.time-window-default'],
   },
   {
     id: 'REQ-2.4-time-window-disables', section: '2.4', source: 'table', level: 'must',
@@ -842,9 +841,7 @@ export const CHAT = requirements([
     statement: 'Connect answers 200 with the request fields plus scope_id, in the shape of §2.4.',
     observes: 'the answer echoes account_id, title, hook_api_version and is_time_window_disabled and adds scope_id',
     needs: ['nothing'],
-    rules: ['chat.connect.answer'],
-    partial: 'scope_id and account_id are checked; title, hook_api_version and is_time_window_disabled are not compared with the request',
-    theme: 'scope-accounts',
+    rules: ['chat.connect.answer', 'chat.connect.echoes-request'],
   },
   {
     id: 'REQ-4.3-connect-concurrent', section: '4.3', source: 'prose', level: 'should',
@@ -1660,8 +1657,7 @@ export const CHAT = requirements([
     statement: 'A reaction whose chat id and message id name different chats reaches no message.',
     observes: 'conversation_id of chat A with the msgid of a message of chat B answers 404 (or 400)',
     needs: ['nothing'],
-    gap: 'react naming conversation A and a message of conversation B; expect 404 or 400',
-    theme: 'delivery-by-id',
+    rules: ['chat.react.ids-disagree'],
   },
   {
     id: 'REQ-4.3-react-applied', section: '4.3', source: 'table', level: 'must',

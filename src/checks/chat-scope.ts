@@ -19,3 +19,26 @@ export const noScopeId: Check = (res) => {
   const scope = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).scope_id : undefined;
   return scope === undefined ? pass('no scope_id') : fail('no scope_id', `expected no scope_id in a refused connect, observed ${JSON.stringify(scope)}`);
 };
+
+/** Connect answers the request fields (§4.3 "the request fields plus scope_id"): each one sent, echoed as sent. */
+export function echoes(sent: Readonly<Record<string, unknown>>): Check {
+  return (res) => {
+    const body = parseJson(res);
+    const b = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    const differ = Object.keys(sent).filter((k) => JSON.stringify(b[k]) !== JSON.stringify(sent[k]));
+    return differ.length === 0
+      ? pass('request fields echoed', Object.keys(sent).join(', '))
+      : fail('request fields echoed', differ.map((k) => `${k} ${JSON.stringify(b[k]) ?? 'absent'} is not ${JSON.stringify(sent[k])}`).join('; '));
+  };
+}
+
+/** A field the request left out is its default or absent ("empty values may be omitted"). */
+export function defaultOrAbsent(field: string, value: unknown): Check {
+  return (res) => {
+    const body = parseJson(res);
+    const seen = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
+    return seen === undefined || seen === value
+      ? pass(`${field} default`, seen === undefined ? 'absent' : JSON.stringify(seen))
+      : fail(`${field} default`, `expected ${JSON.stringify(value)} (the default) or no value, observed ${JSON.stringify(seen)}`);
+  };
+}

@@ -300,6 +300,12 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.message.receiver-invalid'] },
   { name: 'chat-hook-late-after-disconnect', description: 'A message from the account to a disconnected channel still sends its outgoing-message hook, 300 ms after the answer said none was sent.',
     caughtBy: ['chat.connection.integration-disconnect-hooks'] },
+  { name: 'chat-connect-answers-defaults', description: 'Connect answers hook_api_version v1 and is_time_window_disabled false whatever was sent (the connection keeps what was sent).',
+    caughtBy: ['chat.connect.echoes-request'] },
+  { name: 'chat-time-window-default-true', description: 'Connect without is_time_window_disabled takes it as true.',
+    caughtBy: ['chat.connect.time-window-default'] },
+  { name: 'chat-react-ignores-conversation', description: 'A reaction finds its message by id or msgid alone, even in another conversation than the one named.',
+    caughtBy: ['chat.react.ids-disagree'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -123,7 +123,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const tw = c.bool(body, 'is_time_window_disabled', '');
         const anyAccount = f.isOn('chat-connect-any-account');
         if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId) && !anyAccount) c.add('account_id', 'is not an account of the chat interface');
-        return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? false };
+        return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? f.isOn('chat-time-window-default-true') };
       },
     });
     if (f.isOn('chat-connect-any-account') && !state.accounts.has(v.accountId)) state.accounts.set(v.accountId, { accountId: -1, amojoId: v.accountId, userIds: [] });
@@ -132,6 +132,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = state.connect(channel!, account, { ...(v.title !== undefined && { title: v.title }), hookApiVersion: v.hook, isTimeWindowDisabled: v.tw });
     const body: Record<string, unknown> = { account_id: account.amojoId, scope_id: conn.scopeId, title: conn.title, hook_api_version: conn.hookApiVersion, is_time_window_disabled: conn.isTimeWindowDisabled };
     if (f.isOn('chat-connect-no-scope-id')) delete body.scope_id;
+    if (f.isOn('chat-connect-answers-defaults')) Object.assign(body, { hook_api_version: 'v1', is_time_window_disabled: false });
     return json(reply, body);
   });
 
@@ -271,7 +272,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const chat = v.conversationId !== undefined ? state.chatOf(conn, v.conversationId) : v.conversationRefId !== undefined ? state.chatByEitherId(conn, v.conversationRefId) : undefined;
     const byId = v.id !== undefined && !f.isOn('chat-react-msgid-only') ? state.message(conn, v.id) : undefined;
     const m = byId ?? (v.msgid !== undefined ? state.message(conn, v.msgid) : undefined);
-    if (!m || (chat && m.chat !== chat) || (!chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
+    const chatMatters = !f.isOn('chat-react-ignores-conversation');
+    if (!m || (chatMatters && chat && m.chat !== chat) || (!chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
     if (v.type === 'react') m.reactions.set(v.userId, v.emoji);

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  allDistinct, defineSpec, exchangeRule, notFramable, noRedirect, noServerError, notInstalledIn, propertyRule, scenarioRule, sideAccount, status, step, sweepRule,
+  allDistinct, defineSpec, exchangeRule, notFramable, noRedirect, noServerError, notInstalledIn, propertyRule, scenarioRule, sideAccount, step, sweepRule,
 } from './kit.js';
 
 /** Queries naming no integration the service knows. */

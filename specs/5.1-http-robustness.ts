@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import {
-  anyJsonBody, apiToken, BEARER_ENDPOINTS, codeGrant, defineSpec, type Endpoint, endpointRequest, ENDPOINTS, exchange, type HttpResponse, jsonObjectBody, LISTS, notJsonText, noServerError, noTokenIssued, propertyRule, scenarioRule, status, statusOneOf, step, sweepRule, wrongMethods, wwwAuthenticateBearer,
+  anyJsonBody, apiToken, BEARER_ENDPOINTS, codeGrant, defineSpec, type Endpoint, endpointRequest, ENDPOINTS, type HttpResponse, jsonObjectBody, LISTS, notJsonText, noServerError, noTokenIssued, propertyRule, scenarioRule, status, statusOneOf, step, sweepRule, wrongMethods, wwwAuthenticateBearer,
 } from './kit.js';
 
 interface MethodCase {

@@ -3,9 +3,11 @@
  */
 import { type Rule, type SpecFile } from './kit.js';
 import integration from './2.1-integration.js';
+import secretRefresh from './2.1-secret-refresh.js';
 import credentialLifetimes from './2.2-credential-lifetimes.js';
 import tokenFormat from './2.2-token-format.js';
 import tokenResponse from './2.3-token-response.js';
+import refreshAnswer from './2.3-refresh-answer.js';
 import chatObjects from './2.5-chat-objects.js';
 import credentials from './3.1-credentials.js';
 import revocation from './3.1-revocation.js';
@@ -29,7 +31,7 @@ import httpRobustness from './5.1-http-robustness.js';
 import chatSignature from './5.2-chat-signature.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenFormat, tokenResponse, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, accountApiAuth, httpRobustness, chatSignature, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, chatObjects, credentials, revocation, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, accountApiAuth, httpRobustness, chatSignature, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

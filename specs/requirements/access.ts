@@ -240,9 +240,7 @@ export const ACCESS = requirements([
     statement: 'The secret key can be regenerated; after regeneration every configuration holding the old key must be updated.',
     observes: 'after regeneration the old secret is refused at the exchange and the new one works',
     needs: ['person'],
-    rules: ['oauth.secret.regenerated'],
-    partial: 'only the code grant is tried with the old secret; a refresh exchange carrying the old secret is not',
-    theme: 'refresh-grant',
+    rules: ['oauth.secret.regenerated', 'oauth.secret.regenerated-refresh'],
   },
   {
     id: 'REQ-2.1-secret-regenerated-hook', section: '2.1', source: 'table', level: 'must',
@@ -495,9 +493,7 @@ export const ACCESS = requirements([
     statement: 'A refresh exchange answers the same token response object (§4.1 Response 200).',
     observes: 'the refresh answer has token_type, expires_in, server_time, a JWT access_token and a refresh_token',
     needs: ['person'],
-    rules: ['oauth.refresh.rotates'],
-    partial: 'only status and refresh_token are checked on the refresh answer; token_type, expires_in, server_time and the JWT are not',
-    theme: 'refresh-grant',
+    rules: ['oauth.refresh.rotates', 'oauth.refresh.answer'],
   },
 
   // ---- §3.1 Credentials: states and transitions

@@ -215,6 +215,10 @@ export const FAULTS = defineFaults([
     caughtBy: ['lists.filter.patterns-literal'] },
   { name: 'range-reversed-swapped', description: 'A range whose from is after its to is read with the bounds swapped.',
     caughtBy: ['lists.filter.range-reversed'] },
+  { name: 'refresh-answer-without-expires-in', description: 'The refresh exchange\'s answer omits expires_in (the code exchange\'s keeps it).',
+    caughtBy: ['oauth.refresh.answer'] },
+  { name: 'old-secret-valid-on-refresh', description: 'After the secret key is regenerated, the previous secret is still accepted on the refresh grant.',
+    caughtBy: ['oauth.secret.regenerated-refresh'] },
   // List filtering (§4.2)
   { name: 'ignore-responsible-user-filter', description: 'filter[responsible_user_id] is ignored: the list answers as if it were not sent.',
     caughtBy: ['lists.filter.oracle.common', 'lists.filter.meta.consistent', 'lists.filter.meta.union'] },

@@ -29,11 +29,11 @@ function checkClientId(ctx: EmulatorContext, params: TokenParams): Integration {
   return integration;
 }
 
-function checkClientSecret(ctx: EmulatorContext, integration: Integration, given: string | undefined): void {
+function checkClientSecret(ctx: EmulatorContext, integration: Integration, given: string | undefined, grant: 'code' | 'refresh' = 'code'): void {
   if (given === undefined) {
     throw invalid(checkParam('client_secret'), 'The request is missing the required `client_secret` parameter', 'invalid_client');
   }
-  if (!secretMatches(ctx, integration, given)) {
+  if (!secretMatches(ctx, integration, given, grant)) {
     throw invalid(checkParam('client_secret'), 'Client authentication failed', 'invalid_client');
   }
 }
@@ -110,7 +110,7 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   const { clientId } = integration;
   // §5.1 item 3: the secret is optional on refresh, but a secret that is sent must be right.
   const secret = f.isOn('refresh-ignores-wrong-secret') ? undefined : params.optional('client_secret');
-  if (secret !== undefined || f.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret);
+  if (secret !== undefined || f.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret, 'refresh');
   if (!f.isOn('refresh-ignores-redirect-uri')) checkRedirectUri(ctx, integration, params, false);
 
   if (!params.has('refresh_token') && f.isOn('refresh-missing-token-issues')) {

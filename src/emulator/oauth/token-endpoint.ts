@@ -23,7 +23,9 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     const params = new TokenParams(readBody(ctx, request), ctx.faults);
     const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-    return noStore(ctx, reply).code(200).header('content-type', type).send(JSON.stringify(tokenResponse(ctx, tokens)));
+    const body = tokenResponse(ctx, tokens);
+    if (ctx.faults.isOn('refresh-answer-without-expires-in') && params.optional('grant_type') === 'refresh_token') delete body.expires_in;
+    return noStore(ctx, reply).code(200).header('content-type', type).send(JSON.stringify(body));
   });
   // Only for the `token-via-get` fault: a GET with the request fields in its query is exchanged like a POST.
   app.addHook('onRequest', async (request, reply) => {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
-import { objectBody } from '../body.js';
+import { objectBody, parseOAuthQuery } from '../body.js';
 import { decideConsent } from '../oauth/consent.js';
 import { clientOrigin } from '../origin.js';
 import { accountChoices, integrationById, lifecycle } from '../oauth/lifecycle.js';
@@ -129,7 +129,7 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
   });
 
   app.get(PAGE_PATH, async (request, reply) => {
-    const query = (request.query ?? {}) as Record<string, unknown>;
+    const query = parseOAuthQuery(request.raw.url ?? '');
     const f = ctx.faults;
     if (f.isOn('page-crash-on-repeated-param') && Object.values(query).some((v) => typeof v !== 'string')) throw new ProblemError({ status: 500, detail: 'Unexpected parameter shape' });
     if (f.isOn('page-unknown-client-redirects') && (typeof query.client_id !== 'string' || !integrationById(ctx, query.client_id))) {

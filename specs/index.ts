@@ -3,25 +3,45 @@
  */
 import type { Rule, SpecFile } from './kit.js';
 import integration from './2.1-integration.js';
+import secretRefresh from './2.1-secret-refresh.js';
 import credentialLifetimes from './2.2-credential-lifetimes.js';
+import tokenFormat from './2.2-token-format.js';
 import tokenResponse from './2.3-token-response.js';
+import refreshAnswer from './2.3-refresh-answer.js';
 import chatObjects from './2.5-chat-objects.js';
+import perMessageEffects from './2.6-per-message-effects.js';
+import messageTypes from './2.7-message-types.js';
 import credentials from './3.1-credentials.js';
+import revocation from './3.1-revocation.js';
 import chatConnection from './3.2-chat-connection.js';
+import scopeAccounts from './3.2-scope-accounts.js';
+import integrationDisconnectHooks from './3.2-integration-disconnect-hooks.js';
 import deliveryStatus from './3.3-delivery-status.js';
+import deliveryById from './3.3-delivery-by-id.js';
 import tokenExchange from './4.1-token-exchange.js';
 import accessGrantingPage from './4.1-access-granting-page.js';
+import accessPageSecurity from './4.1-access-page-security.js';
+import refreshAttacks from './4.1-refresh-attacks.js';
+import binding from './4.1-binding.js';
+import redirectUriVariants from './4.1-redirect-uri-variants.js';
 import filterShapes from './4.2-filter-shapes.js';
 import filterOracle from './4.2-filter-oracle.js';
 import filterMetamorphic from './4.2-filter-metamorphic.js';
 import filterOpen from './4.2-filter-open.js';
+import listSafety from './4.2-list-safety.js';
 import chatEndpoints from './4.3-chat-endpoints.js';
 import chatModel from './4.3-chat-model.js';
+import chatEdits from './4.3-chat-edits.js';
+import chatHistory from './4.3-chat-history.js';
+import messageFields from './4.3-message-fields.js';
+import connectReact from './4.3-connect-react.js';
 import accountApiAuth from './5.1-account-api-auth.js';
+import httpRobustness from './5.1-http-robustness.js';
 import chatSignature from './5.2-chat-signature.js';
+import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, credentialLifetimes, tokenResponse, chatObjects, credentials, chatConnection, deliveryStatus, tokenExchange, accessGrantingPage, filterShapes, filterOracle, filterMetamorphic, filterOpen, chatEndpoints, chatModel, accountApiAuth, chatSignature, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, accountApiAuth, httpRobustness, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

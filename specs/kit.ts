@@ -22,21 +22,32 @@ export * from '../src/checks/json.js';
 export * from '../src/checks/token.js';
 export * from '../src/checks/secrets.js';
 export * from '../src/checks/chat.js';
+export * from '../src/checks/chat-scope.js';
+export * from '../src/checks/chat-history.js';
+export * from '../src/checks/chat-effects.js';
 export * from '../src/checks/redirect.js';
 export * from '../src/checks/hook.js';
 export * from '../src/checks/page.js';
 export * from '../src/checks/filter-meaning.js';
+export * from '../src/checks/races.js';
+export * from '../src/checks/observe.js';
+export * from '../src/checks/token-format.js';
+export * from '../src/checks/http.js';
+export * from '../src/checks/list-safety.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
 export * from '../src/protocol/chat.js';
 export * from '../src/protocol/chat-signature.js';
 export * from '../src/protocol/filters.js';
+export * from '../src/protocol/endpoints.js';
 export * from '../src/steps/oauth.js';
 export * from '../src/steps/api-token.js';
 export * from '../src/steps/lifecycle.js';
 export * from '../src/steps/chat.js';
 export * from '../src/steps/chat-rules.js';
+export * from '../src/steps/chat-routes.js';
+export * from '../src/steps/chat-effects.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';
@@ -48,10 +59,14 @@ export * from '../src/steps/live-operator.js';
 export * from '../src/steps/live-chat.js';
 export * from '../src/steps/live-page.js';
 export * from '../src/steps/grant-page.js';
+export * from '../src/steps/integrations.js';
+export * from '../src/steps/revocation.js';
 
 // generators
 export * from '../generators/token-requests.js';
+export * from '../generators/refresh-requests.js';
 export * from '../generators/bearer-tokens.js';
+export * from '../generators/unsigned-jwt.js';
 export * from '../generators/oauth-state.js';
 export * from '../generators/chat-requests.js';
 export * from '../generators/chat-model.js';

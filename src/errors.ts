@@ -123,3 +123,18 @@ export class CertificationRefused extends KitError {
   override readonly name = 'CertificationRefused';
   readonly exitCode = 1;
 }
+
+/** Reports that cannot be merged (none given, or made with different seeds: their results would not be comparable). */
+export class MergeError extends KitError {
+  override readonly name = 'MergeError';
+  constructor(message: string, override readonly code: 'ERR_MERGE_SEED' | 'ERR_MERGE_EMPTY') {
+    super(message);
+  }
+}
+
+/** `conformance authorize` could not obtain a code (state mismatch, denied, timed out). */
+export class AuthorizeError extends KitError {
+  override readonly code = 'ERR_AUTHORIZE';
+  override readonly name = 'AuthorizeError';
+  readonly exitCode = 1;
+}

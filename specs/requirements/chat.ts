@@ -27,15 +27,14 @@ function signaturePerRoute(): Requirement[] {
       statement: 'Connect answers 403 when the signature is incorrect.',
       observes: 'each tampered part of the signing string (method, body, MD5, Content-Type, Date, path, secret) gets 403 with a JSON body',
       needs: ['nothing'],
-      rules: [...TAMPER_RULES],
+      rules: [...TAMPER_RULES, 'chat.signature.route.connect'],
     },
     ...OTHER_ROUTES.map(({ slug, route }): Requirement => ({
       id: `REQ-4.3-${slug}-signature-403`, section: '4.3', source: 'prose', level: 'must',
       statement: `${route} answers 403 when the signature is incorrect.`,
       observes: 'a request of this route with a wrong secret, a changed body byte or another signed path gets 403 with a JSON body',
-      needs: ['nothing'],
-      gap: `run the tamper cases of chat.signature.* against ${route}, not only connect`,
-      theme: 'chat-signature',
+      needs: slug === 'disconnect' ? ['control'] : ['nothing'],
+      rules: [`chat.signature.route.${slug}`],
     })),
   ];
 }
@@ -63,22 +62,21 @@ export const CHAT = requirements([
     statement: 'scope_id identifies the channel connection and is used in all later message paths.',
     observes: 'connect answers a non-empty string scope_id, and messages sent under it are accepted',
     needs: ['nothing'],
-    rules: ['chat.connect.answer', 'chat.message.answer'],
+    rules: ['chat.connect.answer', 'chat.message.answer', 'chat.scope.unknown'],
   },
   {
     id: 'REQ-2.4-scope-id-per-account', section: '2.4', source: 'table', level: 'must',
     statement: 'scope_id identifies the connection for one account.',
     observes: 'two accounts get two scope_ids, and one scope never reads or writes the other\'s chats',
     needs: ['control'],
-    rules: ['chat.connection.isolation'],
+    rules: ['chat.connection.isolation', 'chat.disconnect.one-account'],
   },
   {
     id: 'REQ-2.4-unknown-account', section: '2.4', source: 'prose', level: 'should',
     statement: 'Connect for an account_id unknown to the chat interface (or without the integration) is refused.',
     observes: 'connect with a made-up account_id answers 4xx and no scope_id',
     needs: ['nothing'],
-    gap: 'connect the configured channel with a random account_id and expect a 4xx without scope_id',
-    theme: 'scope-accounts',
+    rules: ['chat.connect.unknown-account'],
   },
   {
     id: 'REQ-2.4-title-display', section: '2.4', source: 'table', level: 'must',
@@ -122,8 +120,7 @@ export const CHAT = requirements([
     statement: 'is_time_window_disabled defaults to false.',
     observes: 'connect without it answers is_time_window_disabled false (or no value)',
     needs: ['nothing'],
-    gap: 'connect without is_time_window_disabled and read the field in the answer: false or absent',
-    theme: 'scope-accounts',
+    rules: ['chat.connect.time-window-default'],
   },
   {
     id: 'REQ-2.4-time-window-disables', section: '2.4', source: 'table', level: 'must',
@@ -277,8 +274,7 @@ export const CHAT = requirements([
     statement: 'Only the first incoming message of a chat creates the unsorted lead.',
     observes: 'three non-silent incoming messages in one chat leave one unsorted lead',
     needs: ['control'],
-    gap: 'send three non-silent incoming messages to a new chat and count its unsorted leads through the control API (one)',
-    theme: 'per-message-effects',
+    rules: ['chat.unsorted.first-message-only'],
   },
 
   // ---- §2.7 Message object
@@ -301,15 +297,14 @@ export const CHAT = requirements([
     statement: `A ${type} message is accepted and shown in the history with its fields.`,
     observes: `a valid ${type} message answers 200 and its history element carries type ${type} and the ${type} fields`,
     needs: ['nothing'],
-    rules: type === 'text' ? ['chat.message.answer', 'chat.history.fields'] : ['chat.history.fields'],
+    rules: type === 'text' ? ['chat.message.answer', 'chat.history.fields', 'chat.message.types-accepted'] : ['chat.history.fields', 'chat.message.types-accepted'],
   })),
   ...(['file', 'video', 'voice', 'audio', 'sticker'] as const).map((type): Requirement => ({
     id: `REQ-2.7-type-${type}-accepted`, section: '2.7', source: 'table', level: 'must',
     statement: `A ${type} message is accepted and shown in the history with its fields.`,
     observes: `a valid ${type} message answers 200 and its history element carries type ${type}, media${type === 'sticker' ? '' : ', and the file or duration fields it was sent with'}`,
     needs: ['nothing'],
-    gap: `send a valid ${type} message (sampleMessage('${type}')) and judge its history element like chat.history.fields does for picture`,
-    theme: 'message-types',
+    rules: ['chat.message.types-accepted'],
   })),
   {
     id: 'REQ-2.7-text-required', section: '2.7', source: 'table', level: 'must',
@@ -699,8 +694,7 @@ export const CHAT = requirements([
     statement: 'A disconnected scope is not connected for any chat endpoint.',
     observes: 'after disconnect, create chat, delivery status, typing and react under the old scope get a 4xx',
     needs: ['nothing'],
-    gap: 'on an own channel, disconnect and then call every scope endpoint; expect 4xx from each',
-    theme: 'scope-accounts',
+    rules: ['chat.connection.disconnected-routes'],
   },
   {
     id: 'REQ-3.2-write-first-disappears', section: '3.2', source: 'table', level: 'must',
@@ -730,8 +724,7 @@ export const CHAT = requirements([
     statement: 'After the integration is disconnected, outgoing-message hooks stop for that account.',
     observes: 'a message from the account after the integration disconnect sends no outgoing hook',
     needs: ['person', 'hook'],
-    gap: 'disconnect the integration in a second account (control), write from that account and count the hooks (none)',
-    theme: 'hooks-after-disconnect',
+    rules: ['chat.connection.integration-disconnect-hooks'],
   },
 
   // ---- §3.3 Message delivery status
@@ -848,9 +841,7 @@ export const CHAT = requirements([
     statement: 'Connect answers 200 with the request fields plus scope_id, in the shape of §2.4.',
     observes: 'the answer echoes account_id, title, hook_api_version and is_time_window_disabled and adds scope_id',
     needs: ['nothing'],
-    rules: ['chat.connect.answer'],
-    partial: 'scope_id and account_id are checked; title, hook_api_version and is_time_window_disabled are not compared with the request',
-    theme: 'scope-accounts',
+    rules: ['chat.connect.answer', 'chat.connect.echoes-request'],
   },
   {
     id: 'REQ-4.3-connect-concurrent', section: '4.3', source: 'prose', level: 'should',
@@ -874,8 +865,7 @@ export const CHAT = requirements([
     statement: 'Disconnect needs account_id (string).',
     observes: 'disconnect without account_id, or with a non-string one, is refused with 400 and stays connected',
     needs: ['nothing'],
-    gap: 'on an own channel, send disconnect with no account_id and with account_id 42; expect 400 and sending still accepted',
-    theme: 'chat-validation',
+    rules: ['chat.disconnect.account-id-required'],
   },
   {
     id: 'REQ-4.3-disconnect-200', section: '4.3', source: 'prose', level: 'must',
@@ -1028,15 +1018,14 @@ export const CHAT = requirements([
     statement: 'silent suppresses unsorted-lead creation and notification.',
     observes: 'silent messages create neither; the one non-silent message creates one of each',
     needs: ['control'],
-    rules: ['chat.import.bulk'],
+    rules: ['chat.import.bulk', 'chat.unsorted.silent-first'],
   },
   {
     id: 'REQ-4.3-message-silent-type', section: '4.3', source: 'table', level: 'must',
     statement: 'silent is a bool.',
     observes: 'silent as a string or a number is refused with 400',
     needs: ['nothing'],
-    gap: 'send silent "true" and 1; expect 400 (the required-fields sweep does not break silent)',
-    theme: 'receiver-ref-silent',
+    rules: ['chat.message.silent-type'],
   },
   {
     id: 'REQ-4.3-message-silent-edit', section: '4.3', source: 'table', level: 'must',
@@ -1064,8 +1053,7 @@ export const CHAT = requirements([
     statement: 'payload.receiver is a participant (§2.5).',
     observes: 'a receiver without id or name, or with either of another type, is refused with 400',
     needs: ['nothing'],
-    gap: 'send outgoing messages whose receiver lacks id, lacks name, or has them as numbers; expect 400',
-    theme: 'receiver-ref-silent',
+    rules: ['chat.message.receiver-invalid'],
   },
   ...([
     ['source', 'an edit carrying another source leaves the chat\'s lead and pipeline unchanged'],
@@ -1078,8 +1066,9 @@ export const CHAT = requirements([
     statement: `payload.${field} is ignored on edit.`,
     observes,
     needs: field === 'source' ? ['control'] : ['nothing'],
-    gap: `edit a message with a different ${field} and compare the history (and ground truth) before and after`,
-    theme: 'edits-identity',
+    ...(field === 'sender' || field === 'receiver'
+      ? { rules: [`chat.edit.${field}-ignored`] }
+      : { gap: `edit a message with a different ${field} and compare the history (and ground truth) before and after`, theme: 'edits-identity' as const }),
   })),
   {
     id: 'REQ-4.3-message-id-edit', section: '4.3', source: 'table', level: 'must',
@@ -1093,8 +1082,7 @@ export const CHAT = requirements([
     statement: 'id is only for edit; what a new_message carrying id gets is not stated.',
     observes: 'the answer and the history after a new_message with an existing message\'s id',
     needs: ['nothing'],
-    gap: 'send a new_message carrying the id of an existing message; record the answer and whether the existing message changed',
-    theme: 'edits-identity',
+    rules: ['chat.message.id-on-new'],
   },
   {
     id: 'REQ-4.3-message-msgid', section: '4.3', source: 'table', level: 'must',
@@ -1108,8 +1096,7 @@ export const CHAT = requirements([
     statement: 'On edit, a msgid sent together with id becomes the integration-side message id.',
     observes: 'after such an edit the history\'s client_id is the new msgid, and a later edit by it works',
     needs: ['nothing'],
-    gap: 'send a message, edit it by id with a new msgid, read the history (client_id = new msgid) and edit again by the new msgid',
-    theme: 'edits-identity',
+    rules: ['chat.edit.msgid-rebind'],
   },
   {
     id: 'REQ-4.3-message-duplicate-msgid', section: '4.3', source: 'table', level: 'info',
@@ -1413,8 +1400,7 @@ export const CHAT = requirements([
     statement: 'Whether {msgid} also takes the chat-interface message id (new_message.msgid) is not stated.',
     observes: 'the status of a delivery status sent with the chat-interface id in the path',
     needs: ['nothing'],
-    gap: 'send a message, then a delivery status with new_message.msgid (the chat-interface id) in the path; record the answer',
-    theme: 'delivery-by-id',
+    rules: ['chat.delivery-status.by-chat-interface-id'],
   },
   {
     id: 'REQ-4.3-status-applied', section: '4.3', source: 'prose', level: 'must',
@@ -1452,16 +1438,14 @@ export const CHAT = requirements([
     statement: 'The number of records history answers without limit is not stated.',
     observes: 'the count of messages of a GET without limit on a chat of 60 messages',
     needs: ['nothing'],
-    gap: 'fill a chat with 60 messages and record how many a history GET without limit returns',
-    theme: 'history',
+    rules: ['chat.history.limit-default'],
   },
   {
     id: 'REQ-4.3-history-bad-offset-limit', section: '4.3', source: 'prose', level: 'must',
     statement: 'History answers 400 when data is invalid: offset or limit not a non-negative integer.',
     observes: 'offset=-1, limit=abc, limit=0 are refused with 400 (limit 0 may also answer no messages)',
     needs: ['nothing'],
-    gap: 'send history with offset -1, offset x, limit abc and limit 0; expect 400 with a JSON body',
-    theme: 'chat-validation',
+    rules: ['chat.history.query-invalid'],
   },
   {
     id: 'REQ-4.3-history-md5', section: '4.3', source: 'prose', level: 'must',
@@ -1517,9 +1501,7 @@ export const CHAT = requirements([
     statement: 'History timestamp and msec_timestamp are the send time, in seconds and milliseconds.',
     observes: 'both are integers, and equal the timestamp and msec_timestamp the message was sent (imported) with',
     needs: ['nothing'],
-    rules: ['chat.history.fields'],
-    partial: 'their types are checked; their values are not compared with the timestamps sent',
-    theme: 'history',
+    rules: ['chat.history.fields', 'chat.history.send-time'],
   },
   {
     id: 'REQ-4.3-history-participants', section: '4.3', source: 'table', level: 'must',
@@ -1675,8 +1657,7 @@ export const CHAT = requirements([
     statement: 'A reaction whose chat id and message id name different chats reaches no message.',
     observes: 'conversation_id of chat A with the msgid of a message of chat B answers 404 (or 400)',
     needs: ['nothing'],
-    gap: 'react naming conversation A and a message of conversation B; expect 404 or 400',
-    theme: 'delivery-by-id',
+    rules: ['chat.react.ids-disagree'],
   },
   {
     id: 'REQ-4.3-react-applied', section: '4.3', source: 'table', level: 'must',
@@ -1785,8 +1766,7 @@ export const CHAT = requirements([
     statement: 'Every chat request carries the four headers: a request lacking one is not correctly signed.',
     observes: 'a request without X-Signature, without Date or without Content-MD5 gets 403',
     needs: ['nothing'],
-    gap: 'send a correctly signed connect with each of X-Signature, Date and Content-MD5 removed in turn; expect 403',
-    theme: 'chat-signature',
+    rules: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-signature-first', section: '5.2', source: 'prose', level: 'should',
@@ -1800,8 +1780,7 @@ export const CHAT = requirements([
     statement: 'The key is the secret of the channel in the path: another channel\'s genuine secret does not sign for it.',
     observes: 'a request to channel B\'s path signed with channel A\'s secret gets 403',
     needs: ['control'],
-    gap: 'register a second channel (control API) and sign a connect to it with the first channel\'s secret; expect 403',
-    theme: 'binding',
+    rules: ['chat.signature.other-channel-secret'],
   },
 
   // ---- §6 Events (chat)

@@ -312,8 +312,7 @@ export const LISTS = requirements([
     statement: 'Values are matched as data: SQL LIKE wildcards and quotes in filter[name] or query match literally.',
     observes: 'filter[name]=% and query=_ return only records whose names contain those characters, never the whole list',
     needs: ['nothing'],
-    gap: 'send filter[name] and query values made of %, _, \', " and \\ and expect only records whose names contain them (usually none)',
-    theme: 'list-safety',
+    rules: ['lists.filter.patterns-literal'],
   },
   {
     id: 'REQ-4.2-non-ascii-values', section: '4.2', source: 'http', level: 'must',
@@ -336,7 +335,6 @@ export const LISTS = requirements([
     statement: 'Each list endpoint refuses a request without a valid bearer with 401.',
     observes: 'each of the four lists answers 401 without a token and with a malformed one',
     needs: ['nothing'],
-    gap: 'send the four list GETs without Authorization and with a random bearer; expect 401 (and WWW-Authenticate)',
-    theme: 'http',
+    rules: ['api.bearer.every-endpoint'],
   },
 ]);

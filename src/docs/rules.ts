@@ -1,10 +1,16 @@
 /**
  * The rule catalogue, by spec section (docs/rules.md).
  */
-import { allRules } from '../../specs/index.js';
+import { allRules, SPEC_FILES } from '../../specs/index.js';
 import { compareSections } from '../report/sections.js';
 
 export function rulesMarkdown(): string {
+  // A rule names its section only where it differs from its spec file's; the list shows those with the file's section.
+  const fileSection = new Map(SPEC_FILES.flatMap((f) => f.rules.map((r) => [r.id, f.section] as const)));
+  const sectionCell = (id: string, section: string) => {
+    const own = fileSection.get(id);
+    return own && own !== section ? `§${section} (in the §${own} file)` : `§${section}`;
+  };
   const rules = [...allRules()].sort((a, b) => compareSections(a.section, b.section) || a.id.localeCompare(b.id));
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   return [
@@ -16,7 +22,7 @@ export function rulesMarkdown(): string {
     '',
     '| section | id | level | requires | title | reading |',
     '|---|---|---|---|---|---|',
-    ...rules.map((r) => `| §${r.section} | \`${r.id}\` | ${r.level} | ${r.requires.join(', ') || '—'} | ${cell(r.title)} | ${cell(r.reading ?? '')} |`),
+    ...rules.map((r) => `| ${sectionCell(r.id, r.section)} | \`${r.id}\` | ${r.level} | ${r.requires.join(', ') || '—'} | ${cell(r.title)} | ${cell(r.reading ?? '')} |`),
     '',
   ].join('\n');
 }

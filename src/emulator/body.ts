@@ -33,6 +33,15 @@ export function parseQuery(query: string): Record<string, unknown> {
   return qs.parse(query, QUERY_OPTIONS);
 }
 
+/**
+ * The query string of an OAuth request, where a repeated parameter stays an array for the route to refuse
+ * (RFC 6749 §3.1: parameters MUST NOT be included more than once).
+ */
+export function parseOAuthQuery(url: string): Record<string, unknown> {
+  const at = url.indexOf('?');
+  return at < 0 ? {} : qs.parse(url.slice(at + 1), QS_OPTIONS);
+}
+
 class BodyParseError extends Error {
   constructor(readonly statusCode: number, readonly code: string, message: string) {
     super(message);

@@ -7,6 +7,9 @@
  * deactivating the installation, §3.1).
  */
 
+/** Why a credential was revoked: its code was reused (RFC 6749 §4.1.2), the installation deactivated (§3.1) or disconnected (§6). */
+export type RevocationCause = 'code-reuse' | 'deactivation' | 'disconnect';
+
 export interface AuthCode {
   readonly value: string;
   readonly clientId: string;
@@ -17,6 +20,7 @@ export interface AuthCode {
   usedAtMs?: number;
   /** Set when the installation the code was granted for is deactivated or disconnected before the exchange. */
   revokedAtMs?: number;
+  revokedBy?: RevocationCause;
 }
 
 export interface RefreshRecord {
@@ -29,6 +33,7 @@ export interface RefreshRecord {
   readonly expiresAtMs: number;
   usedAtMs?: number;
   revokedAtMs?: number;
+  revokedBy?: RevocationCause;
 }
 
 /**
@@ -46,6 +51,7 @@ export interface BearerRecord {
   readonly issuedAtMs: number;
   readonly expiresAtMs: number;
   revokedAtMs?: number;
+  revokedBy?: RevocationCause;
 }
 
 export class CredentialStore {
@@ -77,10 +83,10 @@ export class CredentialStore {
   revokeGrant(grantId: string, nowMs: number): number {
     let count = 0;
     for (const b of this.bearers.values()) {
-      if (b.grantId === grantId && b.revokedAtMs === undefined) { b.revokedAtMs = nowMs; count += 1; }
+      if (b.grantId === grantId && b.revokedAtMs === undefined) { b.revokedAtMs = nowMs; b.revokedBy = 'code-reuse'; count += 1; }
     }
     for (const r of this.refreshTokens.values()) {
-      if (r.grantId === grantId && r.revokedAtMs === undefined) { r.revokedAtMs = nowMs; count += 1; }
+      if (r.grantId === grantId && r.revokedAtMs === undefined) { r.revokedAtMs = nowMs; r.revokedBy = 'code-reuse'; count += 1; }
     }
     return count;
   }
@@ -89,13 +95,14 @@ export class CredentialStore {
    * Revokes every credential of one installation (an integration in an account: §3.1 deactivation, §6 disconnect),
    * long-lived tokens included; returns how many were newly revoked. A control action, not a hot path.
    */
-  revokeInstallation(clientId: string, accountId: number, nowMs: number): number {
+  revokeInstallation(clientId: string, accountId: number, nowMs: number, cause: RevocationCause = 'deactivation'): number {
     let count = 0;
     const hit = (r: { clientId: string; accountId: number; revokedAtMs?: number }) =>
       r.clientId === clientId && r.accountId === accountId && r.revokedAtMs === undefined;
-    for (const b of this.bearers.values()) if (hit(b)) { b.revokedAtMs = nowMs; count += 1; }
-    for (const r of this.refreshTokens.values()) if (hit(r)) { r.revokedAtMs = nowMs; count += 1; }
-    for (const c of this.codes.values()) if (hit(c) && c.usedAtMs === undefined) { c.revokedAtMs = nowMs; count += 1; }
+    const revoke = (r: { revokedAtMs?: number; revokedBy?: RevocationCause }) => { r.revokedAtMs = nowMs; r.revokedBy = cause; count += 1; };
+    for (const b of this.bearers.values()) if (hit(b)) revoke(b);
+    for (const r of this.refreshTokens.values()) if (hit(r)) revoke(r);
+    for (const c of this.codes.values()) if (hit(c) && c.usedAtMs === undefined) revoke(c);
     return count;
   }
 

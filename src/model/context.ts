@@ -74,8 +74,8 @@ export interface RuleContext {
 
   /** A resource shared by the rules of the run, created on first use and closed when the run ends. */
   resource<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T>;
-  /** Waits until one more request may go to the target under its rate limit (for requests a browser sends). */
-  throttle(): Promise<void>;
+  /** Runs a request the browser sends to the target in a slot under the target's rate limit. */
+  throttled<T>(send: () => Promise<T>): Promise<T>;
   /** Sends and records one exchange; the answer carries the request it answers. */
   send(req: HttpRequest): Promise<HttpResponse>;
   /** Applies judges to one observed thing (an answer, a redirect, a hook). */

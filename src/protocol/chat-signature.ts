@@ -44,6 +44,22 @@ export function chatSignature(secret: string, parts: SigningParts): string {
   return createHmac('sha1', secret).update(signingString(parts)).digest('hex');
 }
 
+/**
+ * What a signature can be computed with: the stated HMAC-SHA1, and the look-alikes a careless verifier might also
+ * take (another HMAC hash, or a plain hash of the signing string without the key), for the rules that send them.
+ */
+export type SignatureAlgorithm = 'hmac-sha1' | 'hmac-sha256' | 'hmac-md5' | 'sha1';
+
+export function signatureWith(algorithm: SignatureAlgorithm, secret: string, parts: SigningParts): string {
+  const text = signingString(parts);
+  switch (algorithm) {
+    case 'hmac-sha1': return chatSignature(secret, parts);
+    case 'hmac-sha256': return createHmac('sha256', secret).update(text).digest('hex');
+    case 'hmac-md5': return createHmac('md5', secret).update(text).digest('hex');
+    case 'sha1': return createHash('sha1').update(text).digest('hex');
+  }
+}
+
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');

@@ -4,7 +4,7 @@
  * (`wire`): that is how the signature rules change one part at a time.
  */
 import type { HttpRequest } from '../model/http.js';
-import { CHAT_CONTENT_TYPE, chatSignature, contentMd5, rfc2822Date } from './chat-signature.js';
+import { CHAT_CONTENT_TYPE, contentMd5, rfc2822Date, type SignatureAlgorithm, signatureWith } from './chat-signature.js';
 
 export const CHAT_BASE = '/v2/origin/custom';
 
@@ -37,6 +37,8 @@ export interface SignAs {
   readonly contentType?: string;
   readonly date?: string;
   readonly md5?: string;
+  /** Another hash than the stated HMAC-SHA1 (default `hmac-sha1`). */
+  readonly algorithm?: SignatureAlgorithm;
 }
 
 /** What is sent, where it differs from what was signed. */
@@ -47,6 +49,8 @@ export interface OnWire {
   readonly date?: string;
   readonly signature?: string;
   readonly headers?: Record<string, string>;
+  /** Signed headers left out of the request altogether (lower-case names). */
+  readonly omit?: readonly ('content-type' | 'date' | 'content-md5' | 'x-signature')[];
 }
 
 export interface ChatCall {
@@ -75,7 +79,7 @@ export function chatRequest(call: ChatCall, s: SignContext): HttpRequest {
   const md5 = contentMd5(body);
   const date = rfc2822Date(s.now, s.zone ?? 0);
   const sign = s.sign ?? {};
-  const signature = chatSignature(sign.secret ?? s.secret, {
+  const signature = signatureWith(sign.algorithm ?? 'hmac-sha1', sign.secret ?? s.secret, {
     method: sign.method ?? call.method,
     md5: sign.md5 ?? md5,
     contentType: sign.contentType ?? contentType,
@@ -84,16 +88,18 @@ export function chatRequest(call: ChatCall, s: SignContext): HttpRequest {
   });
   const w = s.wire ?? {};
   const sent = w.body ?? body;
+  const headers: Record<string, string> = {
+    'content-type': w.contentType ?? contentType,
+    date: w.date ?? date,
+    'content-md5': w.md5 ?? md5,
+    'x-signature': w.signature ?? signature,
+    ...w.headers,
+  };
+  for (const name of w.omit ?? []) delete headers[name];
   return {
     method: call.method,
     url: `${s.chatUrl}${call.path}`,
-    headers: {
-      'content-type': w.contentType ?? contentType,
-      date: w.date ?? date,
-      'content-md5': w.md5 ?? md5,
-      'x-signature': w.signature ?? signature,
-      ...w.headers,
-    },
+    headers,
     ...(sent === undefined ? {} : { body: sent }),
   };
 }

@@ -3,12 +3,9 @@
  */
 import { summarize, type Report, type RuleResult } from '../model/result.js';
 
-export class MergeError extends Error {
-  constructor(message: string, readonly code: 'ERR_MERGE_SEED' | 'ERR_MERGE_EMPTY') {
-    super(message);
-    this.name = 'MergeError';
-  }
-}
+import { MergeError } from '../errors.js';
+
+export { MergeError };
 
 /**
  * Concatenates the results of `reports`, one result per rule id (the non-skipped one when an id appears more than

@@ -79,8 +79,8 @@ export class RunContext implements RuleContext {
     return this.#resources.get(key, create);
   }
 
-  throttle(): Promise<void> {
-    return this.#recorder.slot();
+  throttled<T>(send: () => Promise<T>): Promise<T> {
+    return this.#recorder.inSlot(send);
   }
 
   send(req: HttpRequest): Promise<HttpResponse> {

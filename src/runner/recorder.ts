@@ -69,9 +69,9 @@ export class Recorder {
     return b && { kind: b.kind, index: b.index, exchange: this.#mask(b.raw) };
   }
 
-  /** A slot under the run's rate limit for a request sent outside this recorder (a browser navigation). */
-  slot(): Promise<void> {
-    return this.client.slot();
+  /** Runs a request sent outside this recorder (a browser navigation) in a slot under the run's rate limit. */
+  inSlot<T>(send: () => Promise<T>): Promise<T> {
+    return this.client.inSlot(send);
   }
 
   get count(): number {

@@ -5,7 +5,7 @@
  * post_message integration does) are served by the kit, and every navigation to the Redirect URI is recorded with
  * the window that made it.
  */
-import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { APIResponse, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { SharedBrowser } from '../browser/launch.js';
 import { Precondition } from '../runner/precondition.js';
 import type { RuleContext } from '../runner/context.js';
@@ -56,19 +56,41 @@ export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?:
 
 /**
  * The browser's requests to the target count against the run's rate limit (remote targets) like the kit's own: each
- * waits for a slot and is then sent at once from this process (a request let go from the browser after its slot would
- * reach the target a variable while later, bunching arrivals). Redirects go back to the browser, which follows them.
+ * is sent from this process in a slot held until its answer, since its departure through the browser driver is not
+ * punctual enough to count from the start. A browser route never sees the request a redirect leads to (Playwright
+ * intercepts at the network stack's edge), so a redirect within the target is followed here, each hop in its own
+ * slot; a redirect that leaves the target (to the integration) goes back to the browser, whose own route takes it.
  */
 async function throttled(t: RuleContext, context: BrowserContext): Promise<void> {
   if (!t.target.rateLimitRps) return;
   const origins = [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))];
   await context.route((url) => origins.includes(url.origin), async (route) => {
-    // Two slots: the browser's dispatch path is longer and less punctual than the kit's, so it gets a wider margin.
-    await t.throttle();
-    await t.throttle();
-    const response = await route.fetch({ maxRedirects: 0 });
-    await route.fulfill({ response });
+    try {
+      let response = await t.throttled(() => route.fetch({ maxRedirects: 0 }));
+      for (let hop = 0; hop < MAX_TARGET_REDIRECTS; hop += 1) {
+        const next = targetRedirect(response, origins);
+        if (!next) break;
+        // The context's request client shares the browser's cookies, so a cookie the redirect set goes along.
+        response = await t.throttled(() => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0 }) : context.request.get(next.url, { maxRedirects: 0 }));
+      }
+      await route.fulfill({ response });
+    } catch {
+      // The page may be gone (a rule that has its answer closes it while the browser still loads the logo): then
+      // nobody waits for this request. Otherwise the browser sees a failed load, which the rule judges.
+      await route.abort('failed').catch(() => undefined);
+    }
   });
+}
+
+const MAX_TARGET_REDIRECTS = 5;
+
+/** Where a redirect leads when it stays on the target; a browser keeps the method only on 307 and 308. */
+function targetRedirect(response: APIResponse, origins: readonly string[]): { url: string; keepMethod: boolean } | undefined {
+  const location = response.headers().location;
+  if (response.status() < 300 || response.status() > 308 || !location) return undefined;
+  const url = new URL(location, response.url());
+  if (!origins.includes(url.origin)) return undefined;
+  return { url: url.href, keepMethod: response.status() === 307 || response.status() === 308 };
 }
 
 type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;

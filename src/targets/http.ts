@@ -52,25 +52,26 @@ export class HttpClient {
 
   async #sendOnce(req: HttpRequest): Promise<HttpResponse> {
     while (this.#pausedUntil > Date.now()) await sleep(this.#pausedUntil - Date.now());
-    await this.#limiter?.acquire();
-    const started = performance.now();
-    try {
-      const res = await undiciRequest(req.url, {
-        method: req.method as 'GET',
-        headers: req.headers,
-        body: req.body,
-        dispatcher: this.#agent,
-      });
-      const text = await res.body.text();
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), text, durationMs: performance.now() - started };
-    } catch (err) {
-      throw new TransportError(req.url, describeTransportError(err), { cause: err });
-    }
+    return this.inSlot(async () => {
+      const started = performance.now();
+      try {
+        const res = await undiciRequest(req.url, {
+          method: req.method as 'GET',
+          headers: req.headers,
+          body: req.body,
+          dispatcher: this.#agent,
+        });
+        const text = await res.body.text();
+        return { status: res.statusCode, headers: flattenHeaders(res.headers), text, durationMs: performance.now() - started };
+      } catch (err) {
+        throw new TransportError(req.url, describeTransportError(err), { cause: err });
+      }
+    });
   }
 
-  /** Waits for a slot under the rate limit, for a request the kit sends by other means (the browser of the page rules). */
-  async slot(): Promise<void> {
-    await this.#limiter?.acquire();
+  /** Runs a request the kit sends by other means (the browser of the page rules) in a slot under the rate limit. */
+  inSlot<T>(send: () => Promise<T>): Promise<T> {
+    return this.#limiter ? this.#limiter.hold(send) : send();
   }
 
   close(): Promise<void> {

@@ -1,8 +1,10 @@
 /**
  * Client-side request ceiling for remote targets (RATE_LIMIT_RPS; the service's documented public limit is
  * about 7 per second). A sliding-window log: a request waits until fewer than `rps` were sent in the last
- * window. The window is a little longer than a second so that network jitter cannot squeeze `rps + 1`
- * arrivals into one second at the server.
+ * window. A request reaches the server somewhere between its slot and its answer (a stalled event loop or a
+ * browser driver can delay its departure), so its slot is held while it is in flight and counted from the answer:
+ * then no delay can put `rps + 1` arrivals into one second at the server. The window is a little longer than a
+ * second for clock granularity.
  */
 export interface RateLimiterOptions {
   readonly rps: number;
@@ -17,9 +19,11 @@ export class RateLimiter {
   readonly #windowMs: number;
   readonly #now: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
-  /** Send times of the last `limit` requests, oldest first. */
+  /** Answer times of the last `limit` requests; `Infinity` while one is still in flight. */
   readonly #sent: number[] = [];
   #queue: Promise<void> = Promise.resolve();
+  /** Wakes a caller waiting while every slot is in flight. */
+  #settled: (() => void) | undefined;
 
   constructor(options: RateLimiterOptions) {
     if (!(options.rps > 0)) throw new RangeError(`rps must be positive, got ${options.rps}`);
@@ -30,8 +34,19 @@ export class RateLimiter {
     this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  /** Resolves when one more request may be sent; callers are served in arrival order. */
-  acquire(): Promise<void> {
+  /** Runs `send` when one more request may go out, holding its slot until it settles; callers go in arrival order. */
+  async hold<T>(send: () => Promise<T>): Promise<T> {
+    await this.#enter();
+    try {
+      return await send();
+    } finally {
+      // In-flight entries are alike, so the first one stands for this request.
+      this.#sent[this.#sent.indexOf(Infinity)] = this.#now();
+      this.#settled?.();
+    }
+  }
+
+  #enter(): Promise<void> {
     const turn = this.#queue.then(() => this.#take());
     this.#queue = turn;
     return turn;
@@ -40,15 +55,15 @@ export class RateLimiter {
   async #take(): Promise<void> {
     for (;;) {
       const now = this.#now();
+      // Forget answers that have left the window; requests in flight stay.
+      for (let i = this.#sent.length - 1; i >= 0; i -= 1) if (this.#sent[i]! + this.#windowMs <= now) this.#sent.splice(i, 1);
       if (this.#sent.length < this.#limit) break;
-      const wait = this.#sent[0]! + this.#windowMs - now;
-      if (wait <= 0) {
-        this.#sent.shift();
-        break;
-      }
-      await this.#sleep(wait);
+      const oldest = Math.min(...this.#sent);
+      if (Number.isFinite(oldest)) await this.#sleep(oldest + this.#windowMs - now);
+      else await new Promise<void>((resolve) => { this.#settled = resolve; }); // every slot is in flight
+      this.#settled = undefined;
     }
-    this.#sent.push(this.#now());
+    this.#sent.push(Infinity);
   }
 }
 

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter, retryDelayMs } from '../../src/targets/rate-limit.js';
 
-/** A fake clock: sleeping advances it, so the test measures the limiter's schedule, not the machine. */
+/**
+ * A fake clock: sleeping advances it, so the test measures the limiter's schedule, not the machine. A sleeper
+ * first lets the work already under way finish, as time would.
+ */
 function fakeClock() {
   let now = 0;
-  return { now: () => now, sleep: async (ms: number) => { now += ms; } };
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      now += ms;
+    },
+  };
 }
 
 function maxInWindow(times: number[], windowMs: number): number {
@@ -22,8 +31,7 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter({ rps: 5, ...clock });
     const times: number[] = [];
     await Promise.all(Array.from({ length: 60 }, async () => {
-      await limiter.acquire();
-      times.push(clock.now());
+      await limiter.hold(async () => { times.push(clock.now()); });
     }));
     expect(times).toHaveLength(60);
     expect(maxInWindow(times, 1000)).toBeLessThanOrEqual(5);
@@ -36,10 +44,26 @@ describe('RateLimiter', () => {
     const limiter = new RateLimiter({ rps: 0.5, marginMs: 0, ...clock });
     const times: number[] = [];
     for (let i = 0; i < 3; i += 1) {
-      await limiter.acquire();
-      times.push(clock.now());
+      await limiter.hold(async () => { times.push(clock.now()); });
     }
     expect(times).toEqual([0, 2000, 4000]);
+  });
+
+  it('counts a request from its answer, so a late departure cannot crowd a window', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ rps: 5, ...clock });
+    const arrivals: number[] = [];
+    // Half the requests arrive at once, half anywhere up to 400 ms after their slot, interleaved.
+    await Promise.all(Array.from({ length: 40 }, async (_, i) => {
+      await limiter.hold(async () => {
+        const started = clock.now();
+        if (i % 2) await clock.sleep(((i * 37) % 5) * 100);
+        arrivals.push(Math.max(started, clock.now()));
+      });
+    }));
+    arrivals.sort((a, b) => a - b);
+    expect(arrivals).toHaveLength(40);
+    expect(maxInWindow(arrivals, 1000)).toBeLessThanOrEqual(5);
   });
 
   it('refuses a non-positive rate', () => {

@@ -13,7 +13,7 @@ import { httpUrl } from '../../targets/from-env.js';
 import { HttpClient } from '../../targets/http.js';
 import { TokenStore } from '../../targets/token-store.js';
 import { defineCommand } from '../command.js';
-import { ConfigError } from '../../errors.js';
+import { AuthorizeError, ConfigError } from '../../errors.js';
 import { integerSetting, loadEnv } from '../settings.js';
 
 export const DEFAULT_TOKEN_STORE = '.tokens.json';
@@ -95,9 +95,6 @@ function listenAddress(flag: string | undefined, redirect: URL): { host: string;
   return { host: redirect.hostname.replace(/^\[|\]$/g, ''), port: Number(redirect.port || 80) };
 }
 
-class AuthorizeError extends Error {
-  readonly exitCode = 1;
-}
 
 /** Serves the redirect once: the code when `state` matches, a clear refusal otherwise. */
 function captureCode(o: { listen: { host: string; port: number }; path: string; state: string; timeoutS: number; announce: () => void }): Promise<string> {

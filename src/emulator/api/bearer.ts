@@ -10,6 +10,7 @@ import { ProblemError } from '../errors.js';
 import { decodeJwt } from 'jose';
 import { looksLikeJwt, verifyAccessToken } from '../oauth/jwt.js';
 import type { BearerRecord } from '../state.js';
+import { isRevoked } from '../oauth/revocation.js';
 
 /** Who the request acts as, set by the bearer check for the route handler. */
 export interface Principal {
@@ -35,32 +36,39 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
       return;
     }
-    const token = bearerToken(request.headers.authorization);
+    crashOnOddQuery(ctx, request.url);
+    if (ctx.faults.isOn('bearer-skipped-on-lists') && request.headers.authorization === undefined && !request.url.startsWith('/api/v4/account')) {
+      const { account, admin, integration } = ctx.world;
+      request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
+      return;
+    }
+    const token = bearerToken(request.headers.authorization, !ctx.faults.isOn('bearer-scheme-case-sensitive'));
     if (token === undefined) {
-      reply.header('www-authenticate', 'Bearer');
+      if (!ctx.faults.isOn('no-www-authenticate')) reply.header('www-authenticate', 'Bearer');
       throw unauthorized('An Authorization: Bearer header is required');
     }
     const record = await resolve(ctx, token);
-    if (!record) throw invalidToken(reply, 'The access token is not valid');
-    if (record.revokedAtMs !== undefined && !ctx.faults.isOn('accept-revoked-token')) {
-      throw invalidToken(reply, 'The access token has been revoked');
+    if (!record) throw invalidToken(ctx, reply, 'The access token is not valid');
+    if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token')) {
+      throw invalidToken(ctx, reply, 'The access token has been revoked');
     }
     if (record.expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry')) {
-      throw invalidToken(reply, 'The access token has expired');
+      throw invalidToken(ctx, reply, 'The access token has expired');
     }
-    if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(reply, 'The access token is not valid');
+    if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid');
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
 }
 
-function invalidToken(reply: FastifyReply, detail: string): ProblemError {
-  reply.header('www-authenticate', 'Bearer error="invalid_token"');
+function invalidToken(ctx: EmulatorContext, reply: FastifyReply, detail: string): ProblemError {
+  const f = ctx.faults;
+  if (!f.isOn('no-www-authenticate')) reply.header('www-authenticate', f.isOn('www-authenticate-without-error') ? 'Bearer' : 'Bearer error="invalid_token"');
   return unauthorized(detail);
 }
 
 /** RFC 6750 §2.1: the scheme is case-insensitive, the token is one b64token. */
-export function bearerToken(header: string | undefined): string | undefined {
-  const m = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header ?? '');
+export function bearerToken(header: string | undefined, anyCase = true): string | undefined {
+  const m = (anyCase ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i : /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/).exec(header ?? '');
   return m?.[1];
 }
 
@@ -69,8 +77,9 @@ export function bearerToken(header: string | undefined): string | undefined {
  * The registry, not the JWT, decides which record applies, so a token from another instance resolves to nothing.
  */
 async function resolve(ctx: EmulatorContext, token: string): Promise<BearerRecord | undefined> {
-  if (!looksLikeJwt(token)) return ctx.store.bearerByOpaqueValue(token);
-  if (ctx.faults.isOn('skip-jwt-signature-check')) return unverifiedLookup(ctx, token);
+  const unsignedAccepted = ctx.faults.isOn('accept-unsigned-jwt') && looksUnsigned(token);
+  if (!looksLikeJwt(token) && !unsignedAccepted) return ctx.store.bearerByOpaqueValue(token) ?? refreshTokenAsBearer(ctx, token);
+  if (ctx.faults.isOn('skip-jwt-signature-check') || unsignedAccepted) return unverifiedLookup(ctx, token);
   const payload = await verifiedClaims(ctx, token);
   if (!payload || typeof payload.jti !== 'string') return undefined;
   const record = ctx.store.bearers.get(payload.jti);
@@ -106,4 +115,34 @@ function unverifiedLookup(ctx: EmulatorContext, token: string): BearerRecord | u
   } catch {
     return undefined;
   }
+}
+
+/** Only for the `bearer-accepts-refresh-token` fault: a refresh token (or a code) passes as the access token of its grant. */
+function refreshTokenAsBearer(ctx: EmulatorContext, token: string): BearerRecord | undefined {
+  if (!ctx.faults.isOn('bearer-accepts-refresh-token')) return undefined;
+  const r = ctx.store.refreshTokens.get(token) ?? ctx.store.codes.get(token);
+  if (!r) return undefined;
+  return { jti: `refresh:${r.grantId}`, kind: 'access', clientId: r.clientId, userId: r.userId, accountId: r.accountId, grantId: r.grantId, issuedAtMs: r.issuedAtMs, expiresAtMs: r.issuedAtMs + 86_400_000 };
+}
+
+/** Only for the `accept-unsigned-jwt` fault: the header names no algorithm (or none), or the signature is empty. */
+function looksUnsigned(token: string): boolean {
+  const [header, , signature] = token.split('.');
+  try {
+    const alg: unknown = JSON.parse(Buffer.from(header ?? '', 'base64url').toString('utf8')).alg;
+    return !signature || typeof alg !== 'string' || alg.toLowerCase() === 'none';
+  } catch {
+    return false;
+  }
+}
+
+/** Only for the `api-crash-on-odd-query` fault: a query key whose brackets do not pair up makes the route throw. */
+export function crashOnOddQuery(ctx: EmulatorContext, url: string): void {
+  if (!ctx.faults.isOn('api-crash-on-odd-query')) return;
+  const query = url.split('?')[1] ?? '';
+  const odd = query.split('&').some((pair) => {
+    const key = (pair.split('=')[0] ?? '').replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+    return key.split('[').length !== key.split(']').length;
+  });
+  if (odd) throw new ProblemError({ status: 500, detail: 'Unbalanced brackets in the query' });
 }

@@ -5,8 +5,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteOptions } from '../context.js';
-import { PROBLEM_JSON, sendProblem, toProblem } from '../errors.js';
+import { PROBLEM_JSON, ProblemError, sendProblem, toProblem } from '../errors.js';
 import { accountRoutes } from './account.js';
+import { crashOnOddQuery } from './bearer.js';
 
 export async function apiRoutes(app: FastifyInstance, opts: RouteOptions): Promise<void> {
   app.decorateRequest('principal', null);
@@ -15,5 +16,19 @@ export async function apiRoutes(app: FastifyInstance, opts: RouteOptions): Promi
     if (p.status >= 500) request.log.error({ err }, 'unhandled emulator error');
     return sendProblem(reply, p, PROBLEM_JSON);
   });
+  const { ctx } = opts;
+  // Only for the `api-any-method` fault: the account answers whatever method reaches it.
+  app.addHook('onRequest', async (request, reply) => {
+    crashOnOddQuery(ctx, request.url);
+    if (ctx.faults.isOn('api-any-method') && request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.code(200).header('content-type', 'application/hal+json').send('{}');
+    }
+    return undefined;
+  });
   await app.register(accountRoutes, opts);
+  // Any other /api/v4 path: 404 (the `api-unknown-path-200` fault answers an empty object instead).
+  app.all('/api/v4/*', async (request, reply) => {
+    if (!ctx.faults.isOn('api-unknown-path-200')) throw new ProblemError({ status: 404, detail: `No route for ${request.method} on this path` });
+    return reply.code(200).header('content-type', 'application/hal+json').send('{}');
+  });
 }

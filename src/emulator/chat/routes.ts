@@ -55,12 +55,28 @@ interface Gate<T> {
 function gate<T>(ctx: EmulatorContext, request: FastifyRequest, g: Gate<T>): T {
   if (!g.channel) throw notFound('CHANNEL_NOT_FOUND', 'channel does not exist');
   const validateFirst = ctx.faults.isOn('chat-validate-before-signature');
-  if (!validateFirst) verifySignature(ctx, request, g.channel.secret);
+  if (!validateFirst) verifyAnyOf(ctx, request, g.channel.secret);
   const c = new Validator(ctx.faults);
   const value = g.validate(c, readJson(request));
   if (c.errors.length > 0) throw invalidRequest(c.errors);
   if (validateFirst) verifySignature(ctx, request, g.channel.secret);
   return value;
+}
+
+/** The channel's own secret; under `chat-signature-any-channel-secret`, any registered channel's secret passes too. */
+function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: string): void {
+  try {
+    verifySignature(ctx, request, secret);
+  } catch (err) {
+    if (!ctx.faults.isOn('chat-signature-any-channel-secret')) throw err;
+    for (const other of chatState(ctx).channels.values()) {
+      try {
+        verifySignature(ctx, request, other.secret);
+        return;
+      } catch { /* try the next channel */ }
+    }
+    throw err;
+  }
 }
 
 function readJson(request: FastifyRequest): unknown {
@@ -105,15 +121,18 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const hook = c.oneOf(body, 'hook_api_version', '', ['v1', 'v2'] as const);
         const title = c.str(body, 'title', '', { required: f.isOn('chat-connect-requires-title') });
         const tw = c.bool(body, 'is_time_window_disabled', '');
-        if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId)) c.add('account_id', 'is not an account of the chat interface');
-        return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? false };
+        const anyAccount = f.isOn('chat-connect-any-account');
+        if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId) && !anyAccount) c.add('account_id', 'is not an account of the chat interface');
+        return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? f.isOn('chat-time-window-default-true') };
       },
     });
+    if (f.isOn('chat-connect-any-account') && !state.accounts.has(v.accountId)) state.accounts.set(v.accountId, { accountId: -1, amojoId: v.accountId, userIds: [] });
     const account = state.accounts.get(v.accountId);
     if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     const conn = state.connect(channel!, account, { ...(v.title !== undefined && { title: v.title }), hookApiVersion: v.hook, isTimeWindowDisabled: v.tw });
     const body: Record<string, unknown> = { account_id: account.amojoId, scope_id: conn.scopeId, title: conn.title, hook_api_version: conn.hookApiVersion, is_time_window_disabled: conn.isTimeWindowDisabled };
     if (f.isOn('chat-connect-no-scope-id')) delete body.scope_id;
+    if (f.isOn('chat-connect-answers-defaults')) Object.assign(body, { hook_api_version: 'v1', is_time_window_disabled: false });
     return json(reply, body);
   });
 
@@ -122,11 +141,17 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const channel = state.channels.get(request.params.channelId!);
     const accountId = gate(ctx, request, {
       channel,
-      validate: (c, raw) => c.str(objectOf(c, raw), 'account_id', '', { required: true }) ?? '',
+      validate: (c, raw) => {
+        const body = objectOf(c, raw);
+        if (f.isOn('chat-disconnect-unvalidated') && typeof body.account_id !== 'string') return '';
+        return c.str(body, 'account_id', '', { required: true }) ?? '';
+      },
     });
+    if (accountId === '' && f.isOn('chat-disconnect-unvalidated')) return emptyOk(reply);
     const conn = state.connections.get(`${channel!.id}_${accountId}`);
     if (!state.accounts.has(accountId)) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     if (conn && !f.isOn('chat-disconnect-noop')) conn.connected = false;
+    if (f.isOn('chat-disconnect-whole-channel')) for (const other of state.connections.values()) if (other.channel === channel) other.connected = false;
     return emptyOk(reply);
   });
 
@@ -186,8 +211,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       channel: state.channelOfScope(scopeId),
       validate: (c) => {
         const query = (request.query ?? {}) as Record<string, unknown>;
-        const offset = queryInt(c, query, 'offset', 0) ?? 0;
-        const limit = queryInt(c, query, 'limit', 1) ?? HISTORY_LIMIT_MAX;
+        const read = f.isOn('chat-history-query-lenient') ? lenientInt : queryInt;
+        const offset = read(c, query, 'offset', 0) ?? 0;
+        const limit = read(c, query, 'limit', 1) ?? HISTORY_LIMIT_MAX;
         if (limit > HISTORY_LIMIT_MAX && !f.isOn('chat-history-limit-unenforced')) c.add('limit', `must be at most ${HISTORY_LIMIT_MAX}`);
         return { offset, limit };
       },
@@ -198,7 +224,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
     const page = chat ? historyPage(chat.messages, offset, q.limit) : [];
     if (page.length === 0) return reply.code(204).send();
-    return json(reply, { messages: page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'))) });
+    const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields')));
+    if (f.isOn('chat-history-timestamp-ms')) for (const item of items) item.timestamp = item.msec_timestamp;
+    return json(reply, { messages: items });
   });
 
   // Typing indicator
@@ -215,7 +243,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         if (sender) c.str(sender, 'id', 'sender', { required: true });
       },
     });
-    connected(state, scopeId);
+    if (!f.isOn('chat-typing-any-scope')) connected(state, scopeId);
     return reply.code(204).send();
   });
 
@@ -244,7 +272,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const chat = v.conversationId !== undefined ? state.chatOf(conn, v.conversationId) : v.conversationRefId !== undefined ? state.chatByEitherId(conn, v.conversationRefId) : undefined;
     const byId = v.id !== undefined && !f.isOn('chat-react-msgid-only') ? state.message(conn, v.id) : undefined;
     const m = byId ?? (v.msgid !== undefined ? state.message(conn, v.msgid) : undefined);
-    if (!m || (chat && m.chat !== chat) || (!chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
+    const chatMatters = !f.isOn('chat-react-ignores-conversation');
+    if (!m || (chatMatters && chat && m.chat !== chat) || (!chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
     if (v.type === 'react') m.reactions.set(v.userId, v.emoji);
@@ -279,6 +308,12 @@ function queryInt(c: Validator, query: Record<string, unknown>, key: string, min
   return Number(v);
 }
 
+/** What the `chat-history-query-lenient` fault reads instead: parseInt, clamped to the minimum, never refused. */
+function lenientInt(_c: Validator, query: Record<string, unknown>, key: string, min: number): number | undefined {
+  const n = Number.parseInt(String(query[key] ?? ''), 10);
+  return Number.isNaN(n) ? undefined : Math.max(min, n);
+}
+
 // ---- message events
 
 interface MessageEvent {
@@ -307,7 +342,7 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   c.str(p, 'conversation_ref_id', 'payload');
   const timestamp = c.int(p, 'timestamp', 'payload', { required: !edit, min: 0 }) ?? 0;
   const msecTimestamp = c.int(p, 'msec_timestamp', 'payload', { required: !edit, min: 0 }) ?? timestamp * 1000;
-  const silent = c.bool(p, 'silent', 'payload') ?? false;
+  const silent = c.faults.isOn('chat-silent-truthy') ? Boolean(p.silent) : c.bool(p, 'silent', 'payload') ?? false;
   const msgid = c.str(p, 'msgid', 'payload', { required: !edit, nonEmpty: true });
   const id = edit ? c.str(p, 'id', 'payload') : undefined;
   if (edit && id === undefined && msgid === undefined) c.add('payload.msgid', 'or payload.id is required to edit');
@@ -319,7 +354,9 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   }
   const externalId = source(c, p, 'payload');
   const sender = participant(c, p, 'sender', 'payload', { required: true });
-  const receiver = participant(c, p, 'receiver', 'payload', { required: false });
+  const receiver = c.faults.isOn('chat-receiver-unvalidated') && isObj(p.receiver)
+    ? { id: String(p.receiver.id ?? randomUUID()), name: String(p.receiver.name ?? '') }
+    : participant(c, p, 'receiver', 'payload', { required: false });
   // §4.3 message kinds: with a receiver the message is outgoing, from an account user or from the bot.
   if (receiver && sender && conn && channel) {
     const ref = sender.refId;
@@ -393,14 +430,22 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   } else insertInOrder(chat.messages, m);
 
   if (!outgoing && (!v.silent || f.isOn('chat-silent-ignored'))) recordIncoming(ctx, state, conn, chat, m, v.externalId);
+  else if (!outgoing && f.isOn('chat-silent-still-creates-lead')) {
+    const kept = state.notifications.length;
+    recordIncoming(ctx, state, conn, chat, m, v.externalId);
+    state.notifications.length = kept;
+  }
   return responseOf(m, v.conversationId);
 }
 
 /** A non-silent incoming message notifies the account, and the first one of a chat creates its unsorted lead. */
 function recordIncoming(ctx: EmulatorContext, state: ChatState, conn: Connection, chat: Chat, m: StoredMessage, externalId: string | undefined): void {
   const now = ctx.clock.nowSeconds();
-  state.notifications.push({ id: state.notifications.length + 1, scope_id: conn.scopeId, chat_id: chat.id, conversation_id: chat.conversationId, msgid: m.clientId, text: m.content.text, created_at: now });
-  if (chat.leadId !== undefined) return;
+  const first = chat.leadId === undefined;
+  if (first || !ctx.faults.isOn('chat-notification-first-only')) {
+    state.notifications.push({ id: state.notifications.length + 1, scope_id: conn.scopeId, chat_id: chat.id, conversation_id: chat.conversationId, msgid: m.clientId, text: m.content.text, created_at: now });
+  }
+  if (!first && !ctx.faults.isOn('chat-lead-per-message')) return;
   const ext = externalId ?? chat.sourceExternalId;
   chat.leadId = state.nextLeadId();
   const u = chat.user;
@@ -430,11 +475,19 @@ function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v
     return responseOf(copy, v.conversationId);
   }
   m.content = content;
-  if (v.id !== undefined && v.msgid !== undefined && v.msgid !== m.clientId) {
+  const f = ctx.faults;
+  if (f.isOn('chat-edit-takes-sender') && isObj(v.p.sender)) (m as { sender: Person }).sender = editedPerson(v.p.sender);
+  if (f.isOn('chat-edit-takes-receiver') && isObj(v.p.receiver)) (m as { receiver?: Person }).receiver = editedPerson(v.p.receiver);
+  if (v.id !== undefined && v.msgid !== undefined && v.msgid !== m.clientId && !f.isOn('chat-edit-msgid-not-rebound')) {
     m.clientId = v.msgid;
     state.indexMessage(conn, m);
   }
   return responseOf(m, v.conversationId);
+}
+
+/** A participant taken from an edit's payload, as the two edit faults wrongly store it. */
+function editedPerson(p: Obj): Person {
+  return { id: randomUUID(), clientId: String(p.id), name: String(p.name), avatar: '' };
 }
 
 // ---- views

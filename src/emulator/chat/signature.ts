@@ -35,14 +35,17 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
     const extra = Object.keys(request.headers).find((h) => h.startsWith('x-') && !KNOWN_X_HEADERS.has(h));
     if (extra) throw invalidSignature('unexpected header');
   }
+  if (f.isOn('chat-signature-connect-only') && !request.url.split('?', 1)[0]!.endsWith('/connect')) return;
   const contentType = header(request, 'content-type');
   const date = header(request, 'date');
-  const md5 = header(request, 'content-md5');
+  const md5 = header(request, 'content-md5') ?? (f.isOn('chat-md5-header-optional') ? contentMd5(request.rawBody ?? undefined) : undefined);
   const signature = header(request, 'x-signature');
+  if (signature === undefined && f.isOn('chat-signature-header-optional')) return;
   if (contentType === undefined || date === undefined || md5 === undefined || signature === undefined) {
     throw invalidSignature('Content-Type, Date, Content-MD5 and X-Signature are required');
   }
-  if (!f.isOn('chat-md5-not-compared') && !hexEqual(md5, contentMd5(request.rawBody ?? undefined))) {
+  const md5Unchecked = f.isOn('chat-md5-not-compared') || (request.method === 'GET' && f.isOn('chat-get-md5-not-checked'));
+  if (!md5Unchecked && !hexEqual(md5, contentMd5(request.rawBody ?? undefined))) {
     throw invalidSignature('Content-MD5 does not match the body');
   }
   const when = parseRfc2822(date);
@@ -54,6 +57,8 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
     return createHmac('sha1', secret).update(f.isOn('chat-query-signed') ? signed.slice(0, signed.lastIndexOf('\n') + 1) + path : signed).digest('hex');
   };
   if (hexEqual(signature, expected(request.url))) return;
+  if (f.isOn('chat-signature-sha256-accepted')
+    && hexEqual(signature, createHmac('sha256', secret).update(signingString({ method: request.method, md5, contentType, date, path: request.url })).digest('hex'))) return;
   if (f.isOn('chat-path-not-signed') && channelPaths(request.url).some((p) => hexEqual(signature, expected(p)))) return;
   throw invalidSignature('X-Signature does not match');
 }

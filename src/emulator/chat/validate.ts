@@ -171,6 +171,7 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
   const at = join(path, 'message');
   const unchecked = c.faults.isOn('chat-message-type-fields-unchecked');
   const type = c.oneOf(m, 'type', at, MESSAGE_TYPES, { required: true }) ?? (unchecked ? String(m.type ?? 'text') : undefined);
+  if (type !== undefined && ['voice', 'audio', 'sticker'].includes(type) && c.faults.isOn('chat-media-types-refused')) c.add(join(at, 'type'), 'is not supported');
   const text = c.str(m, 'text', at, { required: type === 'text' && !unchecked });
   const fileRequired = !!type && FILE_TYPES.includes(type) && !unchecked && !(opts.edit && !c.faults.isOn('chat-edit-requires-file-fields'));
   const media = c.str(m, 'media', at, { required: fileRequired });

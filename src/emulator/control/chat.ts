@@ -12,6 +12,9 @@ import { chatState, DEFAULT_PIPELINE_ID, type Chat, type ChatState } from '../ch
 import { badRequest, controlBody, optionalString, requiredString } from './validate.js';
 import { CONTROL_PREFIX } from './routes.js';
 
+/** How late the `chat-hook-late-after-disconnect` fault delivers: well inside the emulator's 1 s effect window. */
+const LATE_HOOK_MS = 300;
+
 const P = `${CONTROL_PREFIX}/chat`;
 
 const json = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
@@ -104,9 +107,10 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     if (!conn || !chat) throw new ProblemError({ status: 404, detail: 'no chat for this scope_id and conversation_id' });
     const live = conn.connected || ctx.faults.isOn('chat-hooks-after-disconnect');
     const msgid = randomUUID();
-    if (live) {
-      state.hooks.push({ channel_id: conn.channel.id, scope_id: scopeId, hook_api_version: conn.hookApiVersion, conversation_id: conversationId, msgid, text, sent_at: ctx.clock.nowSeconds() });
-    }
+    const hook = () => ({ channel_id: conn.channel.id, scope_id: scopeId, hook_api_version: conn.hookApiVersion, conversation_id: conversationId, msgid, text, sent_at: ctx.clock.nowSeconds() });
+    if (live) state.hooks.push(hook());
+    // A queue that still delivers what was due to a disconnected channel, a moment after the answer said none was sent.
+    else if (ctx.faults.isOn('chat-hook-late-after-disconnect')) setTimeout(() => state.hooks.push(hook()), LATE_HOOK_MS).unref();
     return json(reply, 200, { msgid, hook_sent: live });
   });
   methodNotAllowed(app, `${P}/account-message`, ['POST']);

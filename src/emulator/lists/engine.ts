@@ -92,7 +92,10 @@ export function compileFilter(list: ListName, table: ListTable, filter: unknown,
       case 'strings': {
         const values = new Set(multipleValues(name, value, faults).map((v) => text(name, v)));
         const names = table.names;
-        tests.push((i) => values.has(names[i]!));
+        if (faults.isOn('name-filter-wildcards')) {
+          const patterns = [...values].map(likePattern);
+          tests.push((i) => patterns.some((p) => p.test(names[i]!)));
+        } else tests.push((i) => values.has(names[i]!));
         break;
       }
       case 'range':
@@ -156,9 +159,16 @@ function range(name: string, value: unknown, faults: FaultSwitches): Bounds {
     if (v === undefined || v === '') return undefined;
     return number(`${name}[${k}]`, v, faults);
   };
-  const from = bound('from');
-  const to = faults.isOn('range-upper-bound-ignored') ? undefined : bound('to');
+  let from = bound('from');
+  let to = faults.isOn('range-upper-bound-ignored') ? undefined : bound('to');
+  if (faults.isOn('range-reversed-swapped') && from !== undefined && to !== undefined && from > to) [from, to] = [to, from];
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+}
+
+/** Only for the `name-filter-wildcards` fault: the value read as a SQL LIKE pattern (% and * any run, _ one character). */
+function likePattern(value: string): RegExp {
+  const body = [...value].map((c) => (c === '%' || c === '*' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return new RegExp(`^${body}$`, 's');
 }
 
 function inSet(column: Float64Array, values: ReadonlySet<number>): Test {

@@ -55,13 +55,15 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
     else if (d.state === undefined && f.isOn('state-always-sent')) location.searchParams.set('state', '');
   };
   if (d.decision === 'deny') {
+    if (f.isOn('deny-installs')) install(ctx, integration.clientId, chosenAccount(ctx, integration, d.accountId).id);
     if (!f.isOn('deny-without-error')) location.searchParams.set('error', 'access_denied');
     addState();
     return { location: withRawState(ctx, location, d.state) };
   }
   const account = chosenAccount(ctx, integration, d.accountId);
   install(ctx, integration.clientId, account.id);
-  const code = issueCode(ctx, { clientId: integration.clientId, userId: d.userId ?? ctx.world.admin.id, accountId: account.id });
+  const who = { clientId: integration.clientId, userId: d.userId ?? ctx.world.admin.id, accountId: account.id };
+  const code = (f.isOn('consent-repeats-code') && unusedCodeOf(ctx, who)) || issueCode(ctx, who);
   location.searchParams.set('code', code);
   location.searchParams.set('referer', site.host);
   addState();
@@ -76,4 +78,11 @@ function withRawState(ctx: EmulatorContext, location: URL, state: string | undef
   if (!ctx.faults.isOn('state-unescaped') || state === undefined || !location.searchParams.has('state')) return location.toString();
   location.searchParams.delete('state');
   return `${location.toString()}${location.search ? '&' : '?'}state=${state}`;
+}
+
+/** Only for the `consent-repeats-code` fault: the latest unused code of the same integration, user and account. */
+function unusedCodeOf(ctx: EmulatorContext, who: { clientId: string; userId: number; accountId: number }): string | undefined {
+  return [...ctx.store.codes.values()]
+    .filter((c) => c.clientId === who.clientId && c.userId === who.userId && c.accountId === who.accountId && c.usedAtMs === undefined && c.revokedAtMs === undefined)
+    .at(-1)?.value;
 }

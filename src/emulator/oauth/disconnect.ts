@@ -41,7 +41,7 @@ export function disconnectHookQuery(ctx: EmulatorContext, integration: Integrati
 
 export async function disconnectIntegration(ctx: EmulatorContext, integration: Integration, account: Account): Promise<DisconnectOutcome> {
   const wasInstalled = uninstall(ctx, integration.clientId, account.id);
-  const revoked = ctx.store.revokeInstallation(integration.clientId, account.id, ctx.clock.nowMs());
+  const revoked = ctx.store.revokeInstallation(integration.clientId, account.id, ctx.clock.nowMs(), 'disconnect');
   if (integration.clientId === ctx.world.integration.clientId) ctx.integrationDisconnected(account.id);
   const outcome = { account_id: account.id, client_id: integration.clientId, was_installed: wasInstalled, revoked };
   if (!integration.hookUrl) return outcome;

@@ -10,6 +10,7 @@ import type { Integration } from '../world.js';
 import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant, type IssueSite } from './issue.js';
 import { integrationById, secretMatches } from './lifecycle.js';
 import { checkParam, invalid, type TokenParams } from './params.js';
+import { isRevoked } from './revocation.js';
 
 /** The `short-code-lifetime` fault's lifetime. */
 const SHORT_CODE_TTL_MS = 15 * 60 * 1000;
@@ -28,11 +29,11 @@ function checkClientId(ctx: EmulatorContext, params: TokenParams): Integration {
   return integration;
 }
 
-function checkClientSecret(ctx: EmulatorContext, integration: Integration, given: string | undefined): void {
+function checkClientSecret(ctx: EmulatorContext, integration: Integration, given: string | undefined, grant: 'code' | 'refresh' = 'code'): void {
   if (given === undefined) {
     throw invalid(checkParam('client_secret'), 'The request is missing the required `client_secret` parameter', 'invalid_client');
   }
-  if (!secretMatches(ctx, integration, given)) {
+  if (!secretMatches(ctx, integration, given, grant)) {
     throw invalid(checkParam('client_secret'), 'Client authentication failed', 'invalid_client');
   }
 }
@@ -41,8 +42,18 @@ function checkClientSecret(ctx: EmulatorContext, integration: Integration, given
 function checkRedirectUri(ctx: EmulatorContext, integration: Integration, params: TokenParams, required: boolean): void {
   if (ctx.faults.isOn('skip-redirect-uri-check')) return;
   const given = required ? params.required('redirect_uri') : params.optional('redirect_uri');
-  if (given !== undefined && given !== integration.redirectUri) {
+  if (given !== undefined && given !== integration.redirectUri && !(ctx.faults.isOn('redirect-uri-normalised') && loosely(given) === loosely(integration.redirectUri))) {
     throw invalid('Redirect URI is not associated with client', 'The `redirect_uri` does not match the registered Redirect URI', 'invalid_grant');
+  }
+}
+
+/** Only for the `redirect-uri-normalised` fault: what a lax comparison keeps of a URI (the last host label and the path). */
+function loosely(uri: string): string {
+  try {
+    const u = new URL(uri);
+    return `${u.hostname.toLowerCase().split('.').slice(-2).join('.')}${decodeURIComponent(u.pathname).toLowerCase().replace(/\/\.\//g, '/').replace(/\/$/, '')}`;
+  } catch {
+    return uri;
   }
 }
 
@@ -58,7 +69,7 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   }
   const code = ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
-  if (code.clientId !== clientId) {
+  if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
     throw invalid('Authorization code was not issued to this client', 'The authorization code belongs to another client', 'invalid_grant');
   }
   const now = ctx.clock.nowMs();
@@ -75,8 +86,16 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     throw invalid('Authorization code has expired', 'The authorization code is older than 20 minutes', 'invalid_grant');
   }
 
+  const grant = { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId };
+  // Checked and marked with no await in between: parallel exchanges of one code cannot both pass (single use).
+  if (!ctx.faults.isOn('code-check-then-act')) {
+    code.usedAtMs ??= now;
+    return issuePair(ctx, grant, site);
+  }
+  // The fault models a slow store between check and write: the window parallel exchanges slip through.
+  await new Promise((resolve) => setTimeout(resolve, 25));
   code.usedAtMs ??= now;
-  return issuePair(ctx, { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId }, site);
+  return issuePair(ctx, grant, site);
 }
 
 async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedTokens> {
@@ -85,43 +104,88 @@ async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): P
 }
 
 export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {
-  const integration = checkClientId(ctx, params);
+  const f = ctx.faults;
+  if (f.isOn('refresh-consumed-on-refusal')) burnBeforeValidation(ctx, params);
+  const integration = f.isOn('refresh-ignores-client-id') ? refreshClientLeniently(ctx, params) : checkClientId(ctx, params);
   const { clientId } = integration;
   // §5.1 item 3: the secret is optional on refresh, but a secret that is sent must be right.
-  const secret = params.optional('client_secret');
-  if (secret !== undefined || ctx.faults.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret);
-  checkRedirectUri(ctx, integration, params, false);
+  const secret = f.isOn('refresh-ignores-wrong-secret') ? undefined : params.optional('client_secret');
+  if (secret !== undefined || f.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret, 'refresh');
+  if (!f.isOn('refresh-ignores-redirect-uri')) checkRedirectUri(ctx, integration, params, false);
 
-  const value = params.required('refresh_token');
-  const record = ctx.store.refreshTokens.get(value);
-  if (!record && ctx.faults.isOn('long-lived-refreshable')) {
+  if (!params.has('refresh_token') && f.isOn('refresh-missing-token-issues')) {
+    const { account, admin } = ctx.world;
+    return issuePair(ctx, { clientId, userId: admin.id, accountId: account.id, grantId: randomUUID() }, site);
+  }
+  const value = refreshTokenValue(ctx, params);
+  const record = lookUpRefreshToken(ctx, value);
+  if (!record && f.isOn('long-lived-refreshable')) {
     const longLived = longLivedRecord(ctx, value);
     if (longLived) return issuePair(ctx, { clientId, userId: longLived.userId, accountId: longLived.accountId, grantId: randomUUID() }, site);
   }
+  if (!record && f.isOn('refresh-accepts-code')) {
+    const code = ctx.store.codes.get(value);
+    if (code && code.usedAtMs === undefined) {
+      code.usedAtMs = ctx.clock.nowMs();
+      return issuePair(ctx, { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId }, site);
+    }
+  }
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
-  if (record.clientId !== clientId) {
+  if (record.clientId !== clientId && !f.isOn('refresh-not-bound-to-client')) {
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');
   }
-  if (record.revokedAtMs !== undefined) throw invalid('Token has been revoked', 'The refresh token was revoked', 'invalid_grant');
-  if (record.usedAtMs !== undefined && !ctx.faults.isOn('reuse-old-refresh-token')) {
+  if (isRevoked(ctx, record, 'refresh')) throw invalid('Token has been revoked', 'The refresh token was revoked', 'invalid_grant');
+  if (record.usedAtMs !== undefined && !f.isOn('reuse-old-refresh-token')) {
     throw invalid('Token has been revoked', 'The refresh token was already exchanged', 'invalid_grant');
   }
   const now = ctx.clock.nowMs();
-  if (now >= record.expiresAtMs && !ctx.faults.isOn('accept-expired-refresh-token')) {
+  if (now >= record.expiresAtMs && !f.isOn('accept-expired-refresh-token')) {
     throw invalid('Token has expired', 'The refresh token is older than 3 months', 'invalid_grant');
   }
 
   const grant: Grant = { clientId, userId: record.userId, accountId: record.accountId, grantId: record.grantId };
-  const sameToken = ctx.faults.isOn('refresh-returns-same-token');
+  const sameToken = f.isOn('refresh-returns-same-token');
   // Checked and marked with no await in between: parallel exchanges of one token cannot both pass (§3.1 single use).
-  const late = ctx.faults.isOn('refresh-check-then-act');
+  const late = f.isOn('refresh-check-then-act');
   if (!sameToken && !late) record.usedAtMs ??= now;
   // The fault models a slow store between check and write: the window parallel exchanges slip through.
   if (late) await new Promise((resolve) => setTimeout(resolve, 25));
   const access = await issueAccessToken(ctx, grant, site);
   if (!sameToken && late) record.usedAtMs ??= now;
-  const refreshToken = sameToken ? value : issueRefreshToken(ctx, grant, !ctx.faults.isOn('new-refresh-token-dead'));
+  const refreshToken = sameToken ? value : issueRefreshToken(ctx, grant, !f.isOn('new-refresh-token-dead'));
   return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken };
+}
+
+/** Only for the `refresh-consumed-on-refusal` fault: the token named in the body is marked used before anything is checked. */
+function burnBeforeValidation(ctx: EmulatorContext, params: TokenParams): void {
+  const raw = params.raw('refresh_token');
+  const record = typeof raw === 'string' ? ctx.store.refreshTokens.get(raw) : undefined;
+  if (record) record.usedAtMs ??= ctx.clock.nowMs();
+}
+
+/** Only for the `refresh-ignores-client-id` fault: a missing, unknown or non-string client_id falls back to the token's client. */
+function refreshClientLeniently(ctx: EmulatorContext, params: TokenParams): Integration {
+  const raw = params.raw('client_id');
+  const named = typeof raw === 'string' ? integrationById(ctx, raw) : undefined;
+  if (named) return named;
+  const token = params.raw('refresh_token');
+  const record = typeof token === 'string' ? ctx.store.refreshTokens.get(token) : undefined;
+  return (record && integrationById(ctx, record.clientId)) ?? ctx.world.integration;
+}
+
+/** The refresh_token field; the `refresh-token-coerced` fault reads a non-string one with String(). */
+function refreshTokenValue(ctx: EmulatorContext, params: TokenParams): string {
+  const raw = params.raw('refresh_token');
+  if (raw !== undefined && typeof raw !== 'string' && ctx.faults.isOn('refresh-token-coerced')) return String(raw);
+  return params.required('refresh_token');
+}
+
+function lookUpRefreshToken(ctx: EmulatorContext, value: string) {
+  const exact = ctx.store.refreshTokens.get(value);
+  if (exact || !ctx.faults.isOn('refresh-token-prefix-match')) return exact;
+  const prefix = value.trim().slice(0, 32);
+  if (prefix.length < 32) return undefined;
+  return [...ctx.store.refreshTokens.values()].find((r) => r.value.startsWith(prefix));
 }
 
 /** Only for the `long-lived-refreshable` fault: the long-lived token record a refresh_token value names, if any. */

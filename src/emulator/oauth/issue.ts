@@ -23,8 +23,13 @@ export interface Grant {
   readonly grantId: string;
 }
 
+/** Random bytes of a code or refresh token: 48 (384 bits), or 6 under the `short-credentials` fault. */
+function credentialBytes(ctx: EmulatorContext): number {
+  return ctx.faults.isOn('short-credentials') ? 6 : 48;
+}
+
 export function issueCode(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>): string {
-  const value = ctx.secrets.add(secretToken(48));
+  const value = ctx.secrets.add(secretToken(credentialBytes(ctx)));
   ctx.store.addCode({ ...who, value, grantId: randomUUID(), issuedAtMs: ctx.clock.nowMs() });
   return value;
 }
@@ -42,7 +47,7 @@ export interface IssuedAccessToken {
 export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedAccessToken> {
   const iat = ctx.clock.nowSeconds();
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
-  const jti = randomUUID();
+  const jti = ctx.faults.isOn('jwt-jti-per-grant') ? grant.grantId : randomUUID();
   const record = {
     jti, kind: 'access' as const, clientId: grant.clientId, userId: grant.userId, accountId: grant.accountId,
     grantId: grant.grantId, issuedAtMs: iat * 1000, expiresAtMs: exp * 1000,
@@ -64,14 +69,17 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site:
     base_domain: host,
     api_domain: host,
     scopes: ctx.world.integration.scopes,
+    ...(ctx.faults.isOn('jwt-carries-secret') ? { client_secret: ctx.world.integration.clientSecret } : {}),
   }));
   ctx.store.addBearer(record);
-  return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  // The fault keeps the token's header and claims and drops what makes it trustworthy.
+  const issued = ctx.faults.isOn('jwt-signature-stripped') ? `${token.split('.').slice(0, 2).join('.')}.` : token;
+  return { token: issued, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
 }
 
 /** `store: false` mints a value the emulator will not recognise (the `new-refresh-token-dead` fault). */
 export function issueRefreshToken(ctx: EmulatorContext, grant: Grant, store = true): string {
-  const value = ctx.secrets.add(secretToken(48));
+  const value = ctx.secrets.add(secretToken(credentialBytes(ctx)));
   const issuedAtMs = ctx.clock.nowMs();
   if (store) {
     const expiresAtMs = ctx.faults.isOn('short-refresh-lifetime') ? issuedAtMs + 60 * 86_400_000 : addCalendarMonthsUtc(issuedAtMs, REFRESH_TTL_MONTHS);

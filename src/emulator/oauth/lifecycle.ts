@@ -83,10 +83,11 @@ export function isInstalled(ctx: EmulatorContext, clientId: string, accountId: n
 }
 
 /** The secret key check of the token endpoint (constant time). */
-export function secretMatches(ctx: EmulatorContext, integration: Integration, given: string): boolean {
+export function secretMatches(ctx: EmulatorContext, integration: Integration, given: string, grant: 'code' | 'refresh' = 'code'): boolean {
   if (sameSecret(given, integration.clientSecret)) return true;
   const retired = lifecycle(ctx).retiredSecrets.get(integration.clientId);
-  return ctx.faults.isOn('old-secret-still-valid') && retired !== undefined && sameSecret(given, retired);
+  const retiredAccepted = ctx.faults.isOn('old-secret-still-valid') || (grant === 'refresh' && ctx.faults.isOn('old-secret-valid-on-refresh'));
+  return retiredAccepted && retired !== undefined && sameSecret(given, retired);
 }
 
 /** §2.1: a new secret key; the old one stops working at once. `value` sets a given one (restoring a kit's start state). */

@@ -21,6 +21,11 @@ export class TokenParams {
     return Object.hasOwn(this.body, field);
   }
 
+  /** The field as sent, whatever its type (for the faults that read a field leniently). */
+  raw(field: TokenField): unknown {
+    return this.has(field) ? this.body[field] : undefined;
+  }
+
   /** The field as a string, or undefined when absent. */
   optional(field: TokenField): string | undefined {
     if (!this.has(field)) return undefined;

@@ -10,6 +10,7 @@ import { bodyEncoding, objectBody, UnsupportedBody } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError, problemBody, toProblem, type Problem } from '../errors.js';
 import { clientOrigin } from '../origin.js';
+import { crashOnOddQuery } from '../api/bearer.js';
 import { authorizationCodeGrant, refreshTokenGrant, type IssuedTokens } from './grants.js';
 import type { IssueSite } from './issue.js';
 import { checkParam, invalid, TokenParams } from './params.js';
@@ -22,7 +23,17 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     const params = new TokenParams(readBody(ctx, request), ctx.faults);
     const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
-    return reply.code(200).header('content-type', type).send(JSON.stringify(tokenResponse(ctx, tokens)));
+    const body = tokenResponse(ctx, tokens);
+    if (ctx.faults.isOn('refresh-answer-without-expires-in') && params.optional('grant_type') === 'refresh_token') delete body.expires_in;
+    return noStore(ctx, reply).code(200).header('content-type', type).send(JSON.stringify(body));
+  });
+  // Only for the `token-via-get` fault: a GET with the request fields in its query is exchanged like a POST.
+  app.addHook('onRequest', async (request, reply) => {
+    crashOnOddQuery(ctx, request.url);
+    if (!ctx.faults.isOn('token-via-get') || request.method !== 'GET' || !request.url.startsWith(`${TOKEN_PATH}?`)) return undefined;
+    const query = Object.fromEntries(new URLSearchParams(request.url.slice(TOKEN_PATH.length + 1)));
+    const tokens = await exchange(ctx, new TokenParams(query, ctx.faults), { host: clientOrigin(ctx, request).host });
+    return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(tokenResponse(ctx, tokens)));
   });
   methodNotAllowed(app, TOKEN_PATH, ['POST']);
 }
@@ -34,7 +45,8 @@ function readBody(ctx: EmulatorContext, request: FastifyRequest): Record<string,
   if (bodyEncoding(request) === 'form' && ctx.faults.isOn('reject-form-encoded')) {
     throw invalid('Check the request Content-Type', 'Form-encoded bodies are not accepted');
   }
-  const body = objectBody(request.body);
+  const unwrapped = Array.isArray(request.body) && ctx.faults.isOn('token-body-array-unwrapped') ? request.body[0] : request.body;
+  const body = objectBody(unwrapped);
   if (!body) throw invalid('Check the request body', 'The body must be an object of token request parameters');
   return body;
 }
@@ -63,10 +75,11 @@ function tokenResponse(ctx: EmulatorContext, tokens: IssuedTokens): Record<strin
 function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const p = tokenProblem(err);
   const f = ctx.faults;
+  if (p.status === 413 && f.isOn('crash-on-large-body')) return reply.code(500).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody({ status: 500, detail: 'Out of memory' })));
   if (p.status >= 500) return reply.code(p.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(p)));
 
   let shown: Problem = p;
-  if (f.isOn('echo-secret-in-error')) {
+  if (f.isOn('echo-secret-in-error') || (f.isOn('echo-refresh-token-in-error') && objectBody(request.body)?.grant_type === 'refresh_token')) {
     const body = objectBody(request.body);
     const received = body ? new TokenParams(body, f).receivedSecrets() : '';
     if (received) shown = { ...p, detail: `${p.detail} (received ${received})` };
@@ -76,7 +89,7 @@ function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: Fa
     const html = `<!doctype html><html><head><title>${p.status} Error</title></head><body><h1>${escapeHtml(shown.detail)}</h1></body></html>`;
     return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(html);
   }
-  return reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(shown)));
+  return noStore(ctx, reply).code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(shown)));
 }
 
 /** The spec names 400 for every invalid exchange, so framework refusals of the body (media type, parse) are 400 here too. */
@@ -86,6 +99,11 @@ function tokenProblem(err: unknown): Problem {
   if (p.status === 415) return { status: 400, detail: p.detail, hint: 'Check the request Content-Type', error: 'invalid_request' };
   if (p.status === 400) return { ...p, hint: 'Check the request body', error: 'invalid_request' };
   return p;
+}
+
+/** RFC 6749 §5.1: token answers (and the endpoint's errors, which may quote a request) are never cached. */
+function noStore(ctx: EmulatorContext, reply: FastifyReply): FastifyReply {
+  return ctx.faults.isOn('token-cacheable') ? reply : reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 }
 
 function escapeHtml(s: string): string {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
-import { objectBody } from '../body.js';
+import { objectBody, parseOAuthQuery } from '../body.js';
 import { decideConsent } from '../oauth/consent.js';
 import { clientOrigin } from '../origin.js';
 import { accountChoices, integrationById, lifecycle } from '../oauth/lifecycle.js';
@@ -31,12 +31,12 @@ interface PageQuery {
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function html(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
+function html(reply: FastifyReply, status: number, title: string, body: string, framable = false): FastifyReply {
+  if (!framable) reply.header('x-frame-options', 'DENY');
   return reply
     .code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
     .send(`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>`
       + '<meta name="viewport" content="width=device-width, initial-scale=1">'
       + '<style>body{font-family:sans-serif;max-width:40rem;margin:2rem auto}label{display:block;margin:.3rem 0}button{margin:.5rem .5rem 0 0}</style>'
@@ -78,7 +78,7 @@ function pageUrl(q: PageQuery): string {
   return `${PAGE_PATH}?${params.toString()}`;
 }
 
-function loginPage(reply: FastifyReply, q: PageQuery, status = 200, error = ''): FastifyReply {
+function loginPage(reply: FastifyReply, q: PageQuery, status = 200, error = '', framable = false): FastifyReply {
   return html(reply, status, 'Log in', `<h1>Log in to grant access</h1>
 <p>${escapeHtml(q.integration.name)} asks for access to your account.</p>
 ${error ? `<p id="login-error" role="alert">${escapeHtml(error)}</p>` : ''}
@@ -87,7 +87,7 @@ ${error ? `<p id="login-error" role="alert">${escapeHtml(error)}</p>` : ''}
 <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
 <input type="hidden" name="return" value="${escapeHtml(pageUrl(q))}">
 <button id="login" type="submit">Log in</button>
-</form>`);
+</form>`, framable);
 }
 
 function grantPage(ctx: EmulatorContext, reply: FastifyReply, q: PageQuery, formToken: string): FastifyReply {
@@ -129,9 +129,15 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
   });
 
   app.get(PAGE_PATH, async (request, reply) => {
-    const q = readQuery(ctx, (request.query ?? {}) as Record<string, unknown>);
+    const query = parseOAuthQuery(request.raw.url ?? '');
+    const f = ctx.faults;
+    if (f.isOn('page-crash-on-repeated-param') && Object.values(query).some((v) => typeof v !== 'string')) throw new ProblemError({ status: 500, detail: 'Unexpected parameter shape' });
+    if (f.isOn('page-unknown-client-redirects') && (typeof query.client_id !== 'string' || !integrationById(ctx, query.client_id))) {
+      return reply.code(302).header('location', `${ctx.world.integration.redirectUri}?error=invalid_client`).send();
+    }
+    const q = readQuery(ctx, query);
     const session = sessionOf(ctx, request);
-    if (!session && !ctx.faults.isOn('page-skips-login')) return loginPage(reply, q);
+    if (!session && !f.isOn('page-skips-login')) return loginPage(reply, q, 200, '', f.isOn('page-framable'));
     return grantPage(ctx, reply, q, session?.formToken ?? 'none');
   });
   methodNotAllowed(app, PAGE_PATH, ['GET']);

@@ -1,0 +1,96 @@
+/**
+ * §3.1 Credentials: what ends them. Deactivation (§3.1, §7) and a user's disconnect (§6) end every credential of the
+ * installation, at the account API and the token endpoint; a reused code ends what it gave (RFC 6749 §4.1.2); a code
+ * stays single-use under concurrency. What the spec leaves open (the previous access token after a refresh, a replayed
+ * refresh token) is recorded.
+ */
+import {
+  accountRequest, codeGrant, deactivatedCredentials, defineSpec, disconnectedCredentials, exactlyOneSucceeded, exchange, exchangeRule, type HttpResponse, type InstallationCredentials, obtainTokens, othersRefused, refreshTokens, scenarioRule, status, statusObserved, step, tokensOf,
+} from './kit.js';
+
+/** Parallel exchanges of one code in the race rule, as in oauth.refresh.concurrent-single-use. */
+const RACERS = 8;
+
+/** Each credential of the installation, in turn: the access token, the refresh token, the long-lived token. */
+function everyCredentialRefused(label: string) {
+  return [
+    step<InstallationCredentials>(`${label}: the access token`, (t, c) => t.send(accountRequest(t.target, c.pair.access_token)), [status(401)]),
+    step<InstallationCredentials>(`${label}: the refresh token`, (t, c) => refreshTokens(t, c.pair.refresh_token), [status(400)]),
+    step<InstallationCredentials>(`${label}: the long-lived token`, (t, c) => t.send(accountRequest(t.target, c.longLived.long_lived_token)), [status(401)]),
+  ];
+}
+
+export default defineSpec({
+  section: '3.1',
+  title: 'Credentials: revocation and races',
+  level: 'must',
+  rules: [
+    scenarioRule<InstallationCredentials>(
+      { id: 'oauth.deactivation.revokes-credentials', requires: ['control'], exclusive: true,
+        title: 'After an administrator deactivates the installation, its access, refresh and long-lived tokens are all refused',
+        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account.',
+        covers: ['3.1/access token valid', '7/401'] },
+      { setup: deactivatedCredentials, steps: everyCredentialRefused('after deactivation') },
+    ),
+    scenarioRule<InstallationCredentials>(
+      { id: 'oauth.disconnect.revokes-credentials', level: 'should', requires: ['control'], exclusive: true,
+        title: 'After the user disconnects the integration from an account, its access, refresh and long-lived tokens there are all refused',
+        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API and 400 at the token endpoint (401 non_strict). Done in a side account.' },
+      { setup: disconnectedCredentials, steps: everyCredentialRefused('after the disconnect') },
+    ),
+    exchangeRule(
+      { id: 'oauth.token.code-reuse-revokes-refresh', level: 'should', requires: ['control'],
+        title: 'Reusing a code revokes the refresh token first issued for it',
+        reading: 'RFC 6749 §4.1.2: the server SHOULD revoke all tokens previously issued from a code that is used twice: the refresh token as well as the access token (oauth.token.code-reuse-revokes). 400; 401 is non_strict.' },
+      {
+        send: async (t) => {
+          const fields = codeGrant(t.target, await t.control.freshCode());
+          const first = tokensOf(await exchange(t, fields), 'the first exchange');
+          await exchange(t, fields);
+          return refreshTokens(t, first.refresh_token);
+        },
+        expect: [status(400)],
+      },
+    ),
+    exchangeRule<readonly HttpResponse[]>(
+      { id: 'oauth.token.code-concurrent-single-use', requires: ['control'],
+        title: `Parallel exchanges of one authorization code: exactly one of ${RACERS} succeeds`,
+        reading: `RFC 6749 §4.1.2: a code must not be used more than once, also when the uses race. ${RACERS} exchanges sent at once; one must succeed (the code was fresh) and the others get a 4xx.`,
+        covers: ['2.2/Authorization code'] },
+      {
+        send: async (t) => {
+          const fields = codeGrant(t.target, await t.control.freshCode());
+          return Promise.all(Array.from({ length: RACERS }, () => exchange(t, fields)));
+        },
+        expect: [exactlyOneSucceeded, othersRefused],
+      },
+    ),
+    exchangeRule(
+      { id: 'oauth.refresh.replay-revokes', level: 'info', requires: ['control'],
+        title: 'Whether replaying an exchanged refresh token revokes the refresh token issued in its place',
+        reading: 'RFC 6749 §10.4 lets a server revoke the whole chain when a rotated refresh token is replayed (a sign of theft); the spec does not say. Recorded: the status of the new refresh token after the old one was replayed.' },
+      {
+        send: async (t) => {
+          const first = await obtainTokens(t);
+          const second = tokensOf(await refreshTokens(t, first.refresh_token), 'the refresh exchange');
+          await refreshTokens(t, first.refresh_token);
+          return refreshTokens(t, second.refresh_token);
+        },
+        expect: [statusObserved('new refresh token after a replay', { accepted: 'still works (no chain revocation)', refused: 'revoked with the replayed one' })],
+      },
+    ),
+    exchangeRule(
+      { id: 'oauth.refresh.old-access-token', level: 'info', requires: ['control'],
+        title: 'Whether the access token issued before a refresh still works after it',
+        reading: '§3.1 says the old refresh token becomes invalid, not the old access token; RFC 6749 leaves it to the server. Recorded: /api/v4/account with the previous access token after a refresh.' },
+      {
+        send: async (t) => {
+          const first = await obtainTokens(t);
+          tokensOf(await refreshTokens(t, first.refresh_token), 'the refresh exchange');
+          return t.send(accountRequest(t.target, first.access_token));
+        },
+        expect: [statusObserved('previous access token', { accepted: 'still valid until it expires', refused: 'revoked by the refresh' })],
+      },
+    ),
+  ],
+});

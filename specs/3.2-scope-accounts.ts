@@ -1,0 +1,97 @@
+/**
+ * §3.2 (with §2.4 and §4.3): a connection is one channel in one account, named by its scope_id. An account the chat
+ * interface does not know gets no connection; a scope_id that was never connected, or was disconnected, reaches
+ * nothing on any route; disconnect needs account_id and disconnects that account only.
+ */
+import {
+  chatPaths, chatSession, type ChatRouteName, clientError, connectBody, defineSpec, disconnectedFixture, exchangeRule, type HttpResponse, jsonContentType,
+  noScopeId, otherAccountId, ownChannel, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, status, step, sweepRule, uniqueId, unknownScopeFixture,
+  type ChatSession,
+} from './kit.js';
+
+interface TwoAccounts {
+  readonly a: ChatSession;
+  readonly b: ChatSession;
+  readonly conversationId: string;
+}
+
+export default defineSpec({
+  section: '3.2',
+  title: 'Channel connection: scopes and accounts',
+  level: 'must',
+  rules: [
+    exchangeRule(
+      { id: 'chat.connect.unknown-account', section: '2.4', level: 'should', requires: [],
+        title: 'Connect for an account_id the chat interface does not know is refused (4xx) and hands out no scope_id',
+        reading: '§2.4: account_id is the account id in the chat interface; a made-up one names no account, so no connection can be made. The spec gives no code: any 4xx passes.',
+        covers: ['2.4/account_id', '4.3/Connect channel/account_id'] },
+      {
+        send: async (t) => {
+          const s = await chatSession(t);
+          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(uniqueId(t, 'no-account')) });
+        },
+        expect: [clientError(), noScopeId, jsonContentType],
+      },
+    ),
+    sweepRule<ChatRouteName, HttpResponse, RouteFixture>(
+      { id: 'chat.scope.unknown', section: '4.3', level: 'should', requires: ['write'],
+        title: 'Every scope route refuses (4xx) a scope_id of the channel that was never connected',
+        reading: '§4.3: {scope_id} is returned by connect. A well-formed scope_id (<channel_id>_<account id>, docs/field-notes.md) for an account never connected names no connection; the spec gives no code: any 4xx passes. Signed correctly with the channel secret.',
+        covers: ['2.4/scope_id'] },
+      {
+        setup: unknownScopeFixture,
+        named: SCOPE_ROUTES,
+        label: (route) => `${route} under an unknown scope_id`,
+        send: (_t, route, f) => f.session.send(routeCall(route, f)),
+        expect: [clientError(), jsonContentType],
+      },
+    ),
+    sweepRule<ChatRouteName, HttpResponse, RouteFixture>(
+      { id: 'chat.connection.disconnected-routes', level: 'should', requires: ['control', 'write'],
+        title: 'After disconnect, every scope route under the old scope_id is refused (4xx): create chat, message, delivery status, history, typing, react',
+        reading: '§3.2: disconnect leads to not connected. The spec names the refusal only for sending; the other routes act on the same connection, so a 4xx is expected from each (no code stated). Uses its own channel.',
+        covers: ['3.2/not connected', '4.3/Disconnect channel'] },
+      {
+        setup: disconnectedFixture,
+        named: SCOPE_ROUTES,
+        label: (route) => `${route} after disconnect`,
+        send: (_t, route, f) => f.session.send(routeCall(route, f)),
+        expect: [clientError()],
+      },
+    ),
+    scenarioRule<ChatSession>(
+      { id: 'chat.disconnect.account-id-required', section: '4.3', requires: ['control', 'write'],
+        title: 'Disconnect without account_id, or with a number, is refused with 400 and the channel stays connected',
+        reading: '§4.3: account_id (string, required). The channel must stay connected: a message is accepted afterwards. Uses its own channel.',
+        covers: ['4.3/Disconnect channel'] },
+      {
+        setup: async (t) => { const s = await ownChannel(t); await s.scope(); return s; },
+        steps: [
+          step('no account_id', (_t, s) => s.send({ method: 'DELETE', path: chatPaths.disconnect(s.channel.channelId), json: {} }), [status(400), jsonContentType]),
+          step('account_id 42 (a number)', (_t, s) => s.send({ method: 'DELETE', path: chatPaths.disconnect(s.channel.channelId), json: { account_id: 42 } }), [status(400), jsonContentType]),
+          step('a message afterwards', (_t, s) => s.sendMessage(s.payload(s.conversationId(), s.client())), [status(200)]),
+        ],
+      },
+    ),
+    scenarioRule<TwoAccounts>(
+      { id: 'chat.disconnect.one-account', requires: ['control', 'write'],
+        title: 'Disconnecting the channel in one account leaves it connected in another: that account\'s messages are still accepted',
+        reading: '§2.4: scope_id identifies the connection for one account; §4.3: disconnect names the account_id. Two accounts connect one channel of its own; disconnecting the first refuses its messages (any 4xx) and leaves the second\'s accepted.',
+        covers: ['2.4/scope_id', '3.2/not connected', '3.2/connected'] },
+      {
+        setup: async (t) => {
+          const a = await ownChannel(t);
+          const b = await chatSession(t, { ...a.channel, accountId: await otherAccountId(t, a.channel.accountId) });
+          await a.scope();
+          await b.scope();
+          return { a, b, conversationId: a.conversationId() };
+        },
+        steps: [
+          step('disconnect the first account', (_t, f) => f.a.disconnect(), [status(200)]),
+          step('the second account sends', (_t, f) => f.b.sendMessage(f.b.payload(f.conversationId, f.b.client())), [status(200)]),
+          step('the first account sends', (_t, f) => f.a.sendMessage(f.a.payload(f.conversationId, f.a.client())), [clientError()]),
+        ],
+      },
+    ),
+  ],
+});

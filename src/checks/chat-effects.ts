@@ -1,0 +1,20 @@
+/**
+ * Checks of the account-side effects of incoming messages (§2.6, §4.3 rule 2): counted per conversation after each
+ * message, so that "one lead for the first message" and "one notification per message" are told apart from totals.
+ */
+import type { Judge } from '../model/check.js';
+import { fail, pass } from '../model/outcome.js';
+import type { EffectCounts } from '../steps/chat-effects.js';
+
+export function leadsAre(n: number): Judge<EffectCounts> {
+  return (c) => (c.leads === n ? pass('unsorted leads', `${n}`) : fail('unsorted leads', `expected ${n} unsorted lead(s) for the conversation, observed ${c.leads}`));
+}
+
+export function notificationsAre(n: number): Judge<EffectCounts> {
+  return (c) => (c.notifications === n ? pass('notifications', `${n}`) : fail('notifications', `expected ${n} notification(s) for the conversation, observed ${c.notifications}`));
+}
+
+/** Hooks counted for a scope: `expected` of them, no more (none after a disconnect, one per account message before). */
+export function hooksAre(expected: number, when: string): Judge<number> {
+  return (n) => (n === expected ? pass(`hooks ${when}`, `${n}`) : fail(`hooks ${when}`, `expected ${expected} outgoing-message hook(s) ${when}, observed ${n}`));
+}

@@ -1,0 +1,116 @@
+/**
+ * Checks of what a chat history shows about one message (§4.3 "Get chat history"), the message named by the
+ * integration-side id it is stored under (`message.client_id`). Each judges one field of that one element.
+ */
+import type { Judge } from '../model/check.js';
+import type { HttpResponse } from '../model/http.js';
+import { fail, observed, pass } from '../model/outcome.js';
+import { arrayAt } from './fields.js';
+import type { HistoryItem } from '../steps/chat.js';
+
+const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
+
+function only(items: readonly HistoryItem[], clientId: string): HistoryItem | undefined {
+  return items.find((i) => i.message?.client_id === clientId);
+}
+
+/** The message is in the history exactly once. */
+export function heldOnce(clientId: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const n = items.filter((i) => i.message?.client_id === clientId).length;
+    return n === 1 ? pass('held once', `message ${clientId} once`) : fail('held once', `expected message ${clientId} once in the history, observed it ${n} time(s) among ${items.length}`);
+  };
+}
+
+/** The message's text is the one given. */
+export function textIs(clientId: string, text: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const seen = only(items, clientId)?.message?.text;
+    return seen === text ? pass('text', show(seen)) : fail('text', `expected message ${clientId} with text ${show(text)}, observed ${show(seen)}`);
+  };
+}
+
+/** The message's sender is the external participant given (client_id and name, §2.5). */
+export function senderIs(clientId: string, who: { readonly id: string; readonly name: string }): Judge<HistoryItem[]> {
+  return (items) => {
+    const s = only(items, clientId)?.sender;
+    return s?.client_id === who.id && s.name === who.name
+      ? pass('sender', `client_id ${who.id}`)
+      : fail('sender', `expected sender client_id ${who.id} named ${show(who.name)}, observed ${show(s)}`);
+  };
+}
+
+/** The message has no receiver: an incoming message from a client (§4.3 message kinds). */
+export function withoutReceiver(clientId: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const item = only(items, clientId);
+    if (!item) return fail('no receiver', `message ${clientId} is not in the history`);
+    return item.receiver === undefined || item.receiver === null ? pass('no receiver') : fail('no receiver', `expected no receiver on an incoming message, observed ${show(item.receiver)}`);
+  };
+}
+
+/** No element of the history is stored under this integration-side id. */
+export function absentFromHistory(clientId: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const n = items.filter((i) => i.message?.client_id === clientId).length;
+    return n === 0 ? pass('absent', `no message ${clientId}`) : fail('absent', `expected no message stored under ${clientId}, observed ${n}`);
+  };
+}
+
+/**
+ * The element's timestamp and msec_timestamp are the time the message was sent with: seconds and milliseconds
+ * (§4.3 history table), so a value in the other unit, or one that does not agree with the other, is caught.
+ */
+export function sentTimeIs(clientId: string, sent: { readonly timestamp: number; readonly msec_timestamp: number }): Judge<HistoryItem[]> {
+  return (items) => {
+    const item = only(items, clientId);
+    if (!item) return fail('send time', `message ${clientId} is not in the history`);
+    const problems: string[] = [];
+    if (item.timestamp !== sent.timestamp) problems.push(`timestamp ${show(item.timestamp)} is not ${sent.timestamp} (seconds)`);
+    if (item.msec_timestamp !== sent.msec_timestamp) problems.push(`msec_timestamp ${show(item.msec_timestamp)} is not ${sent.msec_timestamp} (milliseconds)`);
+    return problems.length === 0 ? pass('send time', `${sent.timestamp} s, ${sent.msec_timestamp} ms`) : fail('send time', problems.join('; '));
+  };
+}
+
+
+/** The §4.3 history fields a sent §2.7 message maps to: the element shows each one the message was sent with. */
+const HISTORY_FIELDS = ['type', 'media', 'file_name', 'file_size', 'location', 'contact'] as const;
+
+/**
+ * The element carries the type and the file, location or contact fields the message was sent with (and its text when
+ * it had one): a valid message of any type is accepted and shown as sent. Extra fields are allowed.
+ */
+export function carriesSent(clientId: string, sent: Readonly<Record<string, unknown>>): Judge<HistoryItem[]> {
+  return (items) => {
+    const m = only(items, clientId)?.message;
+    if (!m) return fail('as sent', `message ${clientId} is not in the history`);
+    const fields = [...HISTORY_FIELDS.filter((k) => sent[k] !== undefined), ...(sent.text ? ['text' as const] : [])];
+    const differ = fields.filter((k) => JSON.stringify(m[k]) !== JSON.stringify(sent[k]));
+    return differ.length === 0
+      ? pass('as sent', `${String(sent.type)}: ${fields.join(', ')}`)
+      : fail('as sent', differ.map((k) => `${k} ${show(m[k])} is not ${show(sent[k])}`).join('; '));
+  };
+}
+
+/** limit=0: a 400, or an answer with no messages (204, or 200 with an empty `messages` array). */
+export const refusedOrNoMessages: Judge<HttpResponse> = (res) => {
+  if (res.status === 400 || res.status === 204) return pass('limit 0', `status ${res.status}`);
+  const messages = arrayAt(res, ['messages']);
+  if (res.status === 200 && messages?.length === 0) return pass('limit 0', '200 with no messages');
+  return fail('limit 0', `expected 400 or no messages, observed ${res.status}${messages ? ` with ${messages.length} message(s)` : ''}`);
+};
+
+/** The messages of a history answer (none when the body has no `messages` array). */
+export function historyItemsOf(res: HttpResponse): HistoryItem[] {
+  return (arrayAt(res, ['messages']) ?? []) as HistoryItem[];
+}
+
+/** Records how many of `total` messages a page without limit holds (the spec names no default). */
+export function observedPageSize(total: number): Judge<readonly HistoryItem[]> {
+  return (items) => observed('default page', `${items.length} of ${total} messages without limit`);
+}
+
+/** Records what a request did to an existing message's text: answered status, and the text before and after. */
+export function observedTextChange(name: string): Judge<{ readonly status: number; readonly before: unknown; readonly after: unknown }> {
+  return (o) => observed(name, `answered ${o.status}; the existing message ${o.after === o.before ? 'is unchanged' : `now reads ${show(o.after)}`}`);
+}

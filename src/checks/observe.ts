@@ -1,0 +1,11 @@
+/**
+ * Checks of `info` rules: they record what the target did where the spec leaves it open, never judge it.
+ */
+import type { Check } from '../model/check.js';
+import { observed } from '../model/outcome.js';
+import { briefBody } from './status.js';
+
+/** Records the status of an answer, with what a 2xx and a 4xx would mean for the point the rule records. */
+export function statusObserved(name: string, meaning: { readonly accepted: string; readonly refused: string }): Check {
+  return (res) => observed(name, `${res.status}: ${res.status < 300 ? meaning.accepted : meaning.refused}${res.status >= 300 ? briefBody(res) : ''}`);
+}

@@ -1,0 +1,127 @@
+/**
+ * Checks of what a token answer and a bearer refusal carry beyond the spec's own fields: the JWT's signature and claims
+ * (RFC 7519, RFC 8725), caching (RFC 6749 §5.1), the WWW-Authenticate challenge (RFC 6750 §3), and how guessable the
+ * issued credentials are (RFC 6749 §10.10). Each judges one thing.
+ */
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import type { Check, Judge } from '../model/check.js';
+import type { HttpResponse } from '../model/http.js';
+import { fail, nonStrict, observed, pass } from '../model/outcome.js';
+import { tokenPairOf } from '../protocol/oauth.js';
+
+function accessTokenOf(res: HttpResponse): string | undefined {
+  return tokenPairOf(res.text)?.access_token;
+}
+
+function claimsOf(res: HttpResponse): Record<string, unknown> | undefined {
+  const token = accessTokenOf(res);
+  if (!token) return undefined;
+  try {
+    return decodeJwt(token) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+const mask = (s: string) => `${s.slice(0, 4)}…`;
+
+/** The access token is signed with an asymmetric algorithm and carries a signature (RFC 8725 §3.1, §3.2). */
+export const accessTokenSigned: Check = (res) => {
+  const token = accessTokenOf(res);
+  if (!token) return fail('signed JWT', 'expected a token answer with an access_token, observed none');
+  let alg: unknown;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+  } catch {
+    return fail('signed JWT', 'the access token has no JWT header that decodes');
+  }
+  const signature = token.split('.')[2] ?? '';
+  if (typeof alg !== 'string' || alg.toLowerCase() === 'none') return fail('signed JWT', `expected a signature algorithm in the header, observed alg ${JSON.stringify(alg)}`);
+  if (!signature) return fail('signed JWT', `the header names ${alg} but the signature part is empty`);
+  // An HMAC key would be shared with whoever verifies; only the issuer can verify it, which is legal but unusual.
+  if (/^HS/i.test(alg)) return nonStrict('signed JWT', `alg ${alg}: an HMAC signature, verifiable only with a shared key (the live service uses RS256)`);
+  return pass('signed JWT', `alg ${alg}, signature present`);
+};
+
+/** No claim of the access token holds one of `secrets` (the claims are readable by anyone who holds the token). */
+export function claimsHoldNoSecret(secrets: readonly (string | undefined)[]): Check {
+  const known = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 8);
+  return (res) => {
+    const claims = claimsOf(res);
+    if (!claims) return fail('no secret in claims', 'expected an access token whose claims decode');
+    const text = JSON.stringify(claims);
+    const refresh = tokenPairOf(res.text)?.refresh_token;
+    const found = [...known, ...(refresh ? [refresh] : [])].filter((s) => text.includes(s));
+    return found.length === 0
+      ? pass('no secret in claims', `claims ${Object.keys(claims).join(', ')}`)
+      : fail('no secret in claims', `the access token's claims carry ${found.length} secret value(s) (masked: ${found.map(mask).join(', ')})`);
+  };
+}
+
+/** Every token answer's access token has a jti, and no two are the same (RFC 7519 §4.1.7). */
+export const distinctJti: Judge<readonly HttpResponse[]> = (answers) => {
+  const jtis = answers.map((r) => claimsOf(r)?.jti);
+  const missing = jtis.filter((j) => typeof j !== 'string' || j === '').length;
+  if (missing > 0) return fail('unique jti', `expected a jti claim in every access token, observed ${missing} of ${jtis.length} without one`);
+  const distinct = new Set(jtis).size;
+  return distinct === jtis.length
+    ? pass('unique jti', `${jtis.length} access tokens, ${distinct} distinct jti`)
+    : fail('unique jti', `expected ${jtis.length} distinct jti claims, observed ${distinct}`);
+};
+
+/** Records the claim names and audience of the access token (info). */
+export const claimsObserved: Check = (res) => {
+  const claims = claimsOf(res);
+  if (!claims) return observed('claims', 'the access token does not decode as a JWT');
+  const { aud } = claims;
+  return observed('claims', `claims ${Object.keys(claims).sort().join(', ')}; aud ${aud === undefined ? 'absent' : typeof aud === 'string' ? 'a string' : Array.isArray(aud) ? 'an array' : typeof aud}`);
+};
+
+/** RFC 6749 §5.1: a token answer carries Cache-Control: no-store. */
+export const cacheControlNoStore: Check = (res) => {
+  const value = res.headers['cache-control'] ?? '';
+  return /(^|,)\s*no-store\s*(,|$)/i.test(value)
+    ? pass('Cache-Control no-store', `Cache-Control: ${value}`)
+    : fail('Cache-Control no-store', `expected Cache-Control: no-store on a token answer (RFC 6749 §5.1), observed ${value ? `Cache-Control: ${value}` : 'none'}`);
+};
+
+/** RFC 6750 §3: a 401 of a protected resource carries a WWW-Authenticate challenge of the Bearer scheme. */
+export const wwwAuthenticateBearer: Check = (res) => {
+  if (res.status !== 401) return pass('WWW-Authenticate', `status ${res.status}: no challenge is due`);
+  const value = res.headers['www-authenticate'] ?? '';
+  return /^\s*bearer(\s|,|$)/i.test(value)
+    ? pass('WWW-Authenticate', `WWW-Authenticate: ${value}`)
+    : fail('WWW-Authenticate', `expected a 401 to carry WWW-Authenticate: Bearer (RFC 6750 §3), observed ${value ? `WWW-Authenticate: ${value}` : 'none'}`);
+};
+
+/** RFC 6750 §3.1: the challenge names the error code (`invalid_token` for a token that is not valid). */
+export function wwwAuthenticateError(code: string): Check {
+  return (res) => {
+    const value = res.headers['www-authenticate'] ?? '';
+    const m = /error\s*=\s*"?([^",\s]+)"?/i.exec(value);
+    if (m?.[1] === code) return pass('error attribute', `error="${code}"`);
+    return fail('error attribute', `expected WWW-Authenticate to carry error="${code}" (RFC 6750 §3.1), observed ${value ? `WWW-Authenticate: ${value}` : 'no WWW-Authenticate'}`);
+  };
+}
+
+/** Bits of a value drawn from the characters its classes span (the usual estimate of a random string's strength). */
+export function estimatedBits(values: readonly string[]): number {
+  const all = values.join('');
+  const classes: [RegExp, number][] = [[/[a-z]/, 26], [/[A-Z]/, 26], [/[0-9]/, 10], [/[-_]/, 2], [/[+/=.~]/, 4]];
+  const alphabet = classes.filter(([re]) => re.test(all)).reduce((n, [, size]) => n + size, 0);
+  const shortest = Math.min(...values.map((v) => v.length));
+  return alphabet > 1 ? Math.floor(shortest * Math.log2(alphabet)) : 0;
+}
+
+/** RFC 6749 §10.10: issued values are unguessable: at least 128 bits by length and alphabet, none repeated. */
+export function unguessable(what: string, minimumBits = 128): Judge<readonly string[]> {
+  return (values) => {
+    if (values.length === 0) return fail(`${what} unguessable`, 'no values were collected');
+    const bits = estimatedBits(values);
+    const distinct = new Set(values).size;
+    if (distinct !== values.length) return fail(`${what} unguessable`, `${values.length - distinct} of ${values.length} values repeat`);
+    return bits >= minimumBits
+      ? pass(`${what} unguessable`, `${values.length} distinct values, about ${bits} bits each`)
+      : fail(`${what} unguessable`, `expected at least ${minimumBits} bits (RFC 6749 §10.10), estimated ${bits} from the shortest of ${values.length} values and their alphabet`);
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Whether a revoked credential is still refused. One place for the faults that forget one cause of revocation, so
+ * the bearer check and the refresh grant agree on it.
+ */
+import type { EmulatorContext } from '../context.js';
+import type { RevocationCause } from '../state.js';
+
+export interface Revocable {
+  readonly kind?: 'access' | 'long_lived';
+  readonly revokedAtMs?: number;
+  readonly revokedBy?: RevocationCause;
+}
+
+/** The credential is revoked and that revocation holds (the faults each let one cause slip). */
+export function isRevoked(ctx: EmulatorContext, record: Revocable, what: 'refresh' | 'bearer'): boolean {
+  if (record.revokedAtMs === undefined) return false;
+  const f = ctx.faults;
+  switch (record.revokedBy) {
+    case 'deactivation':
+      if (what === 'refresh' && f.isOn('deactivation-keeps-refresh-tokens')) return false;
+      if (record.kind === 'long_lived' && f.isOn('deactivation-keeps-long-lived')) return false;
+      return true;
+    case 'disconnect':
+      return !f.isOn('disconnect-keeps-tokens');
+    case 'code-reuse':
+      return !(what === 'refresh' && f.isOn('code-reuse-spares-refresh'));
+    default:
+      return true;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The catalogue of the service's non-chat endpoints (§4.1, §4.2, §5.1): method, path, how a caller authenticates, and
+ * a well-formed body where one is sent. HTTP robustness rules run over every entry instead of a few hand-picked ones.
+ */
+import type { HttpRequest } from '../model/http.js';
+import type { TargetConfig } from '../model/target.js';
+import { LISTS } from './filters.js';
+import { refreshGrant } from './oauth.js';
+
+/** `bearer`: an access token in Authorization (§5.1.1); `client`: client credentials in the body (§4.1). */
+export type AuthKind = 'bearer' | 'client';
+
+export interface Endpoint {
+  /** Short name for case labels (`token`, `account`, `list leads`). */
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  /** Path under `{base_url}`. */
+  readonly path: string;
+  readonly auth: AuthKind;
+  /** A well-formed JSON body for POST endpoints (not necessarily one the target accepts: the token is made up). */
+  readonly body?: (target: Pick<TargetConfig, 'baseUrl' | 'credentials'>) => Record<string, unknown>;
+}
+
+export const ENDPOINTS: readonly Endpoint[] = [
+  { name: 'token', method: 'POST', path: '/oauth2/access_token', auth: 'client', body: (target) => refreshGrant(target, 'not-a-real-refresh-token') },
+  { name: 'account', method: 'GET', path: '/api/v4/account', auth: 'bearer' },
+  ...LISTS.map((list): Endpoint => ({ name: `list ${list}`, method: 'GET', path: `/api/v4/${list}`, auth: 'bearer' })),
+];
+
+export const BEARER_ENDPOINTS: readonly Endpoint[] = ENDPOINTS.filter((e) => e.auth === 'bearer');
+
+/** Methods no endpoint of the catalogue serves on its path (HEAD and OPTIONS left out: servers answer them generically). */
+export function wrongMethods(endpoint: Endpoint): readonly string[] {
+  return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m !== endpoint.method);
+}
+
+export interface EndpointCall {
+  readonly method?: string;
+  readonly bearer?: string;
+  /** Raw body and its Content-Type; default: the endpoint's well-formed body as JSON, for POST endpoints. */
+  readonly body?: string;
+  readonly contentType?: string;
+  /** Appended to the path as is (`?a=1`). */
+  readonly query?: string;
+}
+
+/** A request to `endpoint`, as a client would build it, with what `call` changes. */
+export function endpointRequest(target: Pick<TargetConfig, 'baseUrl' | 'credentials'>, endpoint: Endpoint, call: EndpointCall = {}): HttpRequest {
+  const method = call.method ?? endpoint.method;
+  const headers: Record<string, string> = {};
+  if (call.bearer !== undefined) headers.authorization = `Bearer ${call.bearer}`;
+  const body = call.body ?? (method !== 'GET' && endpoint.body ? JSON.stringify(endpoint.body(target)) : undefined);
+  if (body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
+  return { method, url: `${target.baseUrl}${endpoint.path}${call.query ?? ''}`, headers, ...(body === undefined ? {} : { body }) };
+}

@@ -5,7 +5,7 @@
  * challenge (RFC 6750 §3); an unsigned JWT never authenticates.
  */
 import {
-  accountRequest, accessTokenSigned, apiToken, cacheControlNoStore, claimsHoldNoSecret, claimsObserved, codeGrant, defineSpec, distinctJti, exchange, exchangeFreshCode, exchangeRule, type HttpRequest, type HttpResponse, obtainTokens, refreshTokens, scenarioRule, status, step, sweepRule, type TokenPair, tokensOf, unguessable, unsign, UNSIGNED_FORMS, type UnsignedForm, wwwAuthenticateBearer, wwwAuthenticateError,
+  accountRequest, accessTokenSigned, apiToken, cacheControlNoStore, claimsHoldNoSecret, claimsObserved, codeGrant, defineSpec, distinctJti, exchange, exchangeFreshCode, exchangeRule, freshCode, type HttpRequest, type HttpResponse, obtainTokens, refreshTokens, scenarioRule, status, step, sweepRule, type TokenPair, tokensOf, unguessable, unsign, UNSIGNED_FORMS, type UnsignedForm, wwwAuthenticateBearer, wwwAuthenticateError,
 } from './kit.js';
 
 /** Codes and refresh tokens sampled by the entropy rule. */
@@ -29,21 +29,21 @@ export default defineSpec({
   level: 'should',
   rules: [
     exchangeRule(
-      { id: 'oauth.jwt.signed', requires: ['control'], title: 'The access token is a JWT signed with an asymmetric algorithm, its signature present',
+      { id: 'oauth.jwt.signed', requires: [], needs: ['fresh-code'], title: 'The access token is a JWT signed with an asymmetric algorithm, its signature present',
         reading: 'RFC 8725 §3.1–3.2: a JWT names a signature algorithm and carries the signature; none is never used. The live service signs RS256 (docs/field-notes.md). An HMAC algorithm is non_strict: legal, but its key would have to be shared to verify.' },
       { send: (t) => exchangeFreshCode(t), expect: [status(200), accessTokenSigned] },
     ),
     exchangeRule<HttpResponse, string>(
-      { id: 'oauth.jwt.no-secrets', requires: ['control'], title: 'The access token\'s claims carry neither the client secret, the code nor the refresh token',
+      { id: 'oauth.jwt.no-secrets', requires: [], needs: ['fresh-code'], title: 'The access token\'s claims carry neither the client secret, the code nor the refresh token',
         reading: 'RFC 7519 §4: the claims of a signed JWT are readable by anyone who holds the token (it is not encrypted); a secret there is a secret given to every holder.' },
       {
-        setup: (t) => t.control.freshCode(),
+        setup: (t) => freshCode(t),
         send: (t, code) => exchange(t, codeGrant(t.target, code)),
         expect: (t, code) => [status(200), claimsHoldNoSecret([t.credentials.clientSecret, code])],
       },
     ),
     exchangeRule<readonly HttpResponse[]>(
-      { id: 'oauth.jwt.jti-unique', requires: ['control'], title: 'Each access token carries a jti of its own (a code exchange and two refreshes)',
+      { id: 'oauth.jwt.jti-unique', requires: [], needs: ['fresh-code'], title: 'Each access token carries a jti of its own (a code exchange and two refreshes)',
         reading: 'RFC 7519 §4.1.7: jti is a unique identifier of the token, assigned so that no two tokens share one; the live service\'s tokens carry one (docs/field-notes.md).' },
       {
         send: async (t) => {
@@ -56,23 +56,23 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.jwt.claims', level: 'info', requires: ['control'], title: 'Which claims the access token carries and what its audience is',
+      { id: 'oauth.jwt.claims', level: 'info', requires: [], needs: ['fresh-code'], title: 'Which claims the access token carries and what its audience is',
         reading: 'The spec says only that the access token is a JWT; docs/field-notes.md lists the live service\'s claims (aud, jti, iat, nbf, exp, sub, account_id, base_domain, api_domain, scopes). Recorded.' },
       { send: (t) => exchangeFreshCode(t), expect: [claimsObserved] },
     ),
     scenarioRule(
-      { id: 'oauth.token.entropy', level: 'must', requires: ['control'],
+      { id: 'oauth.token.entropy', level: 'must', requires: [], needs: ['fresh-code'],
         title: `Authorization codes and refresh tokens are unguessable: ${CODE_SAMPLES} codes and ${REFRESH_SAMPLES} refresh tokens, at least 128 bits each, none repeated`,
         reading: 'RFC 6749 §10.10: the probability of guessing a code or token must be at most 2^-128. Estimated from the shortest value\'s length and the alphabet the values span; a short prefix or a counter shows as repeats or too few bits.' },
       {
         steps: [
-          step('authorization codes', async (t) => Promise.all(Array.from({ length: CODE_SAMPLES }, () => t.control.freshCode())), [unguessable('codes')]),
+          step('authorization codes', async (t) => Promise.all(Array.from({ length: CODE_SAMPLES }, () => freshCode(t))), [unguessable('codes')]),
           step('refresh tokens', async (t) => (await Promise.all(Array.from({ length: REFRESH_SAMPLES }, () => obtainTokens(t)))).map((p) => p.refresh_token), [unguessable('refresh tokens')]),
         ],
       },
     ),
     scenarioRule(
-      { id: 'oauth.token.no-store', section: '4.1', level: 'must', requires: ['control'],
+      { id: 'oauth.token.no-store', section: '4.1', level: 'must', requires: [], needs: ['fresh-code'],
         title: 'Token answers (code and refresh exchanges) carry Cache-Control: no-store',
         reading: 'RFC 6749 §5.1: the authorization server MUST include Cache-Control: no-store in any response containing tokens, so no cache keeps them.' },
       {
@@ -105,7 +105,7 @@ export default defineSpec({
       },
     ),
     sweepRule<UnsignedForm, HttpResponse, TokenPair>(
-      { id: 'api.bearer.unsigned', section: '5.1', level: 'must', requires: ['control'],
+      { id: 'api.bearer.unsigned', section: '5.1', level: 'must', requires: [], needs: ['fresh-code'],
         title: 'A real access token made unsigned (alg none in any case, no alg, empty or missing signature) is refused with 401',
         reading: 'The access token is a JWT the service signed (§2.2); RFC 8725 §3.1: a token without a verified signature must not authenticate, whatever the header claims. 403 is non_strict.' },
       {

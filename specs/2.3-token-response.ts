@@ -2,15 +2,10 @@
  * §2.3 Token response object, and §2.2 (the access token is a JWT): every field of a successful code exchange.
  */
 import {
-  accessTokenIsJwt, defineSpec, exchangeFreshCode, exchangeRule, expiresInPositiveInteger, jsonContentType, jwtExpiryMatchesExpiresIn, refreshTokenPresent, type RuleContext, serverTimeNear, status, tokenTypeBearer,
+  accessTokenIsJwt, defineSpec, exchangeFreshCode, exchangeRule, expiresInPositiveInteger, jsonContentType, jwtExpiryMatchesExpiresIn, refreshTokenPresent, type RuleContext, serverTimeNear, status, targetNow, tokenTypeBearer,
 } from './kit.js';
 
 const send = (t: RuleContext) => exchangeFreshCode(t);
-
-/** The target's own clock when it has a control API (its clock may have been advanced), else ours. */
-async function referenceNow(t: RuleContext): Promise<number> {
-  return t.target.capabilities.includes('control') ? t.control.now() : Math.floor(Date.now() / 1000);
-}
 
 export default defineSpec({
   section: '2.3',
@@ -34,7 +29,7 @@ export default defineSpec({
     exchangeRule(
       { id: 'oauth.token-response.server-time', requires: [], needs: ['one-code'], title: 'server_time is an integer Unix timestamp in seconds near the server clock',
         reading: 'Within 300 s of the target clock read through the control API (the kit clock when there is none).' },
-      { send, expect: async (t) => [status(200), serverTimeNear(await referenceNow(t))] },
+      { send, expect: async (t) => [status(200), serverTimeNear(await targetNow(t))] },
     ),
     exchangeRule(
       { id: 'oauth.token-response.access-token-jwt', section: '2.2', requires: [], needs: ['one-code'], title: 'access_token is a decodable JWT' },

@@ -27,7 +27,7 @@ export default defineSpec({
   level: 'must',
   rules: [
     scenarioRule<Conversation>(
-      { id: 'chat.unsorted.first-message-only', requires: ['control', 'write'],
+      { id: 'chat.unsorted.first-message-only', requires: ['write'], needs: ['counters'],
         title: 'The first incoming message of a chat creates one unsorted lead, the second and third none; each one notifies once',
         reading: '§2.6: only the first incoming message creates the unsorted lead; §4.3: a non-silent message creates a notification (silent suppresses "unsorted-lead creation and notification"), so notifications count per message. Leads and notifications of the conversation are read through the control API after each message.',
         covers: ['4.3/Send, edit or import a message/silent'] },
@@ -44,7 +44,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<Conversation>(
-      { id: 'chat.unsorted.silent-first', section: '4.3', requires: ['control', 'write'],
+      { id: 'chat.unsorted.silent-first', section: '4.3', requires: ['write'], needs: ['counters'],
         title: 'A silent first message creates no unsorted lead and no notification; the next non-silent one creates the lead and one notification',
         reading: '§4.3 payload table: silent suppresses unsorted-lead creation and notification; rule 2: an import silent on all but the newest yields one lead and one notification.',
         covers: ['4.3/Send, edit or import a message/silent'] },

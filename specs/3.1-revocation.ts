@@ -5,7 +5,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountRequest, codeGrant, deactivatedCredentials, defineSpec, disconnectedCredentials, exactlyOneSucceeded, exchange, exchangeRule, type HttpResponse, type InstallationCredentials, obtainTokens, othersRefused, refreshTokens, scenarioRule, status, statusObserved, step, tokensOf,
+  accountRequest, codeGrant, deactivatedCredentials, defineSpec, disconnectedCredentials, exactlyOneSucceeded, exchange, exchangeRule, freshCode, type HttpResponse, type InstallationCredentials, obtainTokens, othersRefused, refreshTokens, scenarioRule, status, statusObserved, step, tokensOf,
 } from './kit.js';
 
 /** Parallel exchanges of one code in the race rule, as in oauth.refresh.concurrent-single-use. */
@@ -39,12 +39,12 @@ export default defineSpec({
       { setup: disconnectedCredentials, steps: everyCredentialRefused('after the disconnect') },
     ),
     exchangeRule(
-      { id: 'oauth.token.code-reuse-revokes-refresh', level: 'should', requires: ['control'],
+      { id: 'oauth.token.code-reuse-revokes-refresh', level: 'should', requires: [], needs: ['fresh-code'],
         title: 'Reusing a code revokes the refresh token first issued for it',
         reading: 'RFC 6749 §4.1.2: the server SHOULD revoke all tokens previously issued from a code that is used twice: the refresh token as well as the access token (oauth.token.code-reuse-revokes). 400; 401 is non_strict.' },
       {
         send: async (t) => {
-          const fields = codeGrant(t.target, await t.control.freshCode());
+          const fields = codeGrant(t.target, await freshCode(t));
           const first = tokensOf(await exchange(t, fields), 'the first exchange');
           await exchange(t, fields);
           return refreshTokens(t, first.refresh_token);
@@ -53,20 +53,20 @@ export default defineSpec({
       },
     ),
     exchangeRule<readonly HttpResponse[]>(
-      { id: 'oauth.token.code-concurrent-single-use', requires: ['control'],
+      { id: 'oauth.token.code-concurrent-single-use', requires: [], needs: ['fresh-code'],
         title: `Parallel exchanges of one authorization code: exactly one of ${RACERS} succeeds`,
         reading: `RFC 6749 §4.1.2: a code must not be used more than once, also when the uses race. ${RACERS} exchanges sent at once; one must succeed (the code was fresh) and the others get a 4xx.`,
         covers: ['2.2/Authorization code'] },
       {
         send: async (t) => {
-          const fields = codeGrant(t.target, await t.control.freshCode());
+          const fields = codeGrant(t.target, await freshCode(t));
           return Promise.all(Array.from({ length: RACERS }, () => exchange(t, fields)));
         },
         expect: [exactlyOneSucceeded, othersRefused],
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.replay-revokes', level: 'info', requires: ['control'],
+      { id: 'oauth.refresh.replay-revokes', level: 'info', requires: [], needs: ['fresh-code'],
         title: 'Whether replaying an exchanged refresh token revokes the refresh token issued in its place',
         reading: 'RFC 6749 §10.4 lets a server revoke the whole chain when a rotated refresh token is replayed (a sign of theft); the spec does not say. Recorded: the status of the new refresh token after the old one was replayed.' },
       {
@@ -80,7 +80,7 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.refresh.old-access-token', level: 'info', requires: ['control'],
+      { id: 'oauth.refresh.old-access-token', level: 'info', requires: [], needs: ['fresh-code'],
         title: 'Whether the access token issued before a refresh still works after it',
         reading: '§3.1 says the old refresh token becomes invalid, not the old access token; RFC 6749 leaves it to the server. Recorded: /api/v4/account with the previous access token after a refresh.' },
       {

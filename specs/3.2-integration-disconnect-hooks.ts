@@ -20,7 +20,7 @@ export default defineSpec({
   level: 'must',
   rules: [
     scenarioRule<Disconnected>(
-      { id: 'chat.connection.integration-disconnect-hooks', requires: ['write', 'control'], exclusive: true,
+      { id: 'chat.connection.integration-disconnect-hooks', requires: ['write'], needs: ['counters'], exclusive: true,
         title: 'After the integration is disconnected in an account, a message from that account sends no outgoing-message hook (watched over the window)',
         reading: '§3.2: the channel is disconnected automatically; §6: hooks stop. Done in a second account through the control API (POST /_control/disconnect, a manager message through POST /_control/chat/account-message, hooks read from GET /_control/chat/hooks); exclusive, as it uninstalls the integration there.',
         covers: ['3.2/connected', '3.2/not connected'] },

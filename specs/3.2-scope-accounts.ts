@@ -5,7 +5,7 @@
  */
 import {
   chatPaths, chatSession, type ChatRouteName, clientError, connectBody, defineSpec, disconnectedFixture, exchangeRule, type HttpResponse, jsonContentType,
-  noScopeId, otherAccountId, ownChannel, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, status, step, sweepRule, uniqueId, unknownScopeFixture,
+  noScopeId, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, spareChannel, status, step, sweepRule, uniqueId, unknownScopeFixture,
   type ChatSession,
 } from './kit.js';
 
@@ -47,9 +47,9 @@ export default defineSpec({
       },
     ),
     sweepRule<ChatRouteName, HttpResponse, RouteFixture>(
-      { id: 'chat.connection.disconnected-routes', level: 'should', requires: ['control', 'write'],
+      { id: 'chat.connection.disconnected-routes', level: 'should', requires: ['write'], needs: ['second-channel'],
         title: 'After disconnect, every scope route under the old scope_id is refused (4xx): create chat, message, delivery status, history, typing, react',
-        reading: '§3.2: disconnect leads to not connected. The spec names the refusal only for sending; the other routes act on the same connection, so a 4xx is expected from each (no code stated). Uses its own channel.',
+        reading: '§3.2: disconnect leads to not connected. The spec names the refusal only for sending; the other routes act on the same connection, so a 4xx is expected from each (no code stated). Uses its own channel (the control API\'s, else CHANNEL_ID_2).',
         covers: ['3.2/not connected', '4.3/Disconnect channel'] },
       {
         setup: disconnectedFixture,
@@ -60,12 +60,12 @@ export default defineSpec({
       },
     ),
     scenarioRule<ChatSession>(
-      { id: 'chat.disconnect.account-id-required', section: '4.3', requires: ['control', 'write'],
+      { id: 'chat.disconnect.account-id-required', section: '4.3', requires: ['write'], needs: ['second-channel'],
         title: 'Disconnect without account_id, or with a number, is refused with 400 and the channel stays connected',
-        reading: '§4.3: account_id (string, required). The channel must stay connected: a message is accepted afterwards. Uses its own channel.',
+        reading: '§4.3: account_id (string, required). The channel must stay connected: a message is accepted afterwards. Uses its own channel (the control API\'s, else CHANNEL_ID_2).',
         covers: ['4.3/Disconnect channel'] },
       {
-        setup: async (t) => { const s = await ownChannel(t); await s.scope(); return s; },
+        setup: async (t) => { const s = await spareChannel(t); await s.scope(); return s; },
         steps: [
           step('no account_id', (_t, s) => s.send({ method: 'DELETE', path: chatPaths.disconnect(s.channel.channelId), json: {} }), [status(400), jsonContentType]),
           step('account_id 42 (a number)', (_t, s) => s.send({ method: 'DELETE', path: chatPaths.disconnect(s.channel.channelId), json: { account_id: 42 } }), [status(400), jsonContentType]),
@@ -74,14 +74,14 @@ export default defineSpec({
       },
     ),
     scenarioRule<TwoAccounts>(
-      { id: 'chat.disconnect.one-account', requires: ['control', 'write'],
+      { id: 'chat.disconnect.one-account', requires: ['write'], needs: ['second-channel', 'second-account'],
         title: 'Disconnecting the channel in one account leaves it connected in another: that account\'s messages are still accepted',
         reading: '§2.4: scope_id identifies the connection for one account; §4.3: disconnect names the account_id. Two accounts connect one channel of its own; disconnecting the first refuses its messages (any 4xx) and leaves the second\'s accepted.',
         covers: ['2.4/scope_id', '3.2/not connected', '3.2/connected'] },
       {
         setup: async (t) => {
-          const a = await ownChannel(t);
-          const b = await chatSession(t, { ...a.channel, accountId: await otherAccountId(t, a.channel.accountId) });
+          const a = await spareChannel(t);
+          const b = await chatSession(t, { ...a.channel, accountId: await secondAccountId(t, a.channel.accountId) });
           await a.scope();
           await b.scope();
           return { a, b, conversationId: a.conversationId() };

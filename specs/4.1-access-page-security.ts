@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  allDistinct, defineSpec, exchangeRule, notFramable, noRedirect, noServerError, notInstalledIn, propertyRule, scenarioRule, sideAccount, step, sweepRule,
+  allDistinct, defineSpec, exchangeRule, freshCode, notFramable, noRedirect, noServerError, notInstalledIn, propertyRule, scenarioRule, sideAccount, step, sweepRule,
 } from './kit.js';
 
 /** Queries naming no integration the service knows. */
@@ -48,19 +48,19 @@ export default defineSpec({
       },
     ),
     exchangeRule<readonly string[]>(
-      { id: 'oauth.consent.fresh-code', requires: ['control'], title: `Each Allow mints a code of its own (${ALLOWS} Allows in a row)`,
+      { id: 'oauth.consent.fresh-code', requires: [], needs: ['fresh-code'], title: `Each Allow mints a code of its own (${ALLOWS} Allows in a row)`,
         reading: '§4.1 behaviour 3: on Allow the user is redirected with a code; RFC 6749 §4.1.2: a code is single-use, so each grant needs its own. A code handed out twice could be exchanged by whoever sees the second redirect.' },
       {
         send: async (t) => {
           const codes: string[] = [];
-          for (let i = 0; i < ALLOWS; i += 1) codes.push(await t.control.freshCode());
+          for (let i = 0; i < ALLOWS; i += 1) codes.push(await freshCode(t));
           return codes;
         },
         expect: [allDistinct('codes')],
       },
     ),
     scenarioRule<number>(
-      { id: 'oauth.consent.deny-installs-nothing', requires: ['control'], exclusive: true,
+      { id: 'oauth.consent.deny-installs-nothing', requires: [], needs: ['ground-truth'], exclusive: true,
         title: 'Deny installs nothing: after Deny in an account without the integration, it is still not installed there',
         reading: '§4.1 behaviour 3 and 4: Allow installs the integration in the chosen account; Deny only redirects with error=access_denied. Done in a side account whose installation is removed first (deactivation).' },
       {

@@ -5,7 +5,7 @@
  * CLIENT_ID (src/steps/integrations.ts).
  */
 import {
-  accountRequest, asClient, type ClientCredentials, codeFor, codeGrant, defineSpec, exchange, jsonObjectBody, obtainTokens, otherIntegration, refreshGrant, type RuleContext, scenarioRule, status, step, type TokenPair, tokensFor,
+  accountRequest, asClient, type ClientCredentials, codeFor, codeGrant, defineSpec, exchange, freshCode, jsonObjectBody, obtainTokens, otherIntegration, refreshGrant, type RuleContext, scenarioRule, status, step, type TokenPair, tokensFor,
 } from './kit.js';
 
 const refusal = [status(400), jsonObjectBody] as const;
@@ -19,7 +19,7 @@ interface Credentials {
   readonly pair: TokenPair;
   readonly code: string;
 }
-const pairAndCode = async (t: RuleContext): Promise<Credentials> => ({ pair: await obtainTokens(t), code: await t.control.freshCode() });
+const pairAndCode = async (t: RuleContext): Promise<Credentials> => ({ pair: await obtainTokens(t), code: await freshCode(t) });
 
 const OTHER_READING = 'The control API lists a second integration; its secret key is set through the control API, so both sets of credentials are genuine and only the binding can refuse.';
 
@@ -29,19 +29,19 @@ export default defineSpec({
   level: 'must',
   rules: [
     scenarioRule<Other>(
-      { id: 'oauth.token.code-bound-to-client', requires: ['control'],
+      { id: 'oauth.token.code-bound-to-client', requires: [], needs: ['second-integration', 'fresh-code'],
         title: 'An authorization code issued to one integration is refused when another integration exchanges it',
         reading: `RFC 6749 §4.1.3: the server must ensure the code was issued to the authenticated client. ${OTHER_READING} 400 (invalid_grant); another 4xx is non_strict.` },
       {
         setup: withOther,
         steps: [
           step<Other>('a code of the other integration, exchanged with CLIENT_ID', async (t, f) => exchange(t, codeGrant(t.target, await codeFor(t, f.other))), refusal),
-          step<Other>('a code of CLIENT_ID, exchanged with the other integration', async (t, f) => exchange(t, codeGrant(asClient(t, f.other), await t.control.freshCode())), refusal),
+          step<Other>('a code of CLIENT_ID, exchanged with the other integration', async (t, f) => exchange(t, codeGrant(asClient(t, f.other), await freshCode(t))), refusal),
         ],
       },
     ),
     scenarioRule<Other>(
-      { id: 'oauth.refresh.bound-to-client', requires: ['control'],
+      { id: 'oauth.refresh.bound-to-client', requires: [], needs: ['second-integration', 'fresh-code'],
         title: 'A refresh token issued to one integration is refused when another integration exchanges it',
         reading: `RFC 6749 §6: the refresh token must be bound to the client it was issued to. ${OTHER_READING} 400 (invalid_grant); another 4xx is non_strict.` },
       {
@@ -53,7 +53,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<Credentials>(
-      { id: 'oauth.token.grant-confusion', requires: ['control'],
+      { id: 'oauth.token.grant-confusion', requires: [], needs: ['fresh-code'],
         title: 'A credential sent in another grant\'s field (a code as refresh_token, an access or refresh token as code) is refused',
         reading: '§4.1: code is used with authorization_code and refresh_token with refresh_token; each grant accepts only its own kind of credential (RFC 6749 §4.1.3, §6). The code sent as refresh_token is fresh and unused, so only the confusion can refuse it. 400; another 4xx is non_strict.' },
       {
@@ -67,7 +67,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<Credentials>(
-      { id: 'api.bearer.not-an-access-token', section: '5.1', requires: ['control'],
+      { id: 'api.bearer.not-an-access-token', section: '5.1', requires: [], needs: ['fresh-code'],
         title: 'A refresh token or an authorization code sent as the bearer is refused with 401',
         reading: '§5.1.1: the bearer is the access token. A refresh token is for the token endpoint only (RFC 6749 §1.5) and a code is not a token at all; both are invalid_token (RFC 6750 §3.1). 403 is non_strict.' },
       {

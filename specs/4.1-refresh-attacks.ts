@@ -34,7 +34,8 @@ function brokenRefreshRule(field: RefreshField, breakage: 'wrong' | 'wrong-type'
   return sweepRule<RefreshMutation, Awaited<ReturnType<typeof exchange>>, TokenPair>(
     {
       id: `oauth.refresh.${field.replace('_', '-')}.${breakage}`,
-      requires: ['control'],
+      requires: [],
+      needs: ['fresh-code'],
       title: `A refresh exchange with ${field} ${breakage === 'wrong' ? 'a wrong value (near misses, other strings)' : 'of the wrong JSON type'} is refused with 400 and a JSON body`,
       reading: `${WHY[field]}. Only the JSON encoding the spec states is sent. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.`,
     },
@@ -66,7 +67,7 @@ export default defineSpec({
   level: 'must',
   rules: [
     exchangeRule<Awaited<ReturnType<typeof exchange>>, TokenPair>(
-      { id: 'oauth.refresh.client-id.missing', requires: ['control'], title: 'A refresh exchange without client_id is refused with 400 and a JSON body',
+      { id: 'oauth.refresh.client-id.missing', requires: [], needs: ['fresh-code'], title: 'A refresh exchange without client_id is refused with 400 and a JSON body',
         reading: `${WHY.client_id}. Another 4xx is non_strict.` },
       { setup: obtainTokens, send: (t, pair) => exchange(t, brokenRefresh(t, pair, { field: 'client_id', breakage: 'missing' })), expect: refusal },
     ),
@@ -89,7 +90,7 @@ export default defineSpec({
       },
     ),
     scenarioRule<TokenPair>(
-      { id: 'oauth.refresh.refusal-keeps-token', section: '3.1', requires: ['control'],
+      { id: 'oauth.refresh.refusal-keeps-token', section: '3.1', requires: [], needs: ['fresh-code'],
         title: 'A refused refresh exchange does not consume the refresh token: it still works afterwards',
         reading: '§3.1: the old refresh token becomes invalid when it is exchanged; a refused request is no exchange. Otherwise anyone who sees a refresh token could burn it with a wrong secret (a denial of service on the integration).' },
       {
@@ -106,7 +107,7 @@ export default defineSpec({
       },
     ),
     sweepRule<RefreshMutation, Awaited<ReturnType<typeof exchange>>, TokenPair>(
-      { id: 'oauth.refresh.no-secret-echo', level: 'should', requires: ['control'],
+      { id: 'oauth.refresh.no-secret-echo', level: 'should', requires: [], needs: ['fresh-code'],
         title: 'No refused refresh exchange echoes the refresh token, the client secret or the wrong value sent' },
       {
         setup: obtainTokens,

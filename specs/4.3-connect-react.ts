@@ -4,7 +4,7 @@
  * conversation and message belong to different chats reaches no message.
  */
 import {
-  chatPaths, chatSession, type ChatSession, clientError, connectBody, defaultOrAbsent, defineSpec, echoes, exchangeRule, type HttpResponse, jsonContentType, ownChannel, status,
+  chatPaths, chatSession, type ChatSession, clientError, connectBody, defaultOrAbsent, defineSpec, echoes, exchangeRule, type HttpResponse, jsonContentType, spareChannel, status,
 } from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
@@ -24,14 +24,14 @@ export default defineSpec({
   level: 'must',
   rules: [
     exchangeRule<HttpResponse, { readonly sent: Record<string, unknown> }>(
-      { id: 'chat.connect.echoes-request', requires: ['control', 'write'],
+      { id: 'chat.connect.echoes-request', requires: ['write'], needs: ['second-channel'],
         title: 'Connect answers the request fields as sent: account_id, title, hook_api_version v2, is_time_window_disabled true',
-        reading: '§4.3: "Response 200: the request fields plus scope_id". Every field is sent with a value other than its default, on a channel of its own (so the configured channel keeps its settings).',
+        reading: '§4.3: "Response 200: the request fields plus scope_id". Every field is sent with a value other than its default, on a channel of its own (so the configured channel keeps its settings): the control API\'s, else CHANNEL_ID_2.',
         covers: [CONNECT('account_id'), CONNECT('title'), CONNECT('hook_api_version'), CONNECT('is_time_window_disabled'), '2.4/title', '2.4/hook_api_version', '2.4/is_time_window_disabled'] },
       {
         setup: async (t) => ({ sent: { title: `Echo ${t.runId}`, hook_api_version: 'v2', is_time_window_disabled: true } }),
         send: async (t, f) => {
-          const s = await ownChannel(t);
+          const s = await spareChannel(t);
           return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId, f.sent) });
         },
         expect: (_t, f) => [status(200), echoes(f.sent)],

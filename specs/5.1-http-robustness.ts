@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import {
-  anyJsonBody, apiToken, BEARER_ENDPOINTS, codeGrant, defineSpec, type Endpoint, endpointRequest, ENDPOINTS, type HttpResponse, jsonObjectBody, LISTS, notJsonText, noServerError, noTokenIssued, propertyRule, scenarioRule, status, statusOneOf, step, sweepRule, wrongMethods, wwwAuthenticateBearer,
+  anyJsonBody, apiToken, BEARER_ENDPOINTS, codeGrant, defineSpec, type Endpoint, endpointRequest, ENDPOINTS, freshCode, type HttpResponse, jsonObjectBody, LISTS, notJsonText, noServerError, noTokenIssued, propertyRule, scenarioRule, status, statusOneOf, step, sweepRule, wrongMethods, wwwAuthenticateBearer,
 } from './kit.js';
 
 interface MethodCase {
@@ -69,11 +69,11 @@ export default defineSpec({
       },
     ),
     scenarioRule<string>(
-      { id: 'oauth.token.no-get', section: '4.1', level: 'must', requires: ['control'],
+      { id: 'oauth.token.no-get', section: '4.1', level: 'must', requires: [], needs: ['fresh-code'],
         title: 'A code exchange sent as GET with its fields in the query issues no token',
         reading: '§4.1 names POST for the exchange; RFC 6749 §3.2: the client MUST use POST at the token endpoint (a GET puts the code and the secret in URLs and logs). 405 expected; another 4xx is non_strict; a token fails.' },
       {
-        setup: (t) => t.control.freshCode(),
+        setup: (t) => freshCode(t),
         steps: [
           step<string>('GET with the exchange in the query', (t, code) => {
             const query = new URLSearchParams(codeGrant(t.target, code) as Record<string, string>).toString();
@@ -83,14 +83,14 @@ export default defineSpec({
       },
     ),
     sweepRule<WrongTopLevel>(
-      { id: 'oauth.token.wrong-json-type', section: '4.1', level: 'must', requires: ['control'],
+      { id: 'oauth.token.wrong-json-type', section: '4.1', level: 'must', requires: [], needs: ['fresh-code'],
         title: 'A token request whose JSON body is not an object (an array, even of a valid request; a string; a number; null) is refused with 400',
         reading: '§4.1 lists the fields of one JSON object; any other top-level value is invalid data (400). The array of a valid exchange carries a fresh code, so a server that unwraps it would issue tokens.' },
       {
         named: WRONG_TOP_LEVEL,
         send: async (t, kind) => {
           const bodies: Record<WrongTopLevel, () => Promise<unknown>> = {
-            'array-of-valid': async () => [codeGrant(t.target, await t.control.freshCode())],
+            'array-of-valid': async () => [codeGrant(t.target, await freshCode(t))],
             'empty-array': async () => [],
             string: async () => 'client_id',
             number: async () => 42,

@@ -5,7 +5,7 @@
  * each applied to a request that would otherwise be accepted. And a signature made with another channel's real secret.
  */
 import {
-  CHAT_ROUTES, type ChatRouteName, chatPaths, connectBody, defineSpec, jsonContentType, newMessageBody, ownChannel, routeCall, routeFixture, routeRequires, type RouteFixture,
+  CHAT_ROUTES, type ChatRouteName, chatPaths, connectBody, defineSpec, jsonContentType, newMessageBody, routeCall, spareChannel, routeFixture, routeRequires, type RouteFixture,
   type RuleDraft, type SignatureSpoil, spoilOptions, spoilsFor, SPOIL_WHAT, status, sweepRule, chatSession, type HttpResponse,
 } from './kit.js';
 
@@ -24,11 +24,11 @@ const ROUTE_TITLE: Record<ChatRouteName, string> = {
 
 function routeRule(route: ChatRouteName): RuleDraft {
   return sweepRule<SignatureSpoil, HttpResponse, RouteFixture>(
-    { id: `chat.signature.route.${route}`, requires: routeRequires(route),
+    { id: `chat.signature.route.${route}`, requires: routeRequires(route), ...(route === 'disconnect' ? { needs: ['second-channel' as const] } : {}),
       title: `A ${ROUTE_TITLE[route]} whose signature is spoiled in any one way is refused with 403 and a JSON body`,
       reading: '§4.3: 403 when the signature is incorrect, for every chat endpoint; §5.2: the four headers are carried by every chat request, X-Signature is HMAC-SHA1, Content-MD5 of a GET is the MD5 of the empty string. '
         + 'A missing signed header is an incorrect signature (another 4xx is non_strict). Each case spoils one thing of a request that is otherwise accepted.'
-        + (route === 'disconnect' ? ' On a channel of its own (control API), so that a wrongly accepted disconnect cuts no other rule\'s channel.' : ''),
+        + (route === 'disconnect' ? ' On a channel of its own (the control API\'s, else CHANNEL_ID_2), so that a wrongly accepted disconnect cuts no other rule\'s channel.' : ''),
       covers: SIGNED },
     {
       setup: (t) => routeFixture(t, route),
@@ -51,12 +51,12 @@ export default defineSpec({
   rules: [
     ...CHAT_ROUTES.map(routeRule),
     sweepRule<'connect' | 'message', HttpResponse, { readonly other: string }>(
-      { id: 'chat.signature.other-channel-secret', requires: ['control', 'write'],
+      { id: 'chat.signature.other-channel-secret', requires: ['write'], needs: ['second-channel'],
         title: 'A request signed with another channel\'s real secret is refused with 403 (connect and a message)',
-        reading: '§5.2: keyed with the channel secret, i.e. the secret of the channel in the path (or of the scope\'s channel). A second channel is registered through the control API; its secret signs requests to the configured channel.',
+        reading: '§5.2: keyed with the channel secret, i.e. the secret of the channel in the path (or of the scope\'s channel). A second channel is registered through the control API (else CHANNEL_ID_2, CHANNEL_SECRET_2); its secret signs requests to the configured channel.',
         covers: ['5.2/X-Signature'] },
       {
-        setup: async (t) => ({ other: (await ownChannel(t)).channel.secret }),
+        setup: async (t) => ({ other: (await spareChannel(t)).channel.secret }),
         named: ['connect', 'message'],
         label: (what) => `${what} signed with the second channel's secret`,
         send: async (t, what, f) => {

@@ -13,7 +13,7 @@ import type { TargetConfig } from '../model/target.js';
 import { ControlError, Precondition, SkipRule, TokenStoreError, TransportError } from '../errors.js';
 import type { Masker } from '../secrets/mask.js';
 import type { HttpClient } from '../targets/http.js';
-import { missingNeed } from '../targets/needs.js';
+import { missingNeed, propertyRuns } from '../targets/needs.js';
 import { RunContext } from './context.js';
 import { curlOf } from './curl.js';
 import { startHookInbox } from './hooks.js';
@@ -59,11 +59,12 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   const gap = skipBeforeRun(rule, env.target);
   if (gap) return skippedResult(rule, gap);
 
+  const runs = propertyRuns(rule, env.target, env.runs);
   const recorder = new Recorder(env.client, env.masker);
   const ownResources = env.resources ? undefined : new RunResources();
   const resources = env.resources ?? ownResources!;
   const t = new RunContext({
-    rule, target: env.target, recorder, masker: env.masker, control: env.control, seed: ruleSeed(env.seed, rule.id), runs: env.runs,
+    rule, target: env.target, recorder, masker: env.masker, control: env.control, seed: ruleSeed(env.seed, rule.id), runs,
     runId: env.runId, resources, tokens: env.tokens,
     hooks: () => resources.get('hook-inbox', () => (env.hookInbox ? env.hookInbox() : startHookInbox(env.target, controlOf(env)))),
   });
@@ -89,7 +90,7 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
     detail,
     ...(deciding ? { reproduction: curlOf(deciding.request) } : {}),
     ...(findings.length > 0 ? { findings } : {}),
-    ...(property ? { property: { ...property, replay: `conformance run --only '${rule.id}' --seed ${env.seed} --runs ${env.runs}` } } : {}),
+    ...(property ? { property: { ...property, replay: `conformance run --only '${rule.id}' --seed ${env.seed} --runs ${runs}` } } : {}),
   });
   return {
     ...describe(rule),

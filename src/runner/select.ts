@@ -64,13 +64,26 @@ export function waitsInRealTime(rule: Rule, target: TargetConfig): boolean {
 /**
  * The order a run takes its rules in. Rules that wait in real time (minutes, under --profile soak) go first and are
  * not exclusive (they move no clock), so that their waits overlap the rest of the suite instead of following it;
- * the others keep their order. The report keeps rule order whatever the run order (`inRuleOrder`).
+ * the others keep their order, those on the settings' second channel made exclusive. The report keeps rule order
+ * whatever the run order (`inRuleOrder`).
  */
 export function runOrder(rules: readonly Rule[], target: TargetConfig): Rule[] {
-  const waiting = rules.filter((r) => waitsInRealTime(r, target)).map((r): Rule => ({ ...r, exclusive: false }));
-  if (waiting.length === 0) return [...rules];
+  const arranged = rules.map((r) => (sharesSettingsChannel(r, target) ? { ...r, exclusive: true } : r));
+  const waiting = arranged.filter((r) => waitsInRealTime(r, target)).map((r): Rule => ({ ...r, exclusive: false }));
+  if (waiting.length === 0) return arranged;
   const ids = new Set(waiting.map((r) => r.id));
-  return [...waiting, ...rules.filter((r) => !ids.has(r.id))];
+  return [...waiting, ...arranged.filter((r) => !ids.has(r.id))];
+}
+
+/**
+ * The rule connects and disconnects the second channel of the settings (CHANNEL_ID_2), which every such rule shares
+ * (a control API gives each its own): such rules run one at a time, so that no rule's disconnect lands in another's
+ * connection.
+ */
+function sharesSettingsChannel(rule: Rule, target: TargetConfig): boolean {
+  if (!rule.needs?.includes('second-channel')) return false;
+  const supply = supplyOf('second-channel', rule, target);
+  return 'source' in supply && supply.source === 'settings';
 }
 
 /** Results back in the order of the rules. */

@@ -61,7 +61,7 @@ export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?:
  * intercepts at the network stack's edge), so a redirect within the target is followed here, each hop in its own
  * slot; a redirect that leaves the target (to the integration) goes back to the browser, whose own route takes it.
  */
-async function throttled(t: RuleContext, context: BrowserContext): Promise<void> {
+export async function throttled(t: RuleContext, context: BrowserContext): Promise<void> {
   if (!t.target.rateLimitRps) return;
   const origins = [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))];
   await context.route((url) => origins.includes(url.origin), async (route) => {

@@ -10,7 +10,8 @@ import type { RuleContext } from '../model/context.js';
 import type { Capability } from '../model/target.js';
 import { tamperBody } from '../../generators/chat-requests.js';
 import { Precondition } from '../errors.js';
-import { chatSession, ownChannel, uniqueId, type ChatSession, type SendOptions } from './chat.js';
+import { chatSession, uniqueId, type ChatSession, type SendOptions } from './chat.js';
+import { spareChannel } from './live-chat.js';
 
 export type ChatRouteName = 'connect' | 'disconnect' | 'chats' | 'message' | 'status' | 'history' | 'typing' | 'react';
 
@@ -27,11 +28,11 @@ export interface RouteFixture {
 
 /** Capabilities a route's fixture needs beyond the configured channel. */
 export function routeRequires(route: ChatRouteName): Capability[] {
-  return route === 'disconnect' ? ['control', 'write'] : route === 'connect' ? [] : ['write'];
+  return route === 'connect' ? [] : ['write'];
 }
 
 export async function routeFixture(t: RuleContext, route: ChatRouteName): Promise<RouteFixture> {
-  const session = route === 'disconnect' ? await ownChannel(t) : await chatSession(t);
+  const session = route === 'disconnect' ? await spareChannel(t) : await chatSession(t);
   const scopeId = await session.scope();
   const conversationId = session.conversationId();
   const client = session.client();
@@ -126,7 +127,7 @@ export const SCOPE_ROUTES: readonly ChatRouteName[] = ['chats', 'message', 'stat
  * called with afterwards (the old scope_id, a message that existed).
  */
 export async function disconnectedFixture(t: RuleContext): Promise<RouteFixture> {
-  const own = await ownChannel(t);
+  const own = await spareChannel(t);
   const scopeId = await own.scope();
   const conversationId = own.conversationId();
   const client = own.client();

@@ -70,3 +70,11 @@ export async function afterElapsed<T>(t: RuleContext, e: Elapse, act: () => Prom
   if ('gap' in supply) throw new SkipRule(`needs clock (${Math.round(e.seconds)} s must pass): ${supply.gap}`);
   return inRealTime(e, act);
 }
+
+/**
+ * The target's clock in Unix seconds: read through the control API when there is one (it may have been advanced),
+ * else the kit's own (a staging service's clock is taken to be right; the checks that use it allow minutes).
+ */
+export async function targetNow(t: RuleContext): Promise<number> {
+  return t.target.capabilities.includes('control') ? t.control.now() : Math.floor(Date.now() / 1000);
+}

@@ -9,7 +9,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
-import { browserOf, decide, grantPageUrl, showsLogin } from './browser.js';
+import { browserOf, decide, grantPageUrl, showsLogin, throttled } from './browser.js';
 
 /** Generous: a loaded CI machine can take seconds per navigation; a working page answers far sooner. */
 const STEP_TIMEOUT_MS = 15_000;
@@ -86,15 +86,7 @@ export class GrantDesk implements RunResource {
     const { t, context } = this;
     // Playwright runs the most recently registered matching route first: the Redirect URI's one goes last, so that it
     // wins even when the integration shares an origin with the target.
-    if (t.target.rateLimitRps) {
-      const origins = [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))];
-      await context.route((url) => origins.includes(url.origin), async (route) => {
-        // Two slots, as the page rules take: the browser's dispatch path is less punctual than the kit's.
-        await t.throttle();
-        await t.throttle();
-        await route.fulfill({ response: await route.fetch({ maxRedirects: 0 }) });
-      });
-    }
+    await throttled(t, context);
     const redirectUri = t.credentials.redirectUri;
     const origin = new URL(redirectUri).origin;
     // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page.

@@ -155,6 +155,20 @@ export function usesBrowser(rule: Rule, target: TargetConfig): boolean {
   return (rule.needs ?? []).some((n) => PAGE_NEEDS.includes(n) && fromPage(n));
 }
 
+/**
+ * Cases a property rule runs when each case mints its code on the access-granting page: a grant costs seconds of
+ * Chromium and, on a real service, an installation event per code, so such a rule runs a few cases, not a profile's
+ * hundred (a control API mints codes for free, and a rule there runs the profile's count).
+ */
+export const PAGE_CODE_RUNS = 5;
+
+/** The cases a property rule runs in this run: the profile's, capped at PAGE_CODE_RUNS when its codes come from the page. */
+export function propertyRuns(rule: Rule, target: TargetConfig, runs: number): number {
+  if (!rule.needs?.includes('fresh-code')) return runs;
+  const supply = supplyOf('fresh-code', rule, target);
+  return 'source' in supply && supply.source === 'browser' ? Math.min(runs, PAGE_CODE_RUNS) : runs;
+}
+
 /** The rule may ask the person at the terminal to act. */
 export function needsOperator(rule: Rule, target: TargetConfig): boolean {
   if (!rule.needs?.includes('operator')) return false;
@@ -181,7 +195,10 @@ export function liveLines(target: TargetConfig): string[] {
     const key = 'source' in s ? `from ${SOURCE_WORDS[s.source]}` : 'not available (the rules that need them are skipped, each saying what would let it run)';
     by.set(key, [...(by.get(key) ?? []), need]);
   }
-  return [`no control API: ${[...by].map(([how, needs]) => `${needs.join(', ')} ${how}`).join('; ')}`];
+  const lines = [`no control API: ${[...by].map(([how, needs]) => `${needs.join(', ')} ${how}`).join('; ')}`];
+  const page = supplyOf('fresh-code', { id: '' }, target);
+  if ('source' in page && page.source === 'browser') lines.push(`property rules that mint a code per case on the page run at most ${PAGE_CODE_RUNS} cases`);
+  return lines;
 }
 
 const NEED_ORDER: readonly Need[] = [

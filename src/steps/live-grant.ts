@@ -93,12 +93,20 @@ export class GrantDesk implements RunResource {
     await context.route(new RegExp(`^${escapeRegExp(origin)}/`), async (route) => {
       const request = route.request();
       const url = request.url();
-      if (request.isNavigationRequest() && url.split('?')[0] === redirectUri.split('?')[0]) {
-        t.masker.learnFrom(Object.fromEntries(new URL(url).searchParams));
-        this.#redirects.get(request.frame().page())?.(url);
-      }
-      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Redirect URI</title>' });
+      // The page may be gone already (its grant took the code from the 303 itself).
+      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Redirect URI</title>' }).catch(() => undefined);
+      if (request.isNavigationRequest() && this.#isRedirectUri(url)) this.#caught(request.frame().page(), url);
     });
+  }
+
+  #isRedirectUri(url: string): boolean {
+    return url.split('?')[0] === this.t.credentials.redirectUri.split('?')[0];
+  }
+
+  /** The grant open on `page` reached the Redirect URI: its query's values are secrets (the code). */
+  #caught(page: Page, url: string): void {
+    this.t.masker.learnFrom(Object.fromEntries(new URL(url).searchParams));
+    this.#redirects.get(page)?.(url);
   }
 
   /**
@@ -143,7 +151,8 @@ export class GrantDesk implements RunResource {
         const res = await page.goto(grantPageUrl(this.t, query), { waitUntil: 'domcontentloaded' });
         if (res && res.status() >= 400) throw new Precondition(`the access-granting page answered ${res.status()} (${await page.title()})`);
         await this.#logInIfAsked(page);
-        return await body(page);
+        const out = await body(page);
+        return out;
       } finally {
         this.#redirects.delete(page);
         await page.close().catch(() => undefined);
@@ -166,6 +175,15 @@ export class GrantDesk implements RunResource {
         });
       });
       refused.catch(() => undefined);
+      // Chromium may follow the decision's 303 to the Redirect URI past the route (a redirect is not always offered to
+      // it): the redirect's Location is then taken from the answer itself. The route still keeps the browser from
+      // loading the Redirect URI whenever it is asked.
+      page.on('response', (res) => {
+        const location = res.request().isNavigationRequest() && res.status() >= 300 && res.status() < 400 ? res.headers().location : undefined;
+        if (location === undefined) return;
+        const next = new URL(location, res.url()).href;
+        if (this.#isRedirectUri(next)) this.#caught(page, next);
+      });
       try {
         await decide(page, request.decision, request.accountId);
         const location = await Promise.race([redirected, late, refused]);
@@ -201,3 +219,4 @@ export class GrantDesk implements RunResource {
 export function grantDesk(t: RuleContext): Promise<GrantDesk> {
   return t.resource('live-grant', () => GrantDesk.open(t));
 }
+

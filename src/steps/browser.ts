@@ -5,8 +5,10 @@
  * post_message integration does) are served by the kit, and every navigation to the Redirect URI is recorded with
  * the window that made it.
  */
-import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { SharedBrowser } from '../browser/launch.js';
+import type { SessionKind } from '../browser/session-gate.js';
+import { SharedContext } from '../browser/shared-context.js';
 import { Precondition } from '../runner/precondition.js';
 import type { RuleContext } from '../runner/context.js';
 
@@ -22,7 +24,6 @@ export interface RedirectHit {
 }
 
 export interface GrantBrowser {
-  readonly context: BrowserContext;
   /** The integration's window, at the integration's origin. */
   readonly main: Page;
   /** Opens the page in a popup from the integration's window (a click, as a user does) and returns the popup. */
@@ -55,112 +56,92 @@ export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?:
 }
 
 /**
- * The browser's requests to the target count against the run's rate limit (remote targets) like the kit's own: each
- * waits for a slot and is then sent at once from this process (a request let go from the browser after its slot would
- * reach the target a variable while later, bunching arrivals). Redirects go back to the browser, which follows them.
+ * The run's browser context, shared by the page rules, with the integration's origin (the Redirect URI's)
+ * intercepted. The browser's requests to the target count against the run's rate limit (remote targets) like the
+ * kit's own; the slot is the run's, whichever rule asks.
  */
-async function throttled(t: RuleContext, context: BrowserContext): Promise<void> {
-  if (!t.target.rateLimitRps) return;
-  const origins = [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))];
-  await context.route((url) => origins.includes(url.origin), async (route) => {
-    // Two slots: the browser's dispatch path is longer and less punctual than the kit's, so it gets a wider margin.
-    await t.throttle();
-    await t.throttle();
-    const response = await route.fetch({ maxRedirects: 0 });
-    await route.fulfill({ response });
-  });
+function grantContextOf(t: RuleContext): Promise<SharedContext> {
+  return t.resource('browser-context', async () => SharedContext.open(await browserOf(t), {
+    interceptOrigin: new URL(t.credentials.redirectUri).origin,
+    targetOrigins: [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))],
+    timeoutMs: STEP_TIMEOUT_MS,
+    ...(t.target.rateLimitRps ? { slot: () => t.throttle() } : {}),
+  }));
 }
-
-type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
 
 /**
- * The cookies of a user who logged in on the page once, shared by the run's page rules so each does not log in
- * again (the login itself is judged by `oauth.page.login-required`, which starts without them).
+ * A fresh page for `body` in the run's browser context, logged in unless `session` is 'none' (then the rule has the
+ * context alone, without cookies); the page and its popups are closed afterwards. The user logs in once per run
+ * (the login itself is judged by `oauth.page.login-required`, which starts without a session).
  */
-function loggedIn(t: RuleContext): Promise<{ state: StorageState; close(): Promise<void> }> {
-  return t.resource('browser-session', async () => {
-    const context = await (await browserOf(t)).newContext();
-    try {
-      context.setDefaultTimeout(STEP_TIMEOUT_MS);
-      await throttled(t, context);
-      const page = await context.newPage();
-      await page.goto(grantPageUrl(t, {}));
-      await logInIfAsked(t, page);
-      return { state: await context.storageState(), close: async () => {} };
-    } finally {
-      await context.close().catch(() => undefined);
-    }
-  });
-}
-
-/** A browser context for `body` (logged in, unless `session` is 'none'), closed afterwards. */
-export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser) => Promise<T>, options: { session?: 'logged-in' | 'none' } = {}): Promise<T> {
-  const shared = await browserOf(t);
-  const state = options.session === 'none' ? undefined : (await loggedIn(t)).state;
-  const context = await shared.newContext(state);
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser) => Promise<T>, options: { session?: SessionKind } = {}): Promise<T> {
+  const shared = await grantContextOf(t);
   const redirectUri = t.credentials.redirectUri;
   const origin = new URL(redirectUri).origin;
   const hits: RedirectHit[] = [];
   const waiting: Array<(hit: RedirectHit) => void> = [];
   let startAuthUrl = '';
   let main: Page | undefined;
-  try {
-    // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page (Chromium
-    // then tries to resolve the integration's host, and fails or stalls).
-    await context.route(new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/`), async (route) => {
-      const url = route.request().url();
-      if (new URL(url).pathname === START_PATH) {
-        await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: startPage(startAuthUrl) });
-        return;
-      }
-      if (route.request().isNavigationRequest() && url.split('?')[0] === redirectUri.split('?')[0]) {
-        const params = new URL(url).searchParams;
-        t.masker.learnFrom(Object.fromEntries(params));
-        const hit: RedirectHit = { url, params, window: route.request().frame().page() === main ? 'main' : 'popup' };
-        hits.push(hit);
-        waiting.shift()?.(hit);
-      }
-      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: redirectPage });
-    });
-    await throttled(t, context);
-    main = await context.newPage();
-    const mainPage = main;
-    const b: GrantBrowser = {
-      context,
-      main: mainPage,
-      async openPopup(pageUrl) {
-        startAuthUrl = pageUrl;
-        await mainPage.goto(`${origin}${START_PATH}`);
-        const [popup] = await Promise.all([mainPage.waitForEvent('popup'), mainPage.click('#connect')]);
-        await popup.waitForLoadState('domcontentloaded');
-        return popup;
-      },
-      nextRedirect(timeoutMs = STEP_TIMEOUT_MS) {
-        const seen = hits.shift();
-        if (seen) return Promise.resolve(seen);
-        return new Promise((resolve) => {
-          const timer = setTimeout(() => {
-            waiting.splice(waiting.indexOf(done), 1);
-            resolve(undefined);
-          }, timeoutMs);
-          const done = (hit: RedirectHit) => {
-            clearTimeout(timer);
-            hits.splice(hits.indexOf(hit), 1);
-            resolve(hit);
-          };
-          waiting.push(done);
+  const intercept = async (route: Route, page: Page) => {
+    const url = route.request().url();
+    if (new URL(url).pathname === START_PATH) {
+      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: startPage(startAuthUrl) });
+      return;
+    }
+    if (route.request().isNavigationRequest() && url.split('?')[0] === redirectUri.split('?')[0]) {
+      const params = new URL(url).searchParams;
+      t.masker.learnFrom(Object.fromEntries(params));
+      const hit: RedirectHit = { url, params, window: page === main ? 'main' : 'popup' };
+      hits.push(hit);
+      waiting.shift()?.(hit);
+    }
+    await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: redirectPage });
+  };
+  return shared.withSession(options.session ?? 'logged-in', async () => {
+    const opened = await shared.newPage(intercept);
+    const mainPage = opened.page;
+    main = mainPage;
+    try {
+      if (options.session !== 'none') {
+        await shared.loggedIn(async () => {
+          await mainPage.goto(grantPageUrl(t, {}));
+          await logInIfAsked(t, mainPage);
         });
-      },
-      async messages() {
-        return (mainPage.evaluate('window.__messages || []') as Promise<unknown[]>).catch(() => []);
-      },
-    };
-    return await body(b);
-  } finally {
-    await context.close().catch(() => undefined);
-  }
+      }
+      const b: GrantBrowser = {
+        main: mainPage,
+        async openPopup(pageUrl) {
+          startAuthUrl = pageUrl;
+          await mainPage.goto(`${origin}${START_PATH}`);
+          const [popup] = await Promise.all([mainPage.waitForEvent('popup'), mainPage.click('#connect')]);
+          await popup.waitForLoadState('domcontentloaded');
+          return popup;
+        },
+        nextRedirect(timeoutMs = STEP_TIMEOUT_MS) {
+          const seen = hits.shift();
+          if (seen) return Promise.resolve(seen);
+          return new Promise((resolve) => {
+            const timer = setTimeout(() => {
+              waiting.splice(waiting.indexOf(done), 1);
+              resolve(undefined);
+            }, timeoutMs);
+            const done = (hit: RedirectHit) => {
+              clearTimeout(timer);
+              hits.splice(hits.indexOf(hit), 1);
+              resolve(hit);
+            };
+            waiting.push(done);
+          });
+        },
+        async messages() {
+          return (mainPage.evaluate('window.__messages || []') as Promise<unknown[]>).catch(() => []);
+        },
+      };
+      return await body(b);
+    } finally {
+      await opened.close();
+    }
+  });
 }
 
 /** The administrator's login for the page, from the control API; the password is taught to the masker. */

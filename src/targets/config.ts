@@ -52,4 +52,9 @@ export interface TargetConfig {
   readonly tokenStore?: string;
   /** Why each missing capability is missing, for the skip reasons. */
   readonly gaps?: Partial<Record<Capability, string>>;
+  /**
+   * A second instance of the same target where the `exclusive` rules run one at a time, beside the others instead
+   * of alone after them (they move its clock or change its keys). Only the embedded emulator has one.
+   */
+  readonly sandbox?: TargetConfig;
 }

@@ -4,9 +4,8 @@
  * filtering §4.2, the access-granting page) are added to ROUTE_MODULES and receive the same context.
  */
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import qs from 'qs';
 import { apiRoutes } from './api/routes.js';
-import { installBodyParsers, QS_OPTIONS } from './body.js';
+import { cachedQueryParser, installBodyParsers } from './body.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext, RouteOptions } from './context.js';
 import { chatRoutes } from './chat/routes.js';
@@ -74,8 +73,10 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
           serializers: { req: (req) => ({ method: req.method, path: (req.url ?? '').split('?')[0] }) },
         }
       : false,
+    // Nothing to log without a logger: fastify would still build a log record per request.
+    disableRequestLogging: !options.logger,
     // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them.
-    routerOptions: { querystringParser: (s: string) => qs.parse(s, QS_OPTIONS) },
+    routerOptions: { querystringParser: cachedQueryParser() },
     bodyLimit: 1024 * 1024,
   });
   installBodyParsers(app, faults);

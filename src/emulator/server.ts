@@ -73,8 +73,6 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
           serializers: { req: (req) => ({ method: req.method, path: (req.url ?? '').split('?')[0] }) },
         }
       : false,
-    // Nothing to log without a logger: fastify would still build a log record per request.
-    disableRequestLogging: !options.logger,
     // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them.
     routerOptions: { querystringParser: cachedQueryParser() },
     bodyLimit: 1024 * 1024,

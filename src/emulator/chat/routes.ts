@@ -6,7 +6,6 @@
  * a message is in the history as soon as the 200 is sent.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { toProblem } from '../errors.js';
@@ -16,11 +15,10 @@ import { chatState, historyPage, insertInOrder, type ChannelRecord, type Chat, t
 import {
   Validator, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type Obj,
 } from './validate.js';
+import { raceWindow } from '../race-window.js';
 
 export const CHAT_PREFIX = '/v2/origin/custom';
 
-/** The race faults stand for a read and a write to a store with a round trip between them. */
-const storeRoundTrip = (): Promise<void> => sleep(5);
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -171,7 +169,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = connected(state, scopeId);
     let chat = state.chatOf(conn, v.conversationId);
     if (!chat || f.isOn('chat-create-not-idempotent')) {
-      if (f.isOn('chat-create-race')) await storeRoundTrip();
+      if (f.isOn('chat-create-race')) await raceWindow(ctx).hold(`chat ${scopeId} ${v.conversationId}`);
       chat = state.newChat(conn, v.conversationId, state.client(conn, v.user!), v.externalId);
     } else if (v.user) state.client(conn, v.user);
     const user = personView(chat.user, f.isOn('chat-create-user-no-client-id') ? 'drop-client-id' : 'as-is');
@@ -423,7 +421,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     chat.comments.set(m.postId, list);
   } else if (f.isOn('chat-message-lost-under-concurrency')) {
     const snapshot = chat.messages;
-    await storeRoundTrip();
+    await raceWindow(ctx).hold(`messages ${chat.id}`);
     const next = [...snapshot];
     insertInOrder(next, m);
     chat.messages = next;

@@ -34,6 +34,7 @@ export * from '../src/checks/observe.js';
 export * from '../src/checks/token-format.js';
 export * from '../src/checks/http.js';
 export * from '../src/checks/list-safety.js';
+export * from '../src/checks/chat-http.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -64,3 +65,4 @@ export * from '../generators/oauth-state.js';
 export * from '../generators/chat-requests.js';
 export * from '../generators/chat-model.js';
 export * from '../generators/filters.js';
+export * from '../generators/chat-http.js';

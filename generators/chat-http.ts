@@ -17,8 +17,12 @@ const ODD_FIELD_VALUES: readonly unknown[] = [null, [], {}, '', -1, 1e308, 'x'.r
 /** Top-level JSON documents that are not the object every chat route takes. */
 const ODD_DOCUMENTS: readonly string[] = ['null', '[]', '[{}]', '0', '-1.5e300', '"text"', 'true', '{}', '{"":{"":{"":[]}}}'];
 
-/** Odd JSON bodies for a route whose well-formed body is `valid`: each field made odd, odd documents, and generated JSON. */
-export function oddJsonBodies(valid: Record<string, unknown>, seed: number, generated = 6): string[] {
+/**
+ * Odd JSON bodies for a route whose well-formed body is `valid` (an object; anything else has no fields to vary): each
+ * field made odd, each left out, odd documents, and generated JSON.
+ */
+export function oddJsonBodies(body: unknown, seed: number, generated = 6): string[] {
+  const valid: Record<string, unknown> = body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body } : {};
   const perField = Object.keys(valid).flatMap((key) => ODD_FIELD_VALUES.map((value) => JSON.stringify({ ...valid, [key]: value })));
   const withoutEach = Object.keys(valid).map((key) => JSON.stringify(Object.fromEntries(Object.entries(valid).filter(([k]) => k !== key))));
   return [...ODD_DOCUMENTS, ...perField, ...withoutEach, ...seededSamples(fc.json({ maxDepth: 3 }), seed, generated)];

@@ -7,9 +7,9 @@
  */
 import {
   allowOn405, anyUnicodeText, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, type ChatSession, chatSession, chatSweepRule, codePoints, createdUserName,
-  defineSpec, type HistoryItem, type HttpResponse, jsonObjectBody, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, readBackIs, routeCall,
-  routeFixture, routeRequires, type RouteFixture, type RoundTrip, type NameRoundTrip, roundTripAccepted, type RuleDraft, sampleMessage, scenarioRule, seededSamples, status,
-  statusOneOf, step, sweepRule, UTF8_NAMES, UTF8_TEXTS,
+  defineSpec, type HttpResponse, jsonObjectBody, nameRoundTrip, type NameRoundTrip, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, readBackIs,
+  routeCall, routeFixture, routeRequires, type RouteFixture, type RoundTrip, roundTripAccepted, type RuleDraft, sampleMessage, scenarioRule, seededSamples, status,
+  statusOneOf, step, sweepRule, textRoundTrip, UTF8_NAMES, UTF8_TEXTS,
 } from './kit.js';
 
 /** How each route is named in titles: its method and path template (§4.3). */
@@ -44,10 +44,6 @@ function withMethod(call: ChatCall, method: ChatCall['method']): ChatCall {
   return { method, path: call.path, ...(method !== 'GET' && call.json !== undefined ? { json: call.json } : {}) };
 }
 
-function validBody(call: ChatCall): Record<string, unknown> {
-  return call.json !== null && typeof call.json === 'object' && !Array.isArray(call.json) ? call.json as Record<string, unknown> : {};
-}
-
 const clip = (text: string): string => (text.length > 60 ? `${JSON.stringify(text.slice(0, 60))}…` : JSON.stringify(text));
 
 const CHANNEL_NOTE = ' Disconnect runs on a channel of its own (control API), so that a wrongly accepted request cuts no other rule\'s channel.';
@@ -62,7 +58,7 @@ function noServerErrorRule(route: ChatRouteName): RuleDraft {
         : 'Each field of a valid body replaced by a value of another type or a boundary, each left out, top-level values that are not an object, and a few generated JSON documents.'}${route === 'disconnect' ? CHANNEL_NOTE : ''}` },
     {
       setup: (t) => routeFixture(t, route),
-      named: (t, f) => (history ? ODD_HISTORY_QUERIES : oddJsonBodies(validBody(routeCall(route, f)), t.seed)),
+      named: (t, f) => (history ? ODD_HISTORY_QUERIES : oddJsonBodies(routeCall(route, f).json, t.seed)),
       send: (_t, value, f) => {
         const call = routeCall(route, f);
         return f.session.send(history ? withQuery(call, value) : withRaw(call, value));
@@ -122,28 +118,6 @@ const UNKNOWN_PATHS: readonly UnknownPath[] = [
   { method: 'POST', path: (x) => `${CHAT_BASE}/${x.scopeId}/typing/extra`, what: 'POST .../{scope_id}/typing/extra' },
   { method: 'GET', path: (x) => `${CHAT_BASE}/${x.scopeId}/a/b/c/d`, what: 'GET .../{scope_id}/a/b/c/d' },
 ];
-
-/** A message of `text` in a conversation of its own, and its text as the history gives it back. */
-async function textRoundTrip(s: ChatSession, text: string): Promise<RoundTrip> {
-  const conv = s.conversationId();
-  const payload = s.payload(conv, s.client(), { message: sampleMessage('text', text) });
-  const sent = await s.sendMessage(payload);
-  const mine = (items: HistoryItem[]) => items.find((i) => i.message?.client_id === payload.msgid);
-  const items = sent.status === 200 ? await s.allHistory(conv, (xs) => mine(xs) !== undefined) : [];
-  return { sent, readBack: mine(items)?.message?.text };
-}
-
-/** A chat created for a user named `name`, a message from that user, and the sender's name as the history gives it. */
-async function nameRoundTrip(s: ChatSession, name: string): Promise<NameRoundTrip> {
-  const conv = s.conversationId();
-  const client = s.client(name);
-  const created = await s.createChat(conv, client);
-  const payload = s.payload(conv, client);
-  const sent = await s.sendMessage(payload);
-  const mine = (items: HistoryItem[]) => items.find((i) => i.message?.client_id === payload.msgid);
-  const items = sent.status === 200 ? await s.allHistory(conv, (xs) => mine(xs) !== undefined) : [];
-  return { created, sent, readBack: mine(items)?.sender?.name };
-}
 
 /** The oversized message's text: ten times the 1 MB a JSON API is commonly held to. */
 const OVERSIZED_BYTES = 10 * 1024 * 1024;

@@ -55,6 +55,7 @@ export * from '../src/steps/browser.js';
 export * from '../src/steps/grant-page.js';
 export * from '../src/steps/integrations.js';
 export * from '../src/steps/revocation.js';
+export * from '../src/steps/chat-http.js';
 
 // generators
 export * from '../generators/token-requests.js';

@@ -34,6 +34,7 @@ export * from '../src/checks/observe.js';
 export * from '../src/checks/token-format.js';
 export * from '../src/checks/http.js';
 export * from '../src/checks/list-safety.js';
+export * from '../src/checks/chat-http.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -54,6 +55,7 @@ export * from '../src/steps/browser.js';
 export * from '../src/steps/grant-page.js';
 export * from '../src/steps/integrations.js';
 export * from '../src/steps/revocation.js';
+export * from '../src/steps/chat-http.js';
 
 // generators
 export * from '../generators/token-requests.js';
@@ -64,3 +66,4 @@ export * from '../generators/oauth-state.js';
 export * from '../generators/chat-requests.js';
 export * from '../generators/chat-model.js';
 export * from '../generators/filters.js';
+export * from '../generators/chat-http.js';

@@ -393,6 +393,19 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.connect.time-window-default'] },
   { name: 'chat-react-ignores-conversation', description: 'A reaction finds its message by id or msgid alone, even in another conversation than the one named.',
     caughtBy: ['chat.react.ids-disagree'] },
+  // Chat interface: HTTP robustness of every route (§4.3)
+  { name: 'chat-malformed-json-crash', description: 'A correctly signed chat body that is not JSON gets a 500 instead of a 400, on every chat route.',
+    caughtBy: ['chat.http.connect.malformed-json', 'chat.http.disconnect.malformed-json', 'chat.http.chats.malformed-json', 'chat.http.message.malformed-json', 'chat.http.status.malformed-json', 'chat.http.typing.malformed-json', 'chat.http.react.malformed-json'] },
+  { name: 'chat-crash-on-odd-input', description: 'A chat JSON body that is not an object (an array, a string, a number, null), or a history offset or limit that is not digits, gets a 500.',
+    caughtBy: ['chat.http.connect.no-server-error', 'chat.http.disconnect.no-server-error', 'chat.http.chats.no-server-error', 'chat.http.status.no-server-error', 'chat.http.history.no-server-error', 'chat.http.typing.no-server-error', 'chat.http.react.no-server-error'] },
+  { name: 'chat-wrong-method-no-allow', description: 'A chat route called with another method answers 405 without the Allow header RFC 9110 §15.5.6 requires.',
+    caughtBy: ['chat.http.connect.wrong-method', 'chat.http.disconnect.wrong-method', 'chat.http.chats.wrong-method', 'chat.http.message.wrong-method', 'chat.http.status.wrong-method', 'chat.http.history.wrong-method', 'chat.http.typing.wrong-method', 'chat.http.react.wrong-method'] },
+  { name: 'chat-unknown-path-html', description: 'An unknown path under /v2/origin/custom answers 404 with an HTML page instead of a JSON body.',
+    caughtBy: ['chat.http.unknown-path'] },
+  { name: 'chat-oversized-accepted', description: 'The chat body limit is not enforced: a 10 MB message is accepted and stored.',
+    caughtBy: ['chat.http.oversized'] },
+  { name: 'chat-text-latin1', description: 'Chat bodies are decoded as Latin-1: every non-ASCII character of a text or a name is stored as its UTF-8 bytes read one by one.',
+    caughtBy: ['chat.http.utf8-text', 'chat.http.utf8-names'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

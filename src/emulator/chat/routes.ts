@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { toProblem } from '../errors.js';
+import type { FaultSwitches } from '../faults.js';
 import { ChatError, invalidRequest, notFound, sendChatError } from './errors.js';
+import { allowedMethods, bodyText, CHAT_READ_LIMIT, checkBodySize, crashOnMalformed, crashOnOddInput, pathBelow } from './http.js';
 import { verifySignature } from './signature.js';
 import { chatState, historyPage, insertInOrder, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
 import {
@@ -26,8 +28,13 @@ export async function chatRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
   const state = chatState(ctx);
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CHAT_READ_LIMIT }, (request: FastifyRequest, body: Buffer, done) => {
       request.rawBody = body;
+      try {
+        checkBodySize(body, ctx.faults);
+      } catch (err) {
+        return done(err as Error, undefined);
+      }
       done(null, undefined);
     });
     scope.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -37,6 +44,7 @@ export async function chatRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
         request.log.error({ err }, 'unhandled emulator error');
         return reply.code(500).header('content-type', JSON_TYPE).send(JSON.stringify({ status: 0, error_code: 500, error_type: 'INTERNAL_ERROR', error_description: 'internal error' }));
       }
+      if (p.status === 413) return sendChatError(reply, new ChatError(413, 'REQUEST_TOO_LARGE', p.detail), ctx.faults);
       return sendChatError(reply, new ChatError(p.status === 404 ? 404 : 400, 'BAD_REQUEST', p.detail), ctx.faults);
     });
     registerEndpoints(scope, ctx, state);
@@ -55,7 +63,7 @@ function gate<T>(ctx: EmulatorContext, request: FastifyRequest, g: Gate<T>): T {
   const validateFirst = ctx.faults.isOn('chat-validate-before-signature');
   if (!validateFirst) verifyAnyOf(ctx, request, g.channel.secret);
   const c = new Validator(ctx.faults);
-  const value = g.validate(c, readJson(request));
+  const value = g.validate(c, readJson(ctx.faults, request));
   if (c.errors.length > 0) throw invalidRequest(c.errors);
   if (validateFirst) verifySignature(ctx, request, g.channel.secret);
   return value;
@@ -77,14 +85,18 @@ function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: stri
   }
 }
 
-function readJson(request: FastifyRequest): unknown {
+function readJson(faults: FaultSwitches, request: FastifyRequest): unknown {
   const raw = request.rawBody;
   if (!raw || raw.length === 0) return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(bodyText(raw, faults));
   } catch {
+    crashOnMalformed(faults);
     throw invalidRequest([{ field: 'body', message: 'is not valid JSON' }]);
   }
+  crashOnOddInput(faults, body);
+  return body;
 }
 
 function objectOf(c: Validator, body: unknown): Obj {
@@ -209,6 +221,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       channel: state.channelOfScope(scopeId),
       validate: (c) => {
         const query = (request.query ?? {}) as Record<string, unknown>;
+        crashOnOddInput(f, undefined, query);
         const read = f.isOn('chat-history-query-lenient') ? lenientInt : queryInt;
         const offset = read(c, query, 'offset', 0) ?? 0;
         const limit = read(c, query, 'limit', 1) ?? HISTORY_LIMIT_MAX;
@@ -279,11 +292,19 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     return emptyOk(reply);
   });
 
-  // Anything else under the prefix: still signature first when the channel is known, then 404.
-  app.all('/*', async (request) => {
-    const first = (request.url.slice(CHAT_PREFIX.length + 1).split(/[/?]/, 1)[0]) ?? '';
+  // Anything else under the prefix: still signature first when the channel is known, then 405 with Allow on the
+  // path of an endpoint (RFC 9110 §15.5.6), 404 elsewhere.
+  app.all('/*', async (request, reply) => {
+    const below = pathBelow(request, CHAT_PREFIX);
+    const first = (below.slice(1).split(/[/?]/, 1)[0]) ?? '';
     const channel = state.channels.get(first) ?? state.channelOfScope(first);
     if (channel) verifySignature(ctx, request, channel.secret);
+    const allow = allowedMethods(below);
+    if (allow.length > 0) {
+      if (!f.isOn('chat-wrong-method-no-allow')) reply.header('allow', allow.join(', '));
+      return sendChatError(reply, new ChatError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not served on this path; allowed: ${allow.join(', ')}`), f);
+    }
+    if (f.isOn('chat-unknown-path-html')) return reply.code(404).header('content-type', 'text/html; charset=utf-8').send('<html><body><h1>404 Not Found</h1></body></html>');
     throw notFound('NOT_FOUND', `no chat endpoint for ${request.method} on this path`);
   });
 }

@@ -1,0 +1,66 @@
+/**
+ * Conversations prepared for the edit, quote and comment rules (§2.11, §4.3): a client's messages already accepted,
+ * and the ground truth the control API gives about them (the unsorted lead, the post conversations).
+ */
+import { briefBody } from '../checks/status.js';
+import { stringAt } from '../checks/fields.js';
+import type { ConversationView } from '../checks/chat-records.js';
+import type { RuleContext } from '../model/context.js';
+import { Precondition } from '../errors.js';
+import type { MessagePayload, ParticipantBody } from '../protocol/chat.js';
+import { chatSession, type ChatSession } from './chat.js';
+
+export interface SentMessage {
+  readonly msgid: string;
+  /** The chat-interface message id (new_message.msgid of the answer). */
+  readonly id: string;
+}
+
+export interface Conversation {
+  readonly s: ChatSession;
+  readonly conv: string;
+  readonly client: ParticipantBody;
+  /** The client's messages, in the order sent; each text is `message <n>`. */
+  readonly sent: readonly SentMessage[];
+  /** The client's chat-interface id (new_message.sender_id of the first answer). */
+  readonly clientRef: string;
+}
+
+/**
+ * A fresh conversation where the client has sent `count` (≥ 1) text messages, all accepted; `over` adds payload fields
+ * to the first (a source). Precondition when one is not accepted or the first answer names no sender.
+ */
+export async function conversationWith(t: RuleContext, count: number, over: Partial<MessagePayload> = {}): Promise<Conversation> {
+  const s = await chatSession(t);
+  const conv = s.conversationId();
+  const client = s.client('Quoted Client');
+  const sent: SentMessage[] = [];
+  let clientRef = '';
+  for (let n = 1; n <= count; n += 1) {
+    const payload = s.payload(conv, client, { ...(n === 1 ? over : {}), message: { type: 'text', text: `message ${n}` } });
+    const res = await s.sendMessage(payload);
+    if (res.status !== 200) throw new Precondition(`sending message ${n} of the conversation answered ${res.status}${briefBody(res)}`);
+    sent.push({ msgid: payload.msgid, id: stringAt(res, ['new_message', 'msgid']) ?? '' });
+    if (n === 1) clientRef = stringAt(res, ['new_message', 'sender_id']) ?? '';
+  }
+  if (clientRef === '') throw new Precondition('the first message\'s answer named no new_message.sender_id');
+  return { s, conv, client, sent, clientRef };
+}
+
+/** The unsorted leads of one conversation (control API): how many, and the source of the first. */
+export interface LeadView {
+  readonly count: number;
+  readonly source: string | null | undefined;
+}
+
+export async function leadOf(s: ChatSession, conv: string): Promise<LeadView> {
+  const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
+  const { leads } = await s.t.control.call<{ leads: { source_external_id: string | null }[] }>('GET', `/chat/unsorted${q}`);
+  return { count: leads.length, source: leads[0]?.source_external_id };
+}
+
+/** The conversations of one chat (control API): the private one and one per commented post. */
+export async function conversationsOf(s: ChatSession, conv: string): Promise<readonly ConversationView[]> {
+  const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
+  return (await s.t.control.call<{ conversations: ConversationView[] }>('GET', `/chat/conversations${q}`)).conversations;
+}

@@ -16,29 +16,47 @@ const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
 const showing = (c: Conversation, msgid: string, text: string): Promise<HistoryItem[]> =>
   c.s.allHistory(c.conv, (items) => items.some((i) => i.message?.client_id === msgid && i.message.text === text));
 
-/** An edit of the conversation's second message, carrying a quote (reply_to or forwards) of the first. */
-function quotingEdit(c: Conversation, quote: 'reply_to' | 'forwards', text: string) {
-  const quoted = { msgid: c.sent[0]!.msgid };
+/** A conversation of two client messages, and a message of another conversation of the same client. */
+interface WithElsewhere extends Conversation {
+  readonly elsewhere: string;
+}
+
+async function withElsewhere(t: Parameters<typeof conversationWith>[0]): Promise<WithElsewhere> {
+  const c = await conversationWith(t, 2);
+  const other = c.s.payload(c.s.conversationId(), c.client, { message: { type: 'text', text: 'in another conversation' } });
+  return { ...c, elsewhere: (await c.s.mustSend(other)).msgid };
+}
+
+/**
+ * An edit of the conversation's second message carrying a quote: `valid` quotes the first message (as a new message
+ * could), else one a new message could not carry (reply_to of another chat; two forwards, above the §8 limit of one).
+ */
+function quotingEdit(c: WithElsewhere, quote: 'reply_to' | 'forwards', valid: boolean, text: string) {
+  const first = { msgid: c.sent[0]!.msgid };
+  const elsewhere = { msgid: c.elsewhere };
   return editMessageBody({
     conversation_id: c.conv, msgid: c.sent[1]!.msgid, message: { type: 'text', text },
-    ...(quote === 'reply_to' ? { reply_to: { message: quoted } } : { forwards: { messages: [quoted] } }),
+    ...(quote === 'reply_to' ? { reply_to: { message: valid ? first : elsewhere } } : { forwards: { messages: valid ? [first] : [first, elsewhere] } }),
   });
 }
 
 function quoteIgnoredRule(quote: 'reply_to' | 'forwards') {
-  const text = `edited, ${quote} ignored`;
-  return scenarioRule<Conversation>(
+  const odd = quote === 'reply_to' ? 'a reply_to of another chat' : 'two forwards';
+  const historyAfter = (text: string) => step<WithElsewhere, HistoryItem[]>(`history after ${text}`, (_t, c) => showing(c, c.sent[1]!.msgid, text), (_t, c) => [
+    heldOnce(c.sent[1]!.msgid), textIs(c.sent[1]!.msgid, text), textIs(c.sent[0]!.msgid, 'message 1'), holdsMessages(2),
+  ]);
+  return scenarioRule<WithElsewhere>(
     { id: `chat.edit.${quote === 'reply_to' ? 'reply-to' : 'forwards'}-ignored`, requires: ['write'],
-      title: `An edit carrying ${quote} changes the text only: the message stays one message, and the conversation holds no other`,
-      reading: `§4.3 payload table: ${quote} is ignored on edit. The quote names a message of the same chat, valid on a new message, so only its being ignored is tested: the edit answers 200, the history shows the edited message once with the new text, and no message is added (the history shows no quotes, so that is all it can show).`,
+      title: `An edit carrying ${quote}, even ${odd}, is accepted and changes the text only: the message stays one message, and the conversation holds no other`,
+      reading: `§4.3 payload table: ${quote} is ignored on edit, so it can neither change the message nor make the edit refused (even ${odd}, which a new message could not carry). The history shows no quotes: it shows the edited message once with the new text, and no message added.`,
       covers: [SEND(quote)] },
     {
-      setup: (t) => conversationWith(t, 2),
+      setup: withElsewhere,
       steps: [
-        step('edit with a quote', (_t, c) => c.s.postEvent(quotingEdit(c, quote, text)), [status(200)]),
-        step('history', (_t, c) => showing(c, c.sent[1]!.msgid, text), (_t, c) => [
-          heldOnce(c.sent[1]!.msgid), textIs(c.sent[1]!.msgid, text), textIs(c.sent[0]!.msgid, 'message 1'), holdsMessages(2),
-        ]),
+        step('edit with a valid quote', (_t, c) => c.s.postEvent(quotingEdit(c, quote, true, 'edited with a valid quote')), [status(200)]),
+        historyAfter('edited with a valid quote'),
+        step(`edit with ${odd}`, (_t, c) => c.s.postEvent(quotingEdit(c, quote, false, `edited with ${odd}`)), [status(200)]),
+        historyAfter(`edited with ${odd}`),
       ],
     },
   );

@@ -1385,8 +1385,7 @@ export const CHAT = requirements([
     statement: 'The status sent becomes the message\'s delivery status.',
     observes: 'after status 2 the account shows the message as read (ground truth)',
     needs: ['control'],
-    gap: 'set statuses 1, 2 and -1/905 in turn and read the message\'s status (and error text) through the control API after each',
-    theme: 'delivery-by-id',
+    rules: ['chat.delivery-status.applied'],
   },
   {
     id: 'REQ-4.3-status-other-scope', section: '4.3', source: 'prose', level: 'must',
@@ -1639,8 +1638,7 @@ export const CHAT = requirements([
     statement: 'react adds the user\'s reaction to the message; unreact removes it.',
     observes: 'the message\'s reactions (ground truth) hold the emoji after react and not after unreact',
     needs: ['control'],
-    gap: 'react, read the message\'s reactions through the control API, unreact, read again',
-    theme: 'per-message-effects',
+    rules: ['chat.react.applied'],
   },
   {
     id: 'REQ-4.3-react-other-scope', section: '4.3', source: 'table', level: 'must',

@@ -430,6 +430,10 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.comment.bot-refused'] },
   { name: 'chat-comment-reply-own-conversation', description: 'A manager\'s reply comment goes to a post conversation of its own instead of the one holding the client\'s comments.',
     caughtBy: ['chat.comment.manager-reply'] },
+  { name: 'chat-delivery-status-first-only', description: 'Only a message\'s first delivery status is kept; later ones answer 200 and change nothing.',
+    caughtBy: ['chat.delivery-status.applied'] },
+  { name: 'chat-unreact-ignored', description: 'unreact answers 200 and leaves the user\'s reaction on the message.',
+    caughtBy: ['chat.react.applied'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -64,3 +64,18 @@ export async function conversationsOf(s: ChatSession, conv: string): Promise<rea
   const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
   return (await s.t.control.call<{ conversations: ConversationView[] }>('GET', `/chat/conversations${q}`)).conversations;
 }
+
+/** What the account keeps about one message (control API GET /_control/chat/messages): delivery status, reactions. */
+export interface MessageTruth {
+  readonly delivery_status: { readonly status_code: number; readonly error_code?: number; readonly error?: string } | null;
+  readonly reactions: readonly { readonly user_id: string; readonly emoji: string }[];
+}
+
+/** The ground truth of the message stored under `msgid`; Precondition when the account does not hold it. */
+export async function messageTruth(s: ChatSession, conv: string, msgid: string): Promise<MessageTruth> {
+  const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
+  const { messages } = await s.t.control.call<{ messages: (MessageTruth & { msgid: string })[] }>('GET', `/chat/messages${q}`);
+  const m = messages.find((x) => x.msgid === msgid);
+  if (!m) throw new Precondition(`the control API shows no message ${msgid} in the conversation`);
+  return m;
+}

@@ -203,7 +203,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = connected(state, scopeId);
     const m = state.message(conn, request.params.msgid!);
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
-    if (status) m.status = status;
+    if (status && !(m.status && f.isOn('chat-delivery-status-first-only'))) m.status = status;
     return emptyOk(reply);
   });
 
@@ -280,7 +280,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
     if (v.type === 'react') m.reactions.set(v.userId, v.emoji);
-    else m.reactions.delete(v.userId);
+    else if (!f.isOn('chat-unreact-ignored')) m.reactions.delete(v.userId);
     return emptyOk(reply);
   });
 

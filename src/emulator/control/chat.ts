@@ -96,6 +96,23 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
   });
   methodNotAllowed(app, `${P}/conversations`, ['GET']);
 
+  // The per-message ground truth the account keeps: delivery status (§3.3) and reactions (§4.3), private messages in order.
+  app.get(`${P}/messages`, async (request, reply) => {
+    const scope = query(request.query, 'scope_id');
+    const conv = query(request.query, 'conversation_id');
+    if (!scope || !conv) throw badRequest('`scope_id` and `conversation_id` are required query parameters');
+    const chat = chatFor(state, scope, conv);
+    if (!chat) throw new ProblemError({ status: 404, detail: 'no chat for this scope_id and conversation_id' });
+    return json(reply, 200, {
+      messages: chat.messages.map((m) => ({
+        id: m.id, msgid: m.clientId,
+        delivery_status: m.status ? { status_code: m.status.code, ...(m.status.errorCode !== undefined && { error_code: m.status.errorCode }), ...(m.status.error !== undefined && { error: m.status.error }) } : null,
+        reactions: [...m.reactions.entries()].map(([user_id, emoji]) => ({ user_id, emoji })),
+      })),
+    });
+  });
+  methodNotAllowed(app, `${P}/messages`, ['GET']);
+
   // A manager writes in the chat from the account: the channel's outgoing-message hook is sent while connected (§3.2, §6).
   app.post(`${P}/account-message`, async (request, reply) => {
     const body = controlBody(request.body);

@@ -43,13 +43,14 @@ import editIdentity from './4.3-edit-identity.js';
 import commentRules from './4.3-comment-rules.js';
 import openPoints from './4.3-open-points.js';
 import appliedEffects from './4.3-applied-effects.js';
+import conversationRef from './4.3-conversation-ref.js';
 import accountApiAuth from './5.1-account-api-auth.js';
 import httpRobustness from './5.1-http-robustness.js';
 import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, chatObjects, perMessageEffects, messageTypes, emptyText, sharedPostUrl, embeddedSender, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, accountApiAuth, httpRobustness, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, chatObjects, perMessageEffects, messageTypes, emptyText, sharedPostUrl, embeddedSender, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, accountApiAuth, httpRobustness, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -996,8 +996,7 @@ export const CHAT = requirements([
     statement: 'A conversation_ref_id naming a chat of another scope or integration does not link to it.',
     observes: 'a message with another account\'s chat id as conversation_ref_id is refused (or creates nothing there)',
     needs: ['control'],
-    gap: 'send a message whose conversation_ref_id is a chat id of a second account\'s scope; expect a 4xx and that chat unchanged',
-    theme: 'receiver-ref-silent',
+    rules: ['chat.message.conversation-ref-id-foreign'],
   },
   {
     id: 'REQ-4.3-message-silent', section: '4.3', source: 'table', level: 'must',
@@ -1792,9 +1791,7 @@ export const CHAT = requirements([
     statement: 'Typing and reaction events are sent through their own endpoints, not as event kinds of the message endpoint.',
     observes: 'typing and react answer at their endpoints; event_type typing at the message endpoint is refused with 400',
     needs: ['nothing'],
-    rules: ['chat.typing.accepted', 'chat.react.accepted'],
-    partial: 'event_type typing or react at the message endpoint is only checked not to cause a 5xx',
-    theme: 'chat-validation',
+    rules: ['chat.typing.accepted', 'chat.react.accepted', 'chat.message-event.unknown-type'],
   },
   {
     id: 'REQ-6-integration-disconnect-channel', section: '6', source: 'prose', level: 'must',

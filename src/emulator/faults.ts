@@ -434,6 +434,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.delivery-status.applied'] },
   { name: 'chat-unreact-ignored', description: 'unreact answers 200 and leaves the user\'s reaction on the message.',
     caughtBy: ['chat.react.applied'] },
+  { name: 'chat-conversation-ref-id-unchecked', description: 'A message\'s conversation_ref_id is not looked up: one naming another account\'s chat (or nothing) is accepted.',
+    caughtBy: ['chat.message.conversation-ref-id-foreign'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

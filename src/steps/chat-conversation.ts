@@ -7,8 +7,9 @@ import { stringAt } from '../checks/fields.js';
 import type { ConversationView } from '../checks/chat-records.js';
 import type { RuleContext } from '../model/context.js';
 import { Precondition } from '../errors.js';
-import type { MessagePayload, ParticipantBody } from '../protocol/chat.js';
-import { chatSession, type ChatSession } from './chat.js';
+import type { HttpResponse } from '../model/http.js';
+import { chatPaths, createChatBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
+import { chatSession, otherAccountId, type ChatSession } from './chat.js';
 
 export interface SentMessage {
   readonly msgid: string;
@@ -78,4 +79,30 @@ export async function messageTruth(s: ChatSession, conv: string, msgid: string):
   const m = messages.find((x) => x.msgid === msgid);
   if (!m) throw new Precondition(`the control API shows no message ${msgid} in the conversation`);
   return m;
+}
+
+/** A chat of the configured channel in a second account's scope: what a foreign conversation_ref_id names. */
+export interface ForeignChat {
+  readonly scopeId: string;
+  readonly conversationId: string;
+  /** The chat-interface chat id (create chat's `id`). */
+  readonly chatId: string;
+}
+
+/** Connects the channel to a second account (control API names it) and creates a chat there; Precondition otherwise. */
+export async function foreignChat(s: ChatSession): Promise<ForeignChat> {
+  const other = await otherAccountId(s.t, s.channel.accountId);
+  const connected = await s.connect({}, {}, other);
+  const scopeId = stringAt(connected, ['scope_id']);
+  if (connected.status !== 200 || !scopeId) throw new Precondition(`connecting the channel to a second account answered ${connected.status}${briefBody(connected)}`);
+  const conversationId = s.conversationId();
+  const made = await s.send({ method: 'POST', path: chatPaths.chats(scopeId), json: createChatBody(conversationId, s.client('Foreign Client')) });
+  const chatId = stringAt(made, ['id']);
+  if (made.status !== 200 || !chatId) throw new Precondition(`creating a chat in the second account answered ${made.status}${briefBody(made)}`);
+  return { scopeId, conversationId, chatId };
+}
+
+/** The history of a chat of another scope than the session's (one page). */
+export function foreignHistory(s: ChatSession, f: ForeignChat): Promise<HttpResponse> {
+  return s.send({ method: 'GET', path: chatPaths.history(f.scopeId, f.conversationId, { offset: 0, limit: 50 }) });
 }

@@ -412,6 +412,11 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   for (const [i, e] of v.forwards.entries()) {
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
   }
+  // §4.3: conversation_ref_id names a chat of this connection (write-first); one of another scope or none is refused.
+  const ref = typeof v.p.conversation_ref_id === 'string' ? v.p.conversation_ref_id : undefined;
+  if (ref !== undefined && !f.isOn('chat-conversation-ref-id-unchecked') && !state.chatByEitherId(conn, ref)) {
+    throw invalidRequest([{ field: 'payload.conversation_ref_id', message: 'is not a chat of this channel connection' }]);
+  }
   chat ??= state.newChat(conn, v.conversationId, client, v.externalId);
   const existing = state.message(conn, v.msgid!);
   if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId);

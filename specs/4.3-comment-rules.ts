@@ -5,7 +5,7 @@
  */
 import {
   chatSession, type ChatSession, chatSweepRule, conversationsOf, type ConversationView, defineSpec, editMessageBody, exchangeRule, jsonContentType,
-  type MessagePayload, type ParticipantBody, postConversationHolds, scenarioRule, status, statusObserved, step,
+  type MessagePayload, messageTruth, type MessageTruth, type ParticipantBody, postConversationHolds, equals, valueField, scenarioRule, status, statusObserved, step,
 } from './kit.js';
 
 const COMMENT = '4.3/Send a comment';
@@ -50,6 +50,19 @@ export default defineSpec({
         setup: commented,
         send: (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, msgid: c.msgid, message: commentOn(c.postId, 'an edited comment') })),
         expect: [status(400), jsonContentType],
+      },
+    ),
+    scenarioRule<Commented>(
+      { id: 'chat.comment.unchanged-after-edit', requires: ['write', 'control'],
+        title: 'A comment an edit_message tried to change keeps its text',
+        reading: '§4.3 "Send a comment": event_type is "only new_message", so an edit cannot change a comment, whatever it answers. Read through the control API (GET /_control/chat/messages).',
+        covers: [COMMENT] },
+      {
+        setup: commented,
+        steps: [
+          step('edit of the comment', (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, msgid: c.msgid, message: commentOn(c.postId, 'an edited comment') })), []),
+          step<Commented, MessageTruth>('the comment', (_t, c) => messageTruth(c.s, c.conv, c.msgid), [valueField('text', equals('a client comment'), 'comment unchanged')]),
+        ],
       },
     ),
     exchangeRule<Awaited<ReturnType<ChatSession['postEvent']>>, Commented>(

@@ -7,7 +7,7 @@
 import {
   absentFromHistory, clientError, type Conversation, conversationWith, defineSpec, type DuplicateSeen, editMessageBody, equals, exchangeRule,
   heldOnce, holdsMessages, type HistoryItem, leadOf, type LeadView, observedDuplicate, scenarioRule, status, step, textIs, valueFields,
-  chatSession, type ChatSession,
+  chatSession, type ChatSession, type ForeignChat, foreignChat, postToScope,
 } from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
@@ -121,6 +121,22 @@ export default defineSpec({
           step('edit from conversation B', (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.other, msgid: c.sent[0]!.msgid, message: { type: 'text', text: 'edited from elsewhere' } })), [clientError()]),
           step('history of A', (_t, c) => c.s.allHistory(c.conv), (_t, c) => [heldOnce(c.sent[0]!.msgid), textIs(c.sent[0]!.msgid, 'message 1')]),
           step('history of B', (_t, c) => c.s.allHistory(c.other), (_t, c) => [absentFromHistory(c.sent[0]!.msgid), holdsMessages(1)]),
+        ],
+      },
+    ),
+    scenarioRule<Conversation & { readonly foreign: ForeignChat }>(
+      { id: 'chat.edit.other-scope', level: 'should', requires: ['write', 'control'],
+        title: 'An edit sent to a second account\'s scope naming a message of the first is refused (4xx); the message is unchanged',
+        reading: '§4.3: the message path names the scope; a message of another account\'s scope is not one the edit may reach (§2.4: a scope is one account\'s connection). Any 4xx passes. The second account comes from the control API.',
+        covers: [SEND('msgid'), '2.4/scope_id'] },
+      {
+        setup: async (t) => {
+          const c = await conversationWith(t, 1);
+          return { ...c, foreign: await foreignChat(c.s) };
+        },
+        steps: [
+          step('edit from the second account\'s scope', (_t, c) => postToScope(c.s, c.foreign.scopeId, editMessageBody({ conversation_id: c.foreign.conversationId, msgid: c.sent[0]!.msgid, message: { type: 'text', text: 'edited from another scope' } })), [clientError()]),
+          step('history', (_t, c) => c.s.allHistory(c.conv), (_t, c) => [heldOnce(c.sent[0]!.msgid), textIs(c.sent[0]!.msgid, 'message 1')]),
         ],
       },
     ),

@@ -1116,9 +1116,7 @@ export const CHAT = requirements([
     statement: 'An edit cannot reach a message of another conversation or scope.',
     observes: 'an edit naming a message of another conversation (or another account\'s scope) is refused and that message unchanged',
     needs: ['control'],
-    rules: ['chat.edit.other-conversation'],
-    partial: 'an edit from conversation B of the same scope is tried; one from a second account\'s scope is not',
-    theme: 'edits-identity',
+    rules: ['chat.edit.other-conversation', 'chat.edit.other-scope'],
   },
   {
     id: 'REQ-4.3-message-message-required', section: '4.3', source: 'table', level: 'must',
@@ -1268,9 +1266,7 @@ export const CHAT = requirements([
     statement: 'A comment\'s event_type is only new_message.',
     observes: 'edit_message of a comment is refused with 400',
     needs: ['nothing'],
-    rules: ['chat.comment.edit-refused'],
-    partial: 'the refusal is checked; the comment is not read back afterwards (no API of the spec shows comments)',
-    theme: 'edits-identity',
+    rules: ['chat.comment.edit-refused', 'chat.comment.unchanged-after-edit'],
   },
   {
     id: 'REQ-4.3-comment-fields', section: '4.3', source: 'prose', level: 'must',

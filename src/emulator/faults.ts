@@ -425,7 +425,7 @@ export const FAULTS = defineFaults([
   { name: 'chat-edit-ignores-conversation', description: 'An edit changes the message named by msgid or id whatever conversation_id it names.',
     caughtBy: ['chat.edit.other-conversation'] },
   { name: 'chat-comment-edit-accepted', description: 'An edit_message carrying message.post (a comment edit) is accepted and changes the comment.',
-    caughtBy: ['chat.comment.edit-refused'] },
+    caughtBy: ['chat.comment.edit-refused', 'chat.comment.unchanged-after-edit'] },
   { name: 'chat-comment-bot-accepted', description: 'A comment sent as the integration bot is accepted.',
     caughtBy: ['chat.comment.bot-refused'] },
   { name: 'chat-comment-reply-own-conversation', description: 'A manager\'s reply comment goes to a post conversation of its own instead of the one holding the client\'s comments.',
@@ -436,6 +436,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.react.applied'] },
   { name: 'chat-conversation-ref-id-unchecked', description: 'A message\'s conversation_ref_id is not looked up: one naming another account\'s chat (or nothing) is accepted.',
     caughtBy: ['chat.message.conversation-ref-id-foreign'] },
+  { name: 'chat-edit-any-scope', description: 'An edit finds the message it names in any account\'s scope, not only in the scope it is sent to.',
+    caughtBy: ['chat.edit.other-scope'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -68,6 +68,9 @@ export async function conversationsOf(s: ChatSession, conv: string): Promise<rea
 
 /** What the account keeps about one message (control API GET /_control/chat/messages): delivery status, reactions. */
 export interface MessageTruth {
+  readonly text: string;
+  /** The commented post, for a comment. */
+  readonly post_id?: string;
   readonly delivery_status: { readonly status_code: number; readonly error_code?: number; readonly error?: string } | null;
   readonly reactions: readonly { readonly user_id: string; readonly emoji: string }[];
 }
@@ -105,4 +108,9 @@ export async function foreignChat(s: ChatSession): Promise<ForeignChat> {
 /** The history of a chat of another scope than the session's (one page). */
 export function foreignHistory(s: ChatSession, f: ForeignChat): Promise<HttpResponse> {
   return s.send({ method: 'GET', path: chatPaths.history(f.scopeId, f.conversationId, { offset: 0, limit: 50 }) });
+}
+
+/** A message event sent to another scope than the session's (a second account's), signed with the channel's secret. */
+export function postToScope(s: ChatSession, scopeId: string, body: unknown): Promise<HttpResponse> {
+  return s.send({ method: 'POST', path: chatPaths.message(scopeId), json: body });
 }

@@ -475,9 +475,12 @@ function accountSide(conn: Connection, p: NonNullable<MessageEvent['sender']>): 
 function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): { new_message: Record<string, unknown> } {
   const f = ctx.faults;
   const chat = state.chatOf(conn, v.conversationId);
-  const m = v.id !== undefined ? state.message(conn, v.id) : state.message(conn, v.msgid!);
+  const key = v.id ?? v.msgid!;
+  const inScope = state.message(conn, key);
+  const m = inScope ?? (f.isOn('chat-edit-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((x) => x !== undefined) : undefined);
   if (!m && chat && v.msgid !== undefined && f.isOn('chat-edit-unknown-creates')) return createdByEdit(state, conn, chat, v);
-  if (!chat || !m || (m.chat !== chat && !f.isOn('chat-edit-ignores-conversation'))) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+  const chatMatters = !f.isOn('chat-edit-ignores-conversation') && !(f.isOn('chat-edit-any-scope') && !inScope);
+  if (!chat || !m || (m.chat !== chat && chatMatters)) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
   const old = m.content;
   // File fields may be left out when the file is unchanged (§2.7, §4.3 rule 4).
   const content = { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) };

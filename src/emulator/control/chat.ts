@@ -96,16 +96,17 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
   });
   methodNotAllowed(app, `${P}/conversations`, ['GET']);
 
-  // The per-message ground truth the account keeps: delivery status (§3.3) and reactions (§4.3), private messages in order.
+  // The per-message ground truth the account keeps: text, delivery status (§3.3) and reactions (§4.3); private messages in order, then comments.
   app.get(`${P}/messages`, async (request, reply) => {
     const scope = query(request.query, 'scope_id');
     const conv = query(request.query, 'conversation_id');
     if (!scope || !conv) throw badRequest('`scope_id` and `conversation_id` are required query parameters');
     const chat = chatFor(state, scope, conv);
     if (!chat) throw new ProblemError({ status: 404, detail: 'no chat for this scope_id and conversation_id' });
+    const comments = [...chat.comments.values()].flat().sort((x, y) => x.seq - y.seq);
     return json(reply, 200, {
-      messages: chat.messages.map((m) => ({
-        id: m.id, msgid: m.clientId,
+      messages: [...chat.messages, ...comments].map((m) => ({
+        id: m.id, msgid: m.clientId, text: m.content.text, ...(m.postId !== undefined && { post_id: m.postId }),
         delivery_status: m.status ? { status_code: m.status.code, ...(m.status.errorCode !== undefined && { error_code: m.status.errorCode }), ...(m.status.error !== undefined && { error: m.status.error }) } : null,
         reactions: [...m.reactions.entries()].map(([user_id, emoji]) => ({ user_id, emoji })),
       })),

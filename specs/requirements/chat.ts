@@ -988,8 +988,7 @@ export const CHAT = requirements([
     statement: 'conversation_ref_id must be sent when a client replies to a message sent through the write-first option, so the two chats are linked.',
     observes: 'a reply carrying the write-first chat\'s conversation_ref_id lands in that chat (one chat, not two)',
     needs: ['control'],
-    gap: 'start a chat from the account with write-first (control API), reply as the client with its conversation_ref_id and a new conversation_id; expect one linked chat',
-    theme: 'receiver-ref-silent',
+    rules: ['chat.message.conversation-ref-id-write-first'],
   },
   {
     id: 'REQ-4.3-message-conversation-ref-id-foreign', section: '4.3', source: 'table', level: 'should',

@@ -438,6 +438,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.message.conversation-ref-id-foreign'] },
   { name: 'chat-edit-any-scope', description: 'An edit finds the message it names in any account\'s scope, not only in the scope it is sent to.',
     caughtBy: ['chat.edit.other-scope'] },
+  { name: 'chat-write-first-not-linked', description: 'A client\'s reply naming a write-first chat by conversation_ref_id starts a chat of its own instead of continuing that one.',
+    caughtBy: ['chat.message.conversation-ref-id-write-first'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -114,3 +114,8 @@ export function foreignHistory(s: ChatSession, f: ForeignChat): Promise<HttpResp
 export function postToScope(s: ChatSession, scopeId: string, body: unknown): Promise<HttpResponse> {
   return s.send({ method: 'POST', path: chatPaths.message(scopeId), json: body });
 }
+
+/** A manager starts a chat from the account (write-first, control API): its chat-interface id, the only id it has yet. */
+export async function writeFirst(s: ChatSession, text: string): Promise<string> {
+  return (await s.t.control.call<{ chat_id: string }>('POST', '/chat/write-first', { scope_id: await s.scope(), text })).chat_id;
+}

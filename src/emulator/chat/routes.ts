@@ -414,8 +414,14 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   }
   // §4.3: conversation_ref_id names a chat of this connection (write-first); one of another scope or none is refused.
   const ref = typeof v.p.conversation_ref_id === 'string' ? v.p.conversation_ref_id : undefined;
-  if (ref !== undefined && !f.isOn('chat-conversation-ref-id-unchecked') && !state.chatByEitherId(conn, ref)) {
+  const referred = ref !== undefined ? state.chatByEitherId(conn, ref) : undefined;
+  if (ref !== undefined && !referred && !f.isOn('chat-conversation-ref-id-unchecked')) {
     throw invalidRequest([{ field: 'payload.conversation_ref_id', message: 'is not a chat of this channel connection' }]);
+  }
+  // The client's reply to a write-first chat links it: the conversation continues in the chat the account started.
+  if (!chat && referred && referred.conversationId === '' && !f.isOn('chat-write-first-not-linked')) {
+    state.linkConversation(conn, v.conversationId, referred);
+    chat = referred;
   }
   chat ??= state.newChat(conn, v.conversationId, client, v.externalId);
   const existing = state.message(conn, v.msgid!);

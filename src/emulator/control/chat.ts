@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
-import { chatState, DEFAULT_PIPELINE_ID, type Chat, type ChatState } from '../chat/state.js';
+import { chatState, DEFAULT_PIPELINE_ID, insertInOrder, type Chat, type ChatState, type StoredMessage } from '../chat/state.js';
 import { badRequest, controlBody, optionalString, requiredString } from './validate.js';
 import { CONTROL_PREFIX } from './routes.js';
 
@@ -132,4 +132,25 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     return json(reply, 200, { msgid, hook_sent: live });
   });
   methodNotAllowed(app, `${P}/account-message`, ['POST']);
+
+  // A manager starts a chat from the account (write-first): the chat exists on the account side only, known by its id.
+  app.post(`${P}/write-first`, async (request, reply) => {
+    const body = controlBody(request.body);
+    const scopeId = requiredString(body, 'scope_id');
+    const text = requiredString(body, 'text');
+    const conn = state.connections.get(scopeId);
+    if (!conn) throw new ProblemError({ status: 404, detail: 'no channel connection for this scope_id' });
+    const manager = conn.account.userIds[0];
+    if (manager === undefined) throw new ProblemError({ status: 404, detail: 'the account has no user to write first' });
+    const chat = state.writeFirstChat(conn, { id: randomUUID(), name: optionalString(body, 'contact_name') ?? 'Write-first contact', avatar: '' });
+    const now = ctx.clock.nowSeconds();
+    const m: StoredMessage = {
+      id: randomUUID(), clientId: randomUUID(), chat, seq: state.nextSeq(), timestamp: now, msecTimestamp: now * 1000,
+      sender: { id: manager, name: 'Manager', avatar: '' }, receiver: chat.user, content: { type: 'text', text }, reactions: new Map(),
+    };
+    state.indexMessage(conn, m);
+    insertInOrder(chat.messages, m);
+    return json(reply, 200, { chat_id: chat.id, msgid: m.clientId });
+  });
+  methodNotAllowed(app, `${P}/write-first`, ['POST']);
 }

@@ -1,7 +1,7 @@
 /**
  * Points of the chat interface (and of §7 errors) the spec leaves open, recorded by `info` rules and never judged:
- * typing for a conversation that does not exist, an outgoing message whose sender.ref_id names nobody, and the
- * structure of one error body of each endpoint family.
+ * typing for a conversation that does not exist, an outgoing message whose sender.ref_id names nobody, a react whose
+ * user.ref_id names nobody, and the structure of one error body of each endpoint family.
  */
 import {
   accountRequest, chatRule, chatSession, type Conversation, conversationWith, defineSpec, observedErrorBody, statusObserved, sweepRule, tokenRequest,
@@ -35,6 +35,17 @@ export default defineSpec({
         setup: (s) => conversationWith(s.t, 1),
         send: (c) => c.s.sendMessage(c.s.payload(c.conv, { id: uniqueId(c.s.t, 'nobody'), ref_id: uniqueId(c.s.t, 'no-user'), name: 'Nobody' }, { receiver: c.client, message: { type: 'text', text: 'from nobody' } })),
         expect: [statusObserved('unknown sender.ref_id', { accepted: 'accepted', refused: 'refused' })],
+      },
+    ),
+    chatRule<Conversation>(
+      { id: 'chat.react.unknown-ref-id', requires: ['write'],
+        title: 'What a react on behalf of a manager whose user.ref_id names no account user gets',
+        reading: '§4.3 reaction: user[ref_id] is "required when reacting on behalf of a manager"; what one naming no account user gets is not stated. Reported, not judged.',
+        covers: ['4.3/Reaction/user[ref_id]'] },
+      {
+        setup: (s) => conversationWith(s.t, 1),
+        send: (c) => c.s.react({ conversation_id: c.conv, msgid: c.sent[0]!.msgid, user: { id: uniqueId(c.s.t, 'manager'), ref_id: uniqueId(c.s.t, 'no-user') }, type: 'react', emoji: '👍' }),
+        expect: [statusObserved('unknown user.ref_id', { accepted: 'accepted', refused: 'refused' })],
       },
     ),
     sweepRule<Family>(

@@ -1588,8 +1588,8 @@ export const CHAT = requirements([
     statement: 'user[ref_id] (account-side user id) is required when reacting on behalf of a manager.',
     observes: 'a reaction with a manager\'s ref_id is accepted',
     needs: ['nothing'],
-    rules: ['chat.react.accepted'],
-    partial: 'sent only when MANAGER_USER_ID is set; a ref_id naming no account user is not tried',
+    rules: ['chat.react.accepted', 'chat.react.unknown-ref-id'],
+    partial: 'sent only when MANAGER_USER_ID is set; what a ref_id naming no account user gets is recorded (info), not judged',
     theme: 'receiver-ref-silent',
   },
   {

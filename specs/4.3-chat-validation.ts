@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import {
   applyCase, type ChatSession, chatRule, chatSweepRule, defineSpec, describeCase, describeExternalId, exchangeRule, EXTERNAL_ID_BOUNDARY,
   externalIdAccepted, type ExternalIdCase, type FieldCase, fieldCaseArb, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload,
-  newMessageBody, noBody, ownChannel, status, sweepCases, validExternalId, conversationWith, type Conversation,
+  type HttpResponse, newMessageBody, noBody, ownChannel, status, sweepCases, validExternalId, conversationWith, type Conversation,
 } from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
@@ -144,7 +144,7 @@ export default defineSpec({
         expect: accepted,
       },
     ),
-    exchangeRule<Awaited<ReturnType<ChatSession['disconnect']>>, ChatSession>(
+    exchangeRule<HttpResponse, ChatSession>(
       { id: 'chat.disconnect.no-body', requires: ['control', 'write'],
         title: 'Disconnect answers 200 with no body',
         reading: '§4.3 disconnect: "Response 200 with no body". An empty JSON value is non_strict; any other body fails. Runs on a channel of its own.',

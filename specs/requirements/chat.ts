@@ -112,8 +112,7 @@ export const CHAT = requirements([
     statement: 'The hook address for the chosen version must be set in the channel settings; what connect does when it is not is not stated.',
     observes: 'the answer of a connect with v2 for a channel that has only a v1 hook address',
     needs: ['control'],
-    gap: 'register a channel with only a v1 hook address (control API), connect with v2 and record the answer',
-    theme: 'records',
+    rules: ['chat.connect.hook-address-unset'],
   },
   {
     id: 'REQ-2.4-time-window-default', section: '2.4', source: 'table', level: 'must',

@@ -1,7 +1,9 @@
 /**
- * Conversations prepared for the edit, quote and comment rules (§2.11, §4.3): a client's messages already accepted,
- * and the ground truth the control API gives about them (the unsorted lead, the post conversations).
+ * Conversations prepared for the edit, quote, comment and conversation_ref_id rules (§2.4, §2.11, §4.3): a client's
+ * messages already accepted, a chat in a second account's scope, a write-first chat, a channel with some hook
+ * addresses only, and the ground truth the control API gives about them (lead, conversations, per-message state).
  */
+import { randomUUID } from 'node:crypto';
 import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
 import type { ConversationView } from '../checks/chat-records.js';
@@ -9,7 +11,7 @@ import type { RuleContext } from '../model/context.js';
 import { Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { chatPaths, createChatBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
-import { chatSession, otherAccountId, type ChatSession } from './chat.js';
+import { chatSession, configuredChannel, otherAccountId, type ChatSession } from './chat.js';
 
 export interface SentMessage {
   readonly msgid: string;
@@ -118,4 +120,16 @@ export function postToScope(s: ChatSession, scopeId: string, body: unknown): Pro
 /** A manager starts a chat from the account (write-first, control API): its chat-interface id, the only id it has yet. */
 export async function writeFirst(s: ChatSession, text: string): Promise<string> {
   return (await s.t.control.call<{ chat_id: string }>('POST', '/chat/write-first', { scope_id: await s.scope(), text })).chat_id;
+}
+
+/**
+ * A channel of its own (control API) whose settings hold a hook address for `versions` only (§2.4), with a fresh
+ * secret that the masker hides: what connect is tried on with a version that has no address.
+ */
+export async function channelWithHooks(t: RuleContext, versions: readonly ('v1' | 'v2')[]): Promise<ChatSession> {
+  const base = configuredChannel(t);
+  const secret = `${randomUUID()}${randomUUID()}`.replace(/-/g, '');
+  t.masker.add(secret);
+  const made = await t.control.call<{ id: string; bot_id: string }>('POST', '/chat/channels', { secret, name: `Hooks ${versions.join('+')} ${t.runId}`, hook_versions: versions });
+  return chatSession(t, { channelId: made.id, secret, accountId: base.accountId, botId: made.bot_id });
 }

@@ -123,6 +123,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const tw = c.bool(body, 'is_time_window_disabled', '');
         const anyAccount = f.isOn('chat-connect-any-account');
         if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId) && !anyAccount) c.add('account_id', 'is not an account of the chat interface');
+        // §2.4: the hook address for the chosen version must be set in the channel settings.
+        if (hook !== undefined && channel?.hookVersions && !channel.hookVersions.includes(hook)) c.add('hook_api_version', `the channel has no hook address for ${hook}`);
         return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? f.isOn('chat-time-window-default-true') };
       },
     });

@@ -15,6 +15,8 @@ export interface ChannelRecord {
   readonly secret: string;
   readonly botId: string;
   readonly name: string;
+  /** The hook versions whose address the channel's settings hold (§2.4); every version when not said. */
+  readonly hookVersions?: readonly ('v1' | 'v2')[];
 }
 
 export interface ChatAccount {

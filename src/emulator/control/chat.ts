@@ -47,7 +47,9 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     const id = optionalString(body, 'id') ?? randomUUID();
     if (!/^[A-Za-z0-9-]{1,64}$/.test(id)) throw badRequest('`id` must be 1 to 64 letters, digits or dashes');
     if (state.channels.has(id)) throw new ProblemError({ status: 409, detail: 'a channel with this id is already registered' });
-    const channel = { id, secret, botId: optionalString(body, 'bot_id') ?? randomUUID(), name: optionalString(body, 'name') ?? 'Registered Channel' };
+    const versions = body.hook_versions;
+    if (versions !== undefined && (!Array.isArray(versions) || !versions.every((v) => v === 'v1' || v === 'v2'))) throw badRequest('`hook_versions` must be an array of "v1" and "v2"');
+    const channel = { id, secret, botId: optionalString(body, 'bot_id') ?? randomUUID(), name: optionalString(body, 'name') ?? 'Registered Channel', ...(versions !== undefined && { hookVersions: versions as ('v1' | 'v2')[] }) };
     state.channels.set(id, channel);
     ctx.secrets.add(secret);
     return json(reply, 201, { id: channel.id, bot_id: channel.botId, name: channel.name });

@@ -133,6 +133,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const tw = c.bool(body, 'is_time_window_disabled', '');
         const anyAccount = f.isOn('chat-connect-any-account');
         if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId) && !anyAccount) c.add('account_id', 'is not an account of the chat interface');
+        // §2.4: the hook address for the chosen version must be set in the channel settings.
+        if (hook !== undefined && channel?.hookVersions && !channel.hookVersions.includes(hook)) c.add('hook_api_version', `the channel has no hook address for ${hook}`);
         return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? f.isOn('chat-time-window-default-true') };
       },
     });
@@ -162,6 +164,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (!state.accounts.has(accountId)) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     if (conn && !f.isOn('chat-disconnect-noop')) conn.connected = false;
     if (f.isOn('chat-disconnect-whole-channel')) for (const other of state.connections.values()) if (other.channel === channel) other.connected = false;
+    if (f.isOn('chat-disconnect-answers-body')) return json(reply, { account_id: accountId, disconnected: true });
     return emptyOk(reply);
   });
 
@@ -172,8 +175,10 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       channel: state.channelOfScope(scopeId),
       validate: (c, raw) => {
         const body = objectOf(c, raw);
-        const conversationId = c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
-        const externalId = source(c, body, '');
+        const madeUp = f.isOn('chat-create-conversation-id-optional') && (typeof body.conversation_id !== 'string' || body.conversation_id === '');
+        const conversationId = madeUp ? `made-up-${randomUUID()}` : c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
+        // The unchecked-source fault reads external_id through a validator whose errors are thrown away.
+        const externalId = source(f.isOn('chat-create-source-unchecked') ? new Validator(f) : c, body, '');
         const user = participant(c, body, 'user', '', { required: true });
         return { conversationId: conversationId ?? '', externalId, user };
       },
@@ -210,7 +215,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = connected(state, scopeId);
     const m = state.message(conn, request.params.msgid!);
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
-    if (status) m.status = status;
+    if (status && !(m.status && f.isOn('chat-delivery-status-first-only'))) m.status = status;
     return emptyOk(reply);
   });
 
@@ -275,7 +280,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const user = c.obj(body, 'user', '', { required: !lax });
         if (user) { c.str(user, 'id', 'user', { required: !lax }); c.str(user, 'ref_id', 'user'); }
         const type = lax ? 'react' : c.oneOf(body, 'type', '', ['react', 'unreact'] as const, { required: true });
-        const emoji = c.str(body, 'emoji', '');
+        const emoji = c.str(body, 'emoji', '', { required: type === 'react' && f.isOn('chat-react-emoji-required') });
         return { conversationId, conversationRefId, id, msgid, type: type ?? 'react', emoji: emoji ?? '', userId: String((user?.id as string | undefined) ?? '') };
       },
     });
@@ -288,7 +293,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
     if (v.type === 'react') m.reactions.set(v.userId, v.emoji);
-    else m.reactions.delete(v.userId);
+    else if (!f.isOn('chat-unreact-ignored')) m.reactions.delete(v.userId);
     return emptyOk(reply);
   });
 
@@ -354,7 +359,8 @@ interface MessageEvent {
 
 function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
   const body = objectOf(c, raw);
-  const event = c.oneOf(body, 'event_type', '', ['new_message', 'edit_message'] as const, { required: true });
+  const anyKind = c.faults.isOn('chat-event-type-unknown-as-new') && typeof body.event_type === 'string' && body.event_type !== 'edit_message';
+  const event = anyKind ? 'new_message' : c.oneOf(body, 'event_type', '', ['new_message', 'edit_message'] as const, { required: true });
   const p = c.obj(body, 'payload', '', { required: true }) ?? {};
   const edit = event === 'edit_message';
   const conversationId = c.str(p, 'conversation_id', 'payload', { required: true, nonEmpty: true }) ?? '';
@@ -368,7 +374,7 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   const msg = message(c, p, 'payload', { edit });
   const base = { event: event ?? 'new_message', p, conversationId, timestamp, msecTimestamp, silent, ...(msgid !== undefined && { msgid }), ...(id !== undefined && { id }), forwards: [] } as const;
   if (edit) {
-    if (msg?.postId !== undefined) c.add('payload.message.post', 'comments cannot be edited');
+    if (msg?.postId !== undefined && !c.faults.isOn('chat-comment-edit-accepted')) c.add('payload.message.post', 'comments cannot be edited');
     return { ...base, message: msg ?? { type: 'text', text: '' } };
   }
   const externalId = source(c, p, 'payload');
@@ -382,22 +388,24 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
     const isBot = ref === channel.botId;
     if (ref === undefined) c.add('payload.sender.ref_id', 'is required for an outgoing message (an account user id or the bot id)');
     else if (!isBot && !conn.account.userIds.includes(ref)) c.add('payload.sender.ref_id', 'is neither an account user id nor the bot id');
-    if (isBot && msg?.postId !== undefined) c.add('payload.sender.ref_id', 'the bot cannot reply to a comment');
+    if (isBot && msg?.postId !== undefined && !c.faults.isOn('chat-comment-bot-accepted')) c.add('payload.sender.ref_id', 'the bot cannot reply to a comment');
   }
   let replyTo: MessageEvent['replyTo'];
   const rt = c.obj(p, 'reply_to', 'payload');
-  if (rt) {
+  if (rt && !(c.faults.isOn('chat-reply-to-message-optional') && !isObj(rt.message))) {
     if (!Object.hasOwn(rt, 'message')) c.add('payload.reply_to.message', 'is required');
     else replyTo = embedded(c, rt.message, 'payload.reply_to.message');
   }
   const forwards: { id?: string; msgid?: string }[] = [];
   const fw = c.obj(p, 'forwards', 'payload');
-  if (fw) {
+  if (fw && !(c.faults.isOn('chat-forwards-messages-optional') && !Array.isArray(fw.messages))) {
     const list = fw.messages;
     if (!Array.isArray(list)) c.add('payload.forwards.messages', 'must be an array');
     else {
       if (list.length > MAX_FORWARDS && !c.faults.isOn('chat-forwards-unlimited')) c.add('payload.forwards.messages', `must hold at most ${MAX_FORWARDS} message`);
-      list.forEach((e, i) => { const r = embedded(c, e, `payload.forwards.messages.${i}`); if (r) forwards.push(r); });
+      // The unchecked-forwards fault validates forwarded messages with a validator whose errors are thrown away.
+      const fc = c.faults.isOn('chat-forwards-embedded-unchecked') ? new Validator(c.faults) : c;
+      list.forEach((e, i) => { const r = embedded(fc, e, `payload.forwards.messages.${i}`); if (r) forwards.push(r); });
     }
     c.str(fw, 'conversation_ref_id', 'payload.forwards');
     c.str(fw, 'conversation_id', 'payload.forwards');
@@ -425,6 +433,17 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   for (const [i, e] of v.forwards.entries()) {
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
   }
+  // §4.3: conversation_ref_id names a chat of this connection (write-first); one of another scope or none is refused.
+  const ref = typeof v.p.conversation_ref_id === 'string' ? v.p.conversation_ref_id : undefined;
+  const referred = ref !== undefined ? state.chatByEitherId(conn, ref) : undefined;
+  if (ref !== undefined && !referred && !f.isOn('chat-conversation-ref-id-unchecked')) {
+    throw invalidRequest([{ field: 'payload.conversation_ref_id', message: 'is not a chat of this channel connection' }]);
+  }
+  // The client's reply to a write-first chat links it: the conversation continues in the chat the account started.
+  if (!chat && referred && referred.conversationId === '' && !f.isOn('chat-write-first-not-linked')) {
+    state.linkConversation(conn, v.conversationId, referred);
+    chat = referred;
+  }
   chat ??= state.newChat(conn, v.conversationId, client, v.externalId);
   const existing = state.message(conn, v.msgid!);
   if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId);
@@ -433,7 +452,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const m: StoredMessage = {
     id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp,
     sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
-    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: v.message.postId }),
+    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
   };
   state.indexMessage(conn, m);
   if (m.postId !== undefined) {
@@ -481,20 +500,26 @@ function accountSide(conn: Connection, p: NonNullable<MessageEvent['sender']>): 
 }
 
 function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): { new_message: Record<string, unknown> } {
+  const f = ctx.faults;
   const chat = state.chatOf(conn, v.conversationId);
-  const m = v.id !== undefined ? state.message(conn, v.id) : state.message(conn, v.msgid!);
-  if (!chat || !m || m.chat !== chat) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+  const key = v.id ?? v.msgid!;
+  const inScope = state.message(conn, key);
+  const m = inScope ?? (f.isOn('chat-edit-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((x) => x !== undefined) : undefined);
+  if (!m && chat && v.msgid !== undefined && f.isOn('chat-edit-unknown-creates')) return createdByEdit(state, conn, chat, v);
+  const chatMatters = !f.isOn('chat-edit-ignores-conversation') && !(f.isOn('chat-edit-any-scope') && !inScope);
+  if (!chat || !m || (m.chat !== chat && chatMatters)) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
   const old = m.content;
   // File fields may be left out when the file is unchanged (§2.7, §4.3 rule 4).
   const content = { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) };
-  if (ctx.faults.isOn('chat-edit-appends')) {
+  const quotes = isObj(v.p.reply_to) || isObj(v.p.forwards);
+  if (f.isOn('chat-edit-appends') || (quotes && f.isOn('chat-edit-quote-appends'))) {
     const copy: StoredMessage = { ...m, id: randomUUID(), seq: state.nextSeq(), content, reactions: new Map() };
-    insertInOrder(chat.messages, copy);
+    insertInOrder(m.chat.messages, copy);
     state.indexMessage(conn, copy);
     return responseOf(copy, v.conversationId);
   }
   m.content = content;
-  const f = ctx.faults;
+  if (f.isOn('chat-edit-takes-source')) takeSource(state, conn, m.chat, v.p);
   if (f.isOn('chat-edit-takes-sender') && isObj(v.p.sender)) (m as { sender: Person }).sender = editedPerson(v.p.sender);
   if (f.isOn('chat-edit-takes-receiver') && isObj(v.p.receiver)) (m as { receiver?: Person }).receiver = editedPerson(v.p.receiver);
   if (v.id !== undefined && v.msgid !== undefined && v.msgid !== m.clientId && !f.isOn('chat-edit-msgid-not-rebound')) {
@@ -502,6 +527,26 @@ function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v
     state.indexMessage(conn, m);
   }
   return responseOf(m, v.conversationId);
+}
+
+/** What the `chat-edit-unknown-creates` fault does with an edit of an unknown msgid: stores it as a new incoming message. */
+function createdByEdit(state: ChatState, conn: Connection, chat: Chat, v: MessageEvent): { new_message: Record<string, unknown> } {
+  const m: StoredMessage = {
+    id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp,
+    sender: chat.user, content: v.message, reactions: new Map(),
+  };
+  state.indexMessage(conn, m);
+  insertInOrder(chat.messages, m);
+  return responseOf(m, v.conversationId);
+}
+
+/** What the `chat-edit-takes-source` fault does with an edit's source: moves the chat and its lead to it. */
+function takeSource(state: ChatState, conn: Connection, chat: Chat, p: Obj): void {
+  if (!isObj(p.source) || p.source.external_id === undefined) return;
+  const ext = String(p.source.external_id);
+  chat.sourceExternalId = ext;
+  const i = state.leads.findIndex((l) => l.chat_id === chat.id);
+  if (i >= 0) state.leads[i] = { ...state.leads[i]!, source_external_id: ext, pipeline_id: state.pipelineFor(conn, ext) };
 }
 
 /** A participant taken from an edit's payload, as the two edit faults wrongly store it. */

@@ -27,6 +27,10 @@ import { targetFromEnv } from '../src/targets/from-env.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/conformance.js');
 const quick = process.argv.includes('--quick');
+/** `--only ceiling|runner|full|growth`: one measure (the others are left out of the table). */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+/** `--profile-emulator <dir>`: the emulator of measure 1 writes a CPU profile there (node --cpu-prof), for what bounds it. */
+const profileDir = process.argv.includes('--profile-emulator') ? process.argv[process.argv.indexOf('--profile-emulator') + 1] : undefined;
 const LOAD_SECONDS = quick ? 2 : 5;
 
 interface Measure {
@@ -116,16 +120,79 @@ function newMessage(scopeId: string, conversation: string, env: Record<string, s
   return { path: new URL(req.url).pathname, headers: req.headers as Record<string, string>, body: req.body as string };
 }
 
-async function load(url: string, requests: autocannon.Request[]): Promise<{ rps: number; non2xx: number; errors: number }> {
-  const result = await autocannon({ url, connections: 10, duration: LOAD_SECONDS, requests });
-  return { rps: Math.round(result.requests.average), non2xx: result.non2xx, errors: result.errors };
+interface Load {
+  readonly rps: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  /** CPU time the server process spent per answered request, in microseconds (undefined without /proc). */
+  readonly cpuUs?: number;
+}
+
+/** User + system CPU of a process so far, in milliseconds, from /proc (Linux); undefined elsewhere. */
+async function cpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+async function load(url: string, requests: autocannon.Request[], seconds: number, serverPid?: number): Promise<Load> {
+  const before = await cpuMs(serverPid);
+  const result = await autocannon({ url, connections: 10, duration: seconds, requests });
+  const after = await cpuMs(serverPid);
+  const answered = result.requests.total;
+  const cpuUs = before !== undefined && after !== undefined && answered > 0 ? Math.round(((after - before) * 1000) / answered) : undefined;
+  return { rps: Math.round(result.requests.average), non2xx: result.non2xx, errors: result.errors, ...(cpuUs === undefined ? {} : { cpuUs }) };
+}
+
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * One endpoint against its ceiling, in alternating rounds (the order swapped each round): the machine's load from
+ * other work changes by the second, and a ratio of two slices taken side by side moves far less than one of two
+ * measures taken ten seconds apart. Each side is warmed up first; the ratio is the median of the rounds' ratios.
+ */
+async function sideBySide(emu: () => Promise<Load>, ceiling: () => Promise<Load>, rounds: number): Promise<{ emu: Load; ceiling: Load; ratio: number; ratios: number[]; cpuRatio?: number }> {
+  const emus: Load[] = [];
+  const ceilings: Load[] = [];
+  const ratios: number[] = [];
+  for (let r = 0; r < rounds; r += 1) {
+    let e: Load;
+    let c: Load;
+    if (r % 2 === 0) {
+      e = await emu();
+      c = await ceiling();
+    } else {
+      c = await ceiling();
+      e = await emu();
+    }
+    emus.push(e);
+    ceilings.push(c);
+    ratios.push(e.rps / c.rps);
+  }
+  const sum = (xs: readonly Load[], k: 'non2xx' | 'errors') => xs.reduce((n, x) => n + x[k], 0);
+  // CPU per request does not depend on how much of the machine the server got: the steadier view of the same ratio.
+  const cpu = (xs: readonly Load[]) => (xs.every((x) => x.cpuUs !== undefined) ? median(xs.map((x) => x.cpuUs!)) : undefined);
+  const [emuCpu, ceilingCpu] = [cpu(emus), cpu(ceilings)];
+  return {
+    emu: { rps: median(emus.map((x) => x.rps)), non2xx: sum(emus, 'non2xx'), errors: sum(emus, 'errors'), ...(emuCpu === undefined ? {} : { cpuUs: emuCpu }) },
+    ceiling: { rps: median(ceilings.map((x) => x.rps)), non2xx: sum(ceilings, 'non2xx'), errors: sum(ceilings, 'errors'), ...(ceilingCpu === undefined ? {} : { cpuUs: ceilingCpu }) },
+    ratio: median(ratios),
+    ratios,
+    ...(emuCpu && ceilingCpu ? { cpuRatio: ceilingCpu / emuCpu } : {}),
+  };
 }
 
 // ---------- 1. emulator vs the ceiling ----------
 
 async function emulatorVsCeiling(): Promise<void> {
   const port = 4300 + Math.floor(Math.random() * 500);
-  const emu = await child(['--', BIN, 'emulator', '--port', String(port)], /listening/);
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const emu = await child([...profile, '--', BIN, 'emulator', '--port', String(port)], /listening/);
   const env = Object.fromEntries(emu.out.trim().split('\n').map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]));
   try {
     await json(`${env.CONTROL_URL}/lists/reseed`, post({ count: 1000, lists: ['leads'], include_records: false }));
@@ -154,14 +221,20 @@ async function emulatorVsCeiling(): Promise<void> {
       }];
       const listRequests: autocannon.Request[] = [{ method: 'GET', path: filteredPath, headers: { authorization: `Bearer ${token}` } }];
       const ceilingUrl = `http://127.0.0.1:${ceilingPort}`;
-      const chatEmu = await load(env.CHAT_URL!, chatRequests(env.CHANNEL_SECRET!));
-      const chatCeil = await load(ceilingUrl, chatRequests('bench-secret-0123456789'));
-      const listEmu = await load(env.BASE_URL!, listRequests);
-      const listCeil = await load(ceilingUrl, listRequests);
-      for (const [name, emuR, ceilR, bytes] of [['signed chat new_message', chatEmu, chatCeil, chatBytes], ['filtered list, 1,000 leads', listEmu, listCeil, listBytes]] as const) {
-        const ratio = emuR.rps / ceilR.rps;
-        record({ name: `1. emulator vs ceiling: ${name}`, value: emuR.rps, baseline: ceilR.rps, unit: 'req/s', goal: '≥ 0.6',
-          note: `${bytes}-byte answers; non-2xx emulator ${emuR.non2xx}, ceiling ${ceilR.non2xx}; errors ${emuR.errors + ceilR.errors}` }, ratio, ratio >= 0.6 && emuR.non2xx === 0);
+      const rounds = quick ? 1 : 5;
+      const slice = 2;
+      const measures = [
+        ['signed chat new_message', env.CHAT_URL!, chatRequests(env.CHANNEL_SECRET!), chatRequests('bench-secret-0123456789'), chatBytes],
+        ['filtered list, 1,000 leads', env.BASE_URL!, listRequests, listRequests, listBytes],
+      ] as const;
+      for (const [name, emuUrl, emuRequests, ceilingRequests, bytes] of measures) {
+        await load(emuUrl, emuRequests, 1);
+        await load(ceilingUrl, ceilingRequests, 1);
+        const m = await sideBySide(() => load(emuUrl, emuRequests, slice, emu.proc.pid), () => load(ceilingUrl, ceilingRequests, slice, ceiling.proc.pid), rounds);
+        const cpuNote = m.cpuRatio === undefined ? '' : `; CPU per request ${m.emu.cpuUs} µs vs ${m.ceiling.cpuUs} µs → ${m.cpuRatio.toFixed(3)}`;
+        record({ name: `1. emulator vs ceiling: ${name}`, value: m.emu.rps, baseline: m.ceiling.rps, unit: 'req/s', goal: '≥ 0.6',
+          note: `${bytes}-byte answers; median of ${rounds} side-by-side rounds of ${slice} s (ratios ${m.ratios.map((r) => r.toFixed(2)).join(', ')})${cpuNote}; non-2xx emulator ${m.emu.non2xx}, ceiling ${m.ceiling.non2xx}; errors ${m.emu.errors + m.ceiling.errors}` },
+          m.ratio, m.ratio >= 0.6 && m.emu.non2xx === 0);
       }
     } finally {
       await stop(ceiling.proc);
@@ -300,7 +373,10 @@ declare const gc: (() => void) | undefined;
 // ---------- main ----------
 
 const started = new Date();
-for (const [name, step] of [['emulator vs ceiling', emulatorVsCeiling], ['runner vs raw', runnerVsRaw], ['full run', fullRun], ['growth', growth]] as const) {
+const steps = [['ceiling', 'emulator vs ceiling', emulatorVsCeiling], ['runner', 'runner vs raw', runnerVsRaw], ['full', 'full run', fullRun], ['growth', 'growth', growth]] as const;
+if (only && !steps.some(([key]) => key === only)) throw new Error(`--only takes one of ${steps.map(([key]) => key).join(', ')}, got "${only}"`);
+for (const [key, name, step] of steps) {
+  if (only && key !== only) continue;
   log(`measuring ${name}…`);
   await step();
 }

@@ -87,9 +87,12 @@ export function applyMutation(fields: Record<string, unknown>, m: Mutation): Rec
   return out[m.field] === fields[m.field] ? undefined : out;
 }
 
+/** Texts that do not parse as JSON, each a mistake clients make (cut short, single quotes, XML, a form body); '' is no body. */
+export const NOT_JSON_SAMPLES: readonly string[] = ['', '{', '{"client_id":', 'null,', "{'a':1}", '<xml/>', 'client_id=1&grant_type=x', '\u0000'];
+
 /** Bodies that are not JSON at all, sent with a JSON Content-Type. */
 export const notJsonText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('', '{', '{"client_id":', 'null,', "{'a':1}", '<xml/>', 'client_id=1&grant_type=x', '\u0000'),
+  fc.constantFrom(...NOT_JSON_SAMPLES),
   fc.string({ maxLength: 40 }).filter((s) => {
     try {
       JSON.parse(s);

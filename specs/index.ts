@@ -8,9 +8,13 @@ import credentialLifetimes from './2.2-credential-lifetimes.js';
 import tokenFormat from './2.2-token-format.js';
 import tokenResponse from './2.3-token-response.js';
 import refreshAnswer from './2.3-refresh-answer.js';
+import hookAddress from './2.4-hook-address.js';
 import chatObjects from './2.5-chat-objects.js';
 import perMessageEffects from './2.6-per-message-effects.js';
 import messageTypes from './2.7-message-types.js';
+import emptyText from './2.7-empty-text.js';
+import sharedPostUrl from './2.8-shared-post-url.js';
+import embeddedSender from './2.11-embedded-sender.js';
 import credentials from './3.1-credentials.js';
 import revocation from './3.1-revocation.js';
 import chatConnection from './3.2-chat-connection.js';
@@ -35,13 +39,20 @@ import chatEdits from './4.3-chat-edits.js';
 import chatHistory from './4.3-chat-history.js';
 import messageFields from './4.3-message-fields.js';
 import connectReact from './4.3-connect-react.js';
+import chatHttp from './4.3-chat-http.js';
+import chatValidation from './4.3-chat-validation.js';
+import editIdentity from './4.3-edit-identity.js';
+import commentRules from './4.3-comment-rules.js';
+import openPoints from './4.3-open-points.js';
+import appliedEffects from './4.3-applied-effects.js';
+import conversationRef from './4.3-conversation-ref.js';
 import accountApiAuth from './5.1-account-api-auth.js';
 import httpRobustness from './5.1-http-robustness.js';
 import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, accountApiAuth, httpRobustness, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, hookAddress, chatObjects, perMessageEffects, messageTypes, emptyText, sharedPostUrl, embeddedSender, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, accountApiAuth, httpRobustness, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -25,6 +25,7 @@ export * from '../src/checks/chat.js';
 export * from '../src/checks/chat-scope.js';
 export * from '../src/checks/chat-history.js';
 export * from '../src/checks/chat-effects.js';
+export * from '../src/checks/chat-records.js';
 export * from '../src/checks/redirect.js';
 export * from '../src/checks/hook.js';
 export * from '../src/checks/page.js';
@@ -34,6 +35,7 @@ export * from '../src/checks/observe.js';
 export * from '../src/checks/token-format.js';
 export * from '../src/checks/http.js';
 export * from '../src/checks/list-safety.js';
+export * from '../src/checks/chat-http.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -48,6 +50,7 @@ export * from '../src/steps/chat.js';
 export * from '../src/steps/chat-rules.js';
 export * from '../src/steps/chat-routes.js';
 export * from '../src/steps/chat-effects.js';
+export * from '../src/steps/chat-conversation.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';
@@ -61,6 +64,7 @@ export * from '../src/steps/live-page.js';
 export * from '../src/steps/grant-page.js';
 export * from '../src/steps/integrations.js';
 export * from '../src/steps/revocation.js';
+export * from '../src/steps/chat-http.js';
 
 // generators
 export * from '../generators/token-requests.js';
@@ -71,3 +75,4 @@ export * from '../generators/oauth-state.js';
 export * from '../generators/chat-requests.js';
 export * from '../generators/chat-model.js';
 export * from '../generators/filters.js';
+export * from '../generators/chat-http.js';

@@ -1276,8 +1276,7 @@ export const ACCESS = requirements([
     statement: 'The structure of the error body is not shown.',
     observes: 'the media type and keys of error bodies of the token endpoint, the account API and the chat interface',
     needs: ['nothing'],
-    gap: 'record one error body of each endpoint family (problem+json or the chat envelope) in an info rule',
-    theme: 'records',
+    rules: ['errors.body-structure'],
   },
 
   // ---- §8 Limits (access)

@@ -34,8 +34,7 @@ function chatRouteStatements(): Requirement[] {
         statement: `${r.route}: no correctly signed ${r.body ? 'body' : 'query'} causes a 5xx.`,
         observes: `arbitrary ${r.body ? 'JSON bodies' : 'offset and limit values'}, correctly signed, answer 2xx or 4xx`,
         needs: ['nothing'],
-        gap: `a property rule like chat.message.no-server-error for ${r.route}`,
-        theme: 'http',
+        rules: [`chat.http.${r.slug}.no-server-error`],
       });
     }
     if (r.body) {
@@ -44,8 +43,7 @@ function chatRouteStatements(): Requirement[] {
         statement: `${r.route}: a body that is not JSON is invalid data, 400.`,
         observes: 'a correctly signed body like {"a": or <xml/> answers 400 with a JSON body, never 5xx',
         needs: ['nothing'],
-        gap: `sign and send the not-JSON texts of generators/token-requests.ts (notJsonText) to ${r.route}; expect 400`,
-        theme: 'http',
+        rules: [`chat.http.${r.slug}.malformed-json`],
       });
     }
     out.push({
@@ -53,8 +51,7 @@ function chatRouteStatements(): Requirement[] {
       statement: `${r.route} with another method (e.g. ${r.other}) answers 405 with an Allow header (RFC 9110 §15.5.6).`,
       observes: `a correctly signed ${r.other} to the route answers 405 (404 non_strict), never 2xx or 5xx`,
       needs: ['nothing'],
-      gap: `sign a ${r.other} request for the route's path and expect 405 with Allow`,
-      theme: 'http',
+      rules: [`chat.http.${r.slug}.wrong-method`],
     });
   }
   return out;
@@ -147,32 +144,28 @@ export const HTTP = requirements([
     statement: 'A chat path that does not exist answers 404 (when correctly signed).',
     observes: 'a correctly signed POST to /v2/origin/custom/{scope_id}/no-such-endpoint answers 404',
     needs: ['nothing'],
-    gap: 'sign a request for an unknown path under /v2/origin/custom; expect 404 with a JSON body',
-    theme: 'http',
+    rules: ['chat.http.unknown-path'],
   },
   {
     id: 'REQ-4.3-http-oversized', section: '4.3', source: 'http', level: 'should',
     statement: 'An oversized chat body is refused with 413 (or 400), never a 5xx.',
     observes: 'a correctly signed 10 MB message answers 413 or 400',
     needs: ['nothing'],
-    gap: 'sign and send a message whose text is 10 MB; expect 413 or 400 and the endpoint still answering',
-    theme: 'http',
+    rules: ['chat.http.oversized'],
   },
   {
     id: 'REQ-4.3-http-utf8-text', section: '4.3', source: 'http', level: 'must',
     statement: 'UTF-8 round-trips: a message text with non-ASCII characters comes back unchanged.',
     observes: 'Cyrillic, accents, emoji (astral plane) and combining marks, signed over the UTF-8 bytes, answer 200 and appear byte-identical in the history',
     needs: ['nothing'],
-    gap: 'send texts from a full-Unicode arbitrary (fc.string({unit: "binary"})) and compare the history text with the sent one',
-    theme: 'http',
+    rules: ['chat.http.utf8-text'],
   },
   {
     id: 'REQ-4.3-http-utf8-names', section: '4.3', source: 'http', level: 'must',
     statement: 'UTF-8 round-trips in participant names: the create-chat answer and the history carry the name sent.',
     observes: 'a user named in Cyrillic and emoji comes back with the same name',
     needs: ['nothing'],
-    gap: 'create a chat and send a message with a non-ASCII user name; compare the answer\'s and the history\'s name with it',
-    theme: 'http',
+    rules: ['chat.http.utf8-names'],
   },
 
   // ---- §5.1 account API

@@ -1,7 +1,8 @@
 /**
  * The real browser of the access-granting page rules (capability `browser`): Debian's Chromium driven with
  * playwright-core (which never downloads a browser). One browser per run, started by the first rule that needs it
- * and closed when the run ends; each rule gets a fresh context (no cookies, so no session).
+ * and closed when the run ends; the rules share one context of it (src/browser/shared-context.ts), each with fresh
+ * pages of its own.
  *
  * The user data dir: `chromium.launch` starts Chromium with a fresh temporary profile directory of its own and
  * removes it when the browser closes (passing `--user-data-dir` to `launch` is refused by Playwright), which is

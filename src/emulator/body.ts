@@ -42,6 +42,39 @@ export function parseOAuthQuery(url: string): Record<string, unknown> {
   return at < 0 ? {} : qs.parse(url.slice(at + 1), QS_OPTIONS);
 }
 
+/** Queries remembered by the query-string parser, and the longest one remembered. */
+const QUERY_CACHE_SIZE = 512;
+const QUERY_CACHE_MAX_LENGTH = 4096;
+
+/**
+ * The server's query-string parser: qs with QUERY_OPTIONS, remembering the last few hundred queries it parsed. Clients
+ * repeat queries (a page and the next, the same filter again), and bracket parsing is a large share of a list
+ * request. A remembered result is shared by every request that sends the same query, so it is frozen: handlers
+ * read the query, never change it.
+ */
+export function cachedQueryParser(): (raw: string) => Record<string, unknown> {
+  const cache = new Map<string, Record<string, unknown>>();
+  return (raw) => {
+    const known = cache.get(raw);
+    if (known) return known;
+    const parsed = deepFreeze(qs.parse(raw, QUERY_OPTIONS) as Record<string, unknown>);
+    if (raw.length <= QUERY_CACHE_MAX_LENGTH) {
+      // First in, first out: cheaper than keeping recency, and a repeated query is back in after one miss.
+      if (cache.size >= QUERY_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(raw, parsed);
+    }
+    return parsed;
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 class BodyParseError extends Error {
   constructor(readonly statusCode: number, readonly code: string, message: string) {
     super(message);

@@ -5,7 +5,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from './api/routes.js';
-import { installBodyParsers, parseQuery } from './body.js';
+import { cachedQueryParser, installBodyParsers } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext, RouteOptions } from './context.js';
@@ -82,7 +82,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
         }
       : false,
     // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them, PHP-style repeats (last wins).
-    routerOptions: { querystringParser: parseQuery },
+    routerOptions: { querystringParser: cachedQueryParser() },
     bodyLimit: 1024 * 1024,
     clientErrorHandler: clientErrorHandler(clock),
   });

@@ -57,6 +57,11 @@ export interface TargetConfig {
   /** Why each missing capability is missing, for the skip reasons. */
   readonly gaps?: Partial<Record<Capability, string>>;
   /**
+   * A second instance of the same target where the `exclusive` rules run one at a time, beside the others instead
+   * of alone after them (they move its clock or change its keys). Only the embedded emulator has one.
+   */
+  readonly sandbox?: TargetConfig;
+  /**
    * The longest the kit watches for an asynchronous effect (a hook, a message showing in a history), in milliseconds,
    * whatever window a rule asks for. Unset: the rule's own window on a remote target, and EMULATOR_EFFECT_WINDOW_MS
    * on the embedded emulator, whose effects happen before its answer (docs/verdicts.md).

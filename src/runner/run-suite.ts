@@ -1,10 +1,16 @@
 /**
- * Runs a set of rules against one target: unselected rules and rules whose capability is missing are
- * skipped with their reason; the others run a few at a time, and `exclusive` ones alone at the end
- * (they move the target's clock or change its keys).
+ * Runs a set of rules against one target: unselected rules and rules whose capability is missing are skipped with
+ * their reason; the others run in lanes that all start at once, each a few rules at a time:
+ * - the browser lane: rules that drive the real page in Chromium, which mostly wait on the browser, so they do not
+ *   hold the slots of the HTTP rules;
+ * - the HTTP lane: everything else that can share the target;
+ * - the exclusive lane: rules that move the target's clock or change its keys, one at a time. On a target with a
+ *   sandbox (the embedded emulator) they run there, beside the others; elsewhere alone, after the other lanes.
  */
 import type { RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
+import { ControlClient } from '../targets/control.js';
+import { RunResources } from './resources.js';
 import type { RuleEnvironment } from './run-rule.js';
 import { runRule, skippedResult } from './run-rule.js';
 import type { SkipReason } from './select.js';
@@ -13,7 +19,10 @@ export interface SuiteOptions {
   readonly rules: readonly Rule[];
   /** Why a rule is not run (--only, --shard), or undefined when it runs. */
   readonly skip: SkipReason;
+  /** Rules of the HTTP lane at a time. */
   readonly concurrency: number;
+  /** Rules of the browser lane at a time (default 3: Chromium's processes share the machine with the rest). */
+  readonly browserConcurrency?: number;
   readonly onResult?: (result: RuleResult) => void;
 }
 
@@ -29,21 +38,50 @@ export async function runSuite(env: RuleEnvironment, options: SuiteOptions): Pro
     if (reason === undefined) selected.push(rule);
     else record(skippedResult(rule, reason));
   }
-  const shared = selected.filter((r) => !r.exclusive);
   const exclusive = selected.filter((r) => r.exclusive);
+  const browser = selected.filter((r) => !r.exclusive && r.requires.includes('browser'));
+  const http = selected.filter((r) => !r.exclusive && !r.requires.includes('browser'));
 
-  let next = 0;
-  const worker = async () => {
-    while (next < shared.length) {
-      const rule = shared[next++]!;
-      record(await runWithRetry(rule, env));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, shared.length)) }, worker));
-  for (const rule of exclusive) record(await runWithRetry(rule, env));
+  const sandbox = exclusive.length > 0 ? sandboxEnvironment(env) : undefined;
+  try {
+    await Promise.all([
+      lane(browser, options.browserConcurrency ?? 3, env, record),
+      lane(http, options.concurrency, env, record),
+      ...(sandbox ? [lane(exclusive, 1, sandbox, record)] : []),
+    ]);
+    if (!sandbox) await lane(exclusive, 1, env, record);
+  } finally {
+    await sandbox?.resources?.closeAll();
+  }
 
   // Report order is rule order, whatever order they finished in.
   return options.rules.map((r) => results.get(r.id)!);
+}
+
+/** Runs `rules` in order, `width` at a time. */
+async function lane(rules: readonly Rule[], width: number, env: RuleEnvironment, record: (r: RuleResult) => void): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < rules.length) {
+      const rule = rules[next++]!;
+      record(await runWithRetry(rule, env));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, rules.length)) }, worker));
+}
+
+/**
+ * The environment of the target's sandbox: its own control API client and its own run resources (a hook listener
+ * registers with the instance it listens for), the run's client, masker and seed. The sandbox's credentials are
+ * taught to the masker before any rule can print them.
+ */
+function sandboxEnvironment(env: RuleEnvironment): RuleEnvironment | undefined {
+  const sandbox = env.target.sandbox;
+  if (!sandbox) return undefined;
+  const c = sandbox.credentials;
+  for (const secret of [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret]) env.masker.add(secret);
+  const control = sandbox.controlUrl ? new ControlClient(sandbox.controlUrl, env.client, env.masker, c.clientId) : undefined;
+  return { ...env, target: sandbox, control, resources: new RunResources() };
 }
 
 /**

@@ -5,8 +5,10 @@
  * post_message integration does) are served by the kit, and every navigation to the Redirect URI is recorded with
  * the window that made it.
  */
-import type { APIResponse, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { SharedBrowser } from '../browser/launch.js';
+import type { SessionKind } from '../browser/session-gate.js';
+import { SharedContext } from '../browser/shared-context.js';
 import { Precondition } from '../runner/precondition.js';
 import type { RuleContext } from '../runner/context.js';
 
@@ -22,7 +24,6 @@ export interface RedirectHit {
 }
 
 export interface GrantBrowser {
-  readonly context: BrowserContext;
   /** The integration's window, at the integration's origin. */
   readonly main: Page;
   /** Opens the page in a popup from the integration's window (a click, as a user does) and returns the popup. */
@@ -55,134 +56,92 @@ export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?:
 }
 
 /**
- * The browser's requests to the target count against the run's rate limit (remote targets) like the kit's own: each
- * is sent from this process in a slot held until its answer, since its departure through the browser driver is not
- * punctual enough to count from the start. A browser route never sees the request a redirect leads to (Playwright
- * intercepts at the network stack's edge), so a redirect within the target is followed here, each hop in its own
- * slot; a redirect that leaves the target (to the integration) goes back to the browser, whose own route takes it.
+ * The run's browser context, shared by the page rules, with the integration's origin (the Redirect URI's)
+ * intercepted. The browser's requests to the target count against the run's rate limit (remote targets) like the
+ * kit's own; the slot is the run's, whichever rule asks.
  */
-export async function throttled(t: RuleContext, context: BrowserContext): Promise<void> {
-  if (!t.target.rateLimitRps) return;
-  const origins = [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))];
-  await context.route((url) => origins.includes(url.origin), async (route) => {
-    try {
-      let response = await t.throttled(() => route.fetch({ maxRedirects: 0 }));
-      for (let hop = 0; hop < MAX_TARGET_REDIRECTS; hop += 1) {
-        const next = targetRedirect(response, origins);
-        if (!next) break;
-        // The context's request client shares the browser's cookies, so a cookie the redirect set goes along.
-        response = await t.throttled(() => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0 }) : context.request.get(next.url, { maxRedirects: 0 }));
-      }
-      await route.fulfill({ response });
-    } catch {
-      // The page may be gone (a rule that has its answer closes it while the browser still loads the logo): then
-      // nobody waits for this request. Otherwise the browser sees a failed load, which the rule judges.
-      await route.abort('failed').catch(() => undefined);
-    }
-  });
+function grantContextOf(t: RuleContext): Promise<SharedContext> {
+  return t.resource('browser-context', async () => SharedContext.open(await browserOf(t), {
+    interceptOrigin: new URL(t.credentials.redirectUri).origin,
+    targetOrigins: [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))],
+    timeoutMs: STEP_TIMEOUT_MS,
+    ...(t.target.rateLimitRps ? { throttled: <T>(send: () => Promise<T>) => t.throttled(send) } : {}),
+  }));
 }
-
-const MAX_TARGET_REDIRECTS = 5;
-
-/** Where a redirect leads when it stays on the target; a browser keeps the method only on 307 and 308. */
-function targetRedirect(response: APIResponse, origins: readonly string[]): { url: string; keepMethod: boolean } | undefined {
-  const location = response.headers().location;
-  if (response.status() < 300 || response.status() > 308 || !location) return undefined;
-  const url = new URL(location, response.url());
-  if (!origins.includes(url.origin)) return undefined;
-  return { url: url.href, keepMethod: response.status() === 307 || response.status() === 308 };
-}
-
-type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
 
 /**
- * The cookies of a user who logged in on the page once, shared by the run's page rules so each does not log in
- * again (the login itself is judged by `oauth.page.login-required`, which starts without them).
+ * A fresh page for `body` in the run's browser context, logged in unless `session` is 'none' (then the rule has the
+ * context alone, without cookies); the page and its popups are closed afterwards. The user logs in once per run
+ * (the login itself is judged by `oauth.page.login-required`, which starts without a session).
  */
-function loggedIn(t: RuleContext): Promise<{ state: StorageState; close(): Promise<void> }> {
-  return t.resource('browser-session', async () => {
-    const context = await (await browserOf(t)).newContext();
-    try {
-      context.setDefaultTimeout(STEP_TIMEOUT_MS);
-      await throttled(t, context);
-      const page = await context.newPage();
-      await page.goto(grantPageUrl(t, {}));
-      await logInIfAsked(t, page);
-      return { state: await context.storageState(), close: async () => {} };
-    } finally {
-      await context.close().catch(() => undefined);
-    }
-  });
-}
-
-/** A browser context for `body` (logged in, unless `session` is 'none'), closed afterwards. */
-export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser) => Promise<T>, options: { session?: 'logged-in' | 'none' } = {}): Promise<T> {
-  const shared = await browserOf(t);
-  const state = options.session === 'none' ? undefined : (await loggedIn(t)).state;
-  const context = await shared.newContext(state);
-  context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser) => Promise<T>, options: { session?: SessionKind } = {}): Promise<T> {
+  const shared = await grantContextOf(t);
   const redirectUri = t.credentials.redirectUri;
   const origin = new URL(redirectUri).origin;
   const hits: RedirectHit[] = [];
   const waiting: Array<(hit: RedirectHit) => void> = [];
   let startAuthUrl = '';
   let main: Page | undefined;
-  try {
-    // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page (Chromium
-    // then tries to resolve the integration's host, and fails or stalls).
-    await context.route(new RegExp(`^${origin.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/`), async (route) => {
-      const url = route.request().url();
-      if (new URL(url).pathname === START_PATH) {
-        await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: startPage(startAuthUrl) });
-        return;
-      }
-      if (route.request().isNavigationRequest() && url.split('?')[0] === redirectUri.split('?')[0]) {
-        const params = new URL(url).searchParams;
-        t.masker.learnFrom(Object.fromEntries(params));
-        const hit: RedirectHit = { url, params, window: route.request().frame().page() === main ? 'main' : 'popup' };
-        hits.push(hit);
-        waiting.shift()?.(hit);
-      }
-      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: redirectPage });
-    });
-    await throttled(t, context);
-    main = await context.newPage();
-    const mainPage = main;
-    const b: GrantBrowser = {
-      context,
-      main: mainPage,
-      async openPopup(pageUrl) {
-        startAuthUrl = pageUrl;
-        await mainPage.goto(`${origin}${START_PATH}`);
-        const [popup] = await Promise.all([mainPage.waitForEvent('popup'), mainPage.click('#connect')]);
-        await popup.waitForLoadState('domcontentloaded');
-        return popup;
-      },
-      nextRedirect(timeoutMs = STEP_TIMEOUT_MS) {
-        const seen = hits.shift();
-        if (seen) return Promise.resolve(seen);
-        return new Promise((resolve) => {
-          const timer = setTimeout(() => {
-            waiting.splice(waiting.indexOf(done), 1);
-            resolve(undefined);
-          }, timeoutMs);
-          const done = (hit: RedirectHit) => {
-            clearTimeout(timer);
-            hits.splice(hits.indexOf(hit), 1);
-            resolve(hit);
-          };
-          waiting.push(done);
+  const intercept = async (route: Route, page: Page) => {
+    const url = route.request().url();
+    if (new URL(url).pathname === START_PATH) {
+      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: startPage(startAuthUrl) });
+      return;
+    }
+    if (route.request().isNavigationRequest() && url.split('?')[0] === redirectUri.split('?')[0]) {
+      const params = new URL(url).searchParams;
+      t.masker.learnFrom(Object.fromEntries(params));
+      const hit: RedirectHit = { url, params, window: page === main ? 'main' : 'popup' };
+      hits.push(hit);
+      waiting.shift()?.(hit);
+    }
+    await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: redirectPage });
+  };
+  return shared.withSession(options.session ?? 'logged-in', async () => {
+    const opened = await shared.newPage(intercept);
+    const mainPage = opened.page;
+    main = mainPage;
+    try {
+      if (options.session !== 'none') {
+        await shared.loggedIn(async () => {
+          await mainPage.goto(grantPageUrl(t, {}));
+          await logInIfAsked(t, mainPage);
         });
-      },
-      async messages() {
-        return (mainPage.evaluate('window.__messages || []') as Promise<unknown[]>).catch(() => []);
-      },
-    };
-    return await body(b);
-  } finally {
-    await context.close().catch(() => undefined);
-  }
+      }
+      const b: GrantBrowser = {
+        main: mainPage,
+        async openPopup(pageUrl) {
+          startAuthUrl = pageUrl;
+          await mainPage.goto(`${origin}${START_PATH}`);
+          const [popup] = await Promise.all([mainPage.waitForEvent('popup'), mainPage.click('#connect')]);
+          await popup.waitForLoadState('domcontentloaded');
+          return popup;
+        },
+        nextRedirect(timeoutMs = STEP_TIMEOUT_MS) {
+          const seen = hits.shift();
+          if (seen) return Promise.resolve(seen);
+          return new Promise((resolve) => {
+            const timer = setTimeout(() => {
+              waiting.splice(waiting.indexOf(done), 1);
+              resolve(undefined);
+            }, timeoutMs);
+            const done = (hit: RedirectHit) => {
+              clearTimeout(timer);
+              hits.splice(hits.indexOf(hit), 1);
+              resolve(hit);
+            };
+            waiting.push(done);
+          });
+        },
+        async messages() {
+          return (mainPage.evaluate('window.__messages || []') as Promise<unknown[]>).catch(() => []);
+        },
+      };
+      return await body(b);
+    } finally {
+      await opened.close();
+    }
+  });
 }
 
 /**

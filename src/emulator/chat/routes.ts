@@ -6,21 +6,21 @@
  * a message is in the history as soon as the 200 is sent.
  */
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { toProblem } from '../errors.js';
+import type { FaultSwitches } from '../faults.js';
 import { ChatError, invalidRequest, notFound, sendChatError } from './errors.js';
+import { allowedMethods, bodyText, CHAT_READ_LIMIT, checkBodySize, crashOnMalformed, crashOnOddInput, pathBelow } from './http.js';
 import { verifySignature } from './signature.js';
 import { chatState, historyPage, insertInOrder, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
 import {
   Validator, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type Obj,
 } from './validate.js';
+import { raceWindow } from '../race-window.js';
 
 export const CHAT_PREFIX = '/v2/origin/custom';
 
-/** The race faults stand for a read and a write to a store with a round trip between them. */
-const storeRoundTrip = (): Promise<void> => sleep(5);
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -28,8 +28,13 @@ export async function chatRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
   const state = chatState(ctx);
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CHAT_READ_LIMIT }, (request: FastifyRequest, body: Buffer, done) => {
       request.rawBody = body;
+      try {
+        checkBodySize(body, ctx.faults);
+      } catch (err) {
+        return done(err as Error, undefined);
+      }
       done(null, undefined);
     });
     scope.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -39,6 +44,7 @@ export async function chatRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
         request.log.error({ err }, 'unhandled emulator error');
         return reply.code(500).header('content-type', JSON_TYPE).send(JSON.stringify({ status: 0, error_code: 500, error_type: 'INTERNAL_ERROR', error_description: 'internal error' }));
       }
+      if (p.status === 413) return sendChatError(reply, new ChatError(413, 'REQUEST_TOO_LARGE', p.detail), ctx.faults);
       return sendChatError(reply, new ChatError(p.status === 404 ? 404 : 400, 'BAD_REQUEST', p.detail), ctx.faults);
     });
     registerEndpoints(scope, ctx, state);
@@ -57,7 +63,7 @@ function gate<T>(ctx: EmulatorContext, request: FastifyRequest, g: Gate<T>): T {
   const validateFirst = ctx.faults.isOn('chat-validate-before-signature');
   if (!validateFirst) verifyAnyOf(ctx, request, g.channel.secret);
   const c = new Validator(ctx.faults);
-  const value = g.validate(c, readJson(request));
+  const value = g.validate(c, readJson(ctx.faults, request));
   if (c.errors.length > 0) throw invalidRequest(c.errors);
   if (validateFirst) verifySignature(ctx, request, g.channel.secret);
   return value;
@@ -79,14 +85,18 @@ function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: stri
   }
 }
 
-function readJson(request: FastifyRequest): unknown {
+function readJson(faults: FaultSwitches, request: FastifyRequest): unknown {
   const raw = request.rawBody;
   if (!raw || raw.length === 0) return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    body = JSON.parse(bodyText(raw, faults));
   } catch {
+    crashOnMalformed(faults);
     throw invalidRequest([{ field: 'body', message: 'is not valid JSON' }]);
   }
+  crashOnOddInput(faults, body);
+  return body;
 }
 
 function objectOf(c: Validator, body: unknown): Obj {
@@ -123,6 +133,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const tw = c.bool(body, 'is_time_window_disabled', '');
         const anyAccount = f.isOn('chat-connect-any-account');
         if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId) && !anyAccount) c.add('account_id', 'is not an account of the chat interface');
+        // §2.4: the hook address for the chosen version must be set in the channel settings.
+        if (hook !== undefined && channel?.hookVersions && !channel.hookVersions.includes(hook)) c.add('hook_api_version', `the channel has no hook address for ${hook}`);
         return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? f.isOn('chat-time-window-default-true') };
       },
     });
@@ -152,6 +164,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (!state.accounts.has(accountId)) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     if (conn && !f.isOn('chat-disconnect-noop')) conn.connected = false;
     if (f.isOn('chat-disconnect-whole-channel')) for (const other of state.connections.values()) if (other.channel === channel) other.connected = false;
+    if (f.isOn('chat-disconnect-answers-body')) return json(reply, { account_id: accountId, disconnected: true });
     return emptyOk(reply);
   });
 
@@ -162,8 +175,10 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       channel: state.channelOfScope(scopeId),
       validate: (c, raw) => {
         const body = objectOf(c, raw);
-        const conversationId = c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
-        const externalId = source(c, body, '');
+        const madeUp = f.isOn('chat-create-conversation-id-optional') && (typeof body.conversation_id !== 'string' || body.conversation_id === '');
+        const conversationId = madeUp ? `made-up-${randomUUID()}` : c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
+        // The unchecked-source fault reads external_id through a validator whose errors are thrown away.
+        const externalId = source(f.isOn('chat-create-source-unchecked') ? new Validator(f) : c, body, '');
         const user = participant(c, body, 'user', '', { required: true });
         return { conversationId: conversationId ?? '', externalId, user };
       },
@@ -171,7 +186,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = connected(state, scopeId);
     let chat = state.chatOf(conn, v.conversationId);
     if (!chat || f.isOn('chat-create-not-idempotent')) {
-      if (f.isOn('chat-create-race')) await storeRoundTrip();
+      if (f.isOn('chat-create-race')) await raceWindow(ctx).hold(`chat ${scopeId} ${v.conversationId}`);
       chat = state.newChat(conn, v.conversationId, state.client(conn, v.user!), v.externalId);
     } else if (v.user) state.client(conn, v.user);
     const user = personView(chat.user, f.isOn('chat-create-user-no-client-id') ? 'drop-client-id' : 'as-is');
@@ -200,7 +215,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = connected(state, scopeId);
     const m = state.message(conn, request.params.msgid!);
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
-    if (status) m.status = status;
+    if (status && !(m.status && f.isOn('chat-delivery-status-first-only'))) m.status = status;
     return emptyOk(reply);
   });
 
@@ -211,6 +226,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       channel: state.channelOfScope(scopeId),
       validate: (c) => {
         const query = (request.query ?? {}) as Record<string, unknown>;
+        crashOnOddInput(f, undefined, query);
         const read = f.isOn('chat-history-query-lenient') ? lenientInt : queryInt;
         const offset = read(c, query, 'offset', 0) ?? 0;
         const limit = read(c, query, 'limit', 1) ?? HISTORY_LIMIT_MAX;
@@ -264,7 +280,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const user = c.obj(body, 'user', '', { required: !lax });
         if (user) { c.str(user, 'id', 'user', { required: !lax }); c.str(user, 'ref_id', 'user'); }
         const type = lax ? 'react' : c.oneOf(body, 'type', '', ['react', 'unreact'] as const, { required: true });
-        const emoji = c.str(body, 'emoji', '');
+        const emoji = c.str(body, 'emoji', '', { required: type === 'react' && f.isOn('chat-react-emoji-required') });
         return { conversationId, conversationRefId, id, msgid, type: type ?? 'react', emoji: emoji ?? '', userId: String((user?.id as string | undefined) ?? '') };
       },
     });
@@ -277,15 +293,23 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
     if (v.type === 'react') m.reactions.set(v.userId, v.emoji);
-    else m.reactions.delete(v.userId);
+    else if (!f.isOn('chat-unreact-ignored')) m.reactions.delete(v.userId);
     return emptyOk(reply);
   });
 
-  // Anything else under the prefix: still signature first when the channel is known, then 404.
-  app.all('/*', async (request) => {
-    const first = (request.url.slice(CHAT_PREFIX.length + 1).split(/[/?]/, 1)[0]) ?? '';
+  // Anything else under the prefix: still signature first when the channel is known, then 405 with Allow on the
+  // path of an endpoint (RFC 9110 §15.5.6), 404 elsewhere.
+  app.all('/*', async (request, reply) => {
+    const below = pathBelow(request, CHAT_PREFIX);
+    const first = (below.slice(1).split(/[/?]/, 1)[0]) ?? '';
     const channel = state.channels.get(first) ?? state.channelOfScope(first);
     if (channel) verifySignature(ctx, request, channel.secret);
+    const allow = allowedMethods(below);
+    if (allow.length > 0) {
+      if (!f.isOn('chat-wrong-method-no-allow')) reply.header('allow', allow.join(', '));
+      return sendChatError(reply, new ChatError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not served on this path; allowed: ${allow.join(', ')}`), f);
+    }
+    if (f.isOn('chat-unknown-path-html')) return reply.code(404).header('content-type', 'text/html; charset=utf-8').send('<html><body><h1>404 Not Found</h1></body></html>');
     throw notFound('NOT_FOUND', `no chat endpoint for ${request.method} on this path`);
   });
 }
@@ -335,7 +359,8 @@ interface MessageEvent {
 
 function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
   const body = objectOf(c, raw);
-  const event = c.oneOf(body, 'event_type', '', ['new_message', 'edit_message'] as const, { required: true });
+  const anyKind = c.faults.isOn('chat-event-type-unknown-as-new') && typeof body.event_type === 'string' && body.event_type !== 'edit_message';
+  const event = anyKind ? 'new_message' : c.oneOf(body, 'event_type', '', ['new_message', 'edit_message'] as const, { required: true });
   const p = c.obj(body, 'payload', '', { required: true }) ?? {};
   const edit = event === 'edit_message';
   const conversationId = c.str(p, 'conversation_id', 'payload', { required: true, nonEmpty: true }) ?? '';
@@ -349,7 +374,7 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   const msg = message(c, p, 'payload', { edit });
   const base = { event: event ?? 'new_message', p, conversationId, timestamp, msecTimestamp, silent, ...(msgid !== undefined && { msgid }), ...(id !== undefined && { id }), forwards: [] } as const;
   if (edit) {
-    if (msg?.postId !== undefined) c.add('payload.message.post', 'comments cannot be edited');
+    if (msg?.postId !== undefined && !c.faults.isOn('chat-comment-edit-accepted')) c.add('payload.message.post', 'comments cannot be edited');
     return { ...base, message: msg ?? { type: 'text', text: '' } };
   }
   const externalId = source(c, p, 'payload');
@@ -363,22 +388,24 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
     const isBot = ref === channel.botId;
     if (ref === undefined) c.add('payload.sender.ref_id', 'is required for an outgoing message (an account user id or the bot id)');
     else if (!isBot && !conn.account.userIds.includes(ref)) c.add('payload.sender.ref_id', 'is neither an account user id nor the bot id');
-    if (isBot && msg?.postId !== undefined) c.add('payload.sender.ref_id', 'the bot cannot reply to a comment');
+    if (isBot && msg?.postId !== undefined && !c.faults.isOn('chat-comment-bot-accepted')) c.add('payload.sender.ref_id', 'the bot cannot reply to a comment');
   }
   let replyTo: MessageEvent['replyTo'];
   const rt = c.obj(p, 'reply_to', 'payload');
-  if (rt) {
+  if (rt && !(c.faults.isOn('chat-reply-to-message-optional') && !isObj(rt.message))) {
     if (!Object.hasOwn(rt, 'message')) c.add('payload.reply_to.message', 'is required');
     else replyTo = embedded(c, rt.message, 'payload.reply_to.message');
   }
   const forwards: { id?: string; msgid?: string }[] = [];
   const fw = c.obj(p, 'forwards', 'payload');
-  if (fw) {
+  if (fw && !(c.faults.isOn('chat-forwards-messages-optional') && !Array.isArray(fw.messages))) {
     const list = fw.messages;
     if (!Array.isArray(list)) c.add('payload.forwards.messages', 'must be an array');
     else {
       if (list.length > MAX_FORWARDS && !c.faults.isOn('chat-forwards-unlimited')) c.add('payload.forwards.messages', `must hold at most ${MAX_FORWARDS} message`);
-      list.forEach((e, i) => { const r = embedded(c, e, `payload.forwards.messages.${i}`); if (r) forwards.push(r); });
+      // The unchecked-forwards fault validates forwarded messages with a validator whose errors are thrown away.
+      const fc = c.faults.isOn('chat-forwards-embedded-unchecked') ? new Validator(c.faults) : c;
+      list.forEach((e, i) => { const r = embedded(fc, e, `payload.forwards.messages.${i}`); if (r) forwards.push(r); });
     }
     c.str(fw, 'conversation_ref_id', 'payload.forwards');
     c.str(fw, 'conversation_id', 'payload.forwards');
@@ -406,6 +433,17 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   for (const [i, e] of v.forwards.entries()) {
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
   }
+  // §4.3: conversation_ref_id names a chat of this connection (write-first); one of another scope or none is refused.
+  const ref = typeof v.p.conversation_ref_id === 'string' ? v.p.conversation_ref_id : undefined;
+  const referred = ref !== undefined ? state.chatByEitherId(conn, ref) : undefined;
+  if (ref !== undefined && !referred && !f.isOn('chat-conversation-ref-id-unchecked')) {
+    throw invalidRequest([{ field: 'payload.conversation_ref_id', message: 'is not a chat of this channel connection' }]);
+  }
+  // The client's reply to a write-first chat links it: the conversation continues in the chat the account started.
+  if (!chat && referred && referred.conversationId === '' && !f.isOn('chat-write-first-not-linked')) {
+    state.linkConversation(conn, v.conversationId, referred);
+    chat = referred;
+  }
   chat ??= state.newChat(conn, v.conversationId, client, v.externalId);
   const existing = state.message(conn, v.msgid!);
   if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId);
@@ -414,7 +452,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const m: StoredMessage = {
     id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp,
     sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
-    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: v.message.postId }),
+    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
   };
   state.indexMessage(conn, m);
   if (m.postId !== undefined) {
@@ -423,7 +461,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     chat.comments.set(m.postId, list);
   } else if (f.isOn('chat-message-lost-under-concurrency')) {
     const snapshot = chat.messages;
-    await storeRoundTrip();
+    await raceWindow(ctx).hold(`messages ${chat.id}`);
     const next = [...snapshot];
     insertInOrder(next, m);
     chat.messages = next;
@@ -462,20 +500,26 @@ function accountSide(conn: Connection, p: NonNullable<MessageEvent['sender']>): 
 }
 
 function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): { new_message: Record<string, unknown> } {
+  const f = ctx.faults;
   const chat = state.chatOf(conn, v.conversationId);
-  const m = v.id !== undefined ? state.message(conn, v.id) : state.message(conn, v.msgid!);
-  if (!chat || !m || m.chat !== chat) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+  const key = v.id ?? v.msgid!;
+  const inScope = state.message(conn, key);
+  const m = inScope ?? (f.isOn('chat-edit-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((x) => x !== undefined) : undefined);
+  if (!m && chat && v.msgid !== undefined && f.isOn('chat-edit-unknown-creates')) return createdByEdit(state, conn, chat, v);
+  const chatMatters = !f.isOn('chat-edit-ignores-conversation') && !(f.isOn('chat-edit-any-scope') && !inScope);
+  if (!chat || !m || (m.chat !== chat && chatMatters)) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
   const old = m.content;
   // File fields may be left out when the file is unchanged (§2.7, §4.3 rule 4).
   const content = { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) };
-  if (ctx.faults.isOn('chat-edit-appends')) {
+  const quotes = isObj(v.p.reply_to) || isObj(v.p.forwards);
+  if (f.isOn('chat-edit-appends') || (quotes && f.isOn('chat-edit-quote-appends'))) {
     const copy: StoredMessage = { ...m, id: randomUUID(), seq: state.nextSeq(), content, reactions: new Map() };
-    insertInOrder(chat.messages, copy);
+    insertInOrder(m.chat.messages, copy);
     state.indexMessage(conn, copy);
     return responseOf(copy, v.conversationId);
   }
   m.content = content;
-  const f = ctx.faults;
+  if (f.isOn('chat-edit-takes-source')) takeSource(state, conn, m.chat, v.p);
   if (f.isOn('chat-edit-takes-sender') && isObj(v.p.sender)) (m as { sender: Person }).sender = editedPerson(v.p.sender);
   if (f.isOn('chat-edit-takes-receiver') && isObj(v.p.receiver)) (m as { receiver?: Person }).receiver = editedPerson(v.p.receiver);
   if (v.id !== undefined && v.msgid !== undefined && v.msgid !== m.clientId && !f.isOn('chat-edit-msgid-not-rebound')) {
@@ -483,6 +527,26 @@ function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v
     state.indexMessage(conn, m);
   }
   return responseOf(m, v.conversationId);
+}
+
+/** What the `chat-edit-unknown-creates` fault does with an edit of an unknown msgid: stores it as a new incoming message. */
+function createdByEdit(state: ChatState, conn: Connection, chat: Chat, v: MessageEvent): { new_message: Record<string, unknown> } {
+  const m: StoredMessage = {
+    id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp,
+    sender: chat.user, content: v.message, reactions: new Map(),
+  };
+  state.indexMessage(conn, m);
+  insertInOrder(chat.messages, m);
+  return responseOf(m, v.conversationId);
+}
+
+/** What the `chat-edit-takes-source` fault does with an edit's source: moves the chat and its lead to it. */
+function takeSource(state: ChatState, conn: Connection, chat: Chat, p: Obj): void {
+  if (!isObj(p.source) || p.source.external_id === undefined) return;
+  const ext = String(p.source.external_id);
+  chat.sourceExternalId = ext;
+  const i = state.leads.findIndex((l) => l.chat_id === chat.id);
+  if (i >= 0) state.leads[i] = { ...state.leads[i]!, source_external_id: ext, pipeline_id: state.pipelineFor(conn, ext) };
 }
 
 /** A participant taken from an edit's payload, as the two edit faults wrongly store it. */

@@ -4,9 +4,9 @@
  * `signingString` of src/protocol/chat-signature.ts, and the HMAC is compared in constant time.
  * `Date` is RFC 2822 with a numeric zone or GMT, within 15 minutes of the emulator clock (docs/field-notes.md).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { contentMd5, parseRfc2822, signingString } from '../../protocol/chat-signature.js';
+import { EMPTY_MD5, parseRfc2822, signingString } from '../../protocol/chat-signature.js';
 import type { EmulatorContext } from '../context.js';
 import { invalidSignature } from './errors.js';
 
@@ -23,9 +23,45 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function hexEqual(a: string, b: string): boolean {
-  if (a.length !== b.length || !HEX.test(a) || !HEX.test(b) || a.length % 2 !== 0) return false;
-  return timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+/** Whether `hex` is lower-case hex of exactly the bytes of `digest`; constant time in the bytes compared. */
+function hexEquals(hex: string, digest: Buffer): boolean {
+  if (hex.length !== digest.length * 2 || !HEX.test(hex)) return false;
+  return timingSafeEqual(Buffer.from(hex, 'hex'), digest);
+}
+
+/** MD5 of the body bytes as received (the MD5 of nothing for a bodiless request). */
+function bodyMd5(body: Buffer | null | undefined): Buffer {
+  return body && body.length > 0 ? createHash('md5').update(body).digest() : EMPTY_MD5_BYTES;
+}
+const EMPTY_MD5_BYTES = Buffer.from(EMPTY_MD5, 'hex');
+
+/**
+ * The last Date value read and its time: a client signs many requests within the same second, and the RFC 2822
+ * pattern is the costliest step of the check after the two hashes.
+ */
+let lastDate: { readonly value: string; readonly ms: number | undefined } = { value: '', ms: undefined };
+
+function dateMs(value: string): number | undefined {
+  if (lastDate.value !== value) lastDate = { value, ms: parseRfc2822(value) };
+  return lastDate.ms;
+}
+
+/** The channel secrets as HMAC keys, made once per secret rather than once per request. */
+const hmacKeys = new Map<string, KeyObject>();
+
+function hmacKey(secret: string): KeyObject {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    if (hmacKeys.size >= 1024) hmacKeys.clear();
+    hmacKeys.set(secret, (key = createSecretKey(Buffer.from(secret, 'utf8'))));
+  }
+  return key;
+}
+
+/** HMAC-SHA1 of the signing string for `path` (the query-signed fault signs the path with its query string). */
+function expectedSignature(request: FastifyRequest, f: EmulatorContext['faults'], secret: string, parts: { md5: string; contentType: string; date: string }, path: string): Buffer {
+  const signed = signingString({ method: request.method, ...parts, path });
+  return createHmac('sha1', hmacKey(secret)).update(f.isOn('chat-query-signed') ? signed.slice(0, signed.lastIndexOf('\n') + 1) + path : signed).digest();
 }
 
 export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, secret: string): void {
@@ -38,28 +74,25 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   if (f.isOn('chat-signature-connect-only') && !request.url.split('?', 1)[0]!.endsWith('/connect')) return;
   const contentType = header(request, 'content-type');
   const date = header(request, 'date');
-  const md5 = header(request, 'content-md5') ?? (f.isOn('chat-md5-header-optional') ? contentMd5(request.rawBody ?? undefined) : undefined);
+  const md5 = header(request, 'content-md5') ?? (f.isOn('chat-md5-header-optional') ? bodyMd5(request.rawBody).toString('hex') : undefined);
   const signature = header(request, 'x-signature');
   if (signature === undefined && f.isOn('chat-signature-header-optional')) return;
   if (contentType === undefined || date === undefined || md5 === undefined || signature === undefined) {
     throw invalidSignature('Content-Type, Date, Content-MD5 and X-Signature are required');
   }
   const md5Unchecked = f.isOn('chat-md5-not-compared') || (request.method === 'GET' && f.isOn('chat-get-md5-not-checked'));
-  if (!md5Unchecked && !hexEqual(md5, contentMd5(request.rawBody ?? undefined))) {
+  if (!md5Unchecked && !hexEquals(md5, bodyMd5(request.rawBody))) {
     throw invalidSignature('Content-MD5 does not match the body');
   }
-  const when = parseRfc2822(date);
+  const when = dateMs(date);
   if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim()))) throw invalidSignature('Date is not an RFC 2822 date');
   if (Math.abs(when - ctx.clock.nowMs()) > DATE_WINDOW_SECONDS * 1000) throw invalidSignature('Date is too far from the server time');
   // The path as received, without its query string (§5.2); the two path faults bend exactly this step.
-  const expected = (path: string): string => {
-    const signed = signingString({ method: request.method, md5, contentType, date, path });
-    return createHmac('sha1', secret).update(f.isOn('chat-query-signed') ? signed.slice(0, signed.lastIndexOf('\n') + 1) + path : signed).digest('hex');
-  };
-  if (hexEqual(signature, expected(request.url))) return;
+  const parts = { md5, contentType, date };
+  if (hexEquals(signature, expectedSignature(request, f, secret, parts, request.url))) return;
   if (f.isOn('chat-signature-sha256-accepted')
-    && hexEqual(signature, createHmac('sha256', secret).update(signingString({ method: request.method, md5, contentType, date, path: request.url })).digest('hex'))) return;
-  if (f.isOn('chat-path-not-signed') && channelPaths(request.url).some((p) => hexEqual(signature, expected(p)))) return;
+    && hexEquals(signature, createHmac('sha256', hmacKey(secret)).update(signingString({ method: request.method, ...parts, path: request.url })).digest())) return;
+  if (f.isOn('chat-path-not-signed') && channelPaths(request.url).some((p) => hexEquals(signature, expectedSignature(request, f, secret, parts, p)))) return;
   throw invalidSignature('X-Signature does not match');
 }
 

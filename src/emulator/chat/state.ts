@@ -15,6 +15,8 @@ export interface ChannelRecord {
   readonly secret: string;
   readonly botId: string;
   readonly name: string;
+  /** The hook versions whose address the channel's settings hold (§2.4); every version when not said. */
+  readonly hookVersions?: readonly ('v1' | 'v2')[];
 }
 
 export interface ChatAccount {
@@ -63,7 +65,8 @@ export interface StoredMessage {
 
 export interface Chat {
   readonly id: string;
-  readonly conversationId: string;
+  /** Empty for a chat the account started by write-first until a client's reply links one (§4.3 conversation_ref_id). */
+  conversationId: string;
   readonly scopeId: string;
   readonly user: Person;
   sourceExternalId?: string;
@@ -198,6 +201,19 @@ export class ChatState {
     if (byConversation) return byConversation;
     const byId = this.chatsById.get(id);
     return byId && this.namespace(conn) === this.namespace(this.connections.get(byId.scopeId) ?? conn) ? byId : undefined;
+  }
+
+  /** A chat the account starts (write-first): known by its chat-interface id only until a reply links it. */
+  writeFirstChat(conn: Connection, user: Person): Chat {
+    const chat: Chat = { id: randomUUID(), conversationId: '', scopeId: conn.scopeId, user, messages: [], comments: new Map() };
+    this.chatsById.set(chat.id, chat);
+    return chat;
+  }
+
+  /** Links a write-first chat to the integration's conversation id of the client's reply. */
+  linkConversation(conn: Connection, conversationId: string, chat: Chat): void {
+    chat.conversationId = conversationId;
+    this.chatsByConversation.set(`${this.namespace(conn)}|${conversationId}`, chat);
   }
 
   newChat(conn: Connection, conversationId: string, user: Person, sourceExternalId?: string): Chat {

@@ -173,6 +173,7 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
   const type = c.oneOf(m, 'type', at, MESSAGE_TYPES, { required: true }) ?? (unchecked ? String(m.type ?? 'text') : undefined);
   if (type !== undefined && ['voice', 'audio', 'sticker'].includes(type) && c.faults.isOn('chat-media-types-refused')) c.add(join(at, 'type'), 'is not supported');
   const text = c.str(m, 'text', at, { required: type === 'text' && !unchecked });
+  if (type !== undefined && type !== 'text' && text === '' && c.faults.isOn('chat-empty-text-refused')) c.add(join(at, 'text'), 'must not be empty');
   const fileRequired = !!type && FILE_TYPES.includes(type) && !unchecked && !(opts.edit && !c.faults.isOn('chat-edit-requires-file-fields'));
   const media = c.str(m, 'media', at, { required: fileRequired });
   const fileName = c.str(m, 'file_name', at, { required: fileRequired });
@@ -211,7 +212,7 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
 
 /** §2.8: only `post` is a supported type; `url` is the link. */
 function sharedPost(c: Validator, s: Obj, at: string): void {
-  c.str(s, 'url', at, { required: true });
+  if (!c.faults.isOn('chat-shared-post-url-optional')) c.str(s, 'url', at, { required: true });
   c.str(s, 'preview_link', at, { optional: true });
   c.str(s, 'preview_permalink', at, { optional: true });
   c.str(s, 'site_name', at, { optional: true });
@@ -283,7 +284,8 @@ export function embedded(c: Validator, e: unknown, at: string): EmbeddedIn | und
   if (sender) {
     const sid = c.str(sender, 'id', join(at, 'sender'));
     const sref = c.str(sender, 'ref_id', join(at, 'sender'));
-    c.str(sender, 'name', join(at, 'sender'), { required: full && sid === undefined && sref === undefined });
+    const byId = (sid !== undefined || sref !== undefined) && !c.faults.isOn('chat-embedded-sender-name-required');
+    c.str(sender, 'name', join(at, 'sender'), { required: full && !byId });
   }
   return { ...(id !== undefined && { id }), ...(msgid !== undefined && { msgid }) };
 }

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
-import { chatState, DEFAULT_PIPELINE_ID, type Chat, type ChatState } from '../chat/state.js';
+import { chatState, DEFAULT_PIPELINE_ID, insertInOrder, type Chat, type ChatState, type StoredMessage } from '../chat/state.js';
 import { badRequest, controlBody, optionalString, requiredString } from './validate.js';
 import { CONTROL_PREFIX } from './routes.js';
 
@@ -47,7 +47,9 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     const id = optionalString(body, 'id') ?? randomUUID();
     if (!/^[A-Za-z0-9-]{1,64}$/.test(id)) throw badRequest('`id` must be 1 to 64 letters, digits or dashes');
     if (state.channels.has(id)) throw new ProblemError({ status: 409, detail: 'a channel with this id is already registered' });
-    const channel = { id, secret, botId: optionalString(body, 'bot_id') ?? randomUUID(), name: optionalString(body, 'name') ?? 'Registered Channel' };
+    const versions = body.hook_versions;
+    if (versions !== undefined && (!Array.isArray(versions) || !versions.every((v) => v === 'v1' || v === 'v2'))) throw badRequest('`hook_versions` must be an array of "v1" and "v2"');
+    const channel = { id, secret, botId: optionalString(body, 'bot_id') ?? randomUUID(), name: optionalString(body, 'name') ?? 'Registered Channel', ...(versions !== undefined && { hookVersions: versions as ('v1' | 'v2')[] }) };
     state.channels.set(id, channel);
     ctx.secrets.add(secret);
     return json(reply, 201, { id: channel.id, bot_id: channel.botId, name: channel.name });
@@ -96,6 +98,24 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
   });
   methodNotAllowed(app, `${P}/conversations`, ['GET']);
 
+  // The per-message ground truth the account keeps: text, delivery status (§3.3) and reactions (§4.3); private messages in order, then comments.
+  app.get(`${P}/messages`, async (request, reply) => {
+    const scope = query(request.query, 'scope_id');
+    const conv = query(request.query, 'conversation_id');
+    if (!scope || !conv) throw badRequest('`scope_id` and `conversation_id` are required query parameters');
+    const chat = chatFor(state, scope, conv);
+    if (!chat) throw new ProblemError({ status: 404, detail: 'no chat for this scope_id and conversation_id' });
+    const comments = [...chat.comments.values()].flat().sort((x, y) => x.seq - y.seq);
+    return json(reply, 200, {
+      messages: [...chat.messages, ...comments].map((m) => ({
+        id: m.id, msgid: m.clientId, text: m.content.text, ...(m.postId !== undefined && { post_id: m.postId }),
+        delivery_status: m.status ? { status_code: m.status.code, ...(m.status.errorCode !== undefined && { error_code: m.status.errorCode }), ...(m.status.error !== undefined && { error: m.status.error }) } : null,
+        reactions: [...m.reactions.entries()].map(([user_id, emoji]) => ({ user_id, emoji })),
+      })),
+    });
+  });
+  methodNotAllowed(app, `${P}/messages`, ['GET']);
+
   // A manager writes in the chat from the account: the channel's outgoing-message hook is sent while connected (§3.2, §6).
   app.post(`${P}/account-message`, async (request, reply) => {
     const body = controlBody(request.body);
@@ -114,4 +134,25 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     return json(reply, 200, { msgid, hook_sent: live });
   });
   methodNotAllowed(app, `${P}/account-message`, ['POST']);
+
+  // A manager starts a chat from the account (write-first): the chat exists on the account side only, known by its id.
+  app.post(`${P}/write-first`, async (request, reply) => {
+    const body = controlBody(request.body);
+    const scopeId = requiredString(body, 'scope_id');
+    const text = requiredString(body, 'text');
+    const conn = state.connections.get(scopeId);
+    if (!conn) throw new ProblemError({ status: 404, detail: 'no channel connection for this scope_id' });
+    const manager = conn.account.userIds[0];
+    if (manager === undefined) throw new ProblemError({ status: 404, detail: 'the account has no user to write first' });
+    const chat = state.writeFirstChat(conn, { id: randomUUID(), name: optionalString(body, 'contact_name') ?? 'Write-first contact', avatar: '' });
+    const now = ctx.clock.nowSeconds();
+    const m: StoredMessage = {
+      id: randomUUID(), clientId: randomUUID(), chat, seq: state.nextSeq(), timestamp: now, msecTimestamp: now * 1000,
+      sender: { id: manager, name: 'Manager', avatar: '' }, receiver: chat.user, content: { type: 'text', text }, reactions: new Map(),
+    };
+    state.indexMessage(conn, m);
+    insertInOrder(chat.messages, m);
+    return json(reply, 200, { chat_id: chat.id, msgid: m.clientId });
+  });
+  methodNotAllowed(app, `${P}/write-first`, ['POST']);
 }

@@ -63,7 +63,26 @@ function isRangeObject(v: unknown): v is Record<string, unknown> {
   return isObject(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k === 'from' || k === 'to');
 }
 
+/**
+ * Compiled filters of the filter objects seen lately, per table and per set of active faults. The server's query
+ * parser hands out the same frozen object for a query it has seen (src/emulator/body.ts), so a repeated query skips
+ * compiling; a new table (a reseed) or another fault set compiles again.
+ */
+const compiled = new WeakMap<object, WeakMap<ListTable, { readonly faults: string; readonly filter: CompiledFilter }>>();
+
 export function compileFilter(list: ListName, table: ListTable, filter: unknown, faults: FaultSwitches): CompiledFilter {
+  if (!isObject(filter) || !Object.isFrozen(filter)) return compileFilterNow(list, table, filter, faults);
+  const active = faults.active().join(',');
+  let byTable = compiled.get(filter);
+  if (!byTable) compiled.set(filter, (byTable = new WeakMap()));
+  const known = byTable.get(table);
+  if (known?.faults === active) return known.filter;
+  const fresh = compileFilterNow(list, table, filter, faults);
+  byTable.set(table, { faults: active, filter: fresh });
+  return fresh;
+}
+
+function compileFilterNow(list: ListName, table: ListTable, filter: unknown, faults: FaultSwitches): CompiledFilter {
   if (!isObject(filter)) throw bad('`filter` must be an object of parameters, e.g. filter[id]=1');
   const params = FILTER_PARAMETERS[list];
   let keys = Object.keys(filter).filter((k) => Object.hasOwn(params, k));

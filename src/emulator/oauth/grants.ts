@@ -11,6 +11,7 @@ import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant, type Issu
 import { integrationById, secretMatches } from './lifecycle.js';
 import { checkParam, invalid, type TokenParams } from './params.js';
 import { isRevoked } from './revocation.js';
+import { raceWindow } from '../race-window.js';
 
 /** The `short-code-lifetime` fault's lifetime. */
 const SHORT_CODE_TTL_MS = 15 * 60 * 1000;
@@ -93,7 +94,7 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     return issuePair(ctx, grant, site);
   }
   // The fault models a slow store between check and write: the window parallel exchanges slip through.
-  await new Promise((resolve) => setTimeout(resolve, 25));
+  await raceWindow(ctx).hold(`code ${code.grantId}`);
   code.usedAtMs ??= now;
   return issuePair(ctx, grant, site);
 }
@@ -149,7 +150,7 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   const late = f.isOn('refresh-check-then-act');
   if (!sameToken && !late) record.usedAtMs ??= now;
   // The fault models a slow store between check and write: the window parallel exchanges slip through.
-  if (late) await new Promise((resolve) => setTimeout(resolve, 25));
+  if (late) await raceWindow(ctx).hold(`refresh ${value}`);
   const access = await issueAccessToken(ctx, grant, site);
   if (!sameToken && late) record.usedAtMs ??= now;
   const refreshToken = sameToken ? value : issueRefreshToken(ctx, grant, !f.isOn('new-refresh-token-dead'));

@@ -1,0 +1,109 @@
+/**
+ * §4.3 "Send a comment": a comment is a new_message only (never edited), its allowed kinds are the client's comment
+ * and an account user's reply (not the bot's), a reply joins the post's one conversation, and what the fields a
+ * comment's message goes without (callback_data, delivery_status, shared_post) get is recorded.
+ */
+import {
+  chatSession, type ChatSession, chatSweepRule, conversationsOf, type ConversationView, defineSpec, editMessageBody, exchangeRule, jsonContentType,
+  type HttpResponse, type MessagePayload, messageTruth, type MessageTruth, type ParticipantBody, postConversationHolds, equals, valueField, scenarioRule, status, statusObserved, step,
+} from './kit.js';
+
+const COMMENT = '4.3/Send a comment';
+
+/** A conversation where the client has commented on one post (accepted), the post the rule works on. */
+interface Commented {
+  readonly s: ChatSession;
+  readonly conv: string;
+  readonly client: ParticipantBody;
+  readonly postId: string;
+  readonly msgid: string;
+}
+
+const commentOn = (postId: string, text: string, extra: Record<string, unknown> = {}) => ({
+  type: 'text', text, ...extra, post: { id: postId, url: `https://social.example/p/${postId}` },
+});
+
+async function commented(t: Parameters<typeof chatSession>[0]): Promise<Commented> {
+  const s = await chatSession(t);
+  const conv = s.conversationId();
+  const client = s.client('Commenter');
+  const postId = `post-${s.msgid()}`;
+  const { msgid } = await s.mustSend(s.payload(conv, client, { message: commentOn(postId, 'a client comment') }));
+  return { s, conv, client, postId, msgid };
+}
+
+/** A reply comment on the post from `sender` (a manager or the bot) to the client. */
+const replyComment = (c: Commented, sender: ParticipantBody): MessagePayload =>
+  c.s.payload(c.conv, sender, { receiver: c.client, message: commentOn(c.postId, 'a reply comment') });
+
+export default defineSpec({
+  section: '4.3',
+  title: 'Chat interface: comments',
+  level: 'must',
+  rules: [
+    exchangeRule<HttpResponse, Commented>(
+      { id: 'chat.comment.edit-refused', requires: ['write'],
+        title: 'An edit_message of a comment (message.post present) is refused with 400',
+        reading: '§4.3 "Send a comment": event_type is "only new_message". The comment\'s text is not read back: no API of the spec shows comments.',
+        covers: [COMMENT, '4.3/Send, edit or import a message/event_type'] },
+      {
+        setup: commented,
+        send: (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, msgid: c.msgid, message: commentOn(c.postId, 'an edited comment') })),
+        expect: [status(400), jsonContentType],
+      },
+    ),
+    scenarioRule<Commented>(
+      { id: 'chat.comment.unchanged-after-edit', requires: ['write', 'control'],
+        title: 'A comment an edit_message tried to change keeps its text',
+        reading: '§4.3 "Send a comment": event_type is "only new_message", so an edit cannot change a comment, whatever it answers. Read through the control API (GET /_control/chat/messages).',
+        covers: [COMMENT] },
+      {
+        setup: commented,
+        steps: [
+          step('edit of the comment', (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, msgid: c.msgid, message: commentOn(c.postId, 'an edited comment') })), []),
+          step<Commented, MessageTruth>('the comment', (_t, c) => messageTruth(c.s, c.conv, c.msgid), [valueField('text', equals('a client comment'), 'comment unchanged')]),
+        ],
+      },
+    ),
+    exchangeRule<HttpResponse, Commented>(
+      { id: 'chat.comment.bot-refused', level: 'should', requires: ['write'],
+        title: 'A comment sent as the integration bot (sender.ref_id = bot id, with a receiver) is refused with 400',
+        reading: '§4.3 "Send a comment": the allowed kinds are the client\'s comment and an account user\'s reply; the bot\'s is not one of them. Needs BOT_ID.',
+        covers: [COMMENT] },
+      {
+        setup: commented,
+        send: (_t, c) => c.s.sendMessage(replyComment(c, c.s.bot('Bot'))),
+        expect: [status(400), jsonContentType],
+      },
+    ),
+    scenarioRule<Commented>(
+      { id: 'chat.comment.manager-reply', requires: ['write', 'control'],
+        title: 'An account user\'s reply comment on a post is accepted and joins the post\'s one conversation, beside the client\'s comment',
+        reading: '§4.3 "Send a comment": an outgoing reply from an account user (sender.ref_id = user id, receiver = client) is allowed; one conversation per commented post. Read through the control API (GET /_control/chat/conversations). Needs MANAGER_USER_ID.',
+        covers: [COMMENT, '2.10/id'] },
+      {
+        setup: commented,
+        steps: [
+          step('manager reply', (_t, c) => c.s.sendMessage(replyComment(c, c.s.manager())), [status(200)]),
+          step<Commented, readonly ConversationView[]>('conversations', (_t, c) => conversationsOf(c.s, c.conv), (_t, c) => [postConversationHolds(c.postId, 2)]),
+        ],
+      },
+    ),
+    chatSweepRule<'callback_data' | 'delivery_status' | 'shared_post'>(
+      { id: 'chat.comment.excluded-fields', level: 'info', requires: ['write'],
+        title: 'What a comment carrying callback_data, delivery_status or shared_post (fields a comment goes without) gets',
+        reading: '§4.3: a comment "uses the fields of 2.7 without callback_data, delivery_status and shared_post"; whether one sent anyway is refused or ignored is not stated. Reported, not judged.',
+        covers: [COMMENT] },
+      {
+        connect: true,
+        named: ['callback_data', 'delivery_status', 'shared_post'],
+        send: (s, k) => {
+          const extra = { callback_data: { callback_data: 'button-1' }, delivery_status: { delivery_status: { status_code: 1 } }, shared_post: { shared_post: { url: 'https://social.example/post/9', type: 'post' } } }[k];
+          return s.sendMessage(s.payload(s.conversationId(), s.client(), { message: commentOn(`post-${s.msgid()}`, 'a comment with an excluded field', extra) }));
+        },
+        expect: (k) => [statusObserved('answer', { accepted: 'accepted (the field ignored or kept)', refused: 'refused' })],
+        label: (k) => k,
+      },
+    ),
+  ],
+});

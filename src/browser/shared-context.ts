@@ -1,0 +1,186 @@
+/**
+ * The run's one browser context for the page rules. Each rule works in fresh pages of its own (a page and the popups
+ * it opens); requests to the intercepted origin (the integration's, never contacted) are routed once for the whole
+ * context and handed to the rule whose page made them; the cookies are shared, so a user logs in once per run, and
+ * a SessionGate lets a rule that needs no session have the context alone, its cookies cleared.
+ *
+ * One context instead of one per rule: no storage state to copy, no context set-up and tear-down per rule, and one
+ * login for the run.
+ */
+import type { APIResponse, BrowserContext, Page, Route } from 'playwright-core';
+import type { RunResource } from '../runner/resources.js';
+import type { SharedBrowser } from './launch.js';
+import { SessionGate, type SessionKind } from './session-gate.js';
+
+/** Answers an intercepted request of one of the rule's pages (`page` is the window that made it). */
+export type Interceptor = (route: Route, page: Page) => Promise<void>;
+
+export interface SharedContextOptions {
+  /** Every request to this origin is intercepted and answered by the rule that owns the requesting page. */
+  readonly interceptOrigin: string;
+  /** The target's origins (its pages redirect to the intercepted origin). */
+  readonly targetOrigins: readonly string[];
+  /** Sends in a slot of the run's rate limit, when the target has one: each browser request to it then takes one. */
+  readonly throttled?: <T>(send: () => Promise<T>) => Promise<T>;
+  /** Default timeout of every action and navigation. */
+  readonly timeoutMs: number;
+}
+
+interface Owner {
+  readonly intercept: Interceptor;
+  readonly pages: Set<Page>;
+}
+
+/** A request of a page no rule owns (any more): the answer of an integration page that reached nobody. */
+const ORPHAN_PAGE = '<!doctype html><meta charset="utf-8"><title>Integration</title>';
+
+export class SharedContext implements RunResource {
+  readonly gate = new SessionGate();
+  readonly #owners = new WeakMap<Page, Owner>();
+  #session: Promise<void> | undefined;
+
+  private constructor(readonly context: BrowserContext) {}
+
+  static async open(browser: SharedBrowser, options: SharedContextOptions): Promise<SharedContext> {
+    const context = await browser.newContext();
+    context.setDefaultTimeout(options.timeoutMs);
+    context.setDefaultNavigationTimeout(options.timeoutMs);
+    const shared = new SharedContext(context);
+    // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page (Chromium
+    // then tries to resolve the integration's host, and fails or stalls).
+    await context.route(new RegExp(`^${escapeRegExp(options.interceptOrigin)}/`), (route) => shared.#dispatch(route));
+    await context.route((url) => options.targetOrigins.includes(url.origin), (route) => targetRequest(route, context, options));
+    return shared;
+  }
+
+  /** A fresh page whose intercepted requests, and those of every popup it opens, go to `intercept`. */
+  async newPage(intercept: Interceptor): Promise<{ page: Page; close(): Promise<void> }> {
+    const owner: Owner = { intercept, pages: new Set() };
+    const adopt = (page: Page) => {
+      this.#owners.set(page, owner);
+      owner.pages.add(page);
+      page.on('popup', adopt);
+    };
+    const page = await this.context.newPage();
+    adopt(page);
+    return {
+      page,
+      // Without waiting for the pages to be gone: a popup that is closing itself (window.close() after Allow) may
+      // never acknowledge a close sent meanwhile, and the call would hang until the protocol times out.
+      close: async () => {
+        await Promise.all([...owner.pages].map((p) => p.close({ runBeforeUnload: true }).catch(() => undefined)));
+      },
+    };
+  }
+
+  /** Uses the context with `kind` of session: shared with other logged-in rules, or alone with no cookies. */
+  async withSession<T>(kind: SessionKind, body: () => Promise<T>): Promise<T> {
+    const release = await this.gate.acquire(kind);
+    try {
+      if (kind === 'none') {
+        this.#session = undefined;
+        await this.context.clearCookies();
+      }
+      return await body();
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Logs in once for every rule that shares the session: the first caller's `login` runs, the others wait for it.
+   * Concurrent logins would each replace the session cookie and make the others' open forms stale.
+   */
+  loggedIn(login: () => Promise<void>): Promise<void> {
+    this.#session ??= login().catch((err: unknown) => {
+      this.#session = undefined;
+      throw err;
+    });
+    return this.#session;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+  }
+
+  async #dispatch(route: Route): Promise<void> {
+    const page = pageOf(route);
+    const owner = page ? await this.#ownerOf(page) : undefined;
+    if (owner && page) await owner.intercept(route, page);
+    else await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: ORPHAN_PAGE }).catch(() => undefined);
+  }
+
+  /** The rule of a page: its own, or that of the window that opened it (a popup not yet seen as one). */
+  async #ownerOf(page: Page): Promise<Owner | undefined> {
+    for (let p: Page | null = page; p; p = await p.opener().catch(() => null)) {
+      const owner = this.#owners.get(p);
+      if (owner) return owner;
+    }
+    return undefined;
+  }
+}
+
+/**
+ * A request of the browser to the target. Chromium does not show a redirect's next request to the routes, so a
+ * page's redirect to the intercepted origin would go out to the network (where the integration's host does not
+ * resolve): the target's documents are fetched from here instead, and a redirect into the intercepted origin is
+ * handed to the window as a navigation of its own (`location.replace`, same window, same URL), which is routed.
+ * With a rate limit, every request is sent from here in a slot held until its answer (its departure through the
+ * browser driver is not punctual enough to count from the start), and a redirect within the target is followed here
+ * too, each hop in its own slot, since the browser would send that hop past the routes and the limit.
+ */
+async function targetRequest(route: Route, context: BrowserContext, options: SharedContextOptions): Promise<void> {
+  const request = route.request();
+  if (!options.throttled && request.resourceType() !== 'document') {
+    await route.continue();
+    return;
+  }
+  const send = options.throttled ?? (<T>(f: () => Promise<T>) => f());
+  try {
+    let response = await send(() => route.fetch({ maxRedirects: 0 }));
+    for (let hop = 0; options.throttled && hop < MAX_TARGET_REDIRECTS; hop += 1) {
+      const next = redirectWithin(response, options.targetOrigins);
+      if (!next) break;
+      // The context's request client shares the browser's cookies, so a cookie the redirect set goes along.
+      response = await send(() => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0 }) : context.request.get(next.url, { maxRedirects: 0 }));
+    }
+    const location = response.headers().location;
+    const next = location && response.status() >= 300 && response.status() < 400 ? new URL(location, response.url()) : undefined;
+    if (next?.origin !== options.interceptOrigin || request.resourceType() !== 'document') {
+      await route.fulfill({ response });
+      return;
+    }
+    const { location: _moved, 'content-length': _length, 'content-encoding': _encoding, ...headers } = response.headers();
+    await route.fulfill({
+      status: 200,
+      headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
+      body: `<!doctype html><meta charset="utf-8"><title>Redirect</title><script>location.replace(${JSON.stringify(next.href).replace(/</g, '\\u003c')});</script>`,
+    });
+  } catch {
+    // The page may be gone (a rule that has its answer closes it while the browser still loads the logo): then
+    // nobody waits for this request. Otherwise the browser sees a failed load, which the rule judges.
+    await route.abort('failed').catch(() => undefined);
+  }
+}
+
+const MAX_TARGET_REDIRECTS = 5;
+
+/** Where a redirect leads when it stays on the target; a browser keeps the method only on 307 and 308. */
+function redirectWithin(response: APIResponse, origins: readonly string[]): { url: string; keepMethod: boolean } | undefined {
+  const location = response.headers().location;
+  if (response.status() < 300 || response.status() > 308 || !location) return undefined;
+  const url = new URL(location, response.url());
+  if (!origins.includes(url.origin)) return undefined;
+  return { url: url.href, keepMethod: response.status() === 307 || response.status() === 308 };
+}
+
+function pageOf(route: Route): Page | undefined {
+  try {
+    return route.request().frame().page();
+  } catch {
+    // Requests of service workers have no frame (and service workers are blocked anyway).
+    return undefined;
+  }
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -1,0 +1,70 @@
+/**
+ * Checks of the HTTP robustness of the chat routes (§4.3): the Allow header of a 405, and UTF-8 values that come back
+ * as sent. A round trip is judged on what the kit observed: the answer to the request that carried the value and the
+ * value read back (the history item, the created chat).
+ */
+import type { Check, Judge } from '../model/check.js';
+import type { HttpResponse } from '../model/http.js';
+import { fail, pass } from '../model/outcome.js';
+import { parseJson } from './json.js';
+
+/**
+ * RFC 9110 §15.5.6: a 405 MUST carry Allow, listing the methods the resource serves; `method` (the route's own) must
+ * be among them. Another status is judged by the status check; Allow is then not required.
+ */
+export function allowOn405(method: string): Check {
+  const name = 'Allow on 405';
+  return (res) => {
+    if (res.status !== 405) return pass(name, `status ${res.status}: no Allow required`);
+    const allow = res.headers.allow;
+    if (allow === undefined) return fail(name, `expected an Allow header naming ${method}, observed a 405 without one`);
+    const listed = allow.split(',').map((m) => m.trim().toUpperCase());
+    return listed.includes(method)
+      ? pass(name, `Allow: ${allow}`)
+      : fail(name, `expected Allow to name ${method} (the route's method), observed Allow: ${allow}`);
+  };
+}
+
+/** Code points of a text, for a finding that shows what changed where bytes were mangled (`U+00D0 U+009F`). */
+export function codePoints(text: string, max = 12): string {
+  const all = [...text].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`);
+  return all.length > max ? `${all.slice(0, max).join(' ')} …(${all.length})` : all.join(' ');
+}
+
+function sameText(name: string, what: string, sent: string, seen: unknown): ReturnType<Check> {
+  if (seen === sent) return pass(name, `${what} identical (${[...sent].length} characters)`);
+  if (typeof seen !== 'string') return fail(name, `expected ${what} ${codePoints(sent)}, observed ${seen === undefined ? 'none' : JSON.stringify(seen)?.slice(0, 60)}`);
+  return fail(name, `expected ${what} ${codePoints(sent)}, observed ${codePoints(seen)}`);
+}
+
+/** A value sent in one request and read back in another. */
+export interface RoundTrip {
+  /** The answer to the request that carried the value. */
+  readonly sent: HttpResponse;
+  /** What the target gave back for it (undefined: it is not there). */
+  readonly readBack: unknown;
+}
+
+/** The request carrying the value was accepted (200, as §4.3 answers a valid request). */
+export const roundTripAccepted: Judge<RoundTrip> = (r) =>
+  r.sent.status === 200
+    ? pass('accepted', 'status 200')
+    : fail('accepted', `expected 200 for a valid request carrying the value, observed ${r.sent.status}`);
+
+/** The value read back is the one sent, code point for code point (so byte for byte in UTF-8). */
+export function readBackIs(what: string, sent: string): Judge<RoundTrip> {
+  return (r) => sameText(`${what} round-trips`, what, sent, r.readBack);
+}
+
+/** A name sent when creating a chat and with a message: the create-chat answer is the first place it comes back. */
+export interface NameRoundTrip extends RoundTrip {
+  readonly created: HttpResponse;
+}
+
+/** The name of the user in the create-chat answer is the one sent (§4.3 answers the user object). */
+export function createdUserName(sent: string): Judge<NameRoundTrip> {
+  return (r) => {
+    const b = parseJson(r.created) as { user?: { name?: unknown } } | undefined;
+    return sameText('user.name in the answer', 'user.name', sent, b?.user?.name);
+  };
+}

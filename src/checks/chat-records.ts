@@ -1,0 +1,83 @@
+/**
+ * Checks of chat answers the spec states loosely or not at all (§4.3 bodies, §7 error bodies, duplicate msgids) and of
+ * the ground truth of comment conversations: one job each. The `observed…` ones belong to `info` rules and never judge.
+ */
+import type { Check, Judge } from '../model/check.js';
+import type { HttpResponse } from '../model/http.js';
+import { fail, nonStrict, observed, pass } from '../model/outcome.js';
+import { parseJson } from './json.js';
+import type { HistoryItem } from '../steps/chat.js';
+
+const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
+
+/**
+ * "Response 200 with no body" (§4.3 disconnect): an empty body passes; an empty JSON value (`{}`, `null`, `""`) is
+ * non_strict (nothing is said, but something is sent); any other body fails.
+ */
+export const noBody: Check = (res) => {
+  const text = res.text.trim();
+  if (text === '') return pass('no body', 'empty');
+  const value = parseJson(res);
+  const empty = value === null || value === '' || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
+  if (empty) return nonStrict('no body', `expected no body, observed an empty JSON value ${text.slice(0, 20)}`);
+  return fail('no body', `expected no body, observed ${text.slice(0, 80)}`);
+};
+
+/** The top-level keys of a JSON object body, sorted (none when the body is not an object). */
+function topKeys(res: HttpResponse): string[] {
+  const b = parseJson(res);
+  return b !== null && typeof b === 'object' && !Array.isArray(b) ? Object.keys(b).sort() : [];
+}
+
+/** Records an error answer's status, media type and top-level keys (§7: "Structure of the error body: not shown"). */
+export function observedErrorBody(family: string): Check {
+  return (res) => {
+    const type = res.headers['content-type'] ?? 'no content-type';
+    const keys = topKeys(res);
+    const shape = keys.length > 0 ? `keys ${keys.join(', ')}` : res.text.trim() === '' ? 'no body' : `a non-object body ${show(res.text.slice(0, 40))}`;
+    return observed('error body', `${family}: ${res.status}, ${type}, ${shape}`);
+  };
+}
+
+/** Two new_message events sent with one msgid and different texts: both answers and what the history then holds. */
+export interface DuplicateSeen {
+  readonly first: number;
+  readonly second: number;
+  readonly msgid: string;
+  readonly texts: readonly [string, string];
+  readonly items: readonly HistoryItem[];
+}
+
+/** Records how a target treats a repeated msgid (§4.3 is silent): the answers, how many elements, and which text stayed. */
+export const observedDuplicate: Judge<DuplicateSeen> = (o) => {
+  const held = o.items.filter((i) => i.message?.client_id === o.msgid);
+  const texts = held.map((i) => i.message?.text);
+  const which = texts.length === 1 ? (texts[0] === o.texts[0] ? 'the first text' : texts[0] === o.texts[1] ? 'the second text' : `the text ${show(texts[0])}`) : `texts ${show(texts)}`;
+  return observed('duplicate msgid', `answered ${o.first} then ${o.second}; the history holds ${held.length} element(s) under the msgid (${which})`);
+};
+
+/** A conversation of one chat as the control API shows it (GET /_control/chat/conversations). */
+export interface ConversationView {
+  readonly kind: string;
+  readonly post_id?: string;
+  readonly message_count: number;
+}
+
+/** One post conversation holds the post's comments: exactly one conversation for the post, with `count` messages. */
+export function postConversationHolds(postId: string, count: number): Judge<readonly ConversationView[]> {
+  return (conversations) => {
+    const posts = conversations.filter((c) => c.kind === 'post');
+    const mine = posts.filter((c) => c.post_id === postId);
+    const shape = posts.map((c) => `${c.post_id ?? '?'}=${c.message_count}`).join(', ') || 'none';
+    return mine.length === 1 && posts.length === 1 && mine[0]!.message_count === count
+      ? pass('post conversation', `${postId}: ${count} comments`)
+      : fail('post conversation', `expected one post conversation ${postId} holding ${count} comments, observed post conversations ${shape}`);
+  };
+}
+
+/** The conversation holds `n` messages: an edit or a refused request added none. */
+export function holdsMessages(n: number): Judge<readonly HistoryItem[]> {
+  return (items) => items.length === n
+    ? pass('no message added', `${n} message(s)`)
+    : fail('no message added', `expected the conversation to hold ${n} message(s), observed ${items.length}: ${items.map((i) => show(i.message?.client_id)).join(', ')}`);
+}

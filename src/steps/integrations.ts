@@ -4,7 +4,7 @@
  * control API, so the kit holds genuine credentials of both and can use one integration's credential with the other's.
  */
 import { Precondition } from '../errors.js';
-import type { RuleContext } from '../model/context.js';
+import type { RuleContext, RunResource } from '../model/context.js';
 import { codeGrant, type TokenEndpoint, type TokenPair } from '../protocol/oauth.js';
 import { exchange, tokensOf } from './oauth.js';
 
@@ -19,8 +19,21 @@ interface IntegrationView {
   readonly redirect_uri: string;
 }
 
-/** The other integration's genuine credentials: its id and Redirect URI as the control API lists them, a new secret key. */
+class OtherIntegration implements RunResource {
+  constructor(readonly credentials: ClientCredentials) {}
+  async close(): Promise<void> {}
+}
+
+/**
+ * The other integration's genuine credentials, once per run: rules running side by side that each set a new secret
+ * key would invalidate each other's.
+ */
 export async function otherIntegration(t: RuleContext): Promise<ClientCredentials> {
+  return (await t.resource('other-integration', async () => new OtherIntegration(await newOtherSecret(t)))).credentials;
+}
+
+/** Its id and Redirect URI as the control API lists them, and a new secret key. */
+async function newOtherSecret(t: RuleContext): Promise<ClientCredentials> {
   const { integrations } = await t.control.call<{ integrations: IntegrationView[] }>('GET', '/integrations');
   const other = integrations.find((i) => i.client_id !== t.credentials.clientId);
   if (!other) throw new Precondition('the control API lists no integration other than CLIENT_ID');

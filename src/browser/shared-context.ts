@@ -49,7 +49,7 @@ export class SharedContext implements RunResource {
     // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page (Chromium
     // then tries to resolve the integration's host, and fails or stalls).
     await context.route(new RegExp(`^${escapeRegExp(options.interceptOrigin)}/`), (route) => shared.#dispatch(route));
-    await context.route((url) => options.targetOrigins.includes(url.origin), (route) => targetRequest(route, context, options));
+    await routeTargetRequests(context, options);
     return shared;
   }
 
@@ -129,7 +129,18 @@ export class SharedContext implements RunResource {
  * browser driver is not punctual enough to count from the start), and a redirect within the target is followed here
  * too, each hop in its own slot, since the browser would send that hop past the routes and the limit.
  */
-async function targetRequest(route: Route, context: BrowserContext, options: SharedContextOptions): Promise<void> {
+export async function routeTargetRequests(context: BrowserContext, options: TargetRouteOptions): Promise<void> {
+  await context.route((url) => options.targetOrigins.includes(url.origin), (route) => targetRequest(route, context, options));
+}
+
+/** The distinct origins a target serves (its base, auth and chat URLs may share one). */
+export function originsOf(target: { readonly authUrl: string; readonly baseUrl: string; readonly chatUrl: string }): string[] {
+  return [...new Set([target.authUrl, target.baseUrl, target.chatUrl].map((u) => new URL(u).origin))];
+}
+
+export type TargetRouteOptions = Pick<SharedContextOptions, 'interceptOrigin' | 'targetOrigins' | 'throttled'>;
+
+async function targetRequest(route: Route, context: BrowserContext, options: TargetRouteOptions): Promise<void> {
   const request = route.request();
   if (!options.throttled && request.resourceType() !== 'document') {
     await route.continue();

@@ -8,7 +8,7 @@
 import type { Page, Route } from 'playwright-core';
 import { SharedBrowser } from '../browser/launch.js';
 import type { SessionKind } from '../browser/session-gate.js';
-import { SharedContext } from '../browser/shared-context.js';
+import { originsOf, SharedContext } from '../browser/shared-context.js';
 import { Precondition } from '../runner/precondition.js';
 import type { RuleContext } from '../runner/context.js';
 
@@ -63,7 +63,7 @@ export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?:
 function grantContextOf(t: RuleContext): Promise<SharedContext> {
   return t.resource('browser-context', async () => SharedContext.open(await browserOf(t), {
     interceptOrigin: new URL(t.credentials.redirectUri).origin,
-    targetOrigins: [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))],
+    targetOrigins: originsOf(t.target),
     timeoutMs: STEP_TIMEOUT_MS,
     ...(t.target.rateLimitRps ? { throttled: <T>(send: () => Promise<T>) => t.throttled(send) } : {}),
   }));

@@ -9,6 +9,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
+import { originsOf, routeTargetRequests } from '../browser/shared-context.js';
 import { browserOf, decide, grantPageUrl, showsLogin } from './browser.js';
 
 /** Generous: a loaded CI machine can take seconds per navigation; a working page answers far sooner. */
@@ -86,19 +87,15 @@ export class GrantDesk implements RunResource {
     const { t, context } = this;
     // Playwright runs the most recently registered matching route first: the Redirect URI's one goes last, so that it
     // wins even when the integration shares an origin with the target.
-    if (t.target.rateLimitRps) {
-      // The browser's requests to the target take slots of the run's rate limit like the kit's own.
-      const origins = [...new Set([t.target.authUrl, t.target.baseUrl, t.target.chatUrl].map((u) => new URL(u).origin))];
-      await context.route((url) => origins.includes(url.origin), async (route) => {
-        try {
-          await route.fulfill({ response: await t.throttled(() => route.fetch({ maxRedirects: 0 })) });
-        } catch {
-          await route.abort('failed').catch(() => undefined);
-        }
-      });
-    }
     const redirectUri = t.credentials.redirectUri;
     const origin = new URL(redirectUri).origin;
+    // The target's pages are fetched from here, so that the decision's redirect to the Redirect URI reaches the route
+    // below instead of the network (Chromium follows a redirect past the routes), and under the run's rate limit.
+    await routeTargetRequests(context, {
+      interceptOrigin: origin,
+      targetOrigins: originsOf(t.target),
+      ...(t.target.rateLimitRps ? { throttled: <T>(send: () => Promise<T>) => t.throttled(send) } : {}),
+    });
     // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page.
     await context.route(new RegExp(`^${escapeRegExp(origin)}/`), async (route) => {
       const request = route.request();

@@ -24,11 +24,13 @@ import accessPageSecurity from './4.1-access-page-security.js';
 import refreshAttacks from './4.1-refresh-attacks.js';
 import binding from './4.1-binding.js';
 import redirectUriVariants from './4.1-redirect-uri-variants.js';
+import tokenEndpointHttp from './4.1-token-endpoint-http.js';
 import filterShapes from './4.2-filter-shapes.js';
 import filterOracle from './4.2-filter-oracle.js';
 import filterMetamorphic from './4.2-filter-metamorphic.js';
 import filterOpen from './4.2-filter-open.js';
 import listSafety from './4.2-list-safety.js';
+import listLimits from './4.2-list-limits.js';
 import chatEndpoints from './4.3-chat-endpoints.js';
 import chatModel from './4.3-chat-model.js';
 import chatEdits from './4.3-chat-edits.js';
@@ -38,11 +40,12 @@ import connectReact from './4.3-connect-react.js';
 import chatHttp from './4.3-chat-http.js';
 import accountApiAuth from './5.1-account-api-auth.js';
 import httpRobustness from './5.1-http-robustness.js';
+import accountApiMore from './5.1-account-api-more.js';
 import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

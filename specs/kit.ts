@@ -35,6 +35,9 @@ export * from '../src/checks/token-format.js';
 export * from '../src/checks/http.js';
 export * from '../src/checks/list-safety.js';
 export * from '../src/checks/chat-http.js';
+export * from '../src/checks/transport.js';
+export * from '../src/checks/records.js';
+export * from '../src/checks/media.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -56,6 +59,8 @@ export * from '../src/steps/grant-page.js';
 export * from '../src/steps/integrations.js';
 export * from '../src/steps/revocation.js';
 export * from '../src/steps/chat-http.js';
+export * from '../src/steps/transport.js';
+export * from '../src/steps/burst.js';
 
 // generators
 export * from '../generators/token-requests.js';

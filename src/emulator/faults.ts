@@ -406,6 +406,15 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.http.oversized'] },
   { name: 'chat-text-latin1', description: 'Chat bodies are decoded as Latin-1: every non-ASCII character of a text or a name is stored as its UTF-8 bytes read one by one.',
     caughtBy: ['chat.http.utf8-text', 'chat.http.utf8-names'] },
+  // Access, lists and account API: transport, media types, request limits (§0, §4.1, §4.2, §5.1)
+  { name: 'api-links-plain-http', description: 'The account answer\'s HAL links point at plain http on the account\'s public host (http://<subdomain>.example.com), so a client following them sends its bearer in clear.',
+    caughtBy: ['http.tls'] },
+  { name: 'header-overflow-reset', description: 'A request whose request line and headers exceed 16 KiB is dropped without an answer (a connection reset) instead of getting 431.',
+    caughtBy: ['lists.http.long-query', 'api.bearer.odd-headers'] },
+  { name: 'token-sniffs-content-type', description: 'A token request under another media type (text/plain, application/octet-stream, none) is read as JSON when it parses, and exchanged.',
+    caughtBy: ['oauth.token.content-type-other'] },
+  { name: 'account-answer-text-plain', description: 'GET /api/v4/account sends its JSON as Content-Type text/plain.',
+    caughtBy: ['api.bodies.json'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -28,8 +28,10 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     };
     if (extras.has('amojo_id')) body.amojo_id = account.amojoId;
     if (extras.has('is_api_filter_enabled')) body.is_api_filter_enabled = account.isApiFilterEnabled;
-    body._links = { self: { href: `${linkBase(ctx, request)}${ACCOUNT_PATH}` } };
-    return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(JSON.stringify(body));
+    const base = ctx.faults.isOn('api-links-plain-http') ? `http://${account.subdomain}.example.com` : linkBase(ctx, request);
+    body._links = { self: { href: `${base}${ACCOUNT_PATH}` } };
+    const type = ctx.faults.isOn('account-answer-text-plain') ? 'text/plain; charset=utf-8' : 'application/hal+json; charset=utf-8';
+    return reply.code(200).header('content-type', type).send(JSON.stringify(body));
   });
   methodNotAllowed(app, ACCOUNT_PATH, ['GET']);
 }

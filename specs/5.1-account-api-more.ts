@@ -74,7 +74,7 @@ export default defineSpec({
       { setup: apiToken, send: (t, token) => t.send(accountRequest(t.target, token)), expect: [mediaTypeAndKeysObserved] },
     ),
     sweepRule<'account' | 'leads', HttpResponse, string>(
-      { id: 'api.bodies.json', section: '0', requires: [],
+      { id: 'api.bodies.json', requires: [],
         title: 'The account API answers (/api/v4/account and a list page) carry a JSON media type and parse as JSON',
         reading: '§0: all bodies are JSON unless stated otherwise. Any JSON media type passes (the live service sends application/hal+json, docs/field-notes.md); a list\'s 204 has no body to judge.' },
       {

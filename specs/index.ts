@@ -8,6 +8,7 @@ import credentialLifetimes from './2.2-credential-lifetimes.js';
 import tokenFormat from './2.2-token-format.js';
 import tokenResponse from './2.3-token-response.js';
 import refreshAnswer from './2.3-refresh-answer.js';
+import channelDefaults from './2.4-channel-defaults.js';
 import chatObjects from './2.5-chat-objects.js';
 import perMessageEffects from './2.6-per-message-effects.js';
 import messageTypes from './2.7-message-types.js';
@@ -45,7 +46,7 @@ import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, channelDefaults, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

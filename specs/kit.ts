@@ -61,6 +61,7 @@ export * from '../src/steps/revocation.js';
 export * from '../src/steps/chat-http.js';
 export * from '../src/steps/transport.js';
 export * from '../src/steps/burst.js';
+export * from '../src/steps/channel-info.js';
 
 // generators
 export * from '../generators/token-requests.js';

@@ -415,6 +415,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['oauth.token.content-type-other'] },
   { name: 'account-answer-text-plain', description: 'GET /api/v4/account sends its JSON as Content-Type text/plain.',
     caughtBy: ['api.bodies.json'] },
+  { name: 'chat-title-default-channel-id', description: 'Connect without title takes the channel id as title instead of the channel name.',
+    caughtBy: ['chat.connect.title-default'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -38,6 +38,7 @@ export * from '../src/checks/chat-http.js';
 export * from '../src/checks/transport.js';
 export * from '../src/checks/records.js';
 export * from '../src/checks/media.js';
+export * from '../src/checks/isolation.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -62,6 +63,7 @@ export * from '../src/steps/chat-http.js';
 export * from '../src/steps/transport.js';
 export * from '../src/steps/burst.js';
 export * from '../src/steps/channel-info.js';
+export * from '../src/steps/other-account.js';
 
 // generators
 export * from '../generators/token-requests.js';

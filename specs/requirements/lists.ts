@@ -327,8 +327,7 @@ export const LISTS = requirements([
     statement: 'A list shows its own account\'s records only, whatever the filter names.',
     observes: 'filter[id] with ids of another account\'s records returns nothing',
     needs: ['control'],
-    gap: 'read record ids of a second account from the ground truth and filter the first account\'s lists by them; expect none',
-    theme: 'scope-accounts',
+    rules: ['lists.filter.other-account-ids'],
   },
   {
     id: 'REQ-4.2-http-bearer-required', section: '4.2', source: 'rfc6750 §3', level: 'must',

@@ -417,6 +417,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['api.bodies.json'] },
   { name: 'chat-title-default-channel-id', description: 'Connect without title takes the channel id as title instead of the channel name.',
     caughtBy: ['chat.connect.title-default'] },
+  { name: 'lists-filter-other-account', description: 'A list filter that matches nothing in the account is run over another account\'s records, and answers those.',
+    caughtBy: ['lists.filter.other-account-ids'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

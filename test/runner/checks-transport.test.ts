@@ -64,3 +64,15 @@ describe('jsonBodyOfAnyJsonType', () => {
     expect(jsonBodyOfAnyJsonType(res(200, '{nope', 'application/json')).verdict).toBe('failed');
   });
 });
+
+describe('showsNoneOf', () => {
+  it('passes 204 and a page without the ids, fails a page with one, is non_strict on a refusal', async () => {
+    const { showsNoneOf, embeddedIds } = await import('../../src/checks/isolation.js');
+    const check = showsNoneOf([7, 8], 'the other account');
+    expect(check(res(204, '', '')).verdict).toBe('passed');
+    expect(check(res(200, { _embedded: { leads: [{ id: 1 }, { id: 2 }] } }, 'application/hal+json')).verdict).toBe('passed');
+    expect(check(res(200, { _embedded: { leads: [{ id: 1 }, { id: 8 }] } }, 'application/hal+json')).verdict).toBe('failed');
+    expect(check(res(400, { title: 'Bad Request' })).verdict).toBe('non_strict');
+    expect(embeddedIds({ _embedded: { contacts: [{ id: 3 }, { name: 'x' }] } })).toEqual([3]);
+  });
+});

@@ -47,8 +47,10 @@ export async function listControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
   app.get<{ Params: { list: string } }>(`${p}/:list`, async (request, reply) => {
     const { list } = request.params;
     if (!isListName(list)) throw new ProblemError({ status: 404, detail: `No list named so (known: ${LIST_NAMES.join(', ')})` });
-    const records = store.data.records[list];
-    return json(reply, 200, { list, count: records.length, records });
+    // `?account=other`: the records of another account, which the lists must never show (§4.2 isolation rules).
+    const other = (request.query as Record<string, unknown> | undefined)?.account === 'other';
+    const records = (other ? store.otherAccount().data : store.data).records[list];
+    return json(reply, 200, { list, count: records.length, records, ...(other ? { account: 'other' } : {}) });
   });
   methodNotAllowed(app, `${p}/:list`, ['GET']);
 }

@@ -32,7 +32,10 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     app.get(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
       const rawQuery = rawQueryOf(request.url);
       const query = queryOf(ctx, rawQuery, request.query);
-      const body = listPage(ctx, list, query, rawQuery, `${linkBase(ctx, request)}${path}`, store.table(list));
+      const url = `${linkBase(ctx, request)}${path}`;
+      let body = listPage(ctx, list, query, rawQuery, url, store.table(list));
+      // Only for the fault: a filter that finds nothing here is run over another account's records too.
+      if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list));
       if (body === undefined) return reply.code(204).send();
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });

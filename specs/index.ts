@@ -33,6 +33,7 @@ import filterOpen from './4.2-filter-open.js';
 import listSafety from './4.2-list-safety.js';
 import listLimits from './4.2-list-limits.js';
 import listIsolation from './4.2-list-isolation.js';
+import listUtf8 from './4.2-list-utf8.js';
 import chatEndpoints from './4.3-chat-endpoints.js';
 import chatModel from './4.3-chat-model.js';
 import chatEdits from './4.3-chat-edits.js';
@@ -47,7 +48,7 @@ import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, channelDefaults, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, channelDefaults, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

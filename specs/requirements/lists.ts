@@ -319,8 +319,7 @@ export const LISTS = requirements([
     statement: 'UTF-8 values round-trip: a non-ASCII name (Cyrillic, emoji) in filter[name] or query finds its record.',
     observes: 'a record whose name has non-ASCII characters is found by its percent-encoded UTF-8 name',
     needs: ['control'],
-    gap: 'with a record named in Cyrillic and emoji (created through the control API), filter by its name in both parameters and expect the record',
-    theme: 'list-safety',
+    rules: ['lists.filter.non-ascii-name'],
   },
   {
     id: 'REQ-4.2-other-account-ids', section: '4.2', source: 'prose', level: 'must',

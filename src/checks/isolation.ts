@@ -1,5 +1,6 @@
 /**
- * Account isolation of the lists (§4.2): whatever a filter names, a list answer holds none of another account's records.
+ * Which records a list answer holds (§4.2): none of another account's, whatever a filter names; the one a filter
+ * names by a value that must round-trip.
  */
 import type { Check } from '../model/check.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
@@ -29,5 +30,14 @@ export function showsNoneOf(foreign: readonly number[], what: string): Check {
     }
     if (res.status >= 400 && res.status < 500) return nonStrict(name, `expected an empty answer (the filter is valid), observed ${res.status}${briefBody(res)}`);
     return fail(name, `expected an empty answer, observed ${res.status}${briefBody(res)}`);
+  };
+}
+
+/** The record `id` is in the answer (a 2xx page); a 204 or a page without it fails. */
+export function showsRecord(id: number, what: string): Check {
+  const name = `finds ${what}`;
+  return (res) => {
+    if (res.status >= 200 && res.status < 300 && embeddedIds(parseJson(res)).includes(id)) return pass(name, `${res.status}, record ${id} returned`);
+    return fail(name, `expected record ${id} in the answer, observed ${res.status}${res.status === 204 ? ' (no record)' : briefBody(res)}`);
   };
 }

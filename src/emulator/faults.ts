@@ -419,6 +419,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.connect.title-default'] },
   { name: 'lists-filter-other-account', description: 'A list filter that matches nothing in the account is run over another account\'s records, and answers those.',
     caughtBy: ['lists.filter.other-account-ids'] },
+  { name: 'lists-query-latin1', description: 'List query values are decoded as Latin-1: a non-ASCII filter[name] or query value finds nothing.',
+    caughtBy: ['lists.filter.non-ascii-name'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

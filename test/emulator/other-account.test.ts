@@ -15,3 +15,19 @@ describe('control API: another account\'s list records', () => {
     expect(other.records.some((r) => !ownIds.has(r.id))).toBe(true);
   });
 });
+
+describe('control API: a record with a given name', () => {
+  let e: RunningEmulator;
+  beforeAll(async () => { e = await startEmulator(); });
+  afterAll(() => e?.close());
+
+  it('adds a lead the ground truth shows at once, and refuses a name that is not a string', async () => {
+    const made = await fetch(`${e.url}/_control/lists/leads/records`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Сделка 😀' }) });
+    expect(made.status).toBe(201);
+    const { id } = await made.json() as { id: number };
+    const truth = await (await fetch(`${e.url}/_control/lists/leads`)).json() as { records: { id: number; name: string }[] };
+    expect(truth.records.find((r) => r.id === id)?.name).toBe('Сделка 😀');
+    const bad = await fetch(`${e.url}/_control/lists/leads/records`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 5 }) });
+    expect(bad.status).toBe(400);
+  });
+});

@@ -76,3 +76,13 @@ describe('showsNoneOf', () => {
     expect(embeddedIds({ _embedded: { contacts: [{ id: 3 }, { name: 'x' }] } })).toEqual([3]);
   });
 });
+
+describe('showsRecord', () => {
+  it('passes a page holding the id, fails a 204 or a page without it', async () => {
+    const { showsRecord } = await import('../../src/checks/isolation.js');
+    const check = showsRecord(5, 'the record');
+    expect(check(res(200, { _embedded: { leads: [{ id: 5 }] } }, 'application/hal+json')).verdict).toBe('passed');
+    expect(check(res(204, '', '')).verdict).toBe('failed');
+    expect(check(res(200, { _embedded: { leads: [{ id: 6 }] } }, 'application/hal+json')).verdict).toBe('failed');
+  });
+});

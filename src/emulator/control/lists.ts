@@ -53,6 +53,17 @@ export async function listControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     return json(reply, 200, { list, count: records.length, records, ...(other ? { account: 'other' } : {}) });
   });
   methodNotAllowed(app, `${p}/:list`, ['GET']);
+
+  app.post<{ Params: { list: string } }>(`${p}/:list/records`, async (request, reply) => {
+    const { list } = request.params;
+    if (!isListName(list)) throw new ProblemError({ status: 404, detail: `No list named so (known: ${LIST_NAMES.join(', ')})` });
+    const body = controlBody(request.body);
+    if (typeof body.name !== 'string' || body.name.length === 0 || body.name.length > 255) throw badRequest('`name` must be a string of 1 to 255 characters');
+    const made = store.addRecord(list, body.name);
+    if (!made) throw new ProblemError({ status: 409, detail: `the ${list} list holds no record to copy; reseed it first` });
+    return json(reply, 201, made);
+  });
+  methodNotAllowed(app, `${p}/:list/records`, ['POST']);
 }
 
 function overview(ctx: EmulatorContext, data: DataSet): Record<string, unknown> {

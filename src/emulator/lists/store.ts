@@ -44,6 +44,21 @@ export class ListStore {
   }
 
   /**
+   * Adds one record named `name` to a list (a copy of its first record under a new id): the control API's way to give
+   * the list a record a rule names, such as a non-ASCII name (§4.2). The list must hold a record to copy.
+   */
+  addRecord(list: ListName, name: string): { readonly id: number; readonly name: string } | undefined {
+    const records = this.#data.records[list];
+    const model = records[0];
+    if (!model) return undefined;
+    const id = Math.max(...records.map((r) => r.id)) + 1;
+    const grown = [...records, { ...structuredClone(model), id, name }];
+    this.#data = { ...this.#data, records: { ...this.#data.records, [list]: grown } };
+    this.#tables[list] = buildTable(list, grown, this.#data.catalog.custom_fields[list]);
+    return { id, name };
+  }
+
+  /**
    * The records of another account of the same service, which this account's token must never reach (§4.2: a list
    * shows its own account's records). Made once, from another seed; ids a reseed shares with this account are
    * excluded by the rules that use them, not here.

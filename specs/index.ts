@@ -6,6 +6,7 @@ import integration from './2.1-integration.js';
 import secretRefresh from './2.1-secret-refresh.js';
 import credentialLifetimes from './2.2-credential-lifetimes.js';
 import tokenFormat from './2.2-token-format.js';
+import jwtTime from './2.2-jwt-time.js';
 import tokenResponse from './2.3-token-response.js';
 import refreshAnswer from './2.3-refresh-answer.js';
 import channelDefaults from './2.4-channel-defaults.js';
@@ -48,7 +49,7 @@ import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, tokenResponse, refreshAnswer, channelDefaults, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, chatSignature, signatureRoutes, disconnectHook];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, channelDefaults, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, chatSignature, signatureRoutes, disconnectHook];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

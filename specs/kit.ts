@@ -64,6 +64,7 @@ export * from '../src/steps/transport.js';
 export * from '../src/steps/burst.js';
 export * from '../src/steps/channel-info.js';
 export * from '../src/steps/other-account.js';
+export * from '../src/steps/not-yet-valid.js';
 
 // generators
 export * from '../generators/token-requests.js';

@@ -404,8 +404,7 @@ export const ACCESS = requirements([
     statement: 'A JWT must not be accepted before its nbf time.',
     observes: 'with the target clock set before the token\'s nbf, the token is refused with 401',
     needs: ['person', 'clock'],
-    gap: 'obtain a token, move the target clock back before its nbf (control clock), call /api/v4/account and expect 401',
-    theme: 'token-format',
+    rules: ['api.bearer.not-yet-valid'],
   },
   {
     id: 'REQ-2.2-jwt-signed', section: '2.2', source: 'rfc7519 §6', level: 'should',

@@ -421,6 +421,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['lists.filter.other-account-ids'] },
   { name: 'lists-query-latin1', description: 'List query values are decoded as Latin-1: a non-ASCII filter[name] or query value finds nothing.',
     caughtBy: ['lists.filter.non-ascii-name'] },
+  { name: 'skip-nbf-check', description: 'The account API accepts an access token before its nbf time (RFC 7519 §4.1.5).',
+    caughtBy: ['api.bearer.not-yet-valid'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -1214,8 +1214,7 @@ export const ACCESS = requirements([
     statement: 'One disconnect sends one hook, for the disconnected account only.',
     observes: 'exactly one GET per disconnect, naming that account',
     needs: ['person', 'hook'],
-    gap: 'disconnect the integration in one account and count the hooks received within a few seconds (one, naming that account)',
-    theme: 'hooks-after-disconnect',
+    rules: ['hook.disconnect.once', 'hook.disconnect.parameters'],
   },
 
   // ---- §7 Errors (access)

@@ -423,6 +423,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['lists.filter.non-ascii-name'] },
   { name: 'skip-nbf-check', description: 'The account API accepts an access token before its nbf time (RFC 7519 §4.1.5).',
     caughtBy: ['api.bearer.not-yet-valid'] },
+  { name: 'disconnect-hook-twice', description: 'One disconnect sends its hook twice.',
+    caughtBy: ['hook.disconnect.once'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -1,0 +1,20 @@
+/**
+ * After the disconnect hook of an account arrived, any further hook for that account within the hook window: one
+ * disconnect must send one hook (§6).
+ */
+import type { RuleContext } from '../model/context.js';
+import type { ReceivedHook } from '../model/context.js';
+import { disconnectAndReceive, HOOK_WINDOW_MS } from './lifecycle.js';
+
+export interface HookCount {
+  readonly accountId: number;
+  readonly first: ReceivedHook | undefined;
+  /** A second hook for the same account (or naming none) within the window, when one came. */
+  readonly again: ReceivedHook | undefined;
+}
+
+export async function disconnectAndCount(t: RuleContext): Promise<HookCount> {
+  const { hook, accountId } = await disconnectAndReceive(t);
+  const again = hook ? await t.waitForHook((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), { within: HOOK_WINDOW_MS }) : undefined;
+  return { accountId, first: hook, again };
+}

@@ -1131,9 +1131,7 @@ export const ACCESS = requirements([
     statement: 'A request with an expired, revoked or forged token names error="invalid_token" in WWW-Authenticate.',
     observes: 'the challenge of such a 401 has error="invalid_token"; a request without credentials has no error attribute',
     needs: ['person'],
-    rules: ['api.bearer.invalid-token-error'],
-    partial: 'unknown and malformed tokens are tried; the challenge of an expired or revoked token is not read',
-    theme: 'token-format',
+    rules: ['api.bearer.invalid-token-error', 'api.bearer.stale-token-error'],
   },
   {
     id: 'REQ-5.1-bearer-scheme-case', section: '5.1', source: 'http', level: 'should',

@@ -425,6 +425,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['api.bearer.not-yet-valid'] },
   { name: 'disconnect-hook-twice', description: 'One disconnect sends its hook twice.',
     caughtBy: ['hook.disconnect.once'] },
+  { name: 'stale-token-challenge-bare', description: 'An expired or revoked access token gets 401 with a bare "Bearer" challenge, without error="invalid_token".',
+    caughtBy: ['api.bearer.stale-token-error'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

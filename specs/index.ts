@@ -27,6 +27,7 @@ import refreshAttacks from './4.1-refresh-attacks.js';
 import binding from './4.1-binding.js';
 import redirectUriVariants from './4.1-redirect-uri-variants.js';
 import tokenEndpointHttp from './4.1-token-endpoint-http.js';
+import accountChoice from './4.1-account-choice.js';
 import filterShapes from './4.2-filter-shapes.js';
 import filterOracle from './4.2-filter-oracle.js';
 import filterMetamorphic from './4.2-filter-metamorphic.js';
@@ -51,7 +52,7 @@ import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 import disconnectHookCount from './6-disconnect-hook-count.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, channelDefaults, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, staleTokens, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, channelDefaults, chatObjects, perMessageEffects, messageTypes, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, accountApiAuth, httpRobustness, accountApiMore, staleTokens, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -776,8 +776,7 @@ export const ACCESS = requirements([
     statement: 'On Allow, the integration is installed in the chosen account.',
     observes: 'the code from Allow in account X yields tokens whose /api/v4/account is X',
     needs: ['person'],
-    gap: 'Allow in each admin account in turn, exchange the code and compare /api/v4/account\'s id with the account chosen',
-    theme: 'scope-accounts',
+    rules: ['oauth.allow.installs-in-chosen-account'],
   },
   {
     id: 'REQ-4.1-allow-code', section: '4.1', source: 'prose', level: 'must',

@@ -427,6 +427,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['hook.disconnect.once'] },
   { name: 'stale-token-challenge-bare', description: 'An expired or revoked access token gets 401 with a bare "Bearer" challenge, without error="invalid_token".',
     caughtBy: ['api.bearer.stale-token-error'] },
+  { name: 'account-api-answers-main-account', description: 'GET /api/v4/account answers the developer account whatever account the token was granted in.',
+    caughtBy: ['oauth.allow.installs-in-chosen-account'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

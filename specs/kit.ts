@@ -36,6 +36,11 @@ export * from '../src/checks/token-format.js';
 export * from '../src/checks/http.js';
 export * from '../src/checks/list-safety.js';
 export * from '../src/checks/chat-http.js';
+export * from '../src/checks/transport.js';
+export * from '../src/checks/records.js';
+export * from '../src/checks/media.js';
+export * from '../src/checks/isolation.js';
+export * from '../src/checks/hook-count.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -65,6 +70,12 @@ export * from '../src/steps/grant-page.js';
 export * from '../src/steps/integrations.js';
 export * from '../src/steps/revocation.js';
 export * from '../src/steps/chat-http.js';
+export * from '../src/steps/transport.js';
+export * from '../src/steps/burst.js';
+export * from '../src/steps/channel-info.js';
+export * from '../src/steps/other-account.js';
+export * from '../src/steps/not-yet-valid.js';
+export * from '../src/steps/hook-count.js';
 
 // generators
 export * from '../generators/token-requests.js';

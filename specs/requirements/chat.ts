@@ -90,8 +90,7 @@ export const CHAT = requirements([
     statement: 'title defaults to the channel name.',
     observes: 'connect without title answers title = the channel\'s name',
     needs: ['control'],
-    gap: 'connect without title and compare the answer\'s title with the channel name (read through the control API)',
-    theme: 'scope-accounts',
+    rules: ['chat.connect.title-default'],
   },
   {
     id: 'REQ-2.4-hook-version-values', section: '2.4', source: 'table', level: 'must',

@@ -92,10 +92,9 @@ export const HTTP = requirements([
   {
     id: 'REQ-4.1-http-token-content-type', section: '4.1', source: 'http', level: 'should',
     statement: 'A token request with another media type (text/plain, none) is refused with 400 or 415, never a 5xx.',
-    observes: 'the answer to a valid JSON body sent as text/plain and without Content-Type',
-    needs: ['nothing'],
-    gap: 'send a code exchange body with Content-Type text/plain and with none; expect 400 or 415',
-    theme: 'http',
+    observes: 'the answer to a valid code exchange (fresh code) sent as text/plain, application/octet-stream and without Content-Type: no token, 400 or 415',
+    needs: ['person'],
+    rules: ['oauth.token.content-type-other'],
   },
   {
     id: 'REQ-4.1-http-page-no-5xx', section: '4.1', source: 'http', level: 'should',
@@ -131,10 +130,9 @@ export const HTTP = requirements([
   {
     id: 'REQ-4.2-http-long-query', section: '4.2', source: 'http', level: 'should',
     statement: 'An over-long query string is refused with 414 or 400, never a 5xx.',
-    observes: 'a filter query of 100 KB answers 414 or 400',
+    observes: 'a filter query of 100 KB answers 414 or 400 (431, a request line over a shared header buffer, passes too)',
     needs: ['nothing'],
-    gap: 'send a list request with a 100 KB filter[id] array; expect 414 or 400',
-    theme: 'list-safety',
+    rules: ['lists.http.long-query'],
   },
 
   // ---- §4.3 chat, per route and overall
@@ -188,8 +186,8 @@ export const HTTP = requirements([
     statement: 'No Authorization header value causes a 5xx.',
     observes: 'huge (16 KB), non-ASCII and repeated Authorization headers answer 401 (or 400, 431)',
     needs: ['nothing'],
-    rules: ['api.bearer.malformed'],
-    partial: 'printable ASCII garbage is sent; oversized, non-ASCII and repeated headers are not',
+    rules: ['api.bearer.malformed', 'api.bearer.odd-headers'],
+    partial: 'repeated Authorization headers are not sent: the kit\'s request model holds one value per header',
     theme: 'http',
   },
 ]);

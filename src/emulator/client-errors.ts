@@ -10,6 +10,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Clock } from './clock.js';
 import { problemBody } from './errors.js';
+import type { FaultSwitches } from './faults.js';
 
 /** How long a refused client may keep sending before the connection is dropped anyway. */
 export const LINGER_MS = 5_000;
@@ -23,11 +24,11 @@ const DETAILS: Record<number, string> = {
 /** Node emits `clientError` again for every later chunk of a refused request: one answer per socket. */
 const answered = new WeakSet<Socket>();
 
-export function clientErrorHandler(clock: Clock): (err: NodeJS.ErrnoException, socket: Socket) => void {
+export function clientErrorHandler(clock: Clock, faults?: FaultSwitches): (err: NodeJS.ErrnoException, socket: Socket) => void {
   return (err, socket) => {
     if (answered.has(socket)) return;
     answered.add(socket);
-    if (err.code === 'ECONNRESET' || socket.destroyed) {
+    if (err.code === 'ECONNRESET' || socket.destroyed || (err.code === 'HPE_HEADER_OVERFLOW' && faults?.isOn('header-overflow-reset'))) {
       socket.destroy();
       return;
     }

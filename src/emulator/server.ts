@@ -84,7 +84,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
     // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them, PHP-style repeats (last wins).
     routerOptions: { querystringParser: cachedQueryParser() },
     bodyLimit: 1024 * 1024,
-    clientErrorHandler: clientErrorHandler(clock),
+    clientErrorHandler: clientErrorHandler(clock, faults),
   });
   // A server that closes idle keep-alive connections itself races every client that reuses them: a proxy in front
   // (whose own idle timeout is longer) sends a request on a socket the emulator is closing and gets no answer. The

@@ -50,19 +50,21 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     const record = await resolve(ctx, token);
     if (!record) throw invalidToken(ctx, reply, 'The access token is not valid');
     if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token')) {
-      throw invalidToken(ctx, reply, 'The access token has been revoked');
+      throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
     }
     if (record.expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry')) {
-      throw invalidToken(ctx, reply, 'The access token has expired');
+      throw invalidToken(ctx, reply, 'The access token has expired', { stale: true });
     }
     if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid');
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
 }
 
-function invalidToken(ctx: EmulatorContext, reply: FastifyReply, detail: string): ProblemError {
+/** `stale`: a token that was valid once (expired or revoked), where the `stale-token-challenge-bare` fault applies. */
+function invalidToken(ctx: EmulatorContext, reply: FastifyReply, detail: string, options: { stale?: boolean } = {}): ProblemError {
   const f = ctx.faults;
-  if (!f.isOn('no-www-authenticate')) reply.header('www-authenticate', f.isOn('www-authenticate-without-error') ? 'Bearer' : 'Bearer error="invalid_token"');
+  const bare = f.isOn('www-authenticate-without-error') || (options.stale === true && f.isOn('stale-token-challenge-bare'));
+  if (!f.isOn('no-www-authenticate')) reply.header('www-authenticate', bare ? 'Bearer' : 'Bearer error="invalid_token"');
   return unauthorized(detail);
 }
 
@@ -98,7 +100,7 @@ async function verifiedClaims(ctx: EmulatorContext, token: string): Promise<JWTP
   if (!cache) verifiedTokens.set(ctx, (cache = new Map()));
   const known = cache.get(token);
   if (known) return known;
-  const verified = await verifyAccessToken(token, ctx.clock.date());
+  const verified = await verifyAccessToken(token, ctx.clock.date(), { ignoreNbf: ctx.faults.isOn('skip-nbf-check') });
   if (!verified.ok) return undefined;
   if (!verified.expired) {
     if (cache.size >= VERIFIED_CACHE_LIMIT) cache.clear();

@@ -141,7 +141,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (f.isOn('chat-connect-any-account') && !state.accounts.has(v.accountId)) state.accounts.set(v.accountId, { accountId: -1, amojoId: v.accountId, userIds: [] });
     const account = state.accounts.get(v.accountId);
     if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
-    const conn = state.connect(channel!, account, { ...(v.title !== undefined && { title: v.title }), hookApiVersion: v.hook, isTimeWindowDisabled: v.tw });
+    const title = v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
+    const conn = state.connect(channel!, account, { ...(title !== undefined && { title }), hookApiVersion: v.hook, isTimeWindowDisabled: v.tw });
     const body: Record<string, unknown> = { account_id: account.amojoId, scope_id: conn.scopeId, title: conn.title, hook_api_version: conn.hookApiVersion, is_time_window_disabled: conn.isTimeWindowDisabled };
     if (f.isOn('chat-connect-no-scope-id')) delete body.scope_id;
     if (f.isOn('chat-connect-answers-defaults')) Object.assign(body, { hook_api_version: 'v1', is_time_window_disabled: false });

@@ -47,10 +47,23 @@ export async function listControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
   app.get<{ Params: { list: string } }>(`${p}/:list`, async (request, reply) => {
     const { list } = request.params;
     if (!isListName(list)) throw new ProblemError({ status: 404, detail: `No list named so (known: ${LIST_NAMES.join(', ')})` });
-    const records = store.data.records[list];
-    return json(reply, 200, { list, count: records.length, records });
+    // `?account=other`: the records of another account, which the lists must never show (§4.2 isolation rules).
+    const other = (request.query as Record<string, unknown> | undefined)?.account === 'other';
+    const records = (other ? store.otherAccount().data : store.data).records[list];
+    return json(reply, 200, { list, count: records.length, records, ...(other ? { account: 'other' } : {}) });
   });
   methodNotAllowed(app, `${p}/:list`, ['GET']);
+
+  app.post<{ Params: { list: string } }>(`${p}/:list/records`, async (request, reply) => {
+    const { list } = request.params;
+    if (!isListName(list)) throw new ProblemError({ status: 404, detail: `No list named so (known: ${LIST_NAMES.join(', ')})` });
+    const body = controlBody(request.body);
+    if (typeof body.name !== 'string' || body.name.length === 0 || body.name.length > 255) throw badRequest('`name` must be a string of 1 to 255 characters');
+    const made = store.addRecord(list, body.name);
+    if (!made) throw new ProblemError({ status: 409, detail: `the ${list} list holds no record to copy; reseed it first` });
+    return json(reply, 201, made);
+  });
+  methodNotAllowed(app, `${p}/:list/records`, ['POST']);
 }
 
 function overview(ctx: EmulatorContext, data: DataSet): Record<string, unknown> {

@@ -32,7 +32,10 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     app.get(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
       const rawQuery = rawQueryOf(request.url);
       const query = queryOf(ctx, rawQuery, request.query);
-      const body = listPage(ctx, list, query, rawQuery, `${linkBase(ctx, request)}${path}`, store.table(list));
+      const url = `${linkBase(ctx, request)}${path}`;
+      let body = listPage(ctx, list, query, rawQuery, url, store.table(list));
+      // Only for the fault: a filter that finds nothing here is run over another account's records too.
+      if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list));
       if (body === undefined) return reply.code(204).send();
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });
@@ -59,7 +62,16 @@ function queryOf(ctx: EmulatorContext, rawQuery: string, parsed: unknown): Recor
   if (ctx.faults.isOn('bracket-array-as-single')) {
     return parseQuery(rawQuery.replace(/\[\]|%5B%5D/gi, ''));
   }
-  return (parsed ?? {}) as Record<string, unknown>;
+  const query = (parsed ?? {}) as Record<string, unknown>;
+  return ctx.faults.isOn('lists-query-latin1') ? latin1Strings(query) as Record<string, unknown> : query;
+}
+
+/** Only for the fault: every query value's UTF-8 bytes read one by one as Latin-1 characters. */
+function latin1Strings(v: unknown): unknown {
+  if (typeof v === 'string') return Buffer.from(v, 'utf8').toString('latin1');
+  if (Array.isArray(v)) return v.map(latin1Strings);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, latin1Strings(x)]));
+  return v;
 }
 
 function positive(name: string, v: unknown, fallback: number): number {

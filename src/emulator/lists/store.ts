@@ -8,9 +8,13 @@ import type { EmulatorContext } from '../context.js';
 import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type ListName } from './data.js';
 import { buildTable, type ListTable } from './table.js';
 
+/** Records per list of the other account: enough ids to filter by, few enough to cost nothing at start. */
+const OTHER_ACCOUNT_RECORDS = 40;
+
 export class ListStore {
   #data!: DataSet;
   #tables!: Record<ListName, ListTable>;
+  #other: { data: DataSet; tables: Record<ListName, ListTable> } | undefined;
 
   constructor(private readonly ctx: EmulatorContext) {
     this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
@@ -37,6 +41,38 @@ export class ListStore {
     for (const list of LIST_NAMES) tables[list] = buildTable(list, this.#data.records[list], this.#data.catalog.custom_fields[list]);
     this.#tables = tables;
     return this.#data;
+  }
+
+  /**
+   * Adds one record named `name` to a list (a copy of its first record under a new id): the control API's way to give
+   * the list a record a rule names, such as a non-ASCII name (§4.2). The list must hold a record to copy.
+   */
+  addRecord(list: ListName, name: string): { readonly id: number; readonly name: string } | undefined {
+    const records = this.#data.records[list];
+    const model = records[0];
+    if (!model) return undefined;
+    const id = Math.max(...records.map((r) => r.id)) + 1;
+    const grown = [...records, { ...structuredClone(model), id, name }];
+    this.#data = { ...this.#data, records: { ...this.#data.records, [list]: grown } };
+    this.#tables[list] = buildTable(list, grown, this.#data.catalog.custom_fields[list]);
+    return { id, name };
+  }
+
+  /**
+   * The records of another account of the same service, which this account's token must never reach (§4.2: a list
+   * shows its own account's records). Made once, from another seed; ids a reseed shares with this account are
+   * excluded by the rules that use them, not here.
+   */
+  otherAccount(): { readonly data: DataSet; table(list: ListName): ListTable } {
+    if (!this.#other) {
+      const { account, admin } = this.ctx.world;
+      const data = generateDataSet(this.defaultSeed + 7919, OTHER_ACCOUNT_RECORDS, { accountId: account.id + 1, adminId: admin.id });
+      const tables = {} as Record<ListName, ListTable>;
+      for (const list of LIST_NAMES) tables[list] = buildTable(list, data.records[list], data.catalog.custom_fields[list]);
+      this.#other = { data, tables };
+    }
+    const other = this.#other;
+    return { data: other.data, table: (list) => other.tables[list] };
   }
 
   restoreDefault(): void {

@@ -45,7 +45,10 @@ export async function disconnectIntegration(ctx: EmulatorContext, integration: I
   if (integration.clientId === ctx.world.integration.clientId) ctx.integrationDisconnected(account.id);
   const outcome = { account_id: account.id, client_id: integration.clientId, was_installed: wasInstalled, revoked };
   if (!integration.hookUrl) return outcome;
-  return { ...outcome, hook: await sendHook(integration.hookUrl, disconnectHookQuery(ctx, integration, account)) };
+  const hook = await sendHook(integration.hookUrl, disconnectHookQuery(ctx, integration, account));
+  // Only for the fault: a retry queue that does not know the first delivery succeeded sends it again.
+  if (ctx.faults.isOn('disconnect-hook-twice')) await sendHook(integration.hookUrl, disconnectHookQuery(ctx, integration, account));
+  return { ...outcome, hook };
 }
 
 async function sendHook(hookUrl: string, query: URLSearchParams): Promise<HookDelivery> {

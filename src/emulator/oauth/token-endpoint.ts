@@ -39,6 +39,8 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
 }
 
 function readBody(ctx: EmulatorContext, request: FastifyRequest): Record<string, unknown> {
+  const sniffed = ctx.faults.isOn('token-sniffs-content-type') ? sniffJson(request) : undefined;
+  if (sniffed) return sniffed;
   if (request.body instanceof UnsupportedBody || request.body === undefined) {
     throw invalid('Check the request Content-Type', 'The body must be application/json or application/x-www-form-urlencoded');
   }
@@ -49,6 +51,16 @@ function readBody(ctx: EmulatorContext, request: FastifyRequest): Record<string,
   const body = objectBody(unwrapped);
   if (!body) throw invalid('Check the request body', 'The body must be an object of token request parameters');
   return body;
+}
+
+/** Only for the `token-sniffs-content-type` fault: a body of another media type read as JSON when it parses. */
+function sniffJson(request: FastifyRequest): Record<string, unknown> | undefined {
+  if (bodyEncoding(request) !== 'other' || !request.rawBody) return undefined;
+  try {
+    return objectBody(JSON.parse(request.rawBody.toString('utf8')));
+  } catch {
+    return undefined;
+  }
 }
 
 function exchange(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {

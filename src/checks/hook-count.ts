@@ -1,0 +1,13 @@
+/**
+ * §6: one disconnect sends one hook. Judges what `disconnectAndCount` saw: the first hook, and whether another for the
+ * same account followed within the window.
+ */
+import type { Judge } from '../model/check.js';
+import type { ReceivedHook } from '../model/context.js';
+import { fail, pass } from '../model/outcome.js';
+
+export const hookSentOnce: Judge<{ readonly accountId: number; readonly first: ReceivedHook | undefined; readonly again: ReceivedHook | undefined }> = (c) => {
+  if (!c.first) return fail('one hook', 'expected one disconnect hook, observed none within the window');
+  if (c.again) return fail('one hook', `expected one hook for account ${c.accountId}, observed a second one ${Math.round(c.again.receivedAt - c.first.receivedAt)} ms after the first`);
+  return pass('one hook', `one hook for account ${c.accountId}, no other within the window`);
+};

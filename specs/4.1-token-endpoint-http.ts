@@ -3,7 +3,7 @@
  * RFC 6749 error member of each kind of refusal, and client credentials in HTTP Basic.
  */
 import {
-  codeGrant, defineSpec, errorMemberObserved, exchangeRule, noTokenIssued, statusObserved, statusOneOf, sweepRule, tokenRequest, type RuleContext, type TokenFields,
+  codeGrant, defineSpec, errorMemberObserved, freshCode, exchangeRule, noTokenIssued, statusObserved, statusOneOf, sweepRule, tokenRequest, type RuleContext, type TokenFields,
 } from './kit.js';
 
 interface MediaCase {
@@ -22,7 +22,7 @@ const REFUSALS: readonly Refusal[] = ['missing client_secret', 'wrong client_sec
 
 /** The request of one kind of refusal; a used code is exchanged once first. */
 async function refusalRequest(t: RuleContext, kind: Refusal): Promise<TokenFields> {
-  const grant = codeGrant(t.target, kind === 'unknown code' ? 'not-a-code-anyone-issued' : await t.control.freshCode());
+  const grant = codeGrant(t.target, kind === 'unknown code' ? 'not-a-code-anyone-issued' : await freshCode(t));
   switch (kind) {
     case 'missing client_secret': {
       const { client_secret: _omitted, ...rest } = grant;
@@ -43,7 +43,7 @@ export default defineSpec({
   level: 'should',
   rules: [
     sweepRule<MediaCase>(
-      { id: 'oauth.token.content-type-other', requires: ['control'],
+      { id: 'oauth.token.content-type-other', requires: [], needs: ['fresh-code'],
         title: 'A valid code exchange sent as text/plain, octet-stream or without Content-Type issues no token and is refused with 400 or 415',
         reading: '§4.1 names the JSON body (form-encoded is accepted too, docs/field-notes.md). A body under another media type is not a token request: 415 (RFC 9110 §15.5.16) or 400 (§4.1: invalid data); another 4xx is non_strict. Each body is a valid exchange with a fresh code, so a server that sniffs the body would issue a token, which fails.' },
       {
@@ -52,14 +52,14 @@ export default defineSpec({
           method: 'POST',
           url: `${t.target.baseUrl}/oauth2/access_token`,
           headers: c.contentType ? { 'content-type': c.contentType } : {},
-          body: JSON.stringify(codeGrant(t.target, await t.control.freshCode())),
+          body: JSON.stringify(codeGrant(t.target, await freshCode(t))),
         }),
         expect: [noTokenIssued, statusOneOf([400, 415])],
         label: (c) => c.what,
       },
     ),
     sweepRule<Refusal>(
-      { id: 'oauth.token.error-codes', level: 'info', requires: ['control'],
+      { id: 'oauth.token.error-codes', level: 'info', requires: [], needs: ['fresh-code'],
         title: 'Records the status, media type and error member of each kind of refused code exchange',
         reading: 'RFC 6749 §5.2 names invalid_request, invalid_client, invalid_grant and unsupported_grant_type; §4.1 does not show the error body. Recorded per kind, not judged.' },
       {
@@ -70,12 +70,12 @@ export default defineSpec({
       },
     ),
     exchangeRule(
-      { id: 'oauth.token.basic-auth', level: 'info', requires: ['control'],
+      { id: 'oauth.token.basic-auth', level: 'info', requires: [], needs: ['fresh-code'],
         title: 'Records whether a code exchange with the client credentials in HTTP Basic (none in the body) is accepted',
         reading: 'RFC 6749 §2.3.1: servers MUST support HTTP Basic for clients with a password; §4.1 puts client_id and client_secret in the body. Recorded, not judged.' },
       {
         send: async (t) => {
-          const { client_id: _id, client_secret: _secret, ...rest } = codeGrant(t.target, await t.control.freshCode());
+          const { client_id: _id, client_secret: _secret, ...rest } = codeGrant(t.target, await freshCode(t));
           const basic = Buffer.from(`${encodeURIComponent(t.credentials.clientId)}:${encodeURIComponent(t.credentials.clientSecret)}`).toString('base64');
           // The encoded pair reveals the secret: taught to the masker before it is sent.
           t.masker.add(basic);

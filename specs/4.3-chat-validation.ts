@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import {
   applyCase, type ChatSession, chatRule, chatSweepRule, defineSpec, describeCase, describeExternalId, exchangeRule, EXTERNAL_ID_BOUNDARY,
   externalIdAccepted, type ExternalIdCase, type FieldCase, fieldCaseArb, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload,
-  type HttpResponse, newMessageBody, noBody, ownChannel, status, sweepCases, validExternalId, conversationWith, type Conversation,
+  type HttpResponse, newMessageBody, noBody, spareChannel, status, sweepCases, validExternalId, conversationWith, type Conversation,
 } from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
@@ -145,13 +145,13 @@ export default defineSpec({
       },
     ),
     exchangeRule<HttpResponse, ChatSession>(
-      { id: 'chat.disconnect.no-body', requires: ['control', 'write'],
+      { id: 'chat.disconnect.no-body', requires: ['write'], needs: ['second-channel'],
         title: 'Disconnect answers 200 with no body',
-        reading: '§4.3 disconnect: "Response 200 with no body". An empty JSON value is non_strict; any other body fails. Runs on a channel of its own.',
+        reading: '§4.3 disconnect: "Response 200 with no body". An empty JSON value is non_strict; any other body fails. Runs on a channel of its own (without a control API, CHANNEL_ID_2).',
         covers: ['4.3/Disconnect channel'] },
       {
         setup: async (t) => {
-          const own = await ownChannel(t);
+          const own = await spareChannel(t);
           await own.scope();
           return own;
         },

@@ -3,25 +3,18 @@
  * (and the fields its type requires, media included) is accepted and shows in the history as sent.
  */
 import {
-  carriesSent, chatSession, type ChatSession, defineSpec, type HistoryItem, type HttpResponse, sampleMessage, status, sweepRule,
+  acceptedAndShownAsSent, chatSession, type ChatSession, defineSpec, sampleMessage, sendAndReadBack, type SentAndRead, sweepRule,
 } from './kit.js';
 
 const OTHER_TYPES = ['file', 'video', 'picture', 'voice', 'audio', 'sticker', 'location', 'contact'] as const;
 type OtherType = (typeof OTHER_TYPES)[number];
-
-interface Seen {
-  readonly res: HttpResponse;
-  readonly items: HistoryItem[];
-  readonly msgid: string;
-  readonly message: Record<string, unknown>;
-}
 
 export default defineSpec({
   section: '2.7',
   title: 'Message object: empty text for types other than text',
   level: 'must',
   rules: [
-    sweepRule<OtherType, Seen, ChatSession>(
+    sweepRule<OtherType, SentAndRead, ChatSession>(
       { id: 'chat.message.empty-text-other-types', requires: ['write'],
         title: 'A file, video, picture, voice, audio, sticker, location or contact message with an empty text answers 200 and shows in the history as sent',
         reading: '§2.7: text may be empty for types other than text. The history shows type, media, file_name, file_size, location and contact as sent; an empty text may be omitted there ("Empty values may be omitted").',
@@ -30,15 +23,8 @@ export default defineSpec({
         setup: (t) => chatSession(t),
         named: OTHER_TYPES,
         label: (type) => `${type}, empty text`,
-        send: async (_t, type, s) => {
-          const conv = s.conversationId();
-          const message = sampleMessage(type, '');
-          const payload = s.payload(conv, s.client(), { message });
-          const res = await s.sendMessage(payload);
-          const items = res.status === 200 ? await s.allHistory(conv, (i) => i.length >= 1) : [];
-          return { res, items, msgid: payload.msgid, message };
-        },
-        expect: [(o) => status(200)(o.res), (o) => carriesSent(o.msgid, o.message)(o.items)],
+        send: (_t, type, s) => sendAndReadBack(s, sampleMessage(type, '')),
+        expect: acceptedAndShownAsSent,
       },
     ),
   ],

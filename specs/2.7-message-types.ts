@@ -3,25 +3,18 @@
  * (and the optional ones its type uses: media_duration, sticker_id), answers 200 and shows in the history as sent.
  */
 import {
-  carriesSent, chatSession, type ChatSession, defineSpec, type HistoryItem, type HttpResponse, sampleMessage, status, sweepRule,
+  acceptedAndShownAsSent, chatSession, type ChatSession, defineSpec, sampleMessage, sendAndReadBack, type SentAndRead, sweepRule,
 } from './kit.js';
 
 const TYPES = ['text', 'file', 'video', 'picture', 'voice', 'audio', 'sticker', 'location', 'contact'] as const;
 type MessageType = (typeof TYPES)[number];
-
-interface Seen {
-  readonly res: HttpResponse;
-  readonly items: HistoryItem[];
-  readonly msgid: string;
-  readonly message: Record<string, unknown>;
-}
 
 export default defineSpec({
   section: '2.7',
   title: 'Message object: every type accepted',
   level: 'must',
   rules: [
-    sweepRule<MessageType, Seen, ChatSession>(
+    sweepRule<MessageType, SentAndRead, ChatSession>(
       { id: 'chat.message.types-accepted', requires: ['write'],
         title: 'A valid message of each type (text, file, video, picture, voice, audio, sticker, location, contact) answers 200 and shows in the history as sent',
         reading: '§2.7: the fields each type requires (file_name and file_size for file, video and picture; location; contact), plus media for voice, audio and sticker, media_duration and sticker_id where the type uses them. The history shows type, text, media, file_name, file_size, location and contact as sent (§4.3 history table; media_duration and sticker_id are not history fields).',
@@ -30,15 +23,8 @@ export default defineSpec({
         setup: (t) => chatSession(t),
         named: TYPES,
         label: (type) => type,
-        send: async (_t, type, s) => {
-          const conv = s.conversationId();
-          const message = sampleMessage(type, type === 'text' ? 'a text message' : `a ${type}`);
-          const payload = s.payload(conv, s.client(), { message });
-          const res = await s.sendMessage(payload);
-          const items = res.status === 200 ? await s.allHistory(conv, (i) => i.length >= 1) : [];
-          return { res, items, msgid: payload.msgid, message };
-        },
-        expect: [(o) => status(200)(o.res), (o) => carriesSent(o.msgid, o.message)(o.items)],
+        send: (_t, type, s) => sendAndReadBack(s, sampleMessage(type, type === 'text' ? 'a text message' : `a ${type}`)),
+        expect: acceptedAndShownAsSent,
       },
     ),
   ],

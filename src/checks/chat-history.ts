@@ -6,6 +6,7 @@ import type { Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, observed, pass } from '../model/outcome.js';
 import { arrayAt } from './fields.js';
+import { status } from './status.js';
 import type { HistoryItem } from '../steps/chat.js';
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
@@ -91,6 +92,20 @@ export function carriesSent(clientId: string, sent: Readonly<Record<string, unkn
       : fail('as sent', differ.map((k) => `${k} ${show(m[k])} is not ${show(sent[k])}`).join('; '));
   };
 }
+
+/** A message sent in a conversation of its own, and that conversation's history read back. */
+export interface SentAndRead {
+  readonly res: HttpResponse;
+  readonly items: HistoryItem[];
+  readonly msgid: string;
+  readonly message: Record<string, unknown>;
+}
+
+/** The message was accepted (200) and the history shows it as sent. */
+export const acceptedAndShownAsSent: readonly Judge<SentAndRead>[] = [
+  (o) => status(200)(o.res),
+  (o) => carriesSent(o.msgid, o.message)(o.items),
+];
 
 /** limit=0: a 400, or an answer with no messages (204, or 200 with an empty `messages` array). */
 export const refusedOrNoMessages: Judge<HttpResponse> = (res) => {

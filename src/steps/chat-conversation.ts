@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
+import type { SentAndRead } from '../checks/chat-history.js';
 import type { ConversationView } from '../checks/chat-records.js';
 import type { RuleContext } from '../model/context.js';
 import { Precondition } from '../errors.js';
@@ -17,6 +18,15 @@ export interface SentMessage {
   readonly msgid: string;
   /** The chat-interface message id (new_message.msgid of the answer). */
   readonly id: string;
+}
+
+/** Sends `message` as the client in a fresh conversation and reads the history back once it shows a message. */
+export async function sendAndReadBack(s: ChatSession, message: Record<string, unknown>): Promise<SentAndRead> {
+  const conv = s.conversationId();
+  const payload = s.payload(conv, s.client(), { message });
+  const res = await s.sendMessage(payload);
+  const items = res.status === 200 ? await s.allHistory(conv, (i) => i.length >= 1) : [];
+  return { res, items, msgid: payload.msgid, message };
 }
 
 export interface Conversation {

@@ -46,10 +46,8 @@ export class SharedContext implements RunResource {
     context.setDefaultTimeout(options.timeoutMs);
     context.setDefaultNavigationTimeout(options.timeoutMs);
     const shared = new SharedContext(context);
-    // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page (Chromium
-    // then tries to resolve the integration's host, and fails or stalls).
-    await context.route(new RegExp(`^${escapeRegExp(options.interceptOrigin)}/`), (route) => shared.#dispatch(route));
     await routeTargetRequests(context, options);
+    await routeIntercepted(context, options.interceptOrigin, (route) => shared.#dispatch(route));
     return shared;
   }
 
@@ -129,6 +127,16 @@ export class SharedContext implements RunResource {
  * browser driver is not punctual enough to count from the start), and a redirect within the target is followed here
  * too, each hop in its own slot, since the browser would send that hop past the routes and the limit.
  */
+/**
+ * Routes every request to `origin` (the integration's, never contacted) to `handler`. Registered after the target's
+ * route, since Playwright runs the most recently registered matching route first: it then wins when the integration
+ * shares an origin with the target. A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303
+ * from the page (Chromium then tries to resolve the integration's host, and fails or stalls).
+ */
+export async function routeIntercepted(context: BrowserContext, origin: string, handler: (route: Route) => Promise<void>): Promise<void> {
+  await context.route(new RegExp(`^${escapeRegExp(origin)}/`), handler);
+}
+
 export async function routeTargetRequests(context: BrowserContext, options: TargetRouteOptions): Promise<void> {
   await context.route((url) => options.targetOrigins.includes(url.origin), (route) => targetRequest(route, context, options));
 }

@@ -16,6 +16,14 @@ export interface FaultInfo {
 
 const defineFaults = <const T extends readonly FaultInfo[]>(list: T): T => list;
 
+/** The chat routes as the per-route rules name them (`chat.signature.route.<route>`, `chat.http.<route>.<check>`). */
+const CHAT_ROUTES = ['connect', 'disconnect', 'chats', 'message', 'status', 'history', 'typing', 'react'] as const;
+type ChatRoute = (typeof CHAT_ROUTES)[number];
+
+/** The id of one rule per chat route, `except` those a fault does not reach (or another rule covers). */
+const everyChatRoute = (id: (route: ChatRoute) => string, except: readonly ChatRoute[] = []): string[] =>
+  CHAT_ROUTES.filter((r) => !except.includes(r)).map(id);
+
 export const FAULTS = defineFaults([
   // Token exchange: request validation (§4.1, §3.1, §5.1)
   { name: 'accept-reused-code', description: 'An authorization code can be exchanged more than once.',
@@ -344,13 +352,13 @@ export const FAULTS = defineFaults([
 
   // Chat interface: statements added by the inventory (§2.4–§5.2)
   { name: 'chat-signature-connect-only', description: 'The signature is verified on connect only; every other chat route takes any signature.',
-    caughtBy: ['chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'] },
+    caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`, ['connect']) },
   { name: 'chat-signature-header-optional', description: 'A chat request without an X-Signature header is accepted unchecked.',
-    caughtBy: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'] },
+    caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`) },
   { name: 'chat-md5-header-optional', description: 'A chat request without Content-MD5 is verified against the MD5 of the body received, so it is accepted.',
-    caughtBy: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'] },
+    caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`) },
   { name: 'chat-signature-sha256-accepted', description: 'An HMAC-SHA256 X-Signature is accepted besides HMAC-SHA1.',
-    caughtBy: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'] },
+    caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`) },
   { name: 'chat-get-md5-not-checked', description: 'The Content-MD5 of a GET is not compared with the MD5 of the empty body (any signed value passes).',
     caughtBy: ['chat.signature.route.history'] },
   { name: 'chat-signature-any-channel-secret', description: 'A signature made with any registered channel\'s secret is accepted, not only the secret of the channel addressed.',
@@ -395,11 +403,11 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.react.ids-disagree'] },
   // Chat interface: HTTP robustness of every route (§4.3)
   { name: 'chat-malformed-json-crash', description: 'A correctly signed chat body that is not JSON gets a 500 instead of a 400, on every chat route.',
-    caughtBy: ['chat.http.connect.malformed-json', 'chat.http.disconnect.malformed-json', 'chat.http.chats.malformed-json', 'chat.http.message.malformed-json', 'chat.http.status.malformed-json', 'chat.http.typing.malformed-json', 'chat.http.react.malformed-json'] },
+    caughtBy: everyChatRoute((r) => `chat.http.${r}.malformed-json`, ['history']) },
   { name: 'chat-crash-on-odd-input', description: 'A chat JSON body that is not an object (an array, a string, a number, null), or a history offset or limit that is not digits, gets a 500.',
-    caughtBy: ['chat.http.connect.no-server-error', 'chat.http.disconnect.no-server-error', 'chat.http.chats.no-server-error', 'chat.http.status.no-server-error', 'chat.http.history.no-server-error', 'chat.http.typing.no-server-error', 'chat.http.react.no-server-error'] },
+    caughtBy: everyChatRoute((r) => `chat.http.${r}.no-server-error`, ['message']) },
   { name: 'chat-wrong-method-no-allow', description: 'A chat route called with another method answers 405 without the Allow header RFC 9110 §15.5.6 requires.',
-    caughtBy: ['chat.http.connect.wrong-method', 'chat.http.disconnect.wrong-method', 'chat.http.chats.wrong-method', 'chat.http.message.wrong-method', 'chat.http.status.wrong-method', 'chat.http.history.wrong-method', 'chat.http.typing.wrong-method', 'chat.http.react.wrong-method'] },
+    caughtBy: everyChatRoute((r) => `chat.http.${r}.wrong-method`) },
   { name: 'chat-unknown-path-html', description: 'An unknown path under /v2/origin/custom answers 404 with an HTML page instead of a JSON body.',
     caughtBy: ['chat.http.unknown-path'] },
   { name: 'chat-oversized-accepted', description: 'The chat body limit is not enforced: a 10 MB message is accepted and stored.',

@@ -8,7 +8,7 @@
 import type { Page, Route } from 'playwright-core';
 import { SharedBrowser } from '../browser/launch.js';
 import type { SessionKind } from '../browser/session-gate.js';
-import { originsOf, SharedContext } from '../browser/shared-context.js';
+import { originsOf, SharedContext, type TargetRouteOptions } from '../browser/shared-context.js';
 import { Precondition } from '../runner/precondition.js';
 import type { RuleContext } from '../runner/context.js';
 
@@ -61,12 +61,16 @@ export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?:
  * kit's own; the slot is the run's, whichever rule asks.
  */
 function grantContextOf(t: RuleContext): Promise<SharedContext> {
-  return t.resource('browser-context', async () => SharedContext.open(await browserOf(t), {
+  return t.resource('browser-context', async () => SharedContext.open(await browserOf(t), { ...targetRoutes(t), timeoutMs: STEP_TIMEOUT_MS }));
+}
+
+/** How the run's browser reaches the target: its origins, the integration's origin intercepted, the run's rate limit. */
+export function targetRoutes(t: RuleContext): TargetRouteOptions {
+  return {
     interceptOrigin: new URL(t.credentials.redirectUri).origin,
     targetOrigins: originsOf(t.target),
-    timeoutMs: STEP_TIMEOUT_MS,
     ...(t.target.rateLimitRps ? { throttled: <T>(send: () => Promise<T>) => t.throttled(send) } : {}),
-  }));
+  };
 }
 
 /**

@@ -6,11 +6,12 @@
  * intercepted and never loaded. One browser context per run (its session cookie shared by every grant), in the run's
  * one browser.
  */
+import pLimit from 'p-limit';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
-import { originsOf, routeTargetRequests } from '../browser/shared-context.js';
-import { browserOf, decide, grantPageUrl, showsLogin } from './browser.js';
+import { routeIntercepted, routeTargetRequests } from '../browser/shared-context.js';
+import { browserOf, decide, grantPageUrl, showsLogin, targetRoutes } from './browser.js';
 
 /** Generous: a loaded CI machine can take seconds per navigation; a working page answers far sooner. */
 const STEP_TIMEOUT_MS = 15_000;
@@ -33,33 +34,10 @@ export interface PageAccount {
   readonly label: string;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/** A small FIFO semaphore: grants beyond MAX_PAGES wait for a page to close. */
-class Slots {
-  #free: number;
-  readonly #waiting: Array<() => void> = [];
-
-  constructor(count: number) {
-    this.#free = count;
-  }
-
-  async use<T>(body: () => Promise<T>): Promise<T> {
-    if (this.#free > 0) this.#free -= 1;
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    try {
-      return await body();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free += 1;
-    }
-  }
-}
-
 export class GrantDesk implements RunResource {
   readonly #redirects = new Map<Page, (url: string) => void>();
-  readonly #slots = new Slots(MAX_PAGES);
+  /** Grants beyond MAX_PAGES wait for a page to close. */
+  readonly #pages = pLimit(MAX_PAGES);
   #login: Promise<void> | undefined;
 
   private constructor(readonly t: RuleContext, readonly context: BrowserContext) {}
@@ -85,22 +63,13 @@ export class GrantDesk implements RunResource {
 
   async #route(): Promise<void> {
     const { t, context } = this;
-    // Playwright runs the most recently registered matching route first: the Redirect URI's one goes last, so that it
-    // wins even when the integration shares an origin with the target.
-    const redirectUri = t.credentials.redirectUri;
-    const origin = new URL(redirectUri).origin;
+    const routes = targetRoutes(t);
     // The target's pages are fetched from here, so that the decision's redirect to the Redirect URI reaches the route
     // below instead of the network (Chromium follows a redirect past the routes), and under the run's rate limit.
-    await routeTargetRequests(context, {
-      interceptOrigin: origin,
-      targetOrigins: originsOf(t.target),
-      ...(t.target.rateLimitRps ? { throttled: <T>(send: () => Promise<T>) => t.throttled(send) } : {}),
-    });
-    // A RegExp, not a glob: a glob route misses the navigation when it arrives as a 303 from the page.
-    await context.route(new RegExp(`^${escapeRegExp(origin)}/`), async (route) => {
+    await routeTargetRequests(context, routes);
+    await routeIntercepted(context, routes.interceptOrigin, async (route) => {
       const request = route.request();
       const url = request.url();
-      // The page may be gone already (its grant took the code from the 303 itself).
       await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Redirect URI</title>' }).catch(() => undefined);
       if (request.isNavigationRequest() && this.#isRedirectUri(url)) this.#caught(request.frame().page(), url);
     });
@@ -152,7 +121,7 @@ export class GrantDesk implements RunResource {
 
   /** A page open on the grant form of `clientId`, logged in; closed after `body`. */
   async #withGrantPage<T>(query: { clientId?: string; state?: string }, body: (page: Page) => Promise<T>): Promise<T> {
-    return this.#slots.use(async () => {
+    return this.#pages(async () => {
       const page = await this.context.newPage();
       try {
         const res = await page.goto(grantPageUrl(this.t, query), { waitUntil: 'domcontentloaded' });
@@ -182,15 +151,6 @@ export class GrantDesk implements RunResource {
         });
       });
       refused.catch(() => undefined);
-      // Chromium may follow the decision's 303 to the Redirect URI past the route (a redirect is not always offered to
-      // it): the redirect's Location is then taken from the answer itself. The route still keeps the browser from
-      // loading the Redirect URI whenever it is asked.
-      page.on('response', (res) => {
-        const location = res.request().isNavigationRequest() && res.status() >= 300 && res.status() < 400 ? res.headers().location : undefined;
-        if (location === undefined) return;
-        const next = new URL(location, res.url()).href;
-        if (this.#isRedirectUri(next)) this.#caught(page, next);
-      });
       try {
         await decide(page, request.decision, request.accountId);
         const location = await Promise.race([redirected, late, refused]);

@@ -4,8 +4,8 @@
  * control endpoints. Real HTTP against an ephemeral-port instance.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contentMd5, rfc2822Date, signChatRequest } from '../../src/protocol/chat-signature.js';
-import { Harness } from '../emulator/helpers.js';
+import { contentMd5, rfc2822Date } from '../../src/protocol/chat-signature.js';
+import { type ChatRequestOptions, Harness } from '../emulator/helpers.js';
 
 let h: Harness;
 let scope: string;
@@ -13,16 +13,10 @@ beforeAll(async () => { h = await Harness.start(); });
 afterAll(async () => { await h.close(); });
 beforeEach(async () => {
   await h.reset();
-  scope = (await chat('POST', `/${h.env.CHANNEL_ID}/connect`, { account_id: h.env.CHAT_ACCOUNT_ID })).json.scope_id;
+  scope = await h.connectChannel();
 });
 
-const P = '/v2/origin/custom';
-
-function chat(method: string, path: string, body?: unknown, o: { raw?: string; secret?: string; signBody?: string; zone?: 'GMT' | number; headers?: Record<string, string> } = {}) {
-  const text = o.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-  const headers = signChatRequest({ method, url: `${P}${path}`, body: o.signBody ?? text, secret: o.secret ?? h.env.CHANNEL_SECRET!, ...(o.zone !== undefined && { zone: o.zone }) });
-  return h.request(method, `${P}${path}`, { ...(text !== undefined && { body: text }), headers: { ...headers, ...o.headers } });
-}
+const chat = (method: string, path: string, body?: unknown, o?: ChatRequestOptions) => h.chat(method, path, body, o);
 
 const message = (conv: string, msgid: string, extra: Record<string, unknown> = {}) => ({
   event_type: 'new_message',

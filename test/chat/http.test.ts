@@ -4,9 +4,8 @@
  * Real HTTP against an ephemeral-port instance.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signChatRequest } from '../../src/protocol/chat-signature.js';
 import { allowedMethods } from '../../src/emulator/chat/http.js';
-import { Harness } from '../emulator/helpers.js';
+import { type ChatRequestOptions, Harness } from '../emulator/helpers.js';
 
 let h: Harness;
 let scope: string;
@@ -14,16 +13,10 @@ beforeAll(async () => { h = await Harness.start(); });
 afterAll(async () => { await h.close(); });
 beforeEach(async () => {
   await h.reset();
-  scope = (await chat('POST', `/${h.env.CHANNEL_ID}/connect`, { account_id: h.env.CHAT_ACCOUNT_ID })).json.scope_id;
+  scope = await h.connectChannel();
 });
 
-const P = '/v2/origin/custom';
-
-function chat(method: string, path: string, body?: unknown, raw?: string) {
-  const text = raw ?? (body === undefined ? undefined : JSON.stringify(body));
-  const headers = signChatRequest({ method, url: `${P}${path}`, body: text, secret: h.env.CHANNEL_SECRET! });
-  return h.request(method, `${P}${path}`, { ...(text !== undefined && { body: text }), headers });
-}
+const chat = (method: string, path: string, body?: unknown, o?: ChatRequestOptions) => h.chat(method, path, body, o);
 
 describe('allowedMethods', () => {
   it('names the one method of each endpoint shape, HEAD with GET, nothing for other shapes', () => {
@@ -48,8 +41,7 @@ describe('methods and paths', () => {
   });
 
   it('still checks the signature before the method', async () => {
-    const headers = signChatRequest({ method: 'GET', url: `${P}/${scope}/typing`, secret: 'wrong-secret-wrong-secret' });
-    expect((await h.request('GET', `${P}/${scope}/typing`, { headers })).status).toBe(403);
+    expect((await chat('GET', `/${scope}/typing`, undefined, { secret: 'wrong-secret-wrong-secret' })).status).toBe(403);
   });
 
   it('answers an unknown path 404 with a JSON body', async () => {

@@ -6,7 +6,6 @@
 import { decodeJwt } from 'jose';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signChatRequest } from '../../src/protocol/chat-signature.js';
 import { Harness } from './helpers.js';
 
 let h: Harness;
@@ -80,10 +79,7 @@ describe('problem types', () => {
   it('keeps application/json for token errors (§4.1: "also on error"), the chat interface and the control API', async () => {
     const tokenError = await h.exchange({ grant_type: 'authorization_code' });
     expect([tokenError.status, tokenError.contentType]).toEqual([400, 'application/json; charset=utf-8']);
-    const path = `/v2/origin/custom/${h.env.CHANNEL_ID}/connect`;
-    const body = JSON.stringify({ account_id: h.env.CHAT_ACCOUNT_ID });
-    const signed = signChatRequest({ method: 'POST', url: path, body, secret: 'not-the-channel-secret' });
-    const chat = await h.request('POST', path, { body, headers: signed });
+    const chat = await h.chat('POST', `/${h.env.CHANNEL_ID}/connect`, { account_id: h.env.CHAT_ACCOUNT_ID }, { secret: 'not-the-channel-secret' });
     expect([chat.status, chat.contentType]).toEqual([403, 'application/json; charset=utf-8']);
     const control = await h.postJson('/_control/clock', { advance_seconds: -1 });
     expect([control.status, control.contentType]).toEqual([400, 'application/json; charset=utf-8']);

@@ -1,5 +1,21 @@
 /** Shared helpers for the emulator tests: real HTTP against an ephemeral-port instance. */
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { signChatRequest } from '../../src/protocol/chat-signature.js';
+
+/** Where the chat interface's routes live (§4.3). */
+export const CHAT_PREFIX = '/v2/origin/custom';
+
+export interface ChatRequestOptions {
+  /** The body as sent, instead of `body` as JSON (malformed or exact bytes). */
+  readonly raw?: string;
+  /** Signs with this secret instead of the channel's. */
+  readonly secret?: string;
+  /** Signs this body instead of the one sent (a tampered body). */
+  readonly signBody?: string;
+  readonly zone?: 'GMT' | number;
+  /** Added after signing (they may replace signed ones). */
+  readonly headers?: Record<string, string>;
+}
 
 export interface Reply {
   readonly status: number;
@@ -38,6 +54,19 @@ export class Harness {
       body: new URLSearchParams(body).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
+  }
+
+  /** A chat-interface request to `CHAT_PREFIX + path`, signed as §5.2 says with the channel secret. */
+  chat(method: string, path: string, body?: unknown, o: ChatRequestOptions = {}): Promise<Reply> {
+    const url = `${CHAT_PREFIX}${path}`;
+    const text = o.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+    const headers = signChatRequest({ method, url, body: o.signBody ?? text, secret: o.secret ?? this.env.CHANNEL_SECRET!, ...(o.zone !== undefined && { zone: o.zone }) });
+    return this.request(method, url, { ...(text !== undefined && { body: text }), headers: { ...headers, ...o.headers } });
+  }
+
+  /** Connects the configured channel in the configured chat account; its scope_id. */
+  async connectChannel(): Promise<string> {
+    return (await this.chat('POST', `/${this.env.CHANNEL_ID}/connect`, { account_id: this.env.CHAT_ACCOUNT_ID })).json.scope_id as string;
   }
 
   reset(): Promise<Reply> {

@@ -47,9 +47,6 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
     // One client for the whole run, so its rate limit covers every request, the reachability probe included.
     const client = clientFor(target);
     const masker = maskerFor(target);
-    // Secrets of the live paths, beyond the ones every run masks.
-    masker.add(target.credentials.adminPassword);
-    masker.add(target.credentials.channelSecret2);
     let progress: Progress | undefined;
     try {
       if (s.kind === 'remote') await assertReachable(target, client);

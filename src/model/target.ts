@@ -36,6 +36,11 @@ export interface Credentials {
   readonly integrationName?: string;
 }
 
+/** Every credential that is a secret: the masker learns all of them before a rule can print one. */
+export function secretCredentials(c: Credentials): readonly (string | undefined)[] {
+  return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword];
+}
+
 export interface TargetConfig {
   readonly kind: TargetKind;
   /** `{base_url}`: serves /oauth2/access_token and /api/v4. No trailing slash. */

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { Report, RuleResult } from '../model/result.js';
 import { summarize } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
+import { secretCredentials } from '../model/target.js';
 import { Masker } from '../secrets/mask.js';
 import type { TargetConfig } from '../targets/config.js';
 import { ControlClient } from '../targets/control.js';
@@ -42,8 +43,7 @@ export function clientFor(target: TargetConfig): HttpClient {
 
 export function maskerFor(target: TargetConfig): Masker {
   const masker = new Masker();
-  const c = target.credentials;
-  for (const secret of [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret]) masker.add(secret);
+  for (const secret of secretCredentials(target.credentials)) masker.add(secret);
   return masker;
 }
 

@@ -9,6 +9,7 @@
  */
 import type { RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
+import { secretCredentials } from '../model/target.js';
 import { ControlClient } from '../targets/control.js';
 import { RunResources } from './resources.js';
 import type { RuleEnvironment } from './run-rule.js';
@@ -79,7 +80,7 @@ function sandboxEnvironment(env: RuleEnvironment): RuleEnvironment | undefined {
   const sandbox = env.target.sandbox;
   if (!sandbox) return undefined;
   const c = sandbox.credentials;
-  for (const secret of [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret]) env.masker.add(secret);
+  for (const secret of secretCredentials(c)) env.masker.add(secret);
   const control = sandbox.controlUrl ? new ControlClient(sandbox.controlUrl, env.client, env.masker, c.clientId) : undefined;
   return { ...env, target: sandbox, control, resources: new RunResources() };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Masker, maskSecret } from '../../src/secrets/mask.js';
 import { maskAuthorization } from '../../src/runner/recorder.js';
+import { maskerFor } from '../../src/runner/execute.js';
+import type { Credentials, TargetConfig } from '../../src/model/target.js';
 
 describe('masking', () => {
   it('keeps the first four characters and an ellipsis', () => {
@@ -35,6 +37,22 @@ describe('masking', () => {
 
   it('masks the credential of an Authorization header even when unknown', () => {
     expect(maskAuthorization('Bearer eyJhbGciOiJSUzI1NiJ9.payload.sig')).toBe('Bearer eyJh…');
+  });
+});
+
+describe('the masker of a run', () => {
+  it('knows every secret setting before a rule runs, and nothing that is public', () => {
+    const credentials: Credentials = {
+      clientId: 'client-id-public-0001', redirectUri: 'https://example.test/cb', adminLogin: 'admin@example.test',
+      clientSecret: 'SECRET-client-secret', authCode: 'SECRET-auth-code', refreshToken: 'SECRET-refresh-token',
+      longLivedToken: 'SECRET-long-lived', channelSecret: 'SECRET-channel-1', channelSecret2: 'SECRET-channel-2',
+      adminPassword: 'SECRET-admin-password',
+    };
+    const target: TargetConfig = { kind: 'remote', baseUrl: 'https://b.test', authUrl: 'https://a.test', chatUrl: 'https://c.test', credentials, capabilities: [] };
+    const text = Object.values(credentials).join(' ');
+    const masked = maskerFor(target).mask(text);
+    expect(masked).not.toContain('SECRET-');
+    for (const visible of [credentials.clientId, credentials.redirectUri, credentials.adminLogin!]) expect(masked).toContain(visible);
   });
 });
 

@@ -11,8 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FaultSwitches } from '../faults.js';
-import type { StoredMessage } from './state.js';
-import type { EmbeddedIn, SharedPostIn } from './validate.js';
+import type { EmbeddedIn, MessageIn, SharedPostIn } from './validate.js';
 
 export interface StoredPreview {
   /** `downloaded`: the account's copy of preview_link; `permalink`: preview_permalink, kept, not downloaded; `link`: only under a fault. */
@@ -50,6 +49,16 @@ export interface StoredQuote {
   readonly sender?: StoredSender;
 }
 
+/** What a quote resolves from: a stored message (./state.ts), by the fields it is read for. */
+export interface QuotableMessage {
+  readonly id: string;
+  readonly clientId: string;
+  readonly timestamp: number;
+  readonly msecTimestamp: number;
+  readonly sender: { readonly id: string; readonly clientId?: string; readonly name: string };
+  readonly content: MessageIn;
+}
+
 /** §2.8: the permalink when given (unless the fault prefers the link), else a downloaded copy of preview_link, else none. */
 export function storedSharedPost(sp: SharedPostIn, filesBase: string, faults: FaultSwitches): StoredSharedPost {
   const linkWins = sp.previewLink !== undefined && faults.isOn('chat-preview-link-preferred');
@@ -66,7 +75,7 @@ export function storedSharedPost(sp: SharedPostIn, filesBase: string, faults: Fa
  * otherwise it is kept as given. `quoted` is the message the route found for the ids (it already refused a quote
  * naming none).
  */
-export function storedQuote(e: EmbeddedIn, quoted: StoredMessage | undefined, faults: FaultSwitches): StoredQuote {
+export function storedQuote(e: EmbeddedIn, quoted: QuotableMessage | undefined, faults: FaultSwitches): StoredQuote {
   const unresolved = faults.isOn('chat-quote-unresolved') || (faults.isOn('chat-quote-msgid-unresolved') && e.id === undefined);
   if (quoted && !unresolved) {
     const c = quoted.content;

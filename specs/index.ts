@@ -11,12 +11,16 @@ import tokenResponse from './2.3-token-response.js';
 import refreshAnswer from './2.3-refresh-answer.js';
 import hookAddress from './2.4-hook-address.js';
 import channelDefaults from './2.4-channel-defaults.js';
+import timeWindow from './2.4-time-window.js';
 import chatObjects from './2.5-chat-objects.js';
+import profileContact from './2.5-profile-contact.js';
 import perMessageEffects from './2.6-per-message-effects.js';
 import messageTypes from './2.7-message-types.js';
 import emptyText from './2.7-empty-text.js';
 import sharedPostUrl from './2.8-shared-post-url.js';
+import sharedPostPreviews from './2.8-shared-post-previews.js';
 import embeddedSender from './2.11-embedded-sender.js';
+import embeddedResolved from './2.11-embedded-resolved.js';
 import credentials from './3.1-credentials.js';
 import revocation from './3.1-revocation.js';
 import chatConnection from './3.2-chat-connection.js';
@@ -62,7 +66,7 @@ import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 import disconnectHookCount from './6-disconnect-hook-count.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, chatObjects, perMessageEffects, messageTypes, emptyText, sharedPostUrl, embeddedSender, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, accountApiAuth, httpRobustness, accountApiMore, staleTokens, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, accountApiAuth, httpRobustness, accountApiMore, staleTokens, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -125,8 +125,7 @@ export const CHAT = requirements([
     statement: 'When the channel has a reply time window, is_time_window_disabled=true disables it for this account.',
     observes: 'after the window passed, an outgoing reply is refused with false and accepted with true',
     needs: ['control', 'clock'],
-    gap: 'give a channel a reply window (control API), connect with false and with true, let the window pass on the control clock and send an outgoing reply',
-    theme: 'per-message-effects',
+    rules: ['chat.connect.time-window-disabled'],
   },
 
   // ---- §2.5 Participant
@@ -191,8 +190,7 @@ export const CHAT = requirements([
     statement: 'When a new unsorted lead is created, the profile\'s phone and email are added to the contact data.',
     observes: 'the unsorted lead\'s contact carries the phone and email sent',
     needs: ['control'],
-    gap: 'send a first incoming message whose sender has profile phone and email; read the unsorted lead\'s contact through the control API',
-    theme: 'per-message-effects',
+    rules: ['chat.participant.profile-to-contact'],
   },
   {
     id: 'REQ-2.5-profile-link-optional', section: '2.5', source: 'table', level: 'must',
@@ -457,8 +455,7 @@ export const CHAT = requirements([
     statement: 'preview_link is temporary: its image is downloaded into the account.',
     observes: 'the account holds a copy of the preview image, not the temporary link',
     needs: ['control'],
-    gap: 'send a shared_post with preview_link only; read through the control API what the account stored for the preview',
-    theme: 'per-message-effects',
+    rules: ['chat.shared-post.preview-stored'],
   },
   {
     id: 'REQ-2.8-preview-permalink-optional', section: '2.8', source: 'table', level: 'must',
@@ -472,8 +469,7 @@ export const CHAT = requirements([
     statement: 'preview_permalink is permanent and not downloaded; it takes priority when both preview fields are given.',
     observes: 'with both fields, the account uses the permalink and downloads nothing',
     needs: ['control'],
-    gap: 'send a shared_post with both preview fields; read through the control API which preview the account kept',
-    theme: 'per-message-effects',
+    rules: ['chat.shared-post.preview-stored'],
   },
   {
     id: 'REQ-2.8-type-post', section: '2.8', source: 'table', level: 'must',
@@ -561,10 +557,9 @@ export const CHAT = requirements([
   {
     id: 'REQ-2.11-resolved', section: '2.11', source: 'table', level: 'must',
     statement: 'With id or msgid, the remaining fields of the quoted message are resolved automatically.',
-    observes: 'the stored quote carries the quoted message\'s type, text and sender',
+    observes: 'the stored quote (reply_to and forwards, by msgid only and by id only) carries the quoted message\'s type, text, timestamps and sender',
     needs: ['control'],
-    gap: 'quote a message by msgid only; read the stored reply through the control API and compare it with the quoted message',
-    theme: 'per-message-effects',
+    rules: ['chat.embedded.resolved'],
   },
   {
     id: 'REQ-2.11-scroll-to-message', section: '2.11', source: 'table', level: 'must',
@@ -724,9 +719,7 @@ export const CHAT = requirements([
     statement: 'sent has no numeric value: it is the default.',
     observes: 'a message sent without delivery_status is in state sent',
     needs: ['control'],
-    rules: ['chat.delivery-status.in-message'],
-    partial: 'the message without delivery_status is accepted, but its state is never read back',
-    theme: 'per-message-effects',
+    rules: ['chat.delivery-status.in-message', 'chat.delivery-status.applied'],
   },
   {
     id: 'REQ-3.3-delivered', section: '3.3', source: 'table', level: 'must',

@@ -484,6 +484,23 @@ export const FAULTS = defineFaults([
     caughtBy: ['api.bearer.stale-token-error'] },
   { name: 'account-api-answers-main-account', description: 'GET /api/v4/account answers the developer account whatever account the token was granted in.',
     caughtBy: ['oauth.allow.installs-in-chosen-account'] },
+  // Chat interface: what the account stores from chat messages, read through the control API (truth; §2.4, §2.5, §2.8, §2.11, §3.3)
+  { name: 'chat-profile-not-in-contact', description: 'The unsorted lead a first incoming message creates gets a contact with the sender\'s name only, without the profile\'s phone and email.',
+    caughtBy: ['chat.participant.profile-to-contact'] },
+  { name: 'chat-preview-link-kept', description: 'A shared_post\'s temporary preview_link is kept as the preview instead of being downloaded into the account.',
+    caughtBy: ['chat.shared-post.preview-stored'] },
+  { name: 'chat-preview-link-preferred', description: 'With both preview fields, the preview_link is downloaded and the preview_permalink ignored.',
+    caughtBy: ['chat.shared-post.preview-stored'] },
+  { name: 'chat-quote-unresolved', description: 'A quoted or forwarded message named by id or msgid is stored with its ids only: type, text, sender and timestamps are not resolved.',
+    caughtBy: ['chat.embedded.resolved'] },
+  { name: 'chat-quote-msgid-unresolved', description: 'A quoted or forwarded message named by msgid only is stored unresolved (by id it is resolved).',
+    caughtBy: ['chat.embedded.resolved'] },
+  { name: 'chat-time-window-unenforced', description: 'A channel\'s reply time window is never enforced: an outgoing reply long after the client\'s last message is accepted.',
+    caughtBy: ['chat.connect.time-window-disabled'] },
+  { name: 'chat-time-window-disable-ignored', description: 'is_time_window_disabled true does not lift the channel\'s reply time window: a late reply is refused all the same.',
+    caughtBy: ['chat.connect.time-window-disabled'] },
+  { name: 'chat-status-default-delivered', description: 'A message sent without delivery_status is stored as delivered (1), not as sent.',
+    caughtBy: ['chat.delivery-status.applied'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -8,11 +8,12 @@ import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
 import type { SentAndRead } from '../checks/chat-history.js';
 import type { ConversationView } from '../checks/chat-records.js';
+import type { StoredParticipant, StoredQuoteView, StoredSharedPostView } from '../checks/chat-stored.js';
 import type { RuleContext } from '../model/context.js';
-import { Precondition } from '../errors.js';
+import { ControlError, Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { chatPaths, createChatBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
-import { chatSession, configuredChannel, otherAccountId, type ChatSession } from './chat.js';
+import { chatSession, configuredChannel, HISTORY_WINDOW_MS, otherAccountId, type ChatSession } from './chat.js';
 
 export interface SentMessage {
   readonly msgid: string;
@@ -78,22 +79,46 @@ export async function conversationsOf(s: ChatSession, conv: string): Promise<rea
   return (await s.t.control.call<{ conversations: ConversationView[] }>('GET', `/chat/conversations${q}`)).conversations;
 }
 
-/** What the account keeps about one message (control API GET /_control/chat/messages): delivery status, reactions. */
+/**
+ * What the account keeps about one message (control API GET /_control/chat/messages): type, text, sender and times,
+ * delivery status, reactions, the shared post with its preview, and the quoted and forwarded messages.
+ */
 export interface MessageTruth {
+  /** The chat-interface message id. */
+  readonly id?: string;
+  readonly type?: string;
   readonly text: string;
+  readonly sender?: StoredParticipant;
+  readonly timestamp?: number;
+  readonly msec_timestamp?: number;
   /** The commented post, for a comment. */
   readonly post_id?: string;
   readonly delivery_status: { readonly status_code: number; readonly error_code?: number; readonly error?: string } | null;
   readonly reactions: readonly { readonly user_id: string; readonly emoji: string }[];
+  readonly shared_post?: StoredSharedPostView;
+  readonly reply_to?: { readonly message?: StoredQuoteView } | null;
+  readonly forwards?: readonly StoredQuoteView[];
 }
 
-/** The ground truth of the message stored under `msgid`; Precondition when the account does not hold it. */
-export async function messageTruth(s: ChatSession, conv: string, msgid: string): Promise<MessageTruth> {
-  const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
-  const { messages } = await s.t.control.call<{ messages: (MessageTruth & { msgid: string })[] }>('GET', `/chat/messages${q}`);
-  const m = messages.find((x) => x.msgid === msgid);
-  if (!m) throw new Precondition(`the control API shows no message ${msgid} in the conversation`);
-  return m;
+/**
+ * The ground truth of the message stored under `msgid`, read again until it shows (a message is "accepted for
+ * processing": HISTORY_WINDOW_MS, docs/verdicts.md); Precondition when the account does not hold it by then.
+ */
+export async function messageTruth(s: ChatSession, conv: string, msgid: string, scopeId?: string): Promise<MessageTruth> {
+  const q = `?scope_id=${encodeURIComponent(scopeId ?? await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
+  const read = async () => {
+    try {
+      const { messages } = await s.t.control.call<{ messages: (MessageTruth & { msgid: string })[] }>('GET', `/chat/messages${q}`);
+      return messages.find((x) => x.msgid === msgid);
+    } catch (err) {
+      // The chat itself may not be there yet while the message is processed.
+      if (err instanceof ControlError && err.status === 404) return undefined;
+      throw err;
+    }
+  };
+  const { value } = await s.t.eventually(read, { within: HISTORY_WINDOW_MS, until: (m) => m !== undefined });
+  if (!value) throw new Precondition(`the control API shows no message ${msgid} in the conversation`);
+  return value;
 }
 
 /** A chat of the configured channel in a second account's scope: what a foreign conversation_ref_id names. */

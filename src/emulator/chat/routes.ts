@@ -15,8 +15,10 @@ import { allowedMethods, bodyText, CHAT_READ_LIMIT, checkBodySize, crashOnMalfor
 import { verifySignature } from './signature.js';
 import { chatState, historyPage, insertInOrder, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
 import {
-  Validator, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type Obj,
+  Validator, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type EmbeddedIn, type Obj,
 } from './validate.js';
+import { storedQuote, storedSharedPost } from './stored.js';
+import { checkReplyWindow, clientWrote } from './time-window.js';
 import { raceWindow } from '../race-window.js';
 
 export const CHAT_PREFIX = '/v2/origin/custom';
@@ -354,8 +356,8 @@ interface MessageEvent {
   readonly sender?: ReturnType<typeof participant>;
   readonly receiver?: ReturnType<typeof participant>;
   readonly message: NonNullable<ReturnType<typeof message>>;
-  readonly replyTo?: { id?: string; msgid?: string };
-  readonly forwards: readonly { id?: string; msgid?: string }[];
+  readonly replyTo?: EmbeddedIn;
+  readonly forwards: readonly EmbeddedIn[];
 }
 
 function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
@@ -397,7 +399,7 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
     if (!Object.hasOwn(rt, 'message')) c.add('payload.reply_to.message', 'is required');
     else replyTo = embedded(c, rt.message, 'payload.reply_to.message');
   }
-  const forwards: { id?: string; msgid?: string }[] = [];
+  const forwards: EmbeddedIn[] = [];
   const fw = c.obj(p, 'forwards', 'payload');
   if (fw && !(c.faults.isOn('chat-forwards-messages-optional') && !Array.isArray(fw.messages))) {
     const list = fw.messages;
@@ -424,7 +426,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const client = state.client(conn, (outgoing ? v.receiver : v.sender)!);
   let chat = state.chatOf(conn, v.conversationId);
   // Existence of quoted and forwarded messages (§4.3 reply_to: the same chat; forwards: any chat of the integration).
-  const resolve = (e: { id?: string; msgid?: string }) => (e.id !== undefined ? state.message(conn, e.id) : e.msgid !== undefined ? state.message(conn, e.msgid) : undefined);
+  const resolve = (e: EmbeddedIn) => (e.id !== undefined ? state.message(conn, e.id) : e.msgid !== undefined ? state.message(conn, e.msgid) : undefined);
   if (v.replyTo && (v.replyTo.id !== undefined || v.replyTo.msgid !== undefined)) {
     const quoted = resolve(v.replyTo);
     if (!quoted || (!f.isOn('chat-reply-any-chat') && quoted.chat !== chat)) {
@@ -448,12 +450,19 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   chat ??= state.newChat(conn, v.conversationId, client, v.externalId);
   const existing = state.message(conn, v.msgid!);
   if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId);
+  if (outgoing) checkReplyWindow(ctx, conn, chat);
 
   const sender: Person = outgoing ? accountSide(conn, v.sender!) : client;
+  const { sharedPost, deliveryStatus: given } = v.message;
+  const status = given ?? (f.isOn('chat-status-default-delivered') ? { code: 1 } : undefined);
   const m: StoredMessage = {
     id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp,
     sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
     ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
+    ...(status && { status }),
+    ...(sharedPost && { sharedPost: storedSharedPost(sharedPost, ctx.baseUrl(), f) }),
+    ...(v.replyTo && { replyTo: storedQuote(v.replyTo, resolve(v.replyTo), f) }),
+    ...(v.forwards.length > 0 && { forwards: v.forwards.map((e) => storedQuote(e, resolve(e), f)) }),
   };
   state.indexMessage(conn, m);
   if (m.postId !== undefined) {
@@ -468,6 +477,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     chat.messages = next;
   } else insertInOrder(chat.messages, m);
 
+  if (!outgoing) clientWrote(ctx, chat);
   if (!outgoing && (!v.silent || f.isOn('chat-silent-ignored'))) recordIncoming(ctx, state, conn, chat, m, v.externalId);
   else if (!outgoing && f.isOn('chat-silent-still-creates-lead')) {
     const kept = state.notifications.length;
@@ -491,7 +501,7 @@ function recordIncoming(ctx: EmulatorContext, state: ChatState, conn: Connection
   state.leads.push({
     id: chat.leadId, scope_id: conn.scopeId, account_id: conn.account.amojoId, chat_id: chat.id, conversation_id: chat.conversationId,
     pipeline_id: state.pipelineFor(conn, ext), source_external_id: ext ?? null,
-    contact: { name: u.name, ...(u.phone !== undefined && { phone: u.phone }), ...(u.email !== undefined && { email: u.email }) }, created_at: now,
+    contact: { name: u.name, ...(!ctx.faults.isOn('chat-profile-not-in-contact') && { ...(u.phone !== undefined && { phone: u.phone }), ...(u.email !== undefined && { email: u.email }) }) }, created_at: now,
   });
 }
 

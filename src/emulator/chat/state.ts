@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
 import type { MessageIn, ParticipantIn } from './validate.js';
+import type { StoredQuote, StoredSharedPost } from './stored.js';
 
 export const DEFAULT_PIPELINE_ID = 1001;
 
@@ -17,6 +18,8 @@ export interface ChannelRecord {
   readonly name: string;
   /** The hook versions whose address the channel's settings hold (§2.4); every version when not said. */
   readonly hookVersions?: readonly ('v1' | 'v2')[];
+  /** The channel's reply time window (§2.4), seconds after the client's last message; none when not said. */
+  readonly replyWindowS?: number;
 }
 
 export interface ChatAccount {
@@ -61,6 +64,11 @@ export interface StoredMessage {
   content: MessageIn;
   status?: { code: number; errorCode?: number; error?: string };
   reactions: Map<string, string>;
+  /** §2.8: the shared post as the account keeps it (the preview downloaded or the permalink). */
+  readonly sharedPost?: StoredSharedPost;
+  /** §2.11: the quoted message, resolved when it was named by id or msgid. */
+  readonly replyTo?: StoredQuote;
+  readonly forwards?: readonly StoredQuote[];
 }
 
 export interface Chat {
@@ -73,6 +81,8 @@ export interface Chat {
   messages: StoredMessage[];
   readonly comments: Map<string, StoredMessage[]>;
   leadId?: number;
+  /** When the client's last incoming message arrived (emulator clock, seconds): the reply window counts from it (§2.4). */
+  lastIncomingAt?: number;
 }
 
 export interface UnsortedLead {

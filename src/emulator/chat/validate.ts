@@ -162,6 +162,18 @@ export interface MessageIn {
   readonly contact?: { name: string; phone: string };
   readonly mediaDuration?: number;
   readonly postId?: string;
+  /** §2.8: the shared post as sent (its preview is decided when the message is stored). */
+  readonly sharedPost?: SharedPostIn;
+  /** §2.7: the delivery status the message comes with; absent, the message is sent (§3.3). */
+  readonly deliveryStatus?: DeliveryStatusIn;
+}
+
+export interface SharedPostIn {
+  readonly url: string;
+  readonly type?: string;
+  readonly siteName?: string;
+  readonly previewLink?: string;
+  readonly previewPermalink?: string;
 }
 
 /** §2.7 (and §2.8–§2.10 inside it). `edit`: file fields may be omitted. `comment`: `post` is what makes one. */
@@ -195,10 +207,10 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
   }
   c.str(m, 'callback_data', at, { optional: true });
   const ds = c.obj(m, 'delivery_status', at);
-  if (ds) deliveryStatus(c, ds, join(at, 'delivery_status'));
+  const status = ds ? deliveryStatus(c, ds, join(at, 'delivery_status')) : undefined;
   const mediaDuration = c.int(m, 'media_duration', at, { optional: true, min: 0 });
   const shared = c.obj(m, 'shared_post', at);
-  if (shared) sharedPost(c, shared, join(at, 'shared_post'));
+  const sharedPostIn = shared ? sharedPost(c, shared, join(at, 'shared_post')) : undefined;
   const postObj = c.obj(m, 'post', at);
   const postId = postObj ? post(c, postObj, join(at, 'post')) : undefined;
   if (type === undefined) return undefined;
@@ -207,17 +219,22 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
     ...(media !== undefined && { media }), ...(fileName !== undefined && { fileName }), ...(fileSize !== undefined && { fileSize }),
     ...(stickerId !== undefined && { stickerId }), ...(location && { location }), ...(contact && { contact }),
     ...(mediaDuration !== undefined && { mediaDuration }), ...(postId !== undefined && { postId }),
+    ...(sharedPostIn && { sharedPost: sharedPostIn }), ...(status && { deliveryStatus: status }),
   };
 }
 
 /** §2.8: only `post` is a supported type; `url` is the link. */
-function sharedPost(c: Validator, s: Obj, at: string): void {
-  if (!c.faults.isOn('chat-shared-post-url-optional')) c.str(s, 'url', at, { required: true });
-  c.str(s, 'preview_link', at, { optional: true });
-  c.str(s, 'preview_permalink', at, { optional: true });
-  c.str(s, 'site_name', at, { optional: true });
+function sharedPost(c: Validator, s: Obj, at: string): SharedPostIn {
+  const url = c.faults.isOn('chat-shared-post-url-optional') ? (typeof s.url === 'string' ? s.url : '') : c.str(s, 'url', at, { required: true });
+  const previewLink = c.str(s, 'preview_link', at, { optional: true });
+  const previewPermalink = c.str(s, 'preview_permalink', at, { optional: true });
+  const siteName = c.str(s, 'site_name', at, { optional: true });
   const type = c.str(s, 'type', at);
   if (type !== undefined && type !== 'post' && !c.faults.isOn('chat-shared-post-any-type')) c.add(join(at, 'type'), 'must be "post"');
+  return {
+    url: url ?? '', ...(type !== undefined && { type }), ...(siteName !== undefined && { siteName }),
+    ...(previewLink !== undefined && { previewLink }), ...(previewPermalink !== undefined && { previewPermalink }),
+  };
 }
 
 /** §2.10: `id` and `url` required. Returns the post id. */
@@ -258,6 +275,22 @@ export function deliveryStatus(c: Validator, o: Obj, at: string, opts: { alias?:
 export interface EmbeddedIn {
   readonly id?: string;
   readonly msgid?: string;
+  /** The quoted message as given (what the account keeps when no id names it). */
+  readonly given: EmbeddedContent;
+}
+
+/** The fields of §2.11 besides the ids, as sent; the sender's `id` is the integration side's, `ref_id` the chat interface's. */
+export interface EmbeddedContent {
+  readonly type?: string;
+  readonly text?: string;
+  readonly fileName?: string;
+  readonly fileSize?: number;
+  readonly mediaDuration?: number;
+  readonly location?: { lon: number; lat: number };
+  readonly contact?: { name: string; phone: string };
+  readonly timestamp?: number;
+  readonly msecTimestamp?: number;
+  readonly sender?: { id?: string; refId?: string; name?: string };
 }
 
 /** §2.11: with `id` or `msgid` the rest is resolved; without, type, timestamps and sender (and per-type content) are required. */
@@ -270,22 +303,40 @@ export function embedded(c: Validator, e: unknown, at: string): EmbeddedIn | und
   const msgid = c.str(e, 'msgid', at);
   const full = id === undefined && msgid === undefined && !c.faults.isOn('chat-embedded-unchecked');
   const type = c.oneOf(e, 'type', at, MESSAGE_TYPES, { required: full });
-  c.str(e, 'text', at, { required: full && type === 'text' });
-  c.str(e, 'file_name', at);
-  c.int(e, 'file_size', at, { min: 0 });
-  c.int(e, 'media_duration', at, { min: 0 });
+  const text = c.str(e, 'text', at, { required: full && type === 'text' });
+  const fileName = c.str(e, 'file_name', at);
+  const fileSize = c.int(e, 'file_size', at, { min: 0 });
+  const mediaDuration = c.int(e, 'media_duration', at, { min: 0 });
+  let location: EmbeddedContent['location'];
   const loc = c.obj(e, 'location', at, { required: full && type === 'location' });
-  if (loc) { c.num(loc, 'lon', join(at, 'location'), { required: true }); c.num(loc, 'lat', join(at, 'location'), { required: true }); }
-  const con = c.obj(e, 'contact', at, { required: full && type === 'contact' });
-  if (con) { c.str(con, 'name', join(at, 'contact'), { required: true }); c.str(con, 'phone', join(at, 'contact'), { required: true }); }
-  c.int(e, 'timestamp', at, { required: full, min: 0 });
-  c.int(e, 'msec_timestamp', at, { required: full, min: 0 });
-  const sender = c.obj(e, 'sender', at, { required: full });
-  if (sender) {
-    const sid = c.str(sender, 'id', join(at, 'sender'));
-    const sref = c.str(sender, 'ref_id', join(at, 'sender'));
-    const byId = (sid !== undefined || sref !== undefined) && !c.faults.isOn('chat-embedded-sender-name-required');
-    c.str(sender, 'name', join(at, 'sender'), { required: full && !byId });
+  if (loc) {
+    const lon = c.num(loc, 'lon', join(at, 'location'), { required: true });
+    const lat = c.num(loc, 'lat', join(at, 'location'), { required: true });
+    if (lon !== undefined && lat !== undefined) location = { lon, lat };
   }
-  return { ...(id !== undefined && { id }), ...(msgid !== undefined && { msgid }) };
+  let contact: EmbeddedContent['contact'];
+  const con = c.obj(e, 'contact', at, { required: full && type === 'contact' });
+  if (con) {
+    const name = c.str(con, 'name', join(at, 'contact'), { required: true });
+    const phone = c.str(con, 'phone', join(at, 'contact'), { required: true });
+    if (name !== undefined && phone !== undefined) contact = { name, phone };
+  }
+  const timestamp = c.int(e, 'timestamp', at, { required: full, min: 0 });
+  const msecTimestamp = c.int(e, 'msec_timestamp', at, { required: full, min: 0 });
+  let sender: EmbeddedContent['sender'];
+  const s = c.obj(e, 'sender', at, { required: full });
+  if (s) {
+    const sid = c.str(s, 'id', join(at, 'sender'));
+    const sref = c.str(s, 'ref_id', join(at, 'sender'));
+    const byId = (sid !== undefined || sref !== undefined) && !c.faults.isOn('chat-embedded-sender-name-required');
+    const name = c.str(s, 'name', join(at, 'sender'), { required: full && !byId });
+    sender = { ...(sid !== undefined && { id: sid }), ...(sref !== undefined && { refId: sref }), ...(name !== undefined && { name }) };
+  }
+  const given: EmbeddedContent = {
+    ...(type !== undefined && { type }), ...(text !== undefined && { text }), ...(fileName !== undefined && { fileName }),
+    ...(fileSize !== undefined && { fileSize }), ...(mediaDuration !== undefined && { mediaDuration }), ...(location && { location }),
+    ...(contact && { contact }), ...(timestamp !== undefined && { timestamp }), ...(msecTimestamp !== undefined && { msecTimestamp }),
+    ...(sender && { sender }),
+  };
+  return { ...(id !== undefined && { id }), ...(msgid !== undefined && { msgid }), given };
 }

@@ -9,8 +9,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
 import { chatState, DEFAULT_PIPELINE_ID, insertInOrder, type Chat, type ChatState, type StoredMessage } from '../chat/state.js';
+import { quoteView, senderView, sharedPostView } from '../chat/stored.js';
 import { badRequest, controlBody, optionalString, requiredString } from './validate.js';
 import { CONTROL_PREFIX } from './routes.js';
+
+/** The longest reply time window a registered channel may have (§2.4): 30 days. */
+const REPLY_WINDOW_MAX_S = 30 * 86_400;
 
 /** How late the `chat-hook-late-after-disconnect` fault delivers: well inside the emulator's 1 s effect window. */
 const LATE_HOOK_MS = 300;
@@ -35,7 +39,7 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
 
   app.get(P, async (_request, reply) => json(reply, 200, {
     accounts: [...state.accounts.values()].map((a) => ({ id: a.accountId, amojo_id: a.amojoId, user_ids: a.userIds })),
-    channels: [...state.channels.values()].map((c) => ({ id: c.id, bot_id: c.botId, name: c.name })),
+    channels: [...state.channels.values()].map((c) => ({ id: c.id, bot_id: c.botId, name: c.name, reply_window_s: c.replyWindowS ?? null })),
     default_pipeline_id: DEFAULT_PIPELINE_ID,
   }));
   methodNotAllowed(app, P, ['GET']);
@@ -49,10 +53,17 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     if (state.channels.has(id)) throw new ProblemError({ status: 409, detail: 'a channel with this id is already registered' });
     const versions = body.hook_versions;
     if (versions !== undefined && (!Array.isArray(versions) || !versions.every((v) => v === 'v1' || v === 'v2'))) throw badRequest('`hook_versions` must be an array of "v1" and "v2"');
-    const channel = { id, secret, botId: optionalString(body, 'bot_id') ?? randomUUID(), name: optionalString(body, 'name') ?? 'Registered Channel', ...(versions !== undefined && { hookVersions: versions as ('v1' | 'v2')[] }) };
+    const window = body.reply_window_s;
+    if (window !== undefined && (typeof window !== 'number' || !Number.isSafeInteger(window) || window < 1 || window > REPLY_WINDOW_MAX_S)) {
+      throw badRequest(`\`reply_window_s\` must be an integer from 1 to ${REPLY_WINDOW_MAX_S} (seconds)`);
+    }
+    const channel = {
+      id, secret, botId: optionalString(body, 'bot_id') ?? randomUUID(), name: optionalString(body, 'name') ?? 'Registered Channel',
+      ...(versions !== undefined && { hookVersions: versions as ('v1' | 'v2')[] }), ...(window !== undefined && { replyWindowS: window }),
+    };
     state.channels.set(id, channel);
     ctx.secrets.add(secret);
-    return json(reply, 201, { id: channel.id, bot_id: channel.botId, name: channel.name });
+    return json(reply, 201, { id: channel.id, bot_id: channel.botId, name: channel.name, reply_window_s: channel.replyWindowS ?? null });
   });
   methodNotAllowed(app, `${P}/channels`, ['POST']);
 
@@ -98,7 +109,8 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
   });
   methodNotAllowed(app, `${P}/conversations`, ['GET']);
 
-  // The per-message ground truth the account keeps: text, delivery status (§3.3) and reactions (§4.3); private messages in order, then comments.
+  // The per-message ground truth the account keeps: type, text, sender, times, delivery status (§3.3), reactions (§4.3), the shared
+  // post with its stored preview (§2.8) and the resolved quotes (§2.11); private messages in order, then comments.
   app.get(`${P}/messages`, async (request, reply) => {
     const scope = query(request.query, 'scope_id');
     const conv = query(request.query, 'conversation_id');
@@ -108,9 +120,13 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     const comments = [...chat.comments.values()].flat().sort((x, y) => x.seq - y.seq);
     return json(reply, 200, {
       messages: [...chat.messages, ...comments].map((m) => ({
-        id: m.id, msgid: m.clientId, text: m.content.text, ...(m.postId !== undefined && { post_id: m.postId }),
+        id: m.id, msgid: m.clientId, type: m.content.type, text: m.content.text, ...(m.postId !== undefined && { post_id: m.postId }),
+        sender: senderView(m.sender), timestamp: m.timestamp, msec_timestamp: m.msecTimestamp,
         delivery_status: m.status ? { status_code: m.status.code, ...(m.status.errorCode !== undefined && { error_code: m.status.errorCode }), ...(m.status.error !== undefined && { error: m.status.error }) } : null,
         reactions: [...m.reactions.entries()].map(([user_id, emoji]) => ({ user_id, emoji })),
+        ...(m.sharedPost && { shared_post: sharedPostView(m.sharedPost) }),
+        reply_to: m.replyTo ? { message: quoteView(m.replyTo) } : null,
+        forwards: (m.forwards ?? []).map(quoteView),
       })),
     });
   });

@@ -41,6 +41,7 @@ export * from '../src/checks/records.js';
 export * from '../src/checks/media.js';
 export * from '../src/checks/isolation.js';
 export * from '../src/checks/hook-count.js';
+export * from '../src/checks/outgoing-hook.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -76,6 +77,7 @@ export * from '../src/steps/channel-info.js';
 export * from '../src/steps/other-account.js';
 export * from '../src/steps/not-yet-valid.js';
 export * from '../src/steps/hook-count.js';
+export * from '../src/steps/outgoing-hooks.js';
 
 // generators
 export * from '../generators/token-requests.js';

@@ -5,7 +5,7 @@
  * channel of the settings), so that rules sharing the configured channel are not disturbed.
  */
 import {
-  accountMessage, chatHookCount, chatSession, ChatSession, clientError, defineSpec, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, jsonAt, type ParticipantBody, Precondition, type RuleContext, scenarioRule, secondAccountId, spareChannel, status, step, valueIs,
+  accountMessage, chatHookCount, chatSession, ChatSession, clientError, defineSpec, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, jsonAt, type ParticipantBody, Precondition, reinstallInChatAccount, type RuleContext, scenarioRule, secondAccountId, spareChannel, status, step, valueIs,
 } from './kit.js';
 
 /** A conversation of the rule's own on its channel. */
@@ -85,8 +85,8 @@ export default defineSpec({
     ),
     scenarioRule<{ s: ChatSession; other: string; conv: string; client: ParticipantBody }>(
       { id: 'chat.connection.integration-disconnect', requires: ['write'], needs: ['second-channel', 'second-account', 'operator'], exclusive: true,
-        title: 'Disconnecting the integration in an account disconnects its chat channel there',
-        reading: '§3.2 last row and §6: automatic. Done in a second account through the control API (POST /_control/disconnect), else by the operator, which uninstalls the integration there: exclusive.',
+        title: 'Disconnecting the integration in an account disconnects its chat channel there; a new installation leaves it disconnected until connect',
+        reading: '§3.2 last row and §6: automatic; "the channel must be connected again after each new installation", so after the integration is installed again a message is still refused (any 4xx), and after connect it is accepted. Done in a second account through the control API (POST /_control/disconnect, then POST /_control/consent in that account), else by the operator, which uninstalls and reinstalls the integration there: exclusive.',
         covers: ['3.2/connected'] },
       {
         setup: async (t) => {
@@ -103,7 +103,12 @@ export default defineSpec({
             await disconnectInChatAccount(t, f.other);
             return f.s.sendMessage(f.s.payload(f.conv, f.client));
           }, [clientError('send after the integration disconnect')]),
+          step('', async (t, f) => {
+            await reinstallInChatAccount(t, f.other);
+            return f.s.sendMessage(f.s.payload(f.conv, f.client));
+          }, [clientError('send after a new installation, before connect')]),
           step('connect again', (_t, f) => f.s.connect({}, {}, f.other), [status(200)]),
+          step('connected again, send', (_t, f) => f.s.sendMessage(f.s.payload(f.conv, f.client)), [status(200)]),
         ],
       },
     ),

@@ -23,13 +23,13 @@ export default defineSpec({
     scenarioRule<Disconnect>(
       { id: 'hook.disconnect.parameters', section: '6', requires: [...HOOK], exclusive: true,
         title: 'Disconnecting the integration sends a GET to the hook URL with account_id, client_id, client_uuid and signature',
-        reading: '§6 and §4.1: a GET with account_id and client_id, the authenticity parameters signature and client_uuid (§5.3: all required). account_id must name the disconnected account.',
+        reading: '§6 and §4.1: a GET with account_id and client_id, the authenticity parameters signature and client_uuid (§5.3: all required). account_id must name the disconnected account, client_id the integration (CLIENT_ID).',
         covers: ['6/Disconnect hook', '2.1/Disconnect hook URL'] },
       {
         setup: (t) => disconnectAndReceive(t),
         steps: [
           step('', async (_t, d) => d, [hookArrived]),
-          step('', async (_t, d) => d.hook!, (_t, d) => [hookIsGet, hookHasAllParameters, hookParameterEquals('account_id', String(d.accountId), 'the disconnected account')]),
+          step('', async (_t, d) => d.hook!, (t, d) => [hookIsGet, hookHasAllParameters, hookParameterEquals('account_id', String(d.accountId), 'the disconnected account'), hookParameterEquals('client_id', t.credentials.clientId, 'the integration ID')]),
         ],
       },
     ),

@@ -4,6 +4,7 @@
 import type { Rule, SpecFile } from './kit.js';
 import integration from './2.1-integration.js';
 import secretRefresh from './2.1-secret-refresh.js';
+import secretRegeneratedHook from './2.1-secret-regenerated-hook.js';
 import credentialLifetimes from './2.2-credential-lifetimes.js';
 import tokenFormat from './2.2-token-format.js';
 import jwtTime from './2.2-jwt-time.js';
@@ -65,8 +66,9 @@ import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 import disconnectHookCount from './6-disconnect-hook-count.js';
+import outgoingHooks from './6-outgoing-hooks.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, accountApiAuth, httpRobustness, accountApiMore, staleTokens, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, accountApiAuth, httpRobustness, accountApiMore, staleTokens, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

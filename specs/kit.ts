@@ -42,6 +42,7 @@ export * from '../src/checks/media.js';
 export * from '../src/checks/isolation.js';
 export * from '../src/checks/hook-count.js';
 export * from '../src/checks/chat-stored.js';
+export * from '../src/checks/outgoing-hook.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -79,6 +80,7 @@ export * from '../src/steps/not-yet-valid.js';
 export * from '../src/steps/hook-count.js';
 export * from '../src/steps/chat-stored.js';
 export * from '../src/steps/time-window.js';
+export * from '../src/steps/outgoing-hooks.js';
 
 // generators
 export * from '../generators/token-requests.js';

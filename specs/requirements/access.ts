@@ -244,8 +244,7 @@ export const ACCESS = requirements([
     statement: 'After regeneration the disconnect hook is signed with the new key.',
     observes: 'the hook\'s signature verifies under the new secret and not under the old one',
     needs: ['person', 'hook'],
-    gap: 'regenerate the secret, disconnect the integration, verify the hook signature with the new secret (and that the old one fails)',
-    theme: 'hooks-after-disconnect',
+    rules: ['oauth.secret.regenerated-hook'],
   },
   {
     id: 'REQ-2.1-code-visible', section: '2.1', source: 'table', level: 'must',
@@ -1055,8 +1054,6 @@ export const ACCESS = requirements([
     observes: 'client_id equals the integration ID',
     needs: ['person', 'hook'],
     rules: ['hook.disconnect.parameters'],
-    partial: 'client_id is checked for presence, not compared with the integration ID',
-    theme: 'hooks-after-disconnect',
   },
 
   // ---- §5.1 Account API authentication

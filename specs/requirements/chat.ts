@@ -702,8 +702,6 @@ export const CHAT = requirements([
     observes: 'after reinstalling, sending is refused until connect is called, then accepted',
     needs: ['person'],
     rules: ['chat.connection.integration-disconnect'],
-    partial: 'the rule connects again after the integration disconnect; it neither reinstalls the integration nor checks that sending stays refused until that connect',
-    theme: 'hooks-after-disconnect',
   },
   {
     id: 'REQ-3.2-integration-disconnect-hooks', section: '3.2', source: 'table', level: 'must',
@@ -1754,16 +1752,14 @@ export const CHAT = requirements([
     statement: 'The outgoing hook goes to the address for the chosen hook_api_version.',
     observes: 'a scope connected with v1 gets hooks at the v1 address, one connected with v2 at the v2 address',
     needs: ['person', 'hook'],
-    gap: 'connect two accounts, one with v1 and one with v2; write from each and read which hook address each hook went to',
-    theme: 'per-message-effects',
+    rules: ['chat.outgoing-hook.version'],
   },
   {
     id: 'REQ-6-outgoing-hook-payload', section: '6', source: 'table', level: 'info',
     statement: 'The payload of outgoing-message hooks (v1, v2) is not shown.',
     observes: 'the keys of a v1 and a v2 hook payload',
     needs: ['person', 'hook'],
-    gap: 'record the payload keys of one v1 and one v2 hook in an info rule',
-    theme: 'records',
+    rules: ['chat.outgoing-hook.payload'],
   },
   {
     id: 'REQ-6-event-kinds', section: '6', source: 'prose', level: 'must',
@@ -1871,8 +1867,6 @@ export const CHAT = requirements([
     statement: 'The hook format is chosen per connected channel with hook_api_version: v1 (default) or v2.',
     observes: 'the default is v1; hooks of a v2 scope use the v2 format',
     needs: ['person', 'hook'],
-    rules: ['chat.connect.optional-omitted'],
-    partial: 'only the v1 default is checked; hooks are never read per version',
-    theme: 'per-message-effects',
+    rules: ['chat.connect.optional-omitted', 'chat.outgoing-hook.version'],
   },
 ]);

@@ -41,3 +41,19 @@ export function hookSignatureValid(clientSecret: string): HookCheck {
     return fail('signature', `expected hex HMAC-SHA256 of "<client_uuid>|<account_id>" under the secret key, observed another value${reversed ? ' (it signs "<account_id>|<client_uuid>")' : ''}`);
   };
 }
+
+/**
+ * The signature does not verify under `secret` (a key that must no longer sign: §2.1, after regeneration "every
+ * configuration that holds the old key must be updated"). A hook without the parameters to check is judged elsewhere.
+ */
+export function hookSignatureNotUnder(secret: string, what: string): HookCheck {
+  return (h) => {
+    const uuid = h.query.get('client_uuid');
+    const account = h.query.get('account_id');
+    const signature = h.query.get('signature');
+    if (!uuid || !account || !signature) return fail(`not signed with ${what}`, 'expected client_uuid, account_id and signature to check the signature, observed one missing');
+    return signature.toLowerCase() === disconnectHookSignature(uuid, account, secret)
+      ? fail(`not signed with ${what}`, `expected a signature that no longer verifies under ${what}, observed one that does`)
+      : pass(`not signed with ${what}`, `the signature does not verify under ${what}`);
+  };
+}

@@ -501,6 +501,19 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.connect.time-window-disabled'] },
   { name: 'chat-status-default-delivered', description: 'A message sent without delivery_status is stored as delivered (1), not as sent.',
     caughtBy: ['chat.delivery-status.applied'] },
+  // Hooks: the disconnect hook after the secret is regenerated, its client_id; outgoing-message hooks per version (§2.1, §3.2, §4.1, §6, §9)
+  { name: 'hook-signed-with-old-secret', description: 'After the secret key is regenerated, the disconnect hook is still signed with the old key.',
+    caughtBy: ['oauth.secret.regenerated-hook'] },
+  { name: 'hook-client-id-wrong', description: 'The disconnect hook\'s client_id is the account\'s chat id instead of the integration ID (client_uuid and the signature stay right).',
+    caughtBy: ['hook.disconnect.parameters'] },
+  { name: 'chat-hook-version-per-channel', description: 'An outgoing-message hook goes with the hook_api_version of the channel\'s latest connect, whichever account made it, not with its own connection\'s.',
+    caughtBy: ['chat.outgoing-hook.version'] },
+  { name: 'chat-connect-keeps-hook-version', description: 'A connect without hook_api_version keeps the version an earlier connect of the account chose instead of the default v1.',
+    caughtBy: ['chat.outgoing-hook.version'] },
+  { name: 'chat-hook-v2-payload-v1-shape', description: 'A v2 connection\'s outgoing-message hook carries the v1 payload (the hooks log still says v2).',
+    caughtBy: ['chat.outgoing-hook.payload'] },
+  { name: 'chat-reconnect-on-install', description: 'After the integration is disconnected in an account, installing it again there reconnects the account\'s chat channel without a connect.',
+    caughtBy: ['chat.connection.integration-disconnect'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

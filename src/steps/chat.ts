@@ -99,6 +99,15 @@ export class ChatSession {
     return scopeId;
   }
 
+  /** Connects with these body fields (hook_api_version, title…) and remembers the scope_id, or Precondition. */
+  async connectWith(extra: Record<string, unknown>): Promise<string> {
+    const res = await this.connect(extra);
+    const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
+    if (res.status !== 200 || typeof scopeId !== 'string') throw new Precondition(`connecting the channel with ${JSON.stringify(extra)} gave no scope_id (status ${res.status}${briefBody(res)})`);
+    this.#scopeId = scopeId;
+    return scopeId;
+  }
+
   forgetScope(): void {
     this.#scopeId = undefined;
   }

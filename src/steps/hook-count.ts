@@ -4,7 +4,7 @@
  */
 import type { RuleContext } from '../model/context.js';
 import type { ReceivedHook } from '../model/context.js';
-import { disconnectAndReceive, HOOK_WINDOW_MS, sideAccount } from './lifecycle.js';
+import { disconnectAndReceiveOwn, HOOK_WINDOW_MS } from './lifecycle.js';
 
 export interface HookCount {
   readonly accountId: number;
@@ -13,16 +13,10 @@ export interface HookCount {
   readonly again: ReceivedHook | undefined;
 }
 
-/** Hooks of earlier disconnects nobody claimed, at most this many, are set aside before counting. */
-const MAX_STALE_HOOKS = 50;
-
 export async function disconnectAndCount(t: RuleContext): Promise<HookCount> {
   // The side account is the one every disconnect rule uses: hooks of earlier disconnects that no rule claimed would
   // be counted as this disconnect's second hook, so they are claimed first.
-  const side = String(await sideAccount(t));
-  const ofSide = (h: ReceivedHook): boolean => h.query.get('account_id') === side || !h.query.has('account_id');
-  for (let i = 0; i < MAX_STALE_HOOKS && (await t.waitForHook(ofSide, { within: 0 })); i += 1);
-  const { hook, accountId } = await disconnectAndReceive(t);
+  const { hook, accountId } = await disconnectAndReceiveOwn(t);
   const again = hook ? await t.waitForHook((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), { within: HOOK_WINDOW_MS }) : undefined;
   return { accountId, first: hook, again };
 }

@@ -171,6 +171,25 @@ export async function disconnectAndReceive(t: RuleContext): Promise<{ hook: Rece
   return { hook, accountId };
 }
 
+/** Hooks of earlier disconnects nobody claimed, at most this many, are set aside before a rule waits for its own. */
+const MAX_STALE_HOOKS = 50;
+
+/**
+ * Claims the hooks already received for `accountId` (or naming none) that no rule took: an earlier rule's disconnect
+ * of the same side account, so that the next hook waited for is the one of this rule's disconnect.
+ */
+export async function claimStaleHooks(t: RuleContext, accountId: number): Promise<void> {
+  const mine = (h: ReceivedHook): boolean => h.query.get('account_id') === String(accountId) || !h.query.has('account_id');
+  for (let i = 0; i < MAX_STALE_HOOKS && (await t.waitForHook(mine, { within: 0 })); i += 1);
+}
+
+/** disconnectAndReceive, after the side account's unclaimed hooks are set aside: the hook returned is this disconnect's. */
+export async function disconnectAndReceiveOwn(t: RuleContext): Promise<{ hook: ReceivedHook | undefined; accountId: number }> {
+  await t.hooks();
+  await claimStaleHooks(t, await sideAccount(t));
+  return disconnectAndReceive(t);
+}
+
 /** The hook of a disconnect, for rules about its content: Precondition when none came (`hook.disconnect.parameters` judges that). */
 export async function receivedHook(t: RuleContext): Promise<ReceivedHook> {
   const { hook } = await disconnectAndReceive(t);

@@ -3,10 +3,11 @@
  * CHANNEL_SECRET_2), which a rule may disconnect without disturbing the rules on the configured one, and a second
  * account's chat-interface id (CHAT_ACCOUNT_ID_2). With a control API, the control API's (src/steps/chat.ts).
  */
-import { SkipRule } from '../errors.js';
+import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import { supplyOf } from '../targets/needs.js';
 import { chatSession, configuredChannel, disconnectIntegration, numericAccountId, otherAccountId, ownChannel, type ChatSession } from './chat.js';
+import { consentRedirect } from './lifecycle.js';
 import { operatorStep } from './live-operator.js';
 
 /** A session on a channel of the rule's own: registered through the control API, else the second channel of the settings. */
@@ -38,5 +39,20 @@ export async function disconnectInChatAccount(t: RuleContext, chatAccountId: str
   await operatorStep(t, {
     instruction: `disconnect integration ${t.credentials.clientId} in the account whose chat-interface id is ${chatAccountId} (its settings, as an administrator)`,
     control: async () => disconnectIntegration(t, await numericAccountId(t, chatAccountId)),
+  });
+}
+
+/**
+ * The user installs the integration again in the account with this chat-interface id (Allow on the access-granting
+ * page, that account chosen): through the control API, else by the operator.
+ */
+export async function reinstallInChatAccount(t: RuleContext, chatAccountId: string): Promise<void> {
+  await operatorStep(t, {
+    instruction: `install integration ${t.credentials.clientId} again in the account whose chat-interface id is ${chatAccountId} (allow access on its page, choosing that account)`,
+    control: async () => {
+      const accountId = await numericAccountId(t, chatAccountId);
+      if (accountId === undefined) throw new Precondition(`the control API gives no numeric account id for chat account ${chatAccountId}`);
+      await consentRedirect(t, { accountId });
+    },
   });
 }

@@ -201,7 +201,7 @@ describe('a disconnect hook that arrives late', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     const r = await result;
     expect(r.status, r.detail).toBe('passed');
-    expect(r.findings?.map((f) => f.check)).toEqual(['hook received', 'GET', 'hook parameters', 'account_id']);
+    expect(r.findings?.map((f) => f.check)).toEqual(['hook received', 'GET', 'hook parameters', 'account_id', 'client_id']);
   });
 
   it('fails it on the emulator, whose hooks come before its answer: 10 s late is past its window', async () => {

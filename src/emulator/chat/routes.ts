@@ -109,7 +109,7 @@ function objectOf(c: Validator, body: unknown): Obj {
 
 function connected(state: ChatState, scopeId: string): Connection {
   const conn = state.connections.get(scopeId);
-  if (!conn || !conn.connected) throw notFound('SCOPE_NOT_FOUND', 'the channel is not connected to an account under this scope_id');
+  if (!conn || !state.isConnected(conn)) throw notFound('SCOPE_NOT_FOUND', 'the channel is not connected to an account under this scope_id');
   return conn;
 }
 
@@ -137,14 +137,14 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         if (accountId !== undefined && accountId !== '' && !state.accounts.has(accountId) && !anyAccount) c.add('account_id', 'is not an account of the chat interface');
         // §2.4: the hook address for the chosen version must be set in the channel settings.
         if (hook !== undefined && channel?.hookVersions && !channel.hookVersions.includes(hook)) c.add('hook_api_version', `the channel has no hook address for ${hook}`);
-        return { accountId: accountId ?? '', title, hook: hook ?? 'v1', tw: tw ?? f.isOn('chat-time-window-default-true') };
+        return { accountId: accountId ?? '', title, hook, tw: tw ?? f.isOn('chat-time-window-default-true') };
       },
     });
     if (f.isOn('chat-connect-any-account') && !state.accounts.has(v.accountId)) state.accounts.set(v.accountId, { accountId: -1, amojoId: v.accountId, userIds: [] });
     const account = state.accounts.get(v.accountId);
     if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     const title = v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
-    const conn = state.connect(channel!, account, { ...(title !== undefined && { title }), hookApiVersion: v.hook, isTimeWindowDisabled: v.tw });
+    const conn = state.connect(channel!, account, { ...(title !== undefined && { title }), ...(v.hook !== undefined && { hookApiVersion: v.hook }), isTimeWindowDisabled: v.tw });
     const body: Record<string, unknown> = { account_id: account.amojoId, scope_id: conn.scopeId, title: conn.title, hook_api_version: conn.hookApiVersion, is_time_window_disabled: conn.isTimeWindowDisabled };
     if (f.isOn('chat-connect-no-scope-id')) delete body.scope_id;
     if (f.isOn('chat-connect-answers-defaults')) Object.assign(body, { hook_api_version: 'v1', is_time_window_disabled: false });

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
+import { isInstalled } from '../oauth/lifecycle.js';
 import type { MessageIn, ParticipantIn } from './validate.js';
 import type { StoredQuote, StoredSharedPost } from './stored.js';
 
@@ -37,6 +38,8 @@ export interface Connection {
   hookApiVersion: 'v1' | 'v2';
   isTimeWindowDisabled: boolean;
   connected: boolean;
+  /** Disconnected because the integration was disconnected in the account (§3.2 last row), not by the channel's DELETE. */
+  leftWithIntegration: boolean;
 }
 
 export interface Person {
@@ -115,6 +118,8 @@ export interface HookRecord {
   readonly msgid: string;
   readonly text: string;
   readonly sent_at: number;
+  /** The hook's body as sent (src/emulator/chat/outgoing-hook.ts: the emulator's v1 and v2 shapes). */
+  readonly payload: Record<string, unknown>;
 }
 
 export class ChatState {
@@ -133,6 +138,8 @@ export class ChatState {
   readonly leads: UnsortedLead[] = [];
   readonly notifications: Notification[] = [];
   readonly hooks: HookRecord[] = [];
+  /** Channel id → the hook version its latest connect chose (only the `chat-hook-version-per-channel` fault reads it). */
+  readonly lastHookVersion = new Map<string, 'v1' | 'v2'>();
   #seq = 0;
   #leadId = 5_000_000;
 
@@ -141,7 +148,7 @@ export class ChatState {
   }
 
   reset(): void {
-    for (const m of [this.channels, this.accounts, this.connections, this.chatsByConversation, this.chatsById, this.messages, this.people, this.sources]) m.clear();
+    for (const m of [this.channels, this.accounts, this.connections, this.chatsByConversation, this.chatsById, this.messages, this.people, this.sources, this.lastHookVersion]) m.clear();
     this.leads.length = 0;
     this.notifications.length = 0;
     this.hooks.length = 0;
@@ -176,12 +183,15 @@ export class ChatState {
     const scopeId = `${channel.id}_${account.amojoId}`;
     let conn = this.connections.get(scopeId);
     if (!conn) {
-      conn = { scopeId, channel, account, title: channel.name, hookApiVersion: 'v1', isTimeWindowDisabled: false, connected: true };
+      conn = { scopeId, channel, account, title: channel.name, hookApiVersion: 'v1', isTimeWindowDisabled: false, connected: true, leftWithIntegration: false };
       this.connections.set(scopeId, conn);
     }
     conn.connected = true;
+    conn.leftWithIntegration = false;
     conn.title = opts.title ?? channel.name;
-    conn.hookApiVersion = opts.hookApiVersion ?? 'v1';
+    // §2.4: without hook_api_version the connection takes the default v1, whatever an earlier connect chose.
+    conn.hookApiVersion = opts.hookApiVersion ?? (this.ctx.faults.isOn('chat-connect-keeps-hook-version') ? conn.hookApiVersion : 'v1');
+    this.lastHookVersion.set(channel.id, conn.hookApiVersion);
     conn.isTimeWindowDisabled = opts.isTimeWindowDisabled ?? false;
     return conn;
   }
@@ -252,9 +262,19 @@ export class ChatState {
   disconnectAccount(accountId: number): number {
     let n = 0;
     for (const conn of this.connections.values()) {
-      if (conn.account.accountId === accountId && conn.connected) { conn.connected = false; n += 1; }
+      if (conn.account.accountId === accountId && conn.connected) { conn.connected = false; conn.leftWithIntegration = true; n += 1; }
     }
     return n;
+  }
+
+  /**
+   * Whether messages may go through the connection. §3.2: after the integration is disconnected, the channel must be
+   * connected again after each new installation; under the fault a new installation alone brings it back.
+   */
+  isConnected(conn: Connection): boolean {
+    if (conn.connected) return true;
+    const { ctx } = this;
+    return ctx.faults.isOn('chat-reconnect-on-install') && conn.leftWithIntegration && isInstalled(ctx, ctx.world.integration.clientId, conn.account.accountId);
   }
 }
 

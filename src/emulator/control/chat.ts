@@ -8,8 +8,10 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
-import { chatState, DEFAULT_PIPELINE_ID, insertInOrder, type Chat, type ChatState, type StoredMessage } from '../chat/state.js';
+import { chatState, DEFAULT_PIPELINE_ID, insertInOrder, type Chat, type ChatState, type Connection, type HookRecord, type StoredMessage } from '../chat/state.js';
 import { quoteView, senderView, sharedPostView } from '../chat/stored.js';
+import { outgoingHookPayload, type HookApiVersion } from '../chat/outgoing-hook.js';
+import type { FaultSwitches } from '../faults.js';
 import { badRequest, controlBody, optionalString, requiredString } from './validate.js';
 import { CONTROL_PREFIX } from './routes.js';
 
@@ -32,6 +34,15 @@ function query(q: unknown, key: string): string | undefined {
 function chatFor(state: ChatState, scopeId: string, conversationId: string): Chat | undefined {
   const conn = state.connections.get(scopeId);
   return conn ? state.chatOf(conn, conversationId) : undefined;
+}
+
+/**
+ * §2.4 and §9: the hook goes with the version its own connection chose; under the fault, with the one the channel's
+ * latest connect chose, whichever account that was.
+ */
+function hookVersionOf(state: ChatState, conn: Connection, faults: FaultSwitches): HookApiVersion {
+  if (faults.isOn('chat-hook-version-per-channel')) return state.lastHookVersion.get(conn.channel.id) ?? conn.hookApiVersion;
+  return conn.hookApiVersion;
 }
 
 export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
@@ -143,7 +154,14 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     if (!conn || !chat) throw new ProblemError({ status: 404, detail: 'no chat for this scope_id and conversation_id' });
     const live = conn.connected || ctx.faults.isOn('chat-hooks-after-disconnect');
     const msgid = randomUUID();
-    const hook = () => ({ channel_id: conn.channel.id, scope_id: scopeId, hook_api_version: conn.hookApiVersion, conversation_id: conversationId, msgid, text, sent_at: ctx.clock.nowSeconds() });
+    const manager = conn.account.userIds[0] ?? '';
+    const hook = (): HookRecord => {
+      const version = hookVersionOf(state, conn, ctx.faults);
+      const shape = version === 'v2' && ctx.faults.isOn('chat-hook-v2-payload-v1-shape') ? 'v1' : version;
+      const nowMs = ctx.clock.nowMs();
+      const payload = outgoingHookPayload(shape, { conn, chat, msgid, managerId: manager, text, nowMs });
+      return { channel_id: conn.channel.id, scope_id: scopeId, hook_api_version: version, conversation_id: conversationId, msgid, text, sent_at: Math.floor(nowMs / 1000), payload };
+    };
     if (live) state.hooks.push(hook());
     // A queue that still delivers what was due to a disconnected channel, a moment after the answer said none was sent.
     else if (ctx.faults.isOn('chat-hook-late-after-disconnect')) setTimeout(() => state.hooks.push(hook()), LATE_HOOK_MS).unref();

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import type { EmulatorContext } from '../context.js';
 import type { Account, Integration } from '../world.js';
-import { uninstall } from './lifecycle.js';
+import { retiredSecret, uninstall } from './lifecycle.js';
 
 /** A receiver that does not answer within this is reported as such; the disconnect itself stands. */
 const HOOK_TIMEOUT_MS = 3_000;
@@ -33,9 +33,12 @@ export function disconnectHookQuery(ctx: EmulatorContext, integration: Integrati
   const accountId = String(account.id);
   const clientUuid = f.isOn('hook-client-uuid-wrong') ? account.amojoId : integration.clientId;
   const signed = f.isOn('hook-signature-reversed') ? `${accountId}|${clientUuid}` : `${clientUuid}|${accountId}`;
-  const query = new URLSearchParams({ account_id: accountId, client_id: integration.clientId });
+  const clientId = f.isOn('hook-client-id-wrong') ? account.amojoId : integration.clientId;
+  const query = new URLSearchParams({ account_id: accountId, client_id: clientId });
   if (!f.isOn('hook-missing-client-uuid')) query.set('client_uuid', clientUuid);
-  query.set('signature', createHmac('sha256', integration.clientSecret).update(signed).digest('hex'));
+  // A signer that kept the key it was configured with: regeneration reached the token endpoint, not the hook sender.
+  const key = (f.isOn('hook-signed-with-old-secret') ? retiredSecret(ctx, integration.clientId) : undefined) ?? integration.clientSecret;
+  query.set('signature', createHmac('sha256', key).update(signed).digest('hex'));
   return query;
 }
 

@@ -11,7 +11,7 @@ import { sameSecret } from './params.js';
 interface LifecycleState {
   /** `<client_id>|<account_id>` of every installation. */
   readonly installations: Set<string>;
-  /** The secret each integration had before its last regeneration (only the `old-secret-still-valid` fault reads it). */
+  /** The secret each integration had before its last regeneration (only the `old-secret-*` and `hook-signed-with-old-secret` faults read it). */
   readonly retiredSecrets: Map<string, string>;
   /** Login sessions of the access-granting page: session id → user id and its form token. */
   readonly sessions: Map<string, { readonly userId: number; readonly formToken: string }>;
@@ -88,6 +88,11 @@ export function secretMatches(ctx: EmulatorContext, integration: Integration, gi
   const retired = lifecycle(ctx).retiredSecrets.get(integration.clientId);
   const retiredAccepted = ctx.faults.isOn('old-secret-still-valid') || (grant === 'refresh' && ctx.faults.isOn('old-secret-valid-on-refresh'));
   return retiredAccepted && retired !== undefined && sameSecret(given, retired);
+}
+
+/** The secret the integration had before its last regeneration, if it was regenerated (read only by faults). */
+export function retiredSecret(ctx: EmulatorContext, clientId: string): string | undefined {
+  return lifecycle(ctx).retiredSecrets.get(clientId);
 }
 
 /** §2.1: a new secret key; the old one stops working at once. `value` sets a given one (restoring a kit's start state). */

@@ -3,8 +3,8 @@
  * case). One naming a chat of a second account's scope, or no chat at all, must not link the message anywhere.
  */
 import {
-  chatSession, type ChatSession, clientError, type Conversation, conversationWith, defineSpec, type ForeignChat, foreignChat, foreignHistory, heldOnce,
-  holdsMessages, scenarioRule, status, step, textIs, uniqueId, writeFirst,
+  chatSession, type ChatSession, clientError, type Conversation, conversationWith, defineSpec, type ForeignChat, foreignHistory, heldOnce,
+  holdsMessages, scenarioRule, secondAccountChat, status, step, textIs, uniqueId, writeFirst,
 } from './kit.js';
 
 interface WithForeign extends Conversation {
@@ -46,14 +46,14 @@ export default defineSpec({
       },
     ),
     scenarioRule<WithForeign>(
-      { id: 'chat.message.conversation-ref-id-foreign', requires: ['write', 'control'],
+      { id: 'chat.message.conversation-ref-id-foreign', requires: ['write'], needs: ['second-account'],
         title: 'A message whose conversation_ref_id is the chat id of a second account\'s scope, or names no chat, is refused (4xx); the foreign chat stays without messages',
-        reading: '§4.3: conversation_ref_id is the chat-interface id of a chat the client replies in (write-first, same integration and connection); a chat of another account\'s scope is not one the message may link to. Any 4xx passes. The second account comes from the control API.',
+        reading: '§4.3: conversation_ref_id is the chat-interface id of a chat the client replies in (write-first, same integration and connection); a chat of another account\'s scope is not one the message may link to. Any 4xx passes. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
         covers: ['4.3/Send, edit or import a message/conversation_ref_id'] },
       {
         setup: async (t) => {
           const c = await conversationWith(t, 1);
-          return { ...c, foreign: await foreignChat(c.s) };
+          return { ...c, foreign: await secondAccountChat(c.s) };
         },
         steps: [
           step('naming the second account\'s chat', (_t, c) => naming(c, c.foreign.chatId, 'linked to a foreign chat?'), [clientError()]),

@@ -58,6 +58,7 @@ export * from '../src/steps/chat-rules.js';
 export * from '../src/steps/chat-routes.js';
 export * from '../src/steps/chat-effects.js';
 export * from '../src/steps/chat-conversation.js';
+export * from '../src/steps/chat-races.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';

@@ -514,6 +514,19 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.outgoing-hook.payload'] },
   { name: 'chat-reconnect-on-install', description: 'After the integration is disconnected in an account, installing it again there reconnects the account\'s chat channel without a connect.',
     caughtBy: ['chat.connection.integration-disconnect'] },
+  // Chat interface: races, forwarded chats' ownership, imported bot messages (races; §4.3)
+  { name: 'chat-connect-race', description: 'Connect reads the connection, yields, then writes: a connect that overlaps another of the same channel and account makes a second connection under a new scope_id.',
+    caughtBy: ['chat.concurrency.connect'] },
+  { name: 'chat-msgid-race', description: 'A new message looks its msgid up, yields, then inserts: parallel sends of one msgid store it more than once, where sequential ones store it once.',
+    caughtBy: ['chat.concurrency.same-msgid'] },
+  { name: 'chat-edit-race', description: 'An edit that overlaps another edit of the same message is written as a new message: parallel edits leave it in the history more than once.',
+    caughtBy: ['chat.concurrency.edits'] },
+  { name: 'chat-forwards-ref-id-unchecked', description: 'forwards.conversation_ref_id is not checked: a made-up chat id, or a chat of another account, is accepted.',
+    caughtBy: ['chat.forwards.ref-id-unknown', 'chat.forwards.ref-id-other-account'] },
+  { name: 'chat-forwards-ref-id-any-account', description: 'forwards.conversation_ref_id is looked up among the chats of every account: a chat of another account is accepted.',
+    caughtBy: ['chat.forwards.ref-id-other-account'] },
+  { name: 'chat-imported-bot-hook', description: 'An imported bot message (silent, sender.ref_id the bot id) sends the outgoing-message hook back to the integration.',
+    caughtBy: ['chat.import.bot-no-hooks'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -129,9 +129,12 @@ export interface ForeignChat {
   readonly chatId: string;
 }
 
-/** Connects the channel to a second account (control API names it) and creates a chat there; Precondition otherwise. */
-export async function foreignChat(s: ChatSession): Promise<ForeignChat> {
-  const other = await otherAccountId(s.t, s.channel.accountId);
+/**
+ * Connects the channel to a second account (`accountId`, else the one the control API names) and creates a chat there;
+ * Precondition otherwise.
+ */
+export async function foreignChat(s: ChatSession, accountId?: string): Promise<ForeignChat> {
+  const other = accountId ?? await otherAccountId(s.t, s.channel.accountId);
   const connected = await s.connect({}, {}, other);
   const scopeId = stringAt(connected, ['scope_id']);
   if (connected.status !== 200 || !scopeId) throw new Precondition(`connecting the channel to a second account answered ${connected.status}${briefBody(connected)}`);

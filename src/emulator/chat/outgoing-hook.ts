@@ -5,7 +5,7 @@
  * a receiver written against the emulator meets familiar fields. v1 is flat and names the chat and the client by the
  * integration's ids; v2 nests the message with both sides' ids, the account and the time the hook was made.
  */
-import type { Chat, Connection } from './state.js';
+import type { Chat, Connection, HookRecord } from './state.js';
 
 export type HookApiVersion = 'v1' | 'v2';
 
@@ -18,6 +18,14 @@ export interface OutgoingMessage {
   readonly managerId: string;
   readonly text: string;
   readonly nowMs: number;
+}
+
+/** The hooks log's record of one hook sent with `version`, its body in the shape of `shape` (a fault may differ). */
+export function hookRecord(version: HookApiVersion, m: OutgoingMessage, shape: HookApiVersion = version): HookRecord {
+  return {
+    channel_id: m.conn.channel.id, scope_id: m.conn.scopeId, hook_api_version: version, conversation_id: m.chat.conversationId,
+    msgid: m.msgid, text: m.text, sent_at: Math.floor(m.nowMs / 1000), payload: outgoingHookPayload(shape, m),
+  };
 }
 
 /** What the hook of `version` carries for one manager message: a JSON object, as sent. */

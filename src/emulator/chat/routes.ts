@@ -13,13 +13,15 @@ import type { FaultSwitches } from '../faults.js';
 import { ChatError, invalidRequest, notFound, sendChatError } from './errors.js';
 import { allowedMethods, bodyText, CHAT_READ_LIMIT, checkBodySize, crashOnMalformed, crashOnOddInput, pathBelow } from './http.js';
 import { verifySignature } from './signature.js';
-import { chatState, historyPage, insertInOrder, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
+import { chatState, historyPage, insertInOrder, scopeIdOf, type ChannelRecord, type Chat, type ChatState, type Connection, type Person, type StoredMessage } from './state.js';
 import {
   Validator, deliveryStatus, embedded, HISTORY_LIMIT_MAX, isObj, MAX_FORWARDS, message, participant, source, type EmbeddedIn, type Obj,
 } from './validate.js';
 import { storedQuote, storedSharedPost } from './stored.js';
 import { checkReplyWindow, clientWrote } from './time-window.js';
 import { raceWindow } from '../race-window.js';
+import { overlapped } from './overlap.js';
+import { hookRecord } from './outgoing-hook.js';
 
 export const CHAT_PREFIX = '/v2/origin/custom';
 
@@ -144,7 +146,11 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const account = state.accounts.get(v.accountId);
     if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     const title = v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
-    const conn = state.connect(channel!, account, { ...(title !== undefined && { title }), ...(v.hook !== undefined && { hookApiVersion: v.hook }), isTimeWindowDisabled: v.tw });
+    const opts = { ...(title !== undefined && { title }), ...(v.hook !== undefined && { hookApiVersion: v.hook }), isTimeWindowDisabled: v.tw };
+    const usual = scopeIdOf(channel!, account);
+    // The race fault: a connect that overlapped another of the same account found no connection and made its own.
+    const raced = f.isOn('chat-connect-race') && await overlapped(ctx, `connect ${usual}`);
+    const conn = state.connect(channel!, account, opts, raced ? `${usual}-${randomUUID().slice(0, 8)}` : usual);
     const body: Record<string, unknown> = { account_id: account.amojoId, scope_id: conn.scopeId, title: conn.title, hook_api_version: conn.hookApiVersion, is_time_window_disabled: conn.isTimeWindowDisabled };
     if (f.isOn('chat-connect-no-scope-id')) delete body.scope_id;
     if (f.isOn('chat-connect-answers-defaults')) Object.assign(body, { hook_api_version: 'v1', is_time_window_disabled: false });
@@ -207,7 +213,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn0 = state.connections.get(scopeId);
     const v = gate(ctx, request, { channel, validate: (c, raw) => validateMessageEvent(c, raw, conn0, channel) });
     const conn = connected(state, scopeId);
-    const body = v.event === 'edit_message' ? editMessage(ctx, state, conn, v) : await newMessage(ctx, state, conn, v);
+    const body = v.event === 'edit_message' ? await editMessage(ctx, state, conn, v) : await newMessage(ctx, state, conn, v);
     return json(reply, f.isOn('chat-message-response-flat') ? body.new_message : body);
   });
 
@@ -358,6 +364,8 @@ interface MessageEvent {
   readonly message: NonNullable<ReturnType<typeof message>>;
   readonly replyTo?: EmbeddedIn;
   readonly forwards: readonly EmbeddedIn[];
+  /** forwards.conversation_ref_id: the chat-interface id of the chat the forwarded messages come from. */
+  readonly forwardsRefId?: string;
 }
 
 function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
@@ -400,6 +408,7 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
     else replyTo = embedded(c, rt.message, 'payload.reply_to.message');
   }
   const forwards: EmbeddedIn[] = [];
+  let forwardsRefId: string | undefined;
   const fw = c.obj(p, 'forwards', 'payload');
   if (fw && !(c.faults.isOn('chat-forwards-messages-optional') && !Array.isArray(fw.messages))) {
     const list = fw.messages;
@@ -410,10 +419,13 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
       const fc = c.faults.isOn('chat-forwards-embedded-unchecked') ? new Validator(c.faults) : c;
       list.forEach((e, i) => { const r = embedded(fc, e, `payload.forwards.messages.${i}`); if (r) forwards.push(r); });
     }
-    c.str(fw, 'conversation_ref_id', 'payload.forwards');
+    forwardsRefId = c.str(fw, 'conversation_ref_id', 'payload.forwards');
     c.str(fw, 'conversation_id', 'payload.forwards');
   }
-  return { ...base, ...(externalId !== undefined && { externalId }), sender, receiver, message: msg ?? { type: 'text', text: '' }, ...(replyTo && { replyTo }), forwards };
+  return {
+    ...base, ...(externalId !== undefined && { externalId }), sender, receiver, message: msg ?? { type: 'text', text: '' }, ...(replyTo && { replyTo }), forwards,
+    ...(forwardsRefId !== undefined && { forwardsRefId }),
+  };
 }
 
 function responseOf(m: StoredMessage, conversationId: string): { new_message: Record<string, unknown> } {
@@ -436,6 +448,9 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   for (const [i, e] of v.forwards.entries()) {
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
   }
+  if (v.forwardsRefId !== undefined && !forwardedChatKnown(ctx, state, conn, v.forwardsRefId)) {
+    throw invalidRequest([{ field: 'payload.forwards.conversation_ref_id', message: 'is not a chat of this integration' }]);
+  }
   // §4.3: conversation_ref_id names a chat of this connection (write-first); one of another scope or none is refused.
   const ref = typeof v.p.conversation_ref_id === 'string' ? v.p.conversation_ref_id : undefined;
   const referred = ref !== undefined ? state.chatByEitherId(conn, ref) : undefined;
@@ -451,6 +466,8 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const existing = state.message(conn, v.msgid!);
   if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId);
   if (outgoing) checkReplyWindow(ctx, conn, chat);
+  // The race fault: the msgid was looked up before the yield and is not looked up again before the insert.
+  if (!existing && f.isOn('chat-msgid-race')) await raceWindow(ctx).hold(`msgid ${chat.id} ${v.msgid!}`);
 
   const sender: Person = outgoing ? accountSide(conn, v.sender!) : client;
   const { sharedPost, deliveryStatus: given } = v.message;
@@ -478,6 +495,10 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   } else insertInOrder(chat.messages, m);
 
   if (!outgoing) clientWrote(ctx, chat);
+  // §4.3 rule 3: an imported bot message is the integration's own; no outgoing-message hook echoes it back.
+  if (outgoing && v.silent && sender.id === conn.channel.botId && f.isOn('chat-imported-bot-hook')) {
+    state.hooks.push(hookRecord(conn.hookApiVersion, { conn, chat, msgid: m.id, managerId: sender.id, text: m.content.text ?? '', nowMs: ctx.clock.nowMs() }));
+  }
   if (!outgoing && (!v.silent || f.isOn('chat-silent-ignored'))) recordIncoming(ctx, state, conn, chat, m, v.externalId);
   else if (!outgoing && f.isOn('chat-silent-still-creates-lead')) {
     const kept = state.notifications.length;
@@ -485,6 +506,16 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     state.notifications.length = kept;
   }
   return responseOf(m, v.conversationId);
+}
+
+/**
+ * §4.3 forwards: conversation_ref_id names a chat that belongs to the integration, here one of this channel
+ * connection (a chat of another account's connection is not; the scope is what a request reaches, §2.4).
+ */
+function forwardedChatKnown(ctx: EmulatorContext, state: ChatState, conn: Connection, refId: string): boolean {
+  if (ctx.faults.isOn('chat-forwards-ref-id-unchecked')) return true;
+  if (state.chatByEitherId(conn, refId)) return true;
+  return ctx.faults.isOn('chat-forwards-ref-id-any-account') && [...state.connections.values()].some((other) => state.chatByEitherId(other, refId) !== undefined);
 }
 
 /** A non-silent incoming message notifies the account, and the first one of a chat creates its unsorted lead. */
@@ -510,7 +541,7 @@ function accountSide(conn: Connection, p: NonNullable<MessageEvent['sender']>): 
   return { id: p.refId === conn.channel.botId ? conn.channel.botId : p.refId!, name: p.name, avatar: p.avatar ?? '' };
 }
 
-function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): { new_message: Record<string, unknown> } {
+async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): Promise<{ new_message: Record<string, unknown> }> {
   const f = ctx.faults;
   const chat = state.chatOf(conn, v.conversationId);
   const key = v.id ?? v.msgid!;
@@ -523,7 +554,9 @@ function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v
   // File fields may be left out when the file is unchanged (§2.7, §4.3 rule 4).
   const content = { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) };
   const quotes = isObj(v.p.reply_to) || isObj(v.p.forwards);
-  if (f.isOn('chat-edit-appends') || (quotes && f.isOn('chat-edit-quote-appends'))) {
+  // The race fault: an edit that overlapped another of the same message no longer found it in place and inserted it.
+  const raced = f.isOn('chat-edit-race') && await overlapped(ctx, `edit ${m.id}`);
+  if (raced || f.isOn('chat-edit-appends') || (quotes && f.isOn('chat-edit-quote-appends'))) {
     const copy: StoredMessage = { ...m, id: randomUUID(), seq: state.nextSeq(), content, reactions: new Map() };
     insertInOrder(m.chat.messages, copy);
     state.indexMessage(conn, copy);

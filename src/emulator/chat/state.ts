@@ -179,8 +179,8 @@ export class ChatState {
     return cut > 0 ? this.channels.get(scopeId.slice(0, cut)) : undefined;
   }
 
-  connect(channel: ChannelRecord, account: ChatAccount, opts: { title?: string; hookApiVersion?: 'v1' | 'v2'; isTimeWindowDisabled?: boolean }): Connection {
-    const scopeId = `${channel.id}_${account.amojoId}`;
+  /** The channel's one connection for the account, under `scopeId` (another than the usual only for the connect race fault). */
+  connect(channel: ChannelRecord, account: ChatAccount, opts: { title?: string; hookApiVersion?: 'v1' | 'v2'; isTimeWindowDisabled?: boolean }, scopeId = scopeIdOf(channel, account)): Connection {
     let conn = this.connections.get(scopeId);
     if (!conn) {
       conn = { scopeId, channel, account, title: channel.name, hookApiVersion: 'v1', isTimeWindowDisabled: false, connected: true, leftWithIntegration: false };
@@ -276,6 +276,11 @@ export class ChatState {
     const { ctx } = this;
     return ctx.faults.isOn('chat-reconnect-on-install') && conn.leftWithIntegration && isInstalled(ctx, ctx.world.integration.clientId, conn.account.accountId);
   }
+}
+
+/** docs/field-notes.md: `scope_id` is `<channel_id>_<account_id>`. */
+export function scopeIdOf(channel: ChannelRecord, account: ChatAccount): string {
+  return `${channel.id}_${account.amojoId}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
 import { chatState, DEFAULT_PIPELINE_ID, insertInOrder, type Chat, type ChatState, type Connection, type HookRecord, type StoredMessage } from '../chat/state.js';
 import { quoteView, senderView, sharedPostView } from '../chat/stored.js';
-import { outgoingHookPayload, type HookApiVersion } from '../chat/outgoing-hook.js';
+import { hookRecord, type HookApiVersion } from '../chat/outgoing-hook.js';
 import type { FaultSwitches } from '../faults.js';
 import { badRequest, controlBody, optionalString, requiredString } from './validate.js';
 import { CONTROL_PREFIX } from './routes.js';
@@ -158,9 +158,7 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     const hook = (): HookRecord => {
       const version = hookVersionOf(state, conn, ctx.faults);
       const shape = version === 'v2' && ctx.faults.isOn('chat-hook-v2-payload-v1-shape') ? 'v1' : version;
-      const nowMs = ctx.clock.nowMs();
-      const payload = outgoingHookPayload(shape, { conn, chat, msgid, managerId: manager, text, nowMs });
-      return { channel_id: conn.channel.id, scope_id: scopeId, hook_api_version: version, conversation_id: conversationId, msgid, text, sent_at: Math.floor(nowMs / 1000), payload };
+      return hookRecord(version, { conn, chat, msgid, managerId: manager, text, nowMs: ctx.clock.nowMs() }, shape);
     };
     if (live) state.hooks.push(hook());
     // A queue that still delivers what was due to a disconnected channel, a moment after the answer said none was sent.

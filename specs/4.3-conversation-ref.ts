@@ -46,9 +46,9 @@ export default defineSpec({
       },
     ),
     scenarioRule<WithForeign>(
-      { id: 'chat.message.conversation-ref-id-foreign', requires: ['write', 'control'],
+      { id: 'chat.message.conversation-ref-id-foreign', requires: ['write'], needs: ['second-account'],
         title: 'A message whose conversation_ref_id is the chat id of a second account\'s scope, or names no chat, is refused (4xx); the foreign chat stays without messages',
-        reading: '§4.3: conversation_ref_id is the chat-interface id of a chat the client replies in (write-first, same integration and connection); a chat of another account\'s scope is not one the message may link to. Any 4xx passes. The second account comes from the control API.',
+        reading: '§4.3: conversation_ref_id is the chat-interface id of a chat the client replies in (write-first, same integration and connection); a chat of another account\'s scope is not one the message may link to. Any 4xx passes. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
         covers: ['4.3/Send, edit or import a message/conversation_ref_id'] },
       {
         setup: async (t) => {

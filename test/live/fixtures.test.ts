@@ -21,6 +21,7 @@ import { asClient, codeFor, otherIntegration } from '../../src/steps/integration
 import { freshCode, pageAccounts } from '../../src/steps/live-code.js';
 import { afterElapsed } from '../../src/steps/live-clock.js';
 import { exchange, exchangeFreshCode } from '../../src/steps/oauth.js';
+import { SECRET_KEYS } from '../../src/targets/config.js';
 import { targetFromEnv } from '../../src/targets/from-env.js';
 import { liveTarget } from '../../src/targets/needs.js';
 import { status } from '../../src/checks/status.js';
@@ -132,6 +133,13 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
     expect(c.secondClient?.clientSecret).toBe(settings.CLIENT_SECRET_2);
     expect(c.nonAsciiLead?.name).toMatch(/[^\u0000-\u007f]/);
     expect(Object.values(c.otherAccountRecordIds ?? {}).flat().length).toBeGreaterThan(0);
+  });
+
+  it('counts every secret it prints among the keys masked on a terminal', () => {
+    const issued = new Set(emulator.issuedSecrets());
+    const printedSecrets = Object.entries(settings).filter(([, value]) => issued.has(value)).map(([key]) => key);
+    expect(printedSecrets).toEqual(expect.arrayContaining(['CLIENT_SECRET_2', 'V1_CHANNEL_SECRET']));
+    expect(printedSecrets.filter((key) => !(SECRET_KEYS as readonly string[]).includes(key))).toEqual([]);
   });
 
   it('runs codes, consent and the bearer from the page, and skips the rest before running, naming what would let each run', async () => {

@@ -1,8 +1,8 @@
 /**
- * §2.4 channel connection: the defaults a connect without optional fields must take, checked against the ground
- * truth of the control API.
+ * §2.4 channel connection: the defaults a connect without optional fields must take, checked against the channel's
+ * registered name (the control API's, else CHANNEL_NAME of the settings).
  */
-import { channelName, chatPaths, chatSession, defineSpec, equals, exchangeRule, field, type HttpResponse, status } from './kit.js';
+import { chatPaths, chatSession, configuredChannelName, defineSpec, equals, exchangeRule, field, type HttpResponse, status } from './kit.js';
 
 export default defineSpec({
   section: '2.4',
@@ -10,12 +10,12 @@ export default defineSpec({
   level: 'must',
   rules: [
     exchangeRule<HttpResponse, string>(
-      { id: 'chat.connect.title-default', requires: ['control'],
+      { id: 'chat.connect.title-default', requires: [], needs: ['channel-name'],
         title: 'Connect without title answers the channel\'s registered name as title',
-        reading: '§2.4: title defaults to the channel name. The name is read through the control API (the chat interface never shows it); the connect answer echoes the connection, so its title must be that name.',
+        reading: '§2.4: title defaults to the channel name. The name is read through the control API, else CHANNEL_NAME of the settings (the chat interface never shows it); the connect answer echoes the connection, so its title must be that name.',
         covers: ['2.4/title'] },
       {
-        setup: async (t) => channelName(t, (await chatSession(t)).channel.channelId),
+        setup: configuredChannelName,
         send: async (t) => {
           const s = await chatSession(t);
           return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId } });

@@ -2,7 +2,7 @@
  * §4.1 Exchange code or refresh token: a credential is bound to the integration it was issued to (RFC 6749 §4.1.3,
  * §6, §10.2) and to its own grant: a code or refresh token of one integration presented by another, or one kind of
  * credential sent where another belongs, is refused. The second integration is the one the control API lists beside
- * CLIENT_ID (src/steps/integrations.ts).
+ * CLIENT_ID, else CLIENT_ID_2 of the settings (src/steps/integrations.ts).
  */
 import {
   accountRequest, asClient, type ClientCredentials, codeFor, codeGrant, defineSpec, exchange, freshCode, jsonObjectBody, obtainTokens, otherIntegration, refreshGrant, type RuleContext, scenarioRule, status, step, type TokenPair, tokensFor,
@@ -21,7 +21,7 @@ interface Credentials {
 }
 const pairAndCode = async (t: RuleContext): Promise<Credentials> => ({ pair: await obtainTokens(t), code: await freshCode(t) });
 
-const OTHER_READING = 'The control API lists a second integration; its secret key is set through the control API, so both sets of credentials are genuine and only the binding can refuse.';
+const OTHER_READING = 'The second integration is the control API\'s (its secret key set through it), else CLIENT_ID_2 of the settings with codes from its own access-granting page; both sets of credentials are genuine, so only the binding can refuse.';
 
 export default defineSpec({
   section: '4.1',

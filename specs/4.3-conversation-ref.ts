@@ -4,7 +4,7 @@
  */
 import {
   chatSession, type ChatSession, clientError, type Conversation, conversationWith, defineSpec, type ForeignChat, foreignHistory, heldOnce,
-  holdsMessages, scenarioRule, secondAccountChat, status, step, textIs, uniqueId, writeFirst,
+  holdsMessages, foreignChat, scenarioRule, status, step, textIs, uniqueId, writeFirst,
 } from './kit.js';
 
 interface WithForeign extends Conversation {
@@ -53,7 +53,7 @@ export default defineSpec({
       {
         setup: async (t) => {
           const c = await conversationWith(t, 1);
-          return { ...c, foreign: await secondAccountChat(c.s) };
+          return { ...c, foreign: await foreignChat(c.s) };
         },
         steps: [
           step('naming the second account\'s chat', (_t, c) => naming(c, c.foreign.chatId, 'linked to a foreign chat?'), [clientError()]),

@@ -125,9 +125,9 @@ export default defineSpec({
       },
     ),
     scenarioRule<Conversation & { readonly foreign: ForeignChat }>(
-      { id: 'chat.edit.other-scope', level: 'should', requires: ['write', 'control'],
+      { id: 'chat.edit.other-scope', level: 'should', requires: ['write'], needs: ['second-account'],
         title: 'An edit sent to a second account\'s scope naming a message of the first is refused (4xx); the message is unchanged',
-        reading: '§4.3: the message path names the scope; a message of another account\'s scope is not one the edit may reach (§2.4: a scope is one account\'s connection). Any 4xx passes. The second account comes from the control API.',
+        reading: '§4.3: the message path names the scope; a message of another account\'s scope is not one the edit may reach (§2.4: a scope is one account\'s connection). Any 4xx passes. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
         covers: [SEND('msgid'), '2.4/scope_id'] },
       {
         setup: async (t) => {

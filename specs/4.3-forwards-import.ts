@@ -7,7 +7,7 @@
 import {
   absentFromHistory, conversationHookCount, type Conversation, conversationWith, chatSession, type ChatSession, defineSpec, equals, type ForeignChat,
   foreignHistory, forwardNaming, type ForwardSource, forwardSource, heldOnce, type HistoryItem, hooksAfterAccountMessage, hooksBeyond, importedBotMessage,
-  type ParticipantBody, scenarioRule, secondAccountChat, status, step, uniqueId, valueIs,
+  type ParticipantBody, foreignChat, scenarioRule, status, step, uniqueId, valueIs,
 } from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
@@ -75,7 +75,7 @@ export default defineSpec({
       {
         setup: async (t) => {
           const f = await forwarding(t);
-          return { ...f, foreign: await secondAccountChat(f.s) };
+          return { ...f, foreign: await foreignChat(f.s) };
         },
         steps: [
           step<ForwardingForeign>('naming the second account\'s chat', (_t, f) => {

@@ -69,6 +69,7 @@ export * from '../src/steps/live-tokens.js';
 export * from '../src/steps/live-operator.js';
 export * from '../src/steps/live-chat.js';
 export * from '../src/steps/live-page.js';
+export * from '../src/steps/live-records.js';
 export * from '../src/steps/grant-page.js';
 export * from '../src/steps/integrations.js';
 export * from '../src/steps/revocation.js';

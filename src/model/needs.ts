@@ -19,12 +19,23 @@ export type Need =
   | 'long-lived-token'
   /** A refresh token for cases the server must refuse (so it is never consumed). */
   | 'refresh-token'
-  /** A second integration of the same developer (its own client id, secret and Redirect URI). */
+  /**
+   * A second integration of the same developer (its own client id, secret and Redirect URI), with fresh codes for it
+   * (the same source as `fresh-code`).
+   */
   | 'second-integration'
   /** A private integration of the account (its client id), whose page offers exactly one account. */
   | 'private-integration'
   /** The integration's name, as the access-granting page must show it. */
   | 'integration-name'
+  /** The configured channel's registered name, which the chat interface never shows (a connection's default title). */
+  | 'channel-name'
+  /** A chat channel whose settings hold a hook address for v1 only (none for v2). */
+  | 'v1-only-channel'
+  /** A lead of the account named in non-ASCII characters, and that name. */
+  | 'non-ascii-record'
+  /** Ids of records of another account, which this account's lists must never show. */
+  | 'foreign-records'
   /** A second chat channel, which a rule may disconnect without disturbing the others. */
   | 'second-channel'
   /** A second account on the chat interface (its amojo id). */
@@ -40,7 +51,7 @@ export type Need =
 
 export const NEEDS: readonly Need[] = [
   'fresh-code', 'one-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-integration',
-  'private-integration', 'integration-name',
+  'private-integration', 'integration-name', 'channel-name', 'v1-only-channel', 'non-ascii-record', 'foreign-records',
   'second-channel', 'second-account', 'operator', 'clock', 'ground-truth', 'counters',
 ];
 
@@ -50,7 +61,7 @@ export type NeedSource =
   | 'control'
   /** The access-granting page driven in Chromium with ADMIN_LOGIN and ADMIN_PASSWORD. */
   | 'browser'
-  /** A value from the settings (AUTH_CODE, LONG_LIVED_TOKEN, a second channel or integration). */
+  /** A value from the settings (AUTH_CODE, LONG_LIVED_TOKEN, a second channel or integration, a channel's name, ...). */
   | 'settings'
   /** The token store of `conformance authorize` (or REFRESH_TOKEN). */
   | 'token-store'

@@ -34,11 +34,29 @@ export interface Credentials {
   readonly privateClientId?: string;
   /** The integration's name as the access-granting page shows it (INTEGRATION_NAME). */
   readonly integrationName?: string;
+  /** The configured channel's registered name (CHANNEL_NAME), a connection's default title (§2.4). */
+  readonly channelName?: string;
+  /** A second integration of the developer (CLIENT_ID_2, CLIENT_SECRET_2, REDIRECT_URI_2), for the binding rules. */
+  readonly secondClient?: ClientRegistration;
+  /** A channel whose settings hold a v1 hook address only (V1_CHANNEL_ID, V1_CHANNEL_SECRET). */
+  readonly v1ChannelId?: string;
+  readonly v1ChannelSecret?: string;
+  /** A lead of the account named in non-ASCII characters (NON_ASCII_LEAD_ID, NON_ASCII_LEAD_NAME). */
+  readonly nonAsciiLead?: { readonly id: number; readonly name: string };
+  /** Ids of another account's records per list (OTHER_ACCOUNT_RECORD_IDS), which this account must never show. */
+  readonly otherAccountRecordIds?: Readonly<Record<string, readonly number[]>>;
+}
+
+/** An integration's credentials at the token endpoint: its id, secret key and registered Redirect URI. */
+export interface ClientRegistration {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly redirectUri: string;
 }
 
 /** Every credential that is a secret: the masker learns all of them before a rule can print one. */
 export function secretCredentials(c: Credentials): readonly (string | undefined)[] {
-  return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword];
+  return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword, c.secondClient?.clientSecret, c.v1ChannelSecret];
 }
 
 export interface TargetConfig {

@@ -1,9 +1,8 @@
 /**
  * Conversations prepared for the edit, quote, comment and conversation_ref_id rules (§2.4, §2.11, §4.3): a client's
- * messages already accepted, a chat in a second account's scope, a write-first chat, a channel with some hook
- * addresses only, and the ground truth the control API gives about them (lead, conversations, per-message state).
+ * messages already accepted, a chat in a second account's scope, a write-first chat, and the ground truth the control
+ * API gives about them (lead, conversations, per-message state).
  */
-import { randomUUID } from 'node:crypto';
 import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
 import type { SentAndRead } from '../checks/chat-history.js';
@@ -13,7 +12,8 @@ import type { RuleContext } from '../model/context.js';
 import { ControlError, Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { chatPaths, createChatBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
-import { chatSession, configuredChannel, HISTORY_WINDOW_MS, otherAccountId, type ChatSession } from './chat.js';
+import { chatSession, configuredChannel, HISTORY_WINDOW_MS, type ChatSession } from './chat.js';
+import { secondAccountId } from './live-chat.js';
 
 export interface SentMessage {
   readonly msgid: string;
@@ -130,11 +130,11 @@ export interface ForeignChat {
 }
 
 /**
- * Connects the channel to a second account (`accountId`, else the one the control API names) and creates a chat there;
- * Precondition otherwise.
+ * Connects the channel to a second account (the control API names it, else CHAT_ACCOUNT_ID_2) and creates a chat
+ * there; Precondition otherwise.
  */
-export async function foreignChat(s: ChatSession, accountId?: string): Promise<ForeignChat> {
-  const other = accountId ?? await otherAccountId(s.t, s.channel.accountId);
+export async function foreignChat(s: ChatSession): Promise<ForeignChat> {
+  const other = await secondAccountId(s.t, s.channel.accountId);
   const connected = await s.connect({}, {}, other);
   const scopeId = stringAt(connected, ['scope_id']);
   if (connected.status !== 200 || !scopeId) throw new Precondition(`connecting the channel to a second account answered ${connected.status}${briefBody(connected)}`);
@@ -158,16 +158,4 @@ export function postToScope(s: ChatSession, scopeId: string, body: unknown): Pro
 /** A manager starts a chat from the account (write-first, control API): its chat-interface id, the only id it has yet. */
 export async function writeFirst(s: ChatSession, text: string): Promise<string> {
   return (await s.t.control.call<{ chat_id: string }>('POST', '/chat/write-first', { scope_id: await s.scope(), text })).chat_id;
-}
-
-/**
- * A channel of its own (control API) whose settings hold a hook address for `versions` only (§2.4), with a fresh
- * secret that the masker hides: what connect is tried on with a version that has no address.
- */
-export async function channelWithHooks(t: RuleContext, versions: readonly ('v1' | 'v2')[]): Promise<ChatSession> {
-  const base = configuredChannel(t);
-  const secret = `${randomUUID()}${randomUUID()}`.replace(/-/g, '');
-  t.masker.add(secret);
-  const made = await t.control.call<{ id: string; bot_id: string }>('POST', '/chat/channels', { secret, name: `Hooks ${versions.join('+')} ${t.runId}`, hook_versions: versions });
-  return chatSession(t, { channelId: made.id, secret, accountId: base.accountId, botId: made.bot_id });
 }

@@ -10,9 +10,8 @@ import { Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { editMessageBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
 import { accountMessage, type ChatSession, type HistoryItem } from './chat.js';
-import { foreignChat, type Conversation, type ForeignChat } from './chat-conversation.js';
+import type { Conversation } from './chat-conversation.js';
 import { HOOK_WINDOW_MS } from './lifecycle.js';
-import { secondAccountId } from './live-chat.js';
 
 /** Requests a race sends at once: enough to interleave on a store without a lock, few enough for a live account. */
 export const RACERS = 8;
@@ -79,11 +78,6 @@ export async function forwardSource(c: Conversation): Promise<ForwardSource> {
 /** The client's message in the conversation forwarding `from`'s message, with forwards.conversation_ref_id `refId`. */
 export function forwardNaming(c: Conversation, from: ForwardSource, refId: string, text: string): MessagePayload {
   return c.s.payload(c.conv, c.client, { forwards: { messages: [{ msgid: from.msgid }], conversation_ref_id: refId }, message: { type: 'text', text } });
-}
-
-/** A chat of the configured channel in a second account (the control API's, else CHAT_ACCOUNT_ID_2). */
-export async function secondAccountChat(s: ChatSession): Promise<ForeignChat> {
-  return foreignChat(s, await secondAccountId(s.t, s.channel.accountId));
 }
 
 /** A message of the integration's bot to the client, imported: silent, sender.ref_id the bot id (§4.3 rule 3). */

@@ -222,13 +222,16 @@ const SESSIONS = new WeakMap<RuleContext, ChatSession>();
 
 /**
  * A channel of its own for a rule that disconnects it (registered through the control API with a fresh secret),
- * so that rules sharing the configured channel are not disturbed.
+ * so that rules sharing the configured channel are not disturbed; `hookVersions` limits the hook addresses its
+ * settings hold (§2.4), both by default.
  */
-export async function ownChannel(t: RuleContext): Promise<ChatSession> {
+export async function ownChannel(t: RuleContext, o: { readonly hookVersions?: readonly ('v1' | 'v2')[] } = {}): Promise<ChatSession> {
   const base = configuredChannel(t);
   const secret = `${randomUUID()}${randomUUID()}`.replace(/-/g, '');
   t.masker.add(secret);
-  const made = await t.control.call<{ id: string; bot_id: string }>('POST', '/chat/channels', { secret, name: `Channel ${t.runId}` });
+  const made = await t.control.call<{ id: string; bot_id: string }>('POST', '/chat/channels', {
+    secret, ...(o.hookVersions ? { name: `Hooks ${o.hookVersions.join('+')} ${t.runId}`, hook_versions: o.hookVersions } : { name: `Channel ${t.runId}` }),
+  });
   return chatSession(t, { channelId: made.id, secret, accountId: base.accountId, botId: made.bot_id, ...(base.managerUserId && { managerUserId: base.managerUserId }) });
 }
 

@@ -1,18 +1,19 @@
 /**
  * A second integration for the binding rules (§4.1, RFC 6749 §4.1.3, §6): the target's control API knows another
- * integration besides the configured one (the emulator's private integration). Its secret key is set through the
- * control API, so the kit holds genuine credentials of both and can use one integration's credential with the other's.
+ * integration besides the configured one (the emulator's private integration), whose secret key it sets; without a
+ * control API, the settings name one (CLIENT_ID_2, CLIENT_SECRET_2, REDIRECT_URI_2) and its codes come from its
+ * access-granting page like CLIENT_ID's. Either way the kit holds genuine credentials of both and can use one
+ * integration's credential with the other's.
  */
-import { Precondition } from '../errors.js';
+import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
+import type { ClientRegistration } from '../model/target.js';
 import { codeGrant, type TokenEndpoint, type TokenPair } from '../protocol/oauth.js';
+import { supplyOf } from '../targets/needs.js';
+import { freshCode } from './live-code.js';
 import { exchange, tokensOf } from './oauth.js';
 
-export interface ClientCredentials {
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly redirectUri: string;
-}
+export type ClientCredentials = ClientRegistration;
 
 interface IntegrationView {
   readonly client_id: string;
@@ -29,7 +30,16 @@ class OtherIntegration implements RunResource {
  * key would invalidate each other's.
  */
 export async function otherIntegration(t: RuleContext): Promise<ClientCredentials> {
+  if (!t.target.capabilities.includes('control')) return secondClientOfSettings(t);
   return (await t.resource('other-integration', async () => new OtherIntegration(await newOtherSecret(t)))).credentials;
+}
+
+function secondClientOfSettings(t: RuleContext): ClientCredentials {
+  const supply = supplyOf('second-integration', { id: '' }, t.target);
+  if ('gap' in supply) throw new SkipRule(`needs second-integration: ${supply.gap}`);
+  const client = t.credentials.secondClient!;
+  t.masker.add(client.clientSecret);
+  return client;
 }
 
 /** Its id and Redirect URI as the control API lists them, and a new secret key. */
@@ -47,10 +57,8 @@ export function asClient(t: RuleContext, client: ClientCredentials): TokenEndpoi
 }
 
 /** An authorization code minted for `client` (the user clicks Allow on its access-granting page). */
-export async function codeFor(t: RuleContext, client: ClientCredentials): Promise<string> {
-  const { code } = await t.control.consent({ clientId: client.clientId, decision: 'allow' });
-  if (!code) throw new Precondition(`consent for integration ${client.clientId} gave no code`);
-  return code;
+export function codeFor(t: RuleContext, client: ClientCredentials): Promise<string> {
+  return freshCode(t, { clientId: client.clientId });
 }
 
 /** A token pair of `client`. */

@@ -1,14 +1,24 @@
 /**
  * Chat fixtures for a target without a control API: a second channel registered beforehand (CHANNEL_ID_2,
- * CHANNEL_SECRET_2), which a rule may disconnect without disturbing the rules on the configured one, and a second
- * account's chat-interface id (CHAT_ACCOUNT_ID_2). With a control API, the control API's (src/steps/chat.ts).
+ * CHANNEL_SECRET_2), which a rule may disconnect without disturbing the rules on the configured one, a second
+ * account's chat-interface id (CHAT_ACCOUNT_ID_2), the configured channel's registered name (CHANNEL_NAME) and a
+ * channel registered with a v1 hook address only (V1_CHANNEL_ID, V1_CHANNEL_SECRET). With a control API, the
+ * control API's (src/steps/chat.ts, src/steps/channel-info.ts, src/steps/chat-conversation.ts).
  */
 import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
+import type { Need } from '../model/needs.js';
 import { supplyOf } from '../targets/needs.js';
+import { channelName } from './channel-info.js';
 import { chatSession, configuredChannel, disconnectIntegration, numericAccountId, otherAccountId, ownChannel, type ChatSession } from './chat.js';
 import { consentRedirect } from './lifecycle.js';
 import { operatorStep } from './live-operator.js';
+
+/** The need is met from the settings in this run, or the rule is skipped naming the setting that would meet it. */
+function fromSettings(t: RuleContext, need: Need): void {
+  const supply = supplyOf(need, { id: '' }, t.target);
+  if ('gap' in supply) throw new SkipRule(`needs ${need}: ${supply.gap}`);
+}
 
 /** A session on a channel of the rule's own: registered through the control API, else the second channel of the settings. */
 export async function spareChannel(t: RuleContext): Promise<ChatSession> {
@@ -55,4 +65,25 @@ export async function reinstallInChatAccount(t: RuleContext, chatAccountId: stri
       await consentRedirect(t, { accountId });
     },
   });
+}
+
+/** The configured channel's registered name (§2.4: a connection's default title): the control API's, else CHANNEL_NAME. */
+export async function configuredChannelName(t: RuleContext): Promise<string> {
+  const { channelId } = configuredChannel(t);
+  if (t.target.capabilities.includes('control')) return channelName(t, channelId);
+  fromSettings(t, 'channel-name');
+  return t.credentials.channelName!;
+}
+
+/**
+ * A session on a channel whose settings hold a v1 hook address only (§2.4), in the configured account: registered
+ * through the control API, else V1_CHANNEL_ID of the settings, a channel no other rule connects.
+ */
+export async function v1OnlyChannel(t: RuleContext): Promise<ChatSession> {
+  if (t.target.capabilities.includes('control')) return ownChannel(t, { hookVersions: ['v1'] });
+  fromSettings(t, 'v1-only-channel');
+  const base = configuredChannel(t);
+  const c = t.credentials;
+  t.masker.add(c.v1ChannelSecret);
+  return chatSession(t, { channelId: c.v1ChannelId!, secret: c.v1ChannelSecret!, accountId: base.accountId });
 }

@@ -39,7 +39,13 @@ export async function consentLocation(t: RuleContext, request: ConsentRequest = 
     });
     return location;
   }
-  return (await grantDesk(t)).grant({ ...request, decision });
+  return (await grantDesk(t, redirectUriOf(t, request.clientId))).grant({ ...request, decision });
+}
+
+/** The Redirect URI the page sends the browser to for `clientId`: the second integration's own, else CLIENT_ID's. */
+function redirectUriOf(t: RuleContext, clientId: string | undefined): string | undefined {
+  const second = t.credentials.secondClient;
+  return clientId !== undefined && clientId === second?.clientId ? second.redirectUri : undefined;
 }
 
 /** The single AUTH_CODE of the settings, handed out once per run. */

@@ -4,7 +4,8 @@
  * the way the OpenID certification suite drives a real login page. A grant opens `{AUTH_URL}/oauth?client_id=…&state=…`,
  * logs in when asked, picks the account, clicks Allow or Deny, and catches the navigation to the Redirect URI, which is
  * intercepted and never loaded. One browser context per run (its session cookie shared by every grant), in the run's
- * one browser.
+ * one browser; a second integration whose Redirect URI (REDIRECT_URI_2) has another origin gets a context of its own,
+ * since a context intercepts one origin.
  */
 import pLimit from 'p-limit';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -40,17 +41,17 @@ export class GrantDesk implements RunResource {
   readonly #pages = pLimit(MAX_PAGES);
   #login: Promise<void> | undefined;
 
-  private constructor(readonly t: RuleContext, readonly context: BrowserContext) {}
+  private constructor(readonly t: RuleContext, readonly context: BrowserContext, readonly interceptOrigin: string) {}
 
-  /** A context of the run's browser whose navigations to the Redirect URI's origin are caught, never sent. */
-  static async open(t: RuleContext): Promise<GrantDesk> {
+  /** A context of the run's browser whose navigations to `interceptOrigin` (a Redirect URI's) are caught, never sent. */
+  static async open(t: RuleContext, interceptOrigin: string): Promise<GrantDesk> {
     const { adminLogin, adminPassword } = t.credentials;
     if (!adminLogin || !adminPassword) throw new SkipRule('set ADMIN_LOGIN and ADMIN_PASSWORD (the grant page is driven in Chromium) or CONTROL_URL');
     t.masker.add(adminPassword);
     const context = await (await browserOf(t)).newContext();
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
     context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
-    const desk = new GrantDesk(t, context);
+    const desk = new GrantDesk(t, context, interceptOrigin);
     try {
       await desk.#route();
       await desk.#startSession();
@@ -63,7 +64,7 @@ export class GrantDesk implements RunResource {
 
   async #route(): Promise<void> {
     const { t, context } = this;
-    const routes = targetRoutes(t);
+    const routes = { ...targetRoutes(t), interceptOrigin: this.interceptOrigin };
     // The target's pages are fetched from here, so that the decision's redirect to the Redirect URI reaches the route
     // below instead of the network (Chromium follows a redirect past the routes), and under the run's rate limit.
     await routeTargetRequests(context, routes);
@@ -75,8 +76,10 @@ export class GrantDesk implements RunResource {
     });
   }
 
+  /** The navigation reached the Redirect URI of CLIENT_ID or of the second integration (whichever the page serves). */
   #isRedirectUri(url: string): boolean {
-    return url.split('?')[0] === this.t.credentials.redirectUri.split('?')[0];
+    const { redirectUri, secondClient } = this.t.credentials;
+    return [redirectUri, secondClient?.redirectUri].some((uri) => uri !== undefined && url.split('?')[0] === uri.split('?')[0]);
   }
 
   /** The grant open on `page` reached the Redirect URI: its query's values are secrets (the code). */
@@ -182,8 +185,13 @@ export class GrantDesk implements RunResource {
   }
 }
 
-/** The run's grant desk, opened by the first rule that needs one. */
-export function grantDesk(t: RuleContext): Promise<GrantDesk> {
-  return t.resource('live-grant', () => GrantDesk.open(t));
+/**
+ * The run's grant desk for the integration whose Redirect URI is `redirectUri` (CLIENT_ID's by default), opened by
+ * the first rule that needs one: one per origin of the Redirect URIs.
+ */
+export function grantDesk(t: RuleContext, redirectUri = t.credentials.redirectUri): Promise<GrantDesk> {
+  const origin = new URL(redirectUri).origin;
+  const own = origin === new URL(t.credentials.redirectUri).origin;
+  return t.resource(own ? 'live-grant' : `live-grant ${origin}`, () => GrantDesk.open(t, origin));
 }
 

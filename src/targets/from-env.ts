@@ -5,6 +5,8 @@
 import { ConfigError } from '../errors.js';
 import { chromiumGap } from '../browser/launch.js';
 import type { Capability } from '../model/rule.js';
+import type { ClientRegistration, Credentials } from '../model/target.js';
+import { LISTS } from '../protocol/filters.js';
 import type { EnvKey, TargetConfig, TargetKind } from './config.js';
 
 export type Env = Partial<Record<EnvKey, string>> & Record<string, string | undefined>;
@@ -89,6 +91,90 @@ function secondChannel(env: Env): { channelId2?: string; channelSecret2?: string
   return id && secret ? { channelId2: id, channelSecret2: secret } : {};
 }
 
+/** Keys that come together: the first one missing while another is set is named. */
+function together(env: Env, keys: readonly EnvKey[], what: string): boolean {
+  const set = keys.filter((k) => optional(env, k) !== undefined);
+  if (set.length === 0) return false;
+  const missing = keys.find((k) => !set.includes(k));
+  if (missing) throw new ConfigError(missing, `is not set, but ${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} (${what} needs ${keys.join(', ')})`);
+  return true;
+}
+
+/** A name shown to people (a channel's): one line, as the service shows it. */
+function displayName(env: Env, key: EnvKey): string | undefined {
+  const v = optional(env, key);
+  if (v !== undefined && /[\u0000-\u001f\u007f]/.test(v)) throw new ConfigError(key, 'must be one line without control characters');
+  return v;
+}
+
+/** CLIENT_ID_2, CLIENT_SECRET_2 and REDIRECT_URI_2: another integration of the developer, never CLIENT_ID itself. */
+function secondClient(env: Env): ClientRegistration | undefined {
+  if (!together(env, ['CLIENT_ID_2', 'CLIENT_SECRET_2', 'REDIRECT_URI_2'], 'the second integration')) return undefined;
+  const clientId = optional(env, 'CLIENT_ID_2')!;
+  if (clientId === optional(env, 'CLIENT_ID')) throw new ConfigError('CLIENT_ID_2', 'names CLIENT_ID: a second integration of the developer is needed, with its own id');
+  return { clientId, clientSecret: optional(env, 'CLIENT_SECRET_2')!, redirectUri: httpUrl(env, 'REDIRECT_URI_2', { required: true })! };
+}
+
+/** V1_CHANNEL_ID and V1_CHANNEL_SECRET: a channel of its own, not one the other chat rules connect and disconnect. */
+function v1Channel(env: Env): Pick<Credentials, 'v1ChannelId' | 'v1ChannelSecret'> {
+  if (!together(env, ['V1_CHANNEL_ID', 'V1_CHANNEL_SECRET'], 'the channel with a v1 hook address only')) return {};
+  const id = optional(env, 'V1_CHANNEL_ID')!;
+  for (const other of ['CHANNEL_ID', 'CHANNEL_ID_2'] as const) {
+    if (id === optional(env, other)) throw new ConfigError('V1_CHANNEL_ID', `names ${other}: a channel of its own is needed, whose settings hold a v1 hook address only`);
+  }
+  return { v1ChannelId: id, v1ChannelSecret: optional(env, 'V1_CHANNEL_SECRET')! };
+}
+
+/** NON_ASCII_LEAD_ID and NON_ASCII_LEAD_NAME: the lead's id and its name, which must hold a non-ASCII character. */
+function nonAsciiLead(env: Env): Credentials['nonAsciiLead'] {
+  if (!together(env, ['NON_ASCII_LEAD_ID', 'NON_ASCII_LEAD_NAME'], 'the lead named in non-ASCII characters')) return undefined;
+  const rawId = optional(env, 'NON_ASCII_LEAD_ID')!;
+  const id = Number(rawId);
+  if (!/^\d+$/.test(rawId) || !Number.isSafeInteger(id) || id <= 0) throw new ConfigError('NON_ASCII_LEAD_ID', `must be a lead's id (a positive integer), got "${rawId}"`);
+  const name = optional(env, 'NON_ASCII_LEAD_NAME')!;
+  if (/^[\u0000-\u007f]*$/.test(name)) throw new ConfigError('NON_ASCII_LEAD_NAME', `must hold a non-ASCII character (Cyrillic, an emoji), got "${name}"`);
+  return { id, name };
+}
+
+/**
+ * OTHER_ACCOUNT_RECORD_IDS: `leads:11,12;contacts:21`, ids of records of another account per list (any of the four
+ * lists, each at most once).
+ */
+function otherAccountRecordIds(env: Env): Credentials['otherAccountRecordIds'] {
+  const raw = optional(env, 'OTHER_ACCOUNT_RECORD_IDS');
+  if (raw === undefined) return undefined;
+  const out: Record<string, number[]> = {};
+  const bad = (why: string) => new ConfigError('OTHER_ACCOUNT_RECORD_IDS', `${why} (expected <list>:<id>,<id>;<list>:<id>, e.g. leads:11,12;contacts:21), got "${raw}"`);
+  for (const part of raw.split(';').map((p) => p.trim()).filter(Boolean)) {
+    const [list, ids, extra] = part.split(':').map((p) => p.trim());
+    if (extra !== undefined || !list || !ids) throw bad(`has a part that is not <list>:<ids>: "${part}"`);
+    if (!(LISTS as readonly string[]).includes(list)) throw bad(`names no list of §4.2: "${list}" (${LISTS.join(', ')})`);
+    if (out[list]) throw bad(`names ${list} twice`);
+    out[list] = ids.split(',').map((id) => {
+      const n = Number(id.trim());
+      if (!/^\d+$/.test(id.trim()) || !Number.isSafeInteger(n) || n <= 0) throw bad(`has an id that is not a positive integer: "${id.trim()}"`);
+      return n;
+    });
+  }
+  if (Object.keys(out).length === 0) throw bad('names no list');
+  return out;
+}
+
+/** The settings that let rules run without a control API beyond the ones above. */
+function liveSettings(env: Env): Partial<Credentials> {
+  const channelName = displayName(env, 'CHANNEL_NAME');
+  const client2 = secondClient(env);
+  const lead = nonAsciiLead(env);
+  const foreign = otherAccountRecordIds(env);
+  return {
+    ...(channelName ? { channelName } : {}),
+    ...(client2 ? { secondClient: client2 } : {}),
+    ...v1Channel(env),
+    ...(lead ? { nonAsciiLead: lead } : {}),
+    ...(foreign ? { otherAccountRecordIds: foreign } : {}),
+  };
+}
+
 export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConfig {
   const baseUrl = httpUrl(env, 'BASE_URL', { required: true })!;
   const controlUrl = httpUrl(env, 'CONTROL_URL', { required: false });
@@ -132,6 +218,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
       ...(optional(env, 'CHAT_ACCOUNT_ID_2') ? { chatAccountId2: optional(env, 'CHAT_ACCOUNT_ID_2') } : {}),
       ...(optional(env, 'PRIVATE_CLIENT_ID') ? { privateClientId: optional(env, 'PRIVATE_CLIENT_ID') } : {}),
       ...(optional(env, 'INTEGRATION_NAME') ? { integrationName: optional(env, 'INTEGRATION_NAME') } : {}),
+      ...liveSettings(env),
     },
     capabilities,
     gaps,

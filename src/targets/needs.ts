@@ -83,7 +83,15 @@ export function supplyOf(need: Need, rule: RuleNeeds, target: TargetConfig): Sup
       return { gap: `run with --profile soak (it waits up to ${minutes(wait)} in real time) ${OR_CONTROL}` };
     }
     case 'second-integration':
-      return { gap: `set CONTROL_URL: a second integration of the developer comes from the control API` };
+      return c.secondClient ? { source: 'settings' } : { gap: `set CLIENT_ID_2, CLIENT_SECRET_2 and REDIRECT_URI_2 (a second integration of the developer account) ${OR_CONTROL}` };
+    case 'channel-name':
+      return c.channelName ? { source: 'settings' } : { gap: `set CHANNEL_NAME (the configured channel's registered name, a connection's default title) ${OR_CONTROL}` };
+    case 'v1-only-channel':
+      return c.v1ChannelId && c.v1ChannelSecret ? { source: 'settings' } : { gap: `set V1_CHANNEL_ID and V1_CHANNEL_SECRET (a channel registered with a v1 hook address only) ${OR_CONTROL}` };
+    case 'non-ascii-record':
+      return c.nonAsciiLead ? { source: 'settings' } : { gap: `set NON_ASCII_LEAD_ID and NON_ASCII_LEAD_NAME (a lead of the account named in Cyrillic or emoji) ${OR_CONTROL}` };
+    case 'foreign-records':
+      return c.otherAccountRecordIds ? { source: 'settings' } : { gap: `set OTHER_ACCOUNT_RECORD_IDS (ids of another account's leads, contacts, companies or customers) ${OR_CONTROL}` };
     case 'private-integration':
       return c.privateClientId ? { source: 'settings' } : { gap: `set PRIVATE_CLIENT_ID (the client id of a private integration of the account) ${OR_CONTROL}` };
     case 'integration-name':
@@ -203,5 +211,6 @@ export function liveLines(target: TargetConfig): string[] {
 
 const NEED_ORDER: readonly Need[] = [
   'fresh-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-channel', 'second-account', 'integration-name',
-  'private-integration', 'operator', 'clock', 'ground-truth', 'counters',
+  'private-integration', 'second-integration', 'channel-name', 'v1-only-channel', 'non-ascii-record', 'foreign-records', 'operator', 'clock',
+  'ground-truth', 'counters',
 ];

@@ -16,10 +16,12 @@ import { accountRequest, codeGrant } from '../../src/protocol/oauth.js';
 import { executeRun } from '../../src/runner/execute.js';
 import { apiToken } from '../../src/steps/api-token.js';
 import { consentRedirect, deactivate } from '../../src/steps/lifecycle.js';
-import { secondAccountId, spareChannel } from '../../src/steps/live-chat.js';
+import { configuredChannelName, secondAccountId, spareChannel, v1OnlyChannel } from '../../src/steps/live-chat.js';
+import { asClient, codeFor, otherIntegration } from '../../src/steps/integrations.js';
 import { freshCode, pageAccounts } from '../../src/steps/live-code.js';
 import { afterElapsed } from '../../src/steps/live-clock.js';
 import { exchange, exchangeFreshCode } from '../../src/steps/oauth.js';
+import { SECRET_KEYS } from '../../src/targets/config.js';
 import { targetFromEnv } from '../../src/targets/from-env.js';
 import { liveTarget } from '../../src/targets/needs.js';
 import { status } from '../../src/checks/status.js';
@@ -77,6 +79,18 @@ const TINY: readonly RuleDraft[] = [
     ];
     return t.outcome([...findings, other !== s.channel.accountId ? pass('two accounts') : fail('two accounts', 'the same account')]);
   }),
+  exchangeRule({ id: 'live.second-integration', requires: [], needs: ['second-integration', 'fresh-code'], title: 'a code from the second integration\'s page, exchanged by it' }, {
+    send: async (t) => {
+      const other = await otherIntegration(t);
+      return exchange(t, codeGrant(asClient(t, other), await codeFor(t, other)));
+    },
+    expect: [status(200)],
+  }),
+  rule({ id: 'live.chat.v1-only', requires: ['write'], needs: ['v1-only-channel', 'channel-name'], title: 'the v1-only channel connects with v1, and the configured channel is named' }, async (t) => {
+    const s = await v1OnlyChannel(t);
+    const name = await configuredChannelName(t);
+    return t.outcome([...t.check(await s.connect({ hook_api_version: 'v1' }), [status(200)]), name ? pass('name', name) : fail('name', 'empty')]);
+  }),
   exchangeRule({ id: 'live.truth', requires: ['control'], needs: ['ground-truth'], title: 'ground truth' }, {
     send: async (t) => t.send(accountRequest(t.target, 'x')),
     expect: [status(401)],
@@ -110,10 +124,28 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
     expect(settings.CHAT_ACCOUNT_ID_2).not.toBe(settings.CHAT_ACCOUNT_ID);
   });
 
+  it('gives a second integration, the channel\'s name, a v1-only channel, a non-ASCII lead and foreign record ids, each valid', () => {
+    expect(settings.CLIENT_ID_2).not.toBe(settings.CLIENT_ID);
+    expect(settings.CHANNEL_NAME).toBeTruthy();
+    expect(settings.V1_CHANNEL_ID).not.toBe(settings.CHANNEL_ID_2);
+    const { CONTROL_URL: _c, ...env } = settings;
+    const c = targetFromEnv(env, 'remote').credentials;
+    expect(c.secondClient?.clientSecret).toBe(settings.CLIENT_SECRET_2);
+    expect(c.nonAsciiLead?.name).toMatch(/[^\u0000-\u007f]/);
+    expect(Object.values(c.otherAccountRecordIds ?? {}).flat().length).toBeGreaterThan(0);
+  });
+
+  it('counts every secret it prints among the keys masked on a terminal', () => {
+    const issued = new Set(emulator.issuedSecrets());
+    const printedSecrets = Object.entries(settings).filter(([, value]) => issued.has(value)).map(([key]) => key);
+    expect(printedSecrets).toEqual(expect.arrayContaining(['CLIENT_SECRET_2', 'V1_CHANNEL_SECRET']));
+    expect(printedSecrets.filter((key) => !(SECRET_KEYS as readonly string[]).includes(key))).toEqual([]);
+  });
+
   it('runs codes, consent and the bearer from the page, and skips the rest before running, naming what would let each run', async () => {
     const { CONTROL_URL: _dropped, LONG_LIVED_TOKEN: _token, ...env } = settings;
     const results = byId(await run(env));
-    for (const id of ['live.code.exchange', 'live.consent.deny', 'live.consent.accounts', 'live.api.bearer', 'live.code.once', 'live.chat.spare']) {
+    for (const id of ['live.code.exchange', 'live.consent.deny', 'live.consent.accounts', 'live.api.bearer', 'live.code.once', 'live.chat.spare', 'live.second-integration', 'live.chat.v1-only']) {
       expect(results.get(id)?.status, `${id}: ${results.get(id)?.detail}`).toBe('passed');
     }
     const skipped = (id: string) => {
@@ -139,12 +171,21 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
     expect(results.get('live.chat.spare')?.detail).toMatch(/^needs second-channel: set CHANNEL_ID_2 and CHANNEL_SECRET_2/);
   });
 
+  it('skips the second integration\'s rule without CLIENT_ID_2, naming the three keys', async () => {
+    const { CONTROL_URL: _c, CLIENT_ID_2: _i, CLIENT_SECRET_2: _s, REDIRECT_URI_2: _r, V1_CHANNEL_ID: _v, V1_CHANNEL_SECRET: _vs, ...env } = settings;
+    const results = byId(await run(env));
+    expect(results.get('live.second-integration')?.detail).toMatch(/^needs second-integration: set CLIENT_ID_2, CLIENT_SECRET_2 and REDIRECT_URI_2/);
+    expect(results.get('live.chat.v1-only')?.detail).toMatch(/^needs v1-only-channel: set V1_CHANNEL_ID and V1_CHANNEL_SECRET/);
+  });
+
   it('masks the administrator password and every code in the report', async () => {
     const { CONTROL_URL: _dropped, ...env } = settings;
     const report = await run(env);
     const text = JSON.stringify(report);
     expect(text).not.toContain(settings.ADMIN_PASSWORD);
     expect(text).not.toContain(settings.CHANNEL_SECRET_2);
+    expect(text).not.toContain(settings.CLIENT_SECRET_2);
+    expect(text).not.toContain(settings.V1_CHANNEL_SECRET);
     const leaked = emulator.issuedSecrets().filter((s) => text.includes(s));
     expect(leaked.map((s) => `${s.slice(0, 4)}…`)).toEqual([]);
   });

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Rule } from '../../src/model/rule.js';
-import type { TargetConfig } from '../../src/model/target.js';
+import { secretCredentials, type TargetConfig } from '../../src/model/target.js';
 import { liveLines, liveTarget, missingNeed, SOAK_WINDOW_SECONDS, supplyOf, usesBrowser } from '../../src/targets/needs.js';
 import { targetFromEnv } from '../../src/targets/from-env.js';
 import { ConfigError } from '../../src/errors.js';
@@ -79,6 +79,67 @@ describe('supplyOf', () => {
   });
 });
 
+describe('the settings that stand in for the control API\'s fixtures', () => {
+  const SETTINGS = {
+    CHANNEL_NAME: 'Acme chat', CLIENT_ID_2: 'cid-2', CLIENT_SECRET_2: 'second-secret', REDIRECT_URI_2: 'https://other.example/cb',
+    V1_CHANNEL_ID: 'v1-channel', V1_CHANNEL_SECRET: 'v1-channel-secret', NON_ASCII_LEAD_ID: '42', NON_ASCII_LEAD_NAME: 'Сделка 😀',
+    OTHER_ACCOUNT_RECORD_IDS: 'leads:11,12;contacts:21',
+  };
+  const cases = [
+    ['second-integration', /^needs second-integration: set CLIENT_ID_2, CLIENT_SECRET_2 and REDIRECT_URI_2 .* or CONTROL_URL/],
+    ['channel-name', /^needs channel-name: set CHANNEL_NAME .* or CONTROL_URL/],
+    ['v1-only-channel', /^needs v1-only-channel: set V1_CHANNEL_ID and V1_CHANNEL_SECRET .* or CONTROL_URL/],
+    ['non-ascii-record', /^needs non-ascii-record: set NON_ASCII_LEAD_ID and NON_ASCII_LEAD_NAME .* or CONTROL_URL/],
+    ['foreign-records', /^needs foreign-records: set OTHER_ACCOUNT_RECORD_IDS .* or CONTROL_URL/],
+  ] as const;
+
+  it.each(cases)('supplies %s from the settings, and names the keys when they are absent', (need, reason) => {
+    expect(supplyOf(need, { id: 'r' }, remote(SETTINGS))).toEqual({ source: 'settings' });
+    expect(missingNeed({ id: 'r', needs: [need] }, remote({}))).toMatch(reason);
+  });
+
+  it('reads each setting into the credentials', () => {
+    const c = remote(SETTINGS).credentials;
+    expect(c.channelName).toBe('Acme chat');
+    expect(c.secondClient).toEqual({ clientId: 'cid-2', clientSecret: 'second-secret', redirectUri: 'https://other.example/cb' });
+    expect([c.v1ChannelId, c.v1ChannelSecret]).toEqual(['v1-channel', 'v1-channel-secret']);
+    expect(c.nonAsciiLead).toEqual({ id: 42, name: 'Сделка 😀' });
+    expect(c.otherAccountRecordIds).toEqual({ leads: [11, 12], contacts: [21] });
+  });
+
+  it('masks the second integration\'s secret and the v1 channel\'s', () => {
+    expect(secretCredentials(remote(SETTINGS).credentials)).toEqual(expect.arrayContaining(['second-secret', 'v1-channel-secret']));
+  });
+
+  it.each([
+    [{ CLIENT_ID_2: 'cid-2', CLIENT_SECRET_2: 's' }, /^REDIRECT_URI_2 is not set, but CLIENT_ID_2 and CLIENT_SECRET_2 are/],
+    [{ CLIENT_SECRET_2: 's' }, /^CLIENT_ID_2 is not set, but CLIENT_SECRET_2 is/],
+    [{ CLIENT_ID_2: 'cid', CLIENT_SECRET_2: 's', REDIRECT_URI_2: 'https://o.example/cb' }, /^CLIENT_ID_2 names CLIENT_ID/],
+    [{ CLIENT_ID_2: 'cid-2', CLIENT_SECRET_2: 's', REDIRECT_URI_2: 'not a url' }, /^REDIRECT_URI_2 is not a valid URL/],
+    [{ V1_CHANNEL_ID: 'v1' }, /^V1_CHANNEL_SECRET is not set, but V1_CHANNEL_ID is/],
+    [{ V1_CHANNEL_ID: 'ch2', V1_CHANNEL_SECRET: 's', CHANNEL_ID_2: 'ch2', CHANNEL_SECRET_2: 's2' }, /^V1_CHANNEL_ID names CHANNEL_ID_2/],
+    [{ NON_ASCII_LEAD_ID: '42' }, /^NON_ASCII_LEAD_NAME is not set/],
+    [{ NON_ASCII_LEAD_ID: '4.2', NON_ASCII_LEAD_NAME: 'Сделка' }, /^NON_ASCII_LEAD_ID must be a lead's id/],
+    [{ NON_ASCII_LEAD_ID: '42', NON_ASCII_LEAD_NAME: 'Deal 42' }, /^NON_ASCII_LEAD_NAME must hold a non-ASCII character/],
+    [{ OTHER_ACCOUNT_RECORD_IDS: 'deals:1' }, /^OTHER_ACCOUNT_RECORD_IDS names no list of §4.2: "deals"/],
+    [{ OTHER_ACCOUNT_RECORD_IDS: 'leads:1,x' }, /^OTHER_ACCOUNT_RECORD_IDS has an id that is not a positive integer: "x"/],
+    [{ OTHER_ACCOUNT_RECORD_IDS: 'leads:1;leads:2' }, /^OTHER_ACCOUNT_RECORD_IDS names leads twice/],
+    [{ OTHER_ACCOUNT_RECORD_IDS: '1,2,3' }, /^OTHER_ACCOUNT_RECORD_IDS has a part that is not <list>:<ids>/],
+    [{ OTHER_ACCOUNT_RECORD_IDS: ';' }, /^OTHER_ACCOUNT_RECORD_IDS names no list/],
+    [{ CHANNEL_NAME: 'two\nlines' }, /^CHANNEL_NAME must be one line/],
+  ])('refuses %j, naming the key (exit 2)', (env, message) => {
+    let thrown: unknown;
+    try {
+      targetFromEnv({ ...BASE, ...env }, 'remote');
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).exitCode).toBe(2);
+    expect((thrown as ConfigError).message).toMatch(message);
+  });
+});
+
 describe('liveTarget', () => {
   const rules = [rule('a.many', ['fresh-code']), rule('b.other', ['one-code', 'operator']), rule('c.one', ['one-code']), rule('d.one', ['one-code'])];
 
@@ -109,7 +170,7 @@ describe('the run\'s opening line and browser use', () => {
     expect(liveLines(remote({ CONTROL_URL: 'https://acme.example/_control' }))).toEqual([]);
     const [line] = liveLines(remote(ADMIN));
     expect(line).toMatch(/^no control API: fresh-code, consent, login, access-token, refresh-token from the access-granting page in Chromium \(ADMIN_LOGIN\)/);
-    expect(line).toMatch(/long-lived-token, second-channel, second-account, integration-name, private-integration, operator, clock, ground-truth, counters not available/);
+    expect(line).toMatch(/long-lived-token, second-channel, second-account, integration-name, private-integration, second-integration, channel-name, v1-only-channel, non-ascii-record, foreign-records, operator, clock, ground-truth, counters not available/);
   });
 
   it('counts a rule whose codes come from the page as a browser rule (Chromium is installed for it)', () => {

@@ -484,6 +484,15 @@ export const FAULTS = defineFaults([
     caughtBy: ['api.bearer.stale-token-error'] },
   { name: 'account-api-answers-main-account', description: 'GET /api/v4/account answers the developer account whatever account the token was granted in.',
     caughtBy: ['oauth.allow.installs-in-chosen-account'] },
+  // Access-granting page security and per-account addresses (page; §0, §4.1)
+  { name: 'page-csrf-unchecked', description: 'The access-granting page does not check its form\'s anti-forgery token: an Allow posted without it (or with another session\'s) is carried out.',
+    caughtBy: ['oauth.page.allow-csrf'] },
+  { name: 'page-follows-redirect-uri', description: 'A redirect_uri added to the access-granting page\'s address is carried through its form, and Allow redirects there instead of to the registered Redirect URI.',
+    caughtBy: ['oauth.page.registered-redirect-only'] },
+  { name: 'page-offers-member-accounts', description: 'The access-granting page also offers the accounts where the user is only a member, not an administrator.',
+    caughtBy: ['oauth.page.admin-accounts-only'] },
+  { name: 'base-url-any-account', description: 'An account\'s own address ({base_url}) serves a bearer granted in another account, answering that account, instead of refusing it with 401.',
+    caughtBy: ['api.base-url.per-account'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -34,6 +34,10 @@ export interface Credentials {
   readonly privateClientId?: string;
   /** The integration's name as the access-granting page shows it (INTEGRATION_NAME). */
   readonly integrationName?: string;
+  /** The address ({base_url}) of a second account, other than the one the run's tokens are granted in (BASE_URL_2). */
+  readonly baseUrl2?: string;
+  /** An account where ADMIN_LOGIN is only a member, as its id or its domain (MEMBER_ACCOUNT): the page must not offer it. */
+  readonly memberAccount?: string;
 }
 
 /** Every credential that is a secret: the masker learns all of them before a rule can print one. */

@@ -89,6 +89,22 @@ function secondChannel(env: Env): { channelId2?: string; channelSecret2?: string
   return id && secret ? { channelId2: id, channelSecret2: secret } : {};
 }
 
+/** BASE_URL_2: a second account's own address, which the run's BASE_URL cannot be. */
+function secondBaseUrl(env: Env, baseUrl: string): string | undefined {
+  const url = httpUrl(env, 'BASE_URL_2', { required: false });
+  if (url !== undefined && new URL(url).href === new URL(baseUrl).href) throw new ConfigError('BASE_URL_2', `names BASE_URL itself ("${url}"); set the address of a second account`);
+  return url;
+}
+
+/** MEMBER_ACCOUNT: an account id (digits) or its domain (`example.amocrm.ru`, or the sub-domain alone). */
+function memberAccount(env: Env): string | undefined {
+  const raw = optional(env, 'MEMBER_ACCOUNT');
+  if (raw !== undefined && !/^(?:\d+|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$/i.test(raw)) {
+    throw new ConfigError('MEMBER_ACCOUNT', `must be an account id or the account's domain, got "${raw}"`);
+  }
+  return raw;
+}
+
 export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConfig {
   const baseUrl = httpUrl(env, 'BASE_URL', { required: true })!;
   const controlUrl = httpUrl(env, 'CONTROL_URL', { required: false });
@@ -106,6 +122,8 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   else if (noChromium) gaps.browser = noChromium;
   else capabilities.push('browser');
   const rateLimitRps = rateLimit(env, kind);
+  const baseUrl2 = secondBaseUrl(env, baseUrl);
+  const member = memberAccount(env);
   return {
     kind,
     baseUrl,
@@ -132,6 +150,8 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
       ...(optional(env, 'CHAT_ACCOUNT_ID_2') ? { chatAccountId2: optional(env, 'CHAT_ACCOUNT_ID_2') } : {}),
       ...(optional(env, 'PRIVATE_CLIENT_ID') ? { privateClientId: optional(env, 'PRIVATE_CLIENT_ID') } : {}),
       ...(optional(env, 'INTEGRATION_NAME') ? { integrationName: optional(env, 'INTEGRATION_NAME') } : {}),
+      ...(baseUrl2 ? { baseUrl2 } : {}),
+      ...(member ? { memberAccount: member } : {}),
     },
     capabilities,
     gaps,

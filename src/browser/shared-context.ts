@@ -128,8 +128,9 @@ export class SharedContext implements RunResource {
 /**
  * A request of the browser to the target. Chromium does not show a redirect's next request to the routes, so a
  * page's redirect to the intercepted origin would go out to the network (where the integration's host does not
- * resolve): the target's documents are fetched from here instead, and a redirect into the intercepted origin is
- * handed to the window as a navigation of its own (`location.replace`, same window, same URL), which is routed.
+ * resolve): the target's documents are fetched from here instead, and a redirect into the intercepted origin (or a
+ * watched one) is handed to the window as a navigation of its own (`location.replace`, same window, same URL), which
+ * is routed.
  * With a rate limit, every request is sent from here in a slot held until its answer (its departure through the
  * browser driver is not punctual enough to count from the start), and a redirect within the target is followed here
  * too, each hop in its own slot, since the browser would send that hop past the routes and the limit.

@@ -95,7 +95,7 @@ export function noCodeGranted(what: string): Judge<ForgedDecisionView> {
     }
     if (hit?.params.get('code')) return fail('no code', `expected ${what} to grant nothing, observed the ${windowName(hit.window)} window going to the Redirect URI with a code`);
     if (hit) return pass('no code', `${what}: the Redirect URI was reached without a code${hit.params.get('error') ? ` (error=${hit.params.get('error')})` : ''}`);
-    return pass('no code', `${what}: the page answered ${answered}, and no navigation to the Redirect URI followed`);
+    return pass('no code', `${what}: ${answered > 0 ? `the page answered ${answered}` : 'the page\'s answer was not seen'}, and no navigation to the Redirect URI followed`);
   };
 }
 

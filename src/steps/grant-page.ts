@@ -226,8 +226,9 @@ export function allowInUnknownMode(t: RuleContext): Promise<RedirectView & { ref
     const popup = await b.openPopup(grantPageUrl(t, { mode: UNKNOWN_MODE }));
     await logInIfAsked(t, popup);
     if ((await allowButtons(popup)) === 0) return { refused: await popup.title() };
-    const { hit } = await afterDecision(t, b, popup, () => decide(popup, 'allow'));
-    return hit ? { hit } : {};
+    await decide(popup, 'allow');
+    const hit = await b.nextRedirect();
+    return hit ? { hit: { window: hit.window, params: hit.params } } : {};
   });
 }
 

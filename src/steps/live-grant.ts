@@ -73,6 +73,10 @@ export class GrantDesk implements RunResource {
       await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Redirect URI</title>' }).catch(() => undefined);
       if (request.isNavigationRequest() && this.#isRedirectUri(url)) this.#caught(request.frame().page(), url);
     });
+    // An origin no grant may lead to (a redirect the target sends there is handed over like the Redirect URI's): never contacted.
+    for (const origin of routes.watchOrigins ?? []) {
+      await routeIntercepted(context, origin, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Not contacted</title>' }).catch(() => undefined));
+    }
   }
 
   #isRedirectUri(url: string): boolean {

@@ -1,7 +1,7 @@
 /**
- * What the access-granting page rules must know about the integrations, from the control API when the target has one,
- * else from the settings: the integration's name (INTEGRATION_NAME) and a private integration's client id
- * (PRIVATE_CLIENT_ID).
+ * What the access-granting page rules must know about the integrations and the user, from the control API when the
+ * target has one, else from the settings: the integration's name (INTEGRATION_NAME), a private integration's client
+ * id (PRIVATE_CLIENT_ID), and an account where the user is only a member (MEMBER_ACCOUNT).
  */
 import { SkipRule } from '../errors.js';
 import type { RuleContext } from '../model/context.js';

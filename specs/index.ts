@@ -37,6 +37,7 @@ import binding from './4.1-binding.js';
 import redirectUriVariants from './4.1-redirect-uri-variants.js';
 import tokenEndpointHttp from './4.1-token-endpoint-http.js';
 import accountChoice from './4.1-account-choice.js';
+import pageHardening from './4.1-page-hardening.js';
 import filterShapes from './4.2-filter-shapes.js';
 import filterOracle from './4.2-filter-oracle.js';
 import filterMetamorphic from './4.2-filter-metamorphic.js';
@@ -64,13 +65,14 @@ import accountApiAuth from './5.1-account-api-auth.js';
 import httpRobustness from './5.1-http-robustness.js';
 import accountApiMore from './5.1-account-api-more.js';
 import staleTokens from './5.1-stale-tokens.js';
+import accountAddresses from './5.1-account-addresses.js';
 import chatSignature from './5.2-chat-signature.js';
 import signatureRoutes from './5.2-signature-routes.js';
 import disconnectHook from './5.3-disconnect-hook.js';
 import disconnectHookCount from './6-disconnect-hook-count.js';
 import outgoingHooks from './6-outgoing-hooks.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, chatRaces, forwardsImport, accountApiAuth, httpRobustness, accountApiMore, staleTokens, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, pageHardening, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, chatRaces, forwardsImport, accountApiAuth, httpRobustness, accountApiMore, staleTokens, accountAddresses, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -78,6 +78,7 @@ export * from '../src/steps/transport.js';
 export * from '../src/steps/burst.js';
 export * from '../src/steps/channel-info.js';
 export * from '../src/steps/other-account.js';
+export * from '../src/steps/account-address.js';
 export * from '../src/steps/not-yet-valid.js';
 export * from '../src/steps/hook-count.js';
 export * from '../src/steps/chat-stored.js';

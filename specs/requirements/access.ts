@@ -25,8 +25,7 @@ export const ACCESS = requirements([
     statement: '{base_url} is the address of one customer account; each account has its own sub-domain.',
     observes: 'a token issued for account A, sent to account B\'s base_url, is refused with 401',
     needs: ['person'],
-    gap: 'obtain tokens in two accounts; call /api/v4/account of account B with A\'s token and expect 401',
-    theme: 'scope-accounts',
+    rules: ['api.base-url.per-account'],
   },
   {
     id: 'REQ-0-bodies-json', section: '0', source: 'prose', level: 'must',
@@ -685,8 +684,7 @@ export const ACCESS = requirements([
     statement: 'The authorization endpoint must be protected against CSRF: no grant without the user\'s explicit consent.',
     observes: 'a cross-site submission of the Allow form (without the page\'s own token or origin) grants nothing',
     needs: ['browser'],
-    gap: 'log in, then submit the Allow form from a foreign origin page (or replay it without its anti-forgery token) and expect no redirect with a code',
-    theme: 'access-page',
+    rules: ['oauth.page.allow-csrf'],
   },
   {
     id: 'REQ-4.1-page-not-framable', section: '4.1', source: 'rfc6749 §10.13', level: 'should',
@@ -709,8 +707,7 @@ export const ACCESS = requirements([
     statement: 'The page redirects only to the registered Redirect URI.',
     observes: 'a redirect_uri parameter added to the page address is ignored or refused, never followed',
     needs: ['browser'],
-    gap: 'open the page with redirect_uri=https://attacker.example/ added, Allow, and expect the navigation to go to the registered Redirect URI or nowhere',
-    theme: 'redirect-uri',
+    rules: ['oauth.page.registered-redirect-only'],
   },
   {
     id: 'REQ-4.1-page-mode-popup', section: '4.1', source: 'table', level: 'must',
@@ -759,8 +756,7 @@ export const ACCESS = requirements([
     statement: 'The user picks among accounts where he is an administrator.',
     observes: 'the page offers the user\'s admin accounts and none where he is only a member',
     needs: ['browser', 'person'],
-    gap: 'log in as a user who is administrator in some accounts and member in another; compare the offered accounts with the admin ones',
-    theme: 'scope-accounts',
+    rules: ['oauth.page.admin-accounts-only'],
   },
   {
     id: 'REQ-4.1-page-private-one-account', section: '4.1', source: 'prose', level: 'must',

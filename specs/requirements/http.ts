@@ -108,8 +108,7 @@ export const HTTP = requirements([
     statement: 'mode is popup or post_message; what another mode does is not stated.',
     observes: 'the page\'s behaviour for mode=other after Allow',
     needs: ['browser'],
-    gap: 'open the page with mode=other, Allow, and record which window reaches the Redirect URI',
-    theme: 'records',
+    rules: ['oauth.page.unknown-mode'],
   },
 
   // ---- §4.2 lists

@@ -7,7 +7,7 @@
  * One context instead of one per rule: no storage state to copy, no context set-up and tear-down per rule, and one
  * login for the run.
  */
-import type { APIResponse, BrowserContext, Page, Route } from 'playwright-core';
+import type { APIResponse, BrowserContext, Page, Request, Route } from 'playwright-core';
 import type { RunResource } from '../runner/resources.js';
 import type { SharedBrowser } from './launch.js';
 import { SessionGate, type SessionKind } from './session-gate.js';
@@ -18,6 +18,11 @@ export type Interceptor = (route: Route, page: Page) => Promise<void>;
 export interface SharedContextOptions {
   /** Every request to this origin is intercepted and answered by the rule that owns the requesting page. */
   readonly interceptOrigin: string;
+  /**
+   * Origins the browser must never reach (an attacker's, which a rule watches for): intercepted like the integration's
+   * and handed to the rule that owns the requesting page, so a rule can record that its page tried to go there.
+   */
+  readonly watchOrigins?: readonly string[];
   /** The target's origins (its pages redirect to the intercepted origin). */
   readonly targetOrigins: readonly string[];
   /** Sends in a slot of the run's rate limit, when the target has one: each browser request to it then takes one. */
@@ -47,7 +52,9 @@ export class SharedContext implements RunResource {
     context.setDefaultNavigationTimeout(options.timeoutMs);
     const shared = new SharedContext(context);
     await routeTargetRequests(context, options);
-    await routeIntercepted(context, options.interceptOrigin, (route) => shared.#dispatch(route));
+    for (const origin of [options.interceptOrigin, ...(options.watchOrigins ?? [])]) {
+      await routeIntercepted(context, origin, (route) => shared.#dispatch(route));
+    }
     return shared;
   }
 
@@ -121,8 +128,9 @@ export class SharedContext implements RunResource {
 /**
  * A request of the browser to the target. Chromium does not show a redirect's next request to the routes, so a
  * page's redirect to the intercepted origin would go out to the network (where the integration's host does not
- * resolve): the target's documents are fetched from here instead, and a redirect into the intercepted origin is
- * handed to the window as a navigation of its own (`location.replace`, same window, same URL), which is routed.
+ * resolve): the target's documents are fetched from here instead, and a redirect into the intercepted origin (or a
+ * watched one) is handed to the window as a navigation of its own (`location.replace`, same window, same URL), which
+ * is routed.
  * With a rate limit, every request is sent from here in a slot held until its answer (its departure through the
  * browser driver is not punctual enough to count from the start), and a redirect within the target is followed here
  * too, each hop in its own slot, since the browser would send that hop past the routes and the limit.
@@ -146,7 +154,17 @@ export function originsOf(target: { readonly authUrl: string; readonly baseUrl: 
   return [...new Set([target.authUrl, target.baseUrl, target.chatUrl].map((u) => new URL(u).origin))];
 }
 
-export type TargetRouteOptions = Pick<SharedContextOptions, 'interceptOrigin' | 'targetOrigins' | 'throttled'>;
+export type TargetRouteOptions = Pick<SharedContextOptions, 'interceptOrigin' | 'watchOrigins' | 'targetOrigins' | 'throttled'>;
+
+/**
+ * The request's headers as Chromium sends them. Without a Cookie header of its own, Playwright's fetch would add every
+ * cookie of the context, also those Chromium withholds (SameSite cookies on a cross-site form post): an explicitly
+ * empty one keeps the request as the browser made it.
+ */
+function asSent(request: Request): Record<string, string> {
+  const headers = request.headers();
+  return headers.cookie === undefined ? { ...headers, cookie: '' } : headers;
+}
 
 async function targetRequest(route: Route, context: BrowserContext, options: TargetRouteOptions): Promise<void> {
   const request = route.request();
@@ -156,7 +174,7 @@ async function targetRequest(route: Route, context: BrowserContext, options: Tar
   }
   const send = options.throttled ?? (<T>(f: () => Promise<T>) => f());
   try {
-    let response = await send(() => route.fetch({ maxRedirects: 0 }));
+    let response = await send(() => route.fetch({ maxRedirects: 0, headers: asSent(request) }));
     for (let hop = 0; options.throttled && hop < MAX_TARGET_REDIRECTS; hop += 1) {
       const next = redirectWithin(response, options.targetOrigins);
       if (!next) break;
@@ -165,7 +183,8 @@ async function targetRequest(route: Route, context: BrowserContext, options: Tar
     }
     const location = response.headers().location;
     const next = location && response.status() >= 300 && response.status() < 400 ? new URL(location, response.url()) : undefined;
-    if (next?.origin !== options.interceptOrigin || request.resourceType() !== 'document') {
+    const caught = [options.interceptOrigin, ...(options.watchOrigins ?? [])];
+    if (!next || !caught.includes(next.origin) || request.resourceType() !== 'document') {
       await route.fulfill({ response });
       return;
     }

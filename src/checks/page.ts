@@ -3,7 +3,7 @@
  * takes of it: plain data, read while the browser was open.
  */
 import type { Judge } from '../model/check.js';
-import { fail, pass } from '../model/outcome.js';
+import { fail, observed, pass } from '../model/outcome.js';
 import { valueAt } from './fields.js';
 
 export type GrantWindow = 'main' | 'popup';
@@ -78,3 +78,80 @@ export const postMessageReceived: Judge<{ readonly messages: readonly unknown[] 
 export const oneAccountOffered: Judge<{ readonly choices: number }> = ({ choices }) => choices <= 1
   ? pass('one account', choices === 0 ? 'one account shown without a choice' : 'exactly one account offered')
   : fail('one account', `expected exactly one account for a private integration, observed ${choices} choices`);
+
+/** A decision posted other than by the user on his own page (src/steps/grant-page.ts `forgedAllows`). */
+export interface ForgedDecisionView extends RedirectView {
+  /** Hidden fields of the page's form that are not §4.1 parameters: the candidate anti-forgery fields left out. */
+  readonly tokenFields: readonly string[];
+  /** Status of the page's answer to the post; absent when it was not sent. */
+  readonly answered?: number;
+}
+
+/** The forged decision (`what`) led to no redirect carrying a code: the service granted nothing. */
+export function noCodeGranted(what: string): Judge<ForgedDecisionView> {
+  return ({ hit, answered, tokenFields }) => {
+    if (answered === undefined) {
+      return pass('no code', `${what}: not tried, the form holds no field beyond the §4.1 parameters (${tokenFields.length === 0 ? 'no form token to leave out' : tokenFields.join(', ')})`);
+    }
+    if (hit?.params.get('code')) return fail('no code', `expected ${what} to grant nothing, observed the ${windowName(hit.window)} window going to the Redirect URI with a code`);
+    if (hit) return pass('no code', `${what}: the Redirect URI was reached without a code${hit.params.get('error') ? ` (error=${hit.params.get('error')})` : ''}`);
+    return pass('no code', `${what}: ${answered > 0 ? `the page answered ${answered}` : 'the page\'s answer was not seen'}, and no navigation to the Redirect URI followed`);
+  };
+}
+
+/** Allow on a page whose address carried a foreign redirect_uri: where it led, and what the browser tried to reach. */
+export interface ForeignRedirectView extends RedirectView {
+  /** Requests of the rule's pages to the foreign origin (routed, never sent). */
+  readonly foreign: readonly string[];
+  /** The page showed no Allow button for that address (it refused it): the title it showed. */
+  readonly refused?: string;
+}
+
+/** The browser never tried to reach `origin`: neither the decision's redirect nor anything else went there. */
+export function originNotContacted(origin: string): Judge<ForeignRedirectView> {
+  return ({ foreign, hit, refused }) => {
+    if (foreign.length > 0) return fail('not redirected there', `expected the browser never to go to ${origin}, observed ${foreign.length} request(s) to it, first ${new URL(foreign[0]!).pathname}`);
+    const where = hit ? `the ${windowName(hit.window)} window went to the registered Redirect URI`
+      : refused !== undefined ? `the page refused the address (it showed "${refused}" and no Allow button)` : 'no navigation followed Allow';
+    return pass('not redirected there', where);
+  };
+}
+
+/** Records which window reached the Redirect URI (for a mode the spec does not name), or that none did. */
+export function redirectWindowObserved(what: string): Judge<RedirectView & { readonly refused?: string }> {
+  return ({ hit, refused }) => observed('redirect window', hit
+    ? `${what}: the ${windowName(hit.window)} window went to the Redirect URI${hit.params.get('code') ? ' with a code' : ''}`
+    : refused !== undefined ? `${what}: the page showed no Allow button ("${refused}")` : `${what}: no navigation to the Redirect URI followed Allow`);
+}
+
+/** The accounts the page offered, as its account choice shows them (radio value and label). */
+export interface OfferedAccountsView {
+  readonly offered: readonly { readonly id: number; readonly label: string }[];
+}
+
+/** An account named by id (digits) or by domain is the offered one: the same id, or its domain (or sub-domain) in the label. */
+function offers(offered: OfferedAccountsView['offered'][number], account: string): boolean {
+  if (/^\d+$/.test(account)) return offered.id === Number(account);
+  const sub = account.toLowerCase().split('.')[0]!;
+  return offered.label.toLowerCase().split(/[^a-z0-9.-]+/).some((word) => word.split('.')[0] === sub);
+}
+
+/** None of `accounts` (ids or domains) is offered; `what` says what they are. */
+export function accountsNotOffered(accounts: readonly string[], what: string): Judge<OfferedAccountsView> {
+  return ({ offered }) => {
+    const wrong = offered.filter((o) => accounts.some((a) => offers(o, a)));
+    return wrong.length === 0
+      ? pass(`no ${what}`, `${offered.length} account(s) offered, none of ${accounts.join(', ')}`)
+      : fail(`no ${what}`, `expected the page not to offer ${what}, observed ${wrong.map((o) => `${o.id} (${o.label})`).join(', ')} among the choices`);
+  };
+}
+
+/** Every account of `ids` is offered. */
+export function accountsOffered(ids: readonly number[], what: string): Judge<OfferedAccountsView> {
+  return ({ offered }) => {
+    const missing = ids.filter((id) => !offered.some((o) => o.id === id));
+    return missing.length === 0
+      ? pass(what, `all ${ids.length} offered`)
+      : fail(what, `expected the page to offer ${what}, observed ${missing.join(', ')} missing among ${offered.length} choice(s)`);
+  };
+}

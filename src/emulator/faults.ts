@@ -527,6 +527,15 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.forwards.ref-id-other-account'] },
   { name: 'chat-imported-bot-hook', description: 'An imported bot message (silent, sender.ref_id the bot id) sends the outgoing-message hook back to the integration.',
     caughtBy: ['chat.import.bot-no-hooks'] },
+  // Access-granting page security and per-account addresses (page; §0, §4.1)
+  { name: 'page-csrf-unchecked', description: 'The access-granting page does not check its form\'s anti-forgery token: an Allow posted without it (or with another session\'s) is carried out.',
+    caughtBy: ['oauth.page.allow-csrf'] },
+  { name: 'page-follows-redirect-uri', description: 'A redirect_uri added to the access-granting page\'s address is carried through its form, and Allow redirects there instead of to the registered Redirect URI.',
+    caughtBy: ['oauth.page.registered-redirect-only'] },
+  { name: 'page-offers-member-accounts', description: 'The access-granting page also offers the accounts where the user is only a member, not an administrator.',
+    caughtBy: ['oauth.page.admin-accounts-only'] },
+  { name: 'base-url-any-account', description: 'An account\'s own address ({base_url}) serves a bearer granted in another account, answering that account, instead of refusing it with 401.',
+    caughtBy: ['api.base-url.per-account'] },
 ] as const);
 
 export type FaultName = (typeof FAULTS)[number]['name'];

@@ -3,6 +3,7 @@
  * `env()` describes it with the docs/design.md §4 keys so a remote run can target it like any other server.
  */
 import type { AddressInfo } from 'node:net';
+import { accountPath } from './account-address.js';
 import type { FaultSwitches } from './faults.js';
 import { signingKeys } from './oauth/jwt.js';
 import { buildEmulator } from './server.js';
@@ -55,7 +56,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   built.setBaseUrl(url);
 
   const { ctx } = built;
-  const { integration, account, admin, channel } = ctx.world;
+  const { integration, account, admin, channel, otherAccounts } = ctx.world;
+  // A second account's own address, and an account where the administrator is only a member (settings a staging
+  // account supplies by hand: BASE_URL_2, MEMBER_ACCOUNT).
+  const secondAccount = otherAccounts.find((a) => a.adminRole === 'administrator');
+  const memberAccount = otherAccounts.find((a) => a.adminRole === 'member');
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -80,6 +85,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       // the access-granting page is a real HTML page, so a run against a standalone emulator includes the browser rules.
       HOOK_LISTEN: '127.0.0.1:0',
       CONFORMANCE_BROWSER: '1',
+      ...(secondAccount ? { BASE_URL_2: `${url}${accountPath(secondAccount)}` } : {}),
+      ...(memberAccount ? { MEMBER_ACCOUNT: String(memberAccount.id) } : {}),
     }),
     issuedSecrets: () => ctx.secrets.list(),
     close: () => (closing ??= built.app.close()),

@@ -4,6 +4,7 @@
  * filtering §4.2, the access-granting page) are added to ROUTE_MODULES and receive the same context.
  */
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { accountAddressRewriter } from './account-address.js';
 import { apiRoutes } from './api/routes.js';
 import { cachedQueryParser, installBodyParsers } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
@@ -83,6 +84,8 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
       : false,
     // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them, PHP-style repeats (last wins).
     routerOptions: { querystringParser: cachedQueryParser() },
+    // Each account's own address (/_accounts/<subdomain>) is routed like the root one, bound to that account.
+    rewriteUrl: accountAddressRewriter(ctx),
     bodyLimit: 1024 * 1024,
     clientErrorHandler: clientErrorHandler(clock, faults),
   });

@@ -40,6 +40,10 @@ export type Need =
   | 'second-channel'
   /** A second account on the chat interface (its amojo id). */
   | 'second-account'
+  /** The address ({base_url}) of a second account, other than the one the run's tokens are granted in. */
+  | 'second-base-url'
+  /** An account where the page's user is only a member (the access-granting page must not offer it). */
+  | 'member-account'
   /** A person's act: deactivate or disconnect an installation, regenerate the secret key, revoke a token. */
   | 'operator'
   /** Time must pass on the target's clock. */
@@ -52,7 +56,7 @@ export type Need =
 export const NEEDS: readonly Need[] = [
   'fresh-code', 'one-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-integration',
   'private-integration', 'integration-name', 'channel-name', 'v1-only-channel', 'non-ascii-record', 'foreign-records',
-  'second-channel', 'second-account', 'operator', 'clock', 'ground-truth', 'counters',
+  'second-channel', 'second-account', 'second-base-url', 'member-account', 'operator', 'clock', 'ground-truth', 'counters',
 ];
 
 /** How a target supplies a need in this run. */

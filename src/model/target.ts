@@ -45,6 +45,10 @@ export interface Credentials {
   readonly nonAsciiLead?: { readonly id: number; readonly name: string };
   /** Ids of another account's records per list (OTHER_ACCOUNT_RECORD_IDS), which this account must never show. */
   readonly otherAccountRecordIds?: Readonly<Record<string, readonly number[]>>;
+  /** The address ({base_url}) of a second account, other than the one the run's tokens are granted in (BASE_URL_2). */
+  readonly baseUrl2?: string;
+  /** An account where ADMIN_LOGIN is only a member, as its id or its domain (MEMBER_ACCOUNT): the page must not offer it. */
+  readonly memberAccount?: string;
 }
 
 /** An integration's credentials at the token endpoint: its id, secret key and registered Redirect URI. */

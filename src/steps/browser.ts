@@ -15,6 +15,14 @@ import type { RuleContext } from '../runner/context.js';
 /** Generous: a loaded CI machine can take seconds per navigation; no rule waits this long when the page works. */
 const STEP_TIMEOUT_MS = 15_000;
 const START_PATH = '/__conformance/start';
+/** Where the integration's window serves a page a rule wrote (a form another origin posts to the target). */
+const FOREIGN_PAGE_PATH = '/__conformance/foreign';
+
+/**
+ * An origin no page of the service may send the browser to (RFC 6761 reserves .example): a rule adds it to a page's
+ * address and watches whether the browser goes there. Routed in the run's context, never contacted.
+ */
+export const ATTACKER_ORIGIN = 'https://attacker.example';
 
 export interface RedirectHit {
   readonly url: string;
@@ -23,9 +31,21 @@ export interface RedirectHit {
   readonly window: 'main' | 'popup';
 }
 
+/** A request a rule's page made to a watched origin (ATTACKER_ORIGIN), which the browser never sent. */
+export interface ForeignHit {
+  readonly url: string;
+  readonly window: 'main' | 'popup';
+}
+
 export interface GrantBrowser {
   /** The integration's window, at the integration's origin. */
   readonly main: Page;
+  /** Shows `html` in the integration's window, at the integration's origin (another origin than the target's). */
+  openForeignPage(html: string): Promise<void>;
+  /** The requests the rule's pages made to ATTACKER_ORIGIN so far. */
+  foreign(): readonly ForeignHit[];
+  /** The navigations to the Redirect URI so far that no `nextRedirect` took. */
+  pendingRedirects(): readonly RedirectHit[];
   /** Opens the page in a popup from the integration's window (a click, as a user does) and returns the popup. */
   openPopup(pageUrl: string): Promise<Page>;
   /** The first navigation to the Redirect URI, or undefined when none came in time. */
@@ -47,11 +67,15 @@ export function browserOf(t: RuleContext): Promise<SharedBrowser> {
   return t.resource('browser', () => SharedBrowser.launch());
 }
 
-/** The page's URL with its §4.1 query. */
-export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?: string; mode?: 'popup' | 'post_message' }): string {
+/**
+ * The page's URL with its §4.1 query (`mode` may be one the spec does not name), and `extra` parameters the spec does
+ * not know (a redirect_uri a rule adds).
+ */
+export function grantPageUrl(t: RuleContext, query: { clientId?: string; state?: string; mode?: string; extra?: Readonly<Record<string, string>> }): string {
   const params = new URLSearchParams({ client_id: query.clientId ?? t.credentials.clientId });
   if (query.state !== undefined) params.set('state', query.state);
   if (query.mode) params.set('mode', query.mode);
+  for (const [k, v] of Object.entries(query.extra ?? {})) params.set(k, v);
   return `${t.target.authUrl}/oauth?${params.toString()}`;
 }
 
@@ -68,6 +92,7 @@ function grantContextOf(t: RuleContext): Promise<SharedContext> {
 export function targetRoutes(t: RuleContext): TargetRouteOptions {
   return {
     interceptOrigin: new URL(t.credentials.redirectUri).origin,
+    watchOrigins: [ATTACKER_ORIGIN],
     targetOrigins: originsOf(t.target),
     ...(t.target.rateLimitRps ? { throttled: <T>(send: () => Promise<T>) => t.throttled(send) } : {}),
   };
@@ -83,13 +108,27 @@ export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser
   const redirectUri = t.credentials.redirectUri;
   const origin = new URL(redirectUri).origin;
   const hits: RedirectHit[] = [];
+  const foreign: ForeignHit[] = [];
   const waiting: Array<(hit: RedirectHit) => void> = [];
   let startAuthUrl = '';
+  let foreignPage = '';
   let main: Page | undefined;
   const intercept = async (route: Route, page: Page) => {
     const url = route.request().url();
-    if (new URL(url).pathname === START_PATH) {
+    const at = new URL(url);
+    if (at.origin === ATTACKER_ORIGIN) {
+      // Whatever it carries (a code, when a page sent it there) is a secret, and the attacker's host is never reached.
+      t.masker.learnFrom(Object.fromEntries(at.searchParams));
+      foreign.push({ url, window: page === main ? 'main' : 'popup' });
+      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Not contacted</title>' });
+      return;
+    }
+    if (at.pathname === START_PATH) {
       await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: startPage(startAuthUrl) });
+      return;
+    }
+    if (at.pathname === FOREIGN_PAGE_PATH) {
+      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: foreignPage });
       return;
     }
     if (route.request().isNavigationRequest() && url.split('?')[0] === redirectUri.split('?')[0]) {
@@ -114,6 +153,12 @@ export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser
       }
       const b: GrantBrowser = {
         main: mainPage,
+        async openForeignPage(html) {
+          foreignPage = html;
+          await mainPage.goto(`${origin}${FOREIGN_PAGE_PATH}`);
+        },
+        foreign: () => [...foreign],
+        pendingRedirects: () => [...hits],
         async openPopup(pageUrl) {
           startAuthUrl = pageUrl;
           await mainPage.goto(`${origin}${START_PATH}`);
@@ -183,4 +228,22 @@ export async function logInIfAsked(t: RuleContext, page: Page): Promise<void> {
 export async function decide(page: Page, decision: 'allow' | 'deny', accountId?: number): Promise<void> {
   if (accountId !== undefined) await page.locator(`input[name=account_id][value="${accountId}"]`).check();
   await page.getByRole('button', { name: decision === 'allow' ? /^allow$/i : /^deny$/i }).click({ noWaitAfter: true });
+}
+
+/** How many Allow buttons the page shows (none: it shows a login, an error, or refused the address). */
+export function allowButtons(page: Page): Promise<number> {
+  return page.getByRole('button', { name: /^allow$/i }).count();
+}
+
+/** The accounts the page's choice offers: each radio button's value (the account id) and its label's text. */
+export async function accountChoicesOn(page: Page): Promise<{ id: number; label: string }[]> {
+  const radios = page.locator('input[type=radio][name=account_id]');
+  const out: { id: number; label: string }[] = [];
+  for (let i = 0; i < (await radios.count()); i += 1) {
+    const radio = radios.nth(i);
+    const id = Number(await radio.getAttribute('value'));
+    const label = (await radio.locator('xpath=ancestor::label[1]').textContent().catch(() => null))?.trim() ?? String(id);
+    if (Number.isSafeInteger(id)) out.push({ id, label });
+  }
+  return out;
 }

@@ -2,10 +2,13 @@
  * What a user does on the access-granting page (§4.1) in the run's Chromium, each returning a plain view of what the
  * page showed or where it led (src/checks/page.ts judges them): the browser is closed before any check runs.
  */
-import type { IntegrationView, LoginView, RedirectView } from '../checks/page.js';
+import type { Page } from 'playwright-core';
+import type { ForeignRedirectView, ForgedDecisionView, IntegrationView, LoginView, OfferedAccountsView, RedirectView } from '../checks/page.js';
 import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
-import { decide, grantPageUrl, logInIfAsked, showsLogin, withGrantBrowser } from './browser.js';
+import {
+  accountChoicesOn, allowButtons, ATTACKER_ORIGIN, decide, type GrantBrowser, grantPageUrl, logInIfAsked, type RedirectHit, showsLogin, withGrantBrowser,
+} from './browser.js';
 
 export interface ControlIntegration {
   readonly client_id: string;
@@ -100,5 +103,140 @@ export function allowWithPostMessage(t: RuleContext, state: string): Promise<Red
     if (hit?.window !== 'popup') return { ...(hit ? { hit } : {}), messages: [] };
     const { value: messages } = await t.eventually(() => b.messages(), { within: POST_MESSAGE_WINDOW_MS, until: (m) => m.length > 0 });
     return { hit, messages };
+  });
+}
+
+/**
+ * How long a navigation to the Redirect URI may take once the page has answered a decision: a 303 is followed at
+ * once, a script that sends the window there within milliseconds; 3 s covers a loaded machine.
+ */
+export const DECISION_REDIRECT_WINDOW_MS = 3_000;
+
+/** Generous, as the browser's own steps: the page's answer to a decision. */
+const ANSWER_TIMEOUT_MS = 15_000;
+
+/** The §4.1 parameters (and the decision and account choice) a grant form carries; other hidden fields may be a form token. */
+const PAGE_PARAMETERS: ReadonlySet<string> = new Set(['client_id', 'state', 'mode', 'redirect_uri', 'account_id', 'decision']);
+
+interface AllowForm {
+  /** Absolute address the form posts to. */
+  readonly action: string;
+  /** What the form sends on Allow (the Allow button as submitter), in order. */
+  readonly fields: readonly (readonly [string, string])[];
+  /** Hidden fields that are no §4.1 parameter: the candidate anti-forgery fields. */
+  readonly tokenFields: readonly string[];
+}
+
+/** Shapes the DOM objects the form reader touches (the kit compiles without the DOM library). */
+interface FormButton {
+  readonly form: { readonly action: string; querySelectorAll(selector: string): ArrayLike<{ readonly name: string }> } | null;
+}
+
+/** The form of the page's Allow button, read in the page. */
+async function allowForm(page: Page): Promise<AllowForm> {
+  if ((await allowButtons(page)) === 0) throw new Precondition('the access-granting page shows no Allow button after logging in');
+  const form = await page.getByRole('button', { name: /^allow$/i }).first().evaluate((el) => {
+    const button = el as unknown as FormButton;
+    if (!button.form) return undefined;
+    const Data = (globalThis as unknown as { FormData: new (form: unknown, submitter: unknown) => Iterable<[string, unknown]> }).FormData;
+    return {
+      action: button.form.action,
+      fields: [...new Data(button.form, button)].map(([k, v]) => [k, String(v)] as [string, string]),
+      hidden: Array.from(button.form.querySelectorAll('input[type=hidden]'), (i) => i.name),
+    };
+  });
+  if (!form) throw new Precondition('the access-granting page\'s Allow button belongs to no form');
+  return { action: form.action, fields: form.fields, tokenFields: [...new Set(form.hidden.filter((n) => n && !PAGE_PARAMETERS.has(n)))] };
+}
+
+const escapeHtml = (v: string): string => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A page of the integration's origin that posts `fields` to `action` when its button is clicked (a forged Allow). */
+function forgedAllowPage(action: string, fields: AllowForm['fields']): string {
+  return `<!doctype html><meta charset="utf-8"><title>Another site</title>
+<form id="forged" method="post" action="${escapeHtml(action)}">
+${fields.map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join('\n')}
+<button id="forge" type="submit">Continue</button>
+</form>`;
+}
+
+interface AfterDecision {
+  readonly answered: number;
+  readonly hit?: RedirectView['hit'];
+}
+
+/**
+ * Submits a decision on `page` (`submit`) and waits for the page's answer, then for a navigation to the Redirect URI
+ * (or `alsoDone`) within DECISION_REDIRECT_WINDOW_MS (capped on the embedded emulator).
+ */
+async function afterDecision(t: RuleContext, b: GrantBrowser, page: Page, submit: () => Promise<void>, alsoDone: () => boolean = () => false): Promise<AfterDecision> {
+  const answer = page.waitForResponse((r) => r.request().method() === 'POST' && r.request().isNavigationRequest(), { timeout: ANSWER_TIMEOUT_MS });
+  answer.catch(() => undefined);
+  await submit();
+  // A window that closes itself (popup mode) may be gone before its answer is seen; the redirect still counts.
+  const answered = await answer.then((r) => r.status(), () => 0);
+  const { value } = await t.eventually(async () => b.pendingRedirects(), { within: DECISION_REDIRECT_WINDOW_MS, until: (hits) => hits.length > 0 || alsoDone() });
+  const hit: RedirectHit | undefined = value.length > 0 ? await b.nextRedirect(0) : undefined;
+  return { answered, ...(hit ? { hit: { window: hit.window, params: hit.params } } : {}) };
+}
+
+/**
+ * RFC 6749 §10.12: Allow posted by someone else than the logged-in user on his own page. Cross-site: a page of the
+ * integration's origin posts the form's fields without its candidate anti-forgery fields (what another site can
+ * know), the browser sending what it sends cross-site. Without the form token: the user's own page posts its form
+ * with those fields removed (skipped when the form has none).
+ */
+export function forgedAllows(t: RuleContext, state: string): Promise<{ crossSite: ForgedDecisionView; withoutToken: ForgedDecisionView }> {
+  return withGrantBrowser(t, async (b) => {
+    await b.main.goto(grantPageUrl(t, { state }));
+    const form = await allowForm(b.main);
+    const { tokenFields } = form;
+    await b.openForeignPage(forgedAllowPage(form.action, form.fields.filter(([name]) => !tokenFields.includes(name))));
+    const crossSite: ForgedDecisionView = { tokenFields, ...(await afterDecision(t, b, b.main, () => b.main.click('#forge', { noWaitAfter: true }))) };
+    if (tokenFields.length === 0) return { crossSite, withoutToken: { tokenFields } };
+    await b.main.goto(grantPageUrl(t, { state }));
+    for (const name of tokenFields) {
+      await b.main.locator(`input[type=hidden][name=${JSON.stringify(name)}]`).evaluateAll((inputs) => inputs.forEach((i) => (i as unknown as { remove(): void }).remove()));
+    }
+    const withoutToken: ForgedDecisionView = { tokenFields, ...(await afterDecision(t, b, b.main, () => decide(b.main, 'allow'))) };
+    return { crossSite, withoutToken };
+  });
+}
+
+/** The foreign Redirect URI a rule adds to the page's address (RFC 6749 §3.1.2.3). */
+export const FOREIGN_REDIRECT_URI = `${ATTACKER_ORIGIN}/cb`;
+
+/** Opens the page with redirect_uri=FOREIGN_REDIRECT_URI added, Allows, and records where the browser went. */
+export function allowWithForeignRedirectUri(t: RuleContext): Promise<ForeignRedirectView> {
+  return withGrantBrowser(t, async (b) => {
+    await b.main.goto(grantPageUrl(t, { extra: { redirect_uri: FOREIGN_REDIRECT_URI } }));
+    const foreign = () => b.foreign().map((f) => f.url);
+    if ((await allowButtons(b.main)) === 0) return { foreign: foreign(), refused: await b.main.title() };
+    const after = await afterDecision(t, b, b.main, () => decide(b.main, 'allow'), () => b.foreign().length > 0);
+    return { ...(after.hit ? { hit: after.hit } : {}), foreign: foreign() };
+  });
+}
+
+/** A mode the spec does not name. */
+export const UNKNOWN_MODE = 'other';
+
+/** As the integration would open it (a popup) with mode=UNKNOWN_MODE; Allow; which window reached the Redirect URI. */
+export function allowInUnknownMode(t: RuleContext): Promise<RedirectView & { refused?: string }> {
+  return withGrantBrowser(t, async (b) => {
+    const popup = await b.openPopup(grantPageUrl(t, { mode: UNKNOWN_MODE }));
+    await logInIfAsked(t, popup);
+    if ((await allowButtons(popup)) === 0) return { refused: await popup.title() };
+    await decide(popup, 'allow');
+    const hit = await b.nextRedirect();
+    return hit ? { hit: { window: hit.window, params: hit.params } } : {};
+  });
+}
+
+/** The accounts the page offers the logged-in user for CLIENT_ID. */
+export function offeredAccounts(t: RuleContext): Promise<OfferedAccountsView> {
+  return withGrantBrowser(t, async (b) => {
+    await b.main.goto(grantPageUrl(t, {}));
+    await logInIfAsked(t, b.main);
+    return { offered: await accountChoicesOn(b.main) };
   });
 }

@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
 import { routeIntercepted, routeTargetRequests } from '../browser/shared-context.js';
-import { browserOf, decide, grantPageUrl, showsLogin, targetRoutes } from './browser.js';
+import { accountChoicesOn, browserOf, decide, grantPageUrl, showsLogin, targetRoutes } from './browser.js';
 
 /** Generous: a loaded CI machine can take seconds per navigation; a working page answers far sooner. */
 const STEP_TIMEOUT_MS = 15_000;
@@ -74,6 +74,10 @@ export class GrantDesk implements RunResource {
       await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Redirect URI</title>' }).catch(() => undefined);
       if (request.isNavigationRequest() && this.#isRedirectUri(url)) this.#caught(request.frame().page(), url);
     });
+    // An origin no grant may lead to (a redirect the target sends there is handed over like the Redirect URI's): never contacted.
+    for (const origin of routes.watchOrigins ?? []) {
+      await routeIntercepted(context, origin, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: '<!doctype html><title>Not contacted</title>' }).catch(() => undefined));
+    }
   }
 
   /** The navigation reached the Redirect URI of CLIENT_ID or of the second integration (whichever the page serves). */
@@ -167,17 +171,7 @@ export class GrantDesk implements RunResource {
 
   /** The accounts the page offers for `clientId` (one without a choice when it shows no radio buttons). */
   accounts(clientId?: string): Promise<PageAccount[]> {
-    return this.#withGrantPage(clientId ? { clientId } : {}, async (page) => {
-      const radios = page.locator('input[type=radio][name=account_id]');
-      const out: PageAccount[] = [];
-      for (let i = 0; i < (await radios.count()); i += 1) {
-        const radio = radios.nth(i);
-        const id = Number(await radio.getAttribute('value'));
-        const label = (await radio.locator('xpath=ancestor::label[1]').textContent().catch(() => null))?.trim() ?? String(id);
-        if (Number.isSafeInteger(id)) out.push({ id, label });
-      }
-      return out;
-    });
+    return this.#withGrantPage(clientId ? { clientId } : {}, (page) => accountChoicesOn(page));
   }
 
   async close(): Promise<void> {

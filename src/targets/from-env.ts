@@ -175,6 +175,22 @@ function liveSettings(env: Env): Partial<Credentials> {
   };
 }
 
+/** BASE_URL_2: a second account's own address, which the run's BASE_URL cannot be. */
+function secondBaseUrl(env: Env, baseUrl: string): string | undefined {
+  const url = httpUrl(env, 'BASE_URL_2', { required: false });
+  if (url !== undefined && new URL(url).href === new URL(baseUrl).href) throw new ConfigError('BASE_URL_2', `names BASE_URL itself ("${url}"); set the address of a second account`);
+  return url;
+}
+
+/** MEMBER_ACCOUNT: an account id (digits) or its domain (`example.amocrm.ru`, or the sub-domain alone). */
+function memberAccount(env: Env): string | undefined {
+  const raw = optional(env, 'MEMBER_ACCOUNT');
+  if (raw !== undefined && !/^(?:\d+|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$/i.test(raw)) {
+    throw new ConfigError('MEMBER_ACCOUNT', `must be an account id or the account's domain, got "${raw}"`);
+  }
+  return raw;
+}
+
 export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConfig {
   const baseUrl = httpUrl(env, 'BASE_URL', { required: true })!;
   const controlUrl = httpUrl(env, 'CONTROL_URL', { required: false });
@@ -192,6 +208,8 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   else if (noChromium) gaps.browser = noChromium;
   else capabilities.push('browser');
   const rateLimitRps = rateLimit(env, kind);
+  const baseUrl2 = secondBaseUrl(env, baseUrl);
+  const member = memberAccount(env);
   return {
     kind,
     baseUrl,
@@ -219,6 +237,8 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
       ...(optional(env, 'PRIVATE_CLIENT_ID') ? { privateClientId: optional(env, 'PRIVATE_CLIENT_ID') } : {}),
       ...(optional(env, 'INTEGRATION_NAME') ? { integrationName: optional(env, 'INTEGRATION_NAME') } : {}),
       ...liveSettings(env),
+      ...(baseUrl2 ? { baseUrl2 } : {}),
+      ...(member ? { memberAccount: member } : {}),
     },
     capabilities,
     gaps,

@@ -100,6 +100,10 @@ export function supplyOf(need: Need, rule: RuleNeeds, target: TargetConfig): Sup
       return c.channelId2 && c.channelSecret2 ? { source: 'settings' } : { gap: `set CHANNEL_ID_2 and CHANNEL_SECRET_2 (a second channel registered for the integration, which the rule disconnects) ${OR_CONTROL}` };
     case 'second-account':
       return c.chatAccountId2 ? { source: 'settings' } : { gap: `set CHAT_ACCOUNT_ID_2 (the chat-interface id of a second account where the integration is installed) ${OR_CONTROL}` };
+    case 'second-base-url':
+      return c.baseUrl2 ? { source: 'settings' } : { gap: `set BASE_URL_2 (the address of a second account, not the one the run's tokens are granted in) ${OR_CONTROL}` };
+    case 'member-account':
+      return c.memberAccount ? { source: 'settings' } : { gap: `set MEMBER_ACCOUNT (the id or domain of an account where ADMIN_LOGIN is only a member) ${OR_CONTROL}` };
     case 'ground-truth':
       return { gap: `set CONTROL_URL: the ground truth (every record, not only what the API shows) comes only from a control API` };
     case 'counters':
@@ -210,7 +214,7 @@ export function liveLines(target: TargetConfig): string[] {
 }
 
 const NEED_ORDER: readonly Need[] = [
-  'fresh-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-channel', 'second-account', 'integration-name',
-  'private-integration', 'second-integration', 'channel-name', 'v1-only-channel', 'non-ascii-record', 'foreign-records', 'operator', 'clock',
-  'ground-truth', 'counters',
+  'fresh-code', 'consent', 'login', 'access-token', 'long-lived-token', 'refresh-token', 'second-channel', 'second-account', 'second-base-url',
+  'member-account', 'integration-name', 'private-integration', 'second-integration', 'channel-name', 'v1-only-channel', 'non-ascii-record',
+  'foreign-records', 'operator', 'clock', 'ground-truth', 'counters',
 ];

@@ -152,9 +152,9 @@ describe('startEmulator', () => {
   it('exposes env() with the docs/design.md §4 keys and no key that makes no sense', async () => {
     const env = h.emu.env();
     expect(Object.keys(env).sort()).toEqual([
-      'AUTH_URL', 'BASE_URL', 'BOT_ID', 'CHANNEL_ID', 'CHANNEL_SECRET', 'CHAT_ACCOUNT_ID', 'CHAT_URL', 'CLIENT_ID',
+      'AUTH_URL', 'BASE_URL', 'BASE_URL_2', 'BOT_ID', 'CHANNEL_ID', 'CHANNEL_SECRET', 'CHAT_ACCOUNT_ID', 'CHAT_URL', 'CLIENT_ID',
       'CLIENT_SECRET', 'CONFORMANCE_BROWSER', 'CONFORMANCE_TARGET', 'CONTROL_URL', 'HOOK_LISTEN', 'MANAGER_USER_ID',
-      'RATE_LIMIT_RPS', 'REDIRECT_URI',
+      'MEMBER_ACCOUNT', 'RATE_LIMIT_RPS', 'REDIRECT_URI',
     ]);
     // The kit listens for the disconnect hook on a free loopback port; the page is a real one, so browser rules run.
     expect(env.HOOK_LISTEN).toBe('127.0.0.1:0');
@@ -164,6 +164,9 @@ describe('startEmulator', () => {
     expect(env.AUTH_URL).toBe(h.url);
     expect(env.CHAT_URL).toBe(h.url);
     expect(env.CONTROL_URL).toBe(`${h.url}/_control`);
+    // A second account's own address and the account where the administrator is only a member (test/emulator/account-address.test.ts).
+    expect(env.BASE_URL_2).toMatch(new RegExp(`^${h.url}/_accounts/emu[a-z]+$`));
+    expect(env.MEMBER_ACCOUNT).toMatch(/^\d+$/);
     expect(h.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(env.CLIENT_ID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(env.CLIENT_SECRET!.length).toBeGreaterThanOrEqual(40);

@@ -13,7 +13,7 @@ import { GENERATED_DOCS } from '../../src/docs/index.js';
  * Ratchet: the gaps are the work list of the next issues. Lower this as rules land (a gap becomes `rules`); never raise
  * it: a new statement the kit cannot check yet comes with a rule, or the inventory says why it is untestable.
  */
-const MAX_GAPS = 5;
+const MAX_GAPS = 0;
 
 const spec = readFileSync(new URL('../../specs/service.md', import.meta.url), 'utf8');
 

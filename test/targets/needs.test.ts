@@ -77,6 +77,14 @@ describe('supplyOf', () => {
     expect(missingNeed({ id: 'r', needs: ['integration-name'] }, remote({}))).toMatch(/^needs integration-name: set INTEGRATION_NAME/);
     expect(missingNeed({ id: 'r', needs: ['private-integration'] }, remote({}))).toMatch(/^needs private-integration: set PRIVATE_CLIENT_ID/);
   });
+
+  it('takes a second account\'s address and a member account from the settings, naming the key when absent', () => {
+    const t = remote({ BASE_URL_2: 'https://other.example.com', MEMBER_ACCOUNT: 'member.example.com' });
+    expect(supplyOf('second-base-url', { id: 'r' }, t)).toEqual({ source: 'settings' });
+    expect(supplyOf('member-account', { id: 'r' }, t)).toEqual({ source: 'settings' });
+    expect(missingNeed({ id: 'r', needs: ['second-base-url'] }, remote({}))).toMatch(/^needs second-base-url: set BASE_URL_2/);
+    expect(missingNeed({ id: 'r', needs: ['member-account'] }, remote({}))).toMatch(/^needs member-account: set MEMBER_ACCOUNT/);
+  });
 });
 
 describe('the settings that stand in for the control API\'s fixtures', () => {
@@ -170,7 +178,7 @@ describe('the run\'s opening line and browser use', () => {
     expect(liveLines(remote({ CONTROL_URL: 'https://acme.example/_control' }))).toEqual([]);
     const [line] = liveLines(remote(ADMIN));
     expect(line).toMatch(/^no control API: fresh-code, consent, login, access-token, refresh-token from the access-granting page in Chromium \(ADMIN_LOGIN\)/);
-    expect(line).toMatch(/long-lived-token, second-channel, second-account, integration-name, private-integration, second-integration, channel-name, v1-only-channel, non-ascii-record, foreign-records, operator, clock, ground-truth, counters not available/);
+    expect(line).toMatch(/long-lived-token, second-channel, second-account, second-base-url, member-account, integration-name, private-integration, second-integration, channel-name, v1-only-channel, non-ascii-record, foreign-records, operator, clock, ground-truth, counters not available/);
   });
 
   it('counts a rule whose codes come from the page as a browser rule (Chromium is installed for it)', () => {

@@ -11,6 +11,7 @@ import { decodeJwt } from 'jose';
 import { looksLikeJwt, verifyAccessToken } from '../oauth/jwt.js';
 import type { BearerRecord } from '../state.js';
 import { isRevoked } from '../oauth/revocation.js';
+import { addressedAccount } from '../account-address.js';
 
 /** Who the request acts as, set by the bearer check for the route handler. */
 export interface Principal {
@@ -56,6 +57,10 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       throw invalidToken(ctx, reply, 'The access token has expired', { stale: true });
     }
     if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid');
+    const addressed = addressedAccount(request.raw);
+    if (addressed && addressed.id !== record.accountId && !ctx.faults.isOn('base-url-any-account')) {
+      throw invalidToken(ctx, reply, 'The access token was not issued for this account');
+    }
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
 }

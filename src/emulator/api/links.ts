@@ -4,10 +4,12 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context.js';
+import { accountPath, addressedAccount } from '../account-address.js';
 import { clientOrigin, originUrl } from '../origin.js';
 
 export function linkBase(ctx: EmulatorContext, request: FastifyRequest): string {
-  return originUrl(clientOrigin(ctx, request));
+  const addressed = addressedAccount(request.raw);
+  return `${originUrl(clientOrigin(ctx, request))}${addressed ? accountPath(addressed) : ''}`;
 }
 
 /** `with=a,b` and `with[]=a&with[]=b` both name a set of extras (a repeated plain `with` keeps its last value, as PHP reads it). */

@@ -60,7 +60,9 @@ export function accountById(ctx: EmulatorContext, id: number): Account | undefin
 
 /** §4.1 behaviour 2: the accounts where the user is an administrator; for a private integration exactly its own one. */
 export function accountChoices(ctx: EmulatorContext, integration: Integration): readonly Account[] {
-  const adminAccounts = [ctx.world.account, ...ctx.world.otherAccounts.filter((a) => a.adminRole === 'administrator')];
+  const adminAccounts = ctx.faults.isOn('page-offers-member-accounts')
+    ? allAccounts(ctx)
+    : [ctx.world.account, ...ctx.world.otherAccounts.filter((a) => a.adminRole === 'administrator')];
   if (integration.isPrivate && !ctx.faults.isOn('private-lists-all-accounts')) return [ctx.world.account];
   return adminAccounts;
 }

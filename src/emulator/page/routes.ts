@@ -27,6 +27,8 @@ interface PageQuery {
   readonly integration: Integration;
   readonly state?: string;
   readonly mode: Mode;
+  /** Read only under the `page-follows-redirect-uri` fault: the page takes no redirect_uri (§4.1). */
+  readonly redirectUri?: string;
 }
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -63,7 +65,20 @@ function readQuery(ctx: EmulatorContext, source: Record<string, unknown>): PageQ
   const state = single(source, 'state');
   const rawMode = single(source, 'mode');
   const mode: Mode = rawMode === 'popup' || rawMode === 'post_message' ? rawMode : undefined;
-  return { integration, mode, ...(state === undefined ? {} : { state }) };
+  const redirectUri = ctx.faults.isOn('page-follows-redirect-uri') ? absoluteUrl(single(source, 'redirect_uri')) : undefined;
+  return { integration, mode, ...(state === undefined ? {} : { state }), ...(redirectUri === undefined ? {} : { redirectUri }) };
+}
+
+function absoluteUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || !URL.canParse(raw)) return undefined;
+  return new URL(raw).toString();
+}
+
+/** Only for the `page-follows-redirect-uri` fault: the decision's query, sent to the address the page was given. */
+function followedRedirect(location: string, redirectUri: string): string {
+  const to = new URL(redirectUri);
+  for (const [k, v] of new URL(location).searchParams) to.searchParams.append(k, v);
+  return to.toString();
 }
 
 function sessionOf(ctx: EmulatorContext, request: FastifyRequest) {
@@ -75,6 +90,7 @@ function pageUrl(q: PageQuery): string {
   const params = new URLSearchParams({ client_id: q.integration.clientId });
   if (q.state !== undefined) params.set('state', q.state);
   if (q.mode) params.set('mode', q.mode);
+  if (q.redirectUri) params.set('redirect_uri', q.redirectUri);
   return `${PAGE_PATH}?${params.toString()}`;
 }
 
@@ -107,6 +123,7 @@ ${choices}
 <input type="hidden" name="client_id" value="${escapeHtml(integration.clientId)}">
 ${q.state === undefined ? '' : `<input type="hidden" name="state" value="${escapeHtml(q.state)}">`}
 ${q.mode ? `<input type="hidden" name="mode" value="${q.mode}">` : ''}
+${q.redirectUri ? `<input type="hidden" name="redirect_uri" value="${escapeHtml(q.redirectUri)}">` : ''}
 <input type="hidden" name="form_token" value="${formToken}">
 <button id="allow" type="submit" name="decision" value="allow">Allow</button>
 <button id="deny" type="submit" name="decision" value="deny">Deny</button>
@@ -166,7 +183,9 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     const session = sessionOf(ctx, request);
     const skipLogin = ctx.faults.isOn('page-skips-login');
     if (!session && !skipLogin) throw pageError(401, 'Log in first');
-    if (session && single(body, 'form_token') !== session.formToken) throw pageError(403, 'The form is stale; open the page again');
+    // The anti-forgery token is the session's own (RFC 6749 §10.12): a decision posted without it, or with another
+    // session's, was not made on this user's page.
+    if (session && !ctx.faults.isOn('page-csrf-unchecked') && single(body, 'form_token') !== session.formToken) throw pageError(403, 'The form is stale; open the page again');
     const q = readQuery(ctx, body);
     const decision = single(body, 'decision');
     if (decision !== 'allow' && decision !== 'deny') throw pageError(400, 'Choose Allow or Deny');
@@ -180,9 +199,10 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       ...(session ? { userId: session.userId } : {}),
     }, { host: clientOrigin(ctx, request).host });
     const f = ctx.faults;
+    const location = q.redirectUri ? followedRedirect(outcome.location, q.redirectUri) : outcome.location;
     const closesIntoOpener = (q.mode === 'popup' && !f.isOn('popup-mode-ignored')) || (q.mode === 'post_message' && f.isOn('post-message-mode-ignored'));
-    if (closesIntoOpener) return popupFinish(reply, outcome.location);
-    return reply.code(303).header('location', outcome.location).header('cache-control', 'no-store').send();
+    if (closesIntoOpener) return popupFinish(reply, location);
+    return reply.code(303).header('location', location).header('cache-control', 'no-store').send();
   });
   methodNotAllowed(app, `${PAGE_PATH}/decide`, ['POST']);
 

@@ -1,0 +1,50 @@
+/**
+ * Per-account addresses ({base_url}, spec preamble: "address of one customer account; each account has its own
+ * sub-domain"). One port cannot give each account a sub-domain a client resolves, so each account also gets a path
+ * of its own, `/_accounts/<subdomain>`, which serves `{base_url}`'s endpoints (`/oauth2/access_token`, `/api/v4/...`)
+ * for that account alone: a bearer granted in another account is refused there (src/emulator/api/bearer.ts).
+ *
+ * The instance's root address stays the kit's BASE_URL and keeps serving a token of any of the administrator's
+ * accounts: the rules that read several accounts through one BASE_URL rely on it (a staging run names one address).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { EmulatorContext } from './context.js';
+import { allAccounts } from './oauth/lifecycle.js';
+import type { Account } from './world.js';
+
+export const ACCOUNT_PREFIX = '/_accounts';
+
+/** What `{base_url}` serves: the token endpoint and the account API. Anything else under a prefix stays a 404. */
+const SERVED = /^\/(?:api\/v4(?:[/?]|$)|oauth2\/access_token(?:[/?]|$))/;
+
+/** The account whose address each request called; requests to the root address have none. */
+const BOUND = new WeakMap<IncomingMessage, Account>();
+
+/**
+ * Fastify's `rewriteUrl`: `/_accounts/<subdomain>/api/v4/...` is routed as `/api/v4/...`, the request remembering the
+ * account it was addressed to. An unknown subdomain or an unserved path is left as is (the router answers 404).
+ */
+export function accountAddressRewriter(ctx: EmulatorContext): (req: IncomingMessage) => string {
+  return (req) => {
+    const url = req.url ?? '/';
+    if (!url.startsWith(`${ACCOUNT_PREFIX}/`)) return url;
+    const rest = url.slice(ACCOUNT_PREFIX.length + 1);
+    const cut = rest.search(/[/?]/);
+    const subdomain = cut < 0 ? rest : rest.slice(0, cut);
+    const path = cut < 0 ? '/' : rest.slice(cut);
+    const account = allAccounts(ctx).find((a) => a.subdomain === subdomain);
+    if (!account || !SERVED.test(path)) return url;
+    BOUND.set(req, account);
+    return path;
+  };
+}
+
+/** The account whose own address the request called, if it called one. */
+export function addressedAccount(req: IncomingMessage): Account | undefined {
+  return BOUND.get(req);
+}
+
+/** The path of an account's own address under the instance's origin. */
+export function accountPath(account: Account): string {
+  return `${ACCOUNT_PREFIX}/${account.subdomain}`;
+}

@@ -1,0 +1,47 @@
+/**
+ * The per-account address of the spec's preamble ({base_url}: "address of one customer account; each account has its
+ * own sub-domain"): a bearer of the run, shown to work at BASE_URL, and the address of an account it was not granted
+ * in: BASE_URL_2 from the settings, else the control API's second account (`base_url` in GET /_control/accounts).
+ */
+import { jsonAt } from '../checks/fields.js';
+import { Precondition, SkipRule } from '../errors.js';
+import type { RuleContext } from '../model/context.js';
+import type { HttpRequest } from '../model/http.js';
+import { accountRequest } from '../protocol/oauth.js';
+import { supplyOf } from '../targets/needs.js';
+import { apiToken } from './api-token.js';
+
+export interface ForeignAddress {
+  readonly token: string;
+  /** The {base_url} of an account the token was not granted in. */
+  readonly address: string;
+}
+
+interface ControlAccounts {
+  readonly accounts: readonly { readonly id?: unknown; readonly base_url?: unknown }[];
+}
+
+/** The run's bearer and another account's address; the bearer is first shown to work at BASE_URL (else Precondition). */
+export async function foreignAddress(t: RuleContext): Promise<ForeignAddress> {
+  const fromSettings = t.credentials.baseUrl2;
+  const supply = supplyOf('second-base-url', { id: '' }, t.target);
+  if (!fromSettings && 'gap' in supply) throw new SkipRule(`needs second-base-url: ${supply.gap}`);
+  const token = await apiToken(t);
+  const own = await t.send(accountRequest(t.target, token));
+  // Without a token that works at its own account, a refusal elsewhere would prove nothing.
+  if (own.status !== 200) throw new Precondition(`the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
+  return { token, address: fromSettings ?? (await controlAddress(t, jsonAt(own, 'id'))) };
+}
+
+/** The first account of the control API other than `ownId` that names its own address. */
+async function controlAddress(t: RuleContext, ownId: unknown): Promise<string> {
+  const { accounts } = await t.control.call<ControlAccounts>('GET', '/accounts');
+  const other = accounts.find((a) => a.id !== ownId && typeof a.base_url === 'string');
+  if (typeof other?.base_url !== 'string') throw new SkipRule('the control API names no second account\'s address (base_url in GET /_control/accounts); set BASE_URL_2');
+  return other.base_url.replace(/\/+$/, '');
+}
+
+/** GET /api/v4/account at the other account's address, with the run's bearer. */
+export function foreignAccountRequest(t: RuleContext, probe: ForeignAddress): HttpRequest {
+  return accountRequest({ ...t.target, baseUrl: probe.address }, probe.token);
+}

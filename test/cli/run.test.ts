@@ -40,7 +40,9 @@ describe('conformance run against a standalone emulator', () => {
     out = join(base, 'remote');
     const env = emulator.env();
     const [r1, r2] = await Promise.all([
-      conformance(['run', '--target', 'remote', '--seed', '7', '--runs', '10', '--out', out], { env }),
+      // A remote target watches each negative effect for its whole window (30 s for hooks, docs/verdicts.md): this run
+      // takes over a minute on a quiet machine.
+      conformance(['run', '--target', 'remote', '--seed', '7', '--runs', '10', '--out', out], { env, timeoutMs: 240_000 }),
       conformance(['run', '--seed', '7', '--runs', '10', '--out', join(base, 'embedded')]),
     ]);
     expect(r1.stderr).not.toMatch(/internal error/);
@@ -48,7 +50,7 @@ describe('conformance run against a standalone emulator', () => {
     expect(r2.code).toBe(0);
     remote = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     inProcess = JSON.parse(await readFile(join(base, 'embedded', 'report.json'), 'utf8')) as Report;
-  });
+  }, 300_000);
 
   afterAll(() => emulator?.close());
 

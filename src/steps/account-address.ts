@@ -8,7 +8,7 @@ import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
 import { accountRequest } from '../protocol/oauth.js';
-import { supplyOf } from '../targets/needs.js';
+import { requireNeed } from '../targets/needs.js';
 import { apiToken } from './api-token.js';
 
 export interface ForeignAddress {
@@ -23,14 +23,12 @@ interface ControlAccounts {
 
 /** The run's bearer and another account's address; the bearer is first shown to work at BASE_URL (else Precondition). */
 export async function foreignAddress(t: RuleContext): Promise<ForeignAddress> {
-  const fromSettings = t.credentials.baseUrl2;
-  const supply = supplyOf('second-base-url', { id: '' }, t.target);
-  if (!fromSettings && 'gap' in supply) throw new SkipRule(`needs second-base-url: ${supply.gap}`);
+  if (!t.credentials.baseUrl2) requireNeed('second-base-url', t.target);
   const token = await apiToken(t);
   const own = await t.send(accountRequest(t.target, token));
   // Without a token that works at its own account, a refusal elsewhere would prove nothing.
   if (own.status !== 200) throw new Precondition(`the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
-  return { token, address: fromSettings ?? (await controlAddress(t, jsonAt(own, 'id'))) };
+  return { token, address: t.credentials.baseUrl2 ?? (await controlAddress(t, jsonAt(own, 'id'))) };
 }
 
 /** The first account of the control API other than `ownId` that names its own address. */

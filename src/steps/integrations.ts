@@ -5,11 +5,11 @@
  * access-granting page like CLIENT_ID's. Either way the kit holds genuine credentials of both and can use one
  * integration's credential with the other's.
  */
-import { Precondition, SkipRule } from '../errors.js';
+import { Precondition } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
 import type { ClientRegistration } from '../model/target.js';
 import { codeGrant, type TokenEndpoint, type TokenPair } from '../protocol/oauth.js';
-import { supplyOf } from '../targets/needs.js';
+import { requireNeed } from '../targets/needs.js';
 import { freshCode } from './live-code.js';
 import { exchange, tokensOf } from './oauth.js';
 
@@ -35,8 +35,7 @@ export async function otherIntegration(t: RuleContext): Promise<ClientCredential
 }
 
 function secondClientOfSettings(t: RuleContext): ClientCredentials {
-  const supply = supplyOf('second-integration', { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs second-integration: ${supply.gap}`);
+  requireNeed('second-integration', t.target);
   const client = t.credentials.secondClient!;
   t.masker.add(client.clientSecret);
   return client;

@@ -7,24 +7,16 @@
  */
 import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
-import type { Need } from '../model/needs.js';
-import { supplyOf } from '../targets/needs.js';
+import { requireNeed } from '../targets/needs.js';
 import { channelName } from './channel-info.js';
 import { chatSession, configuredChannel, disconnectIntegration, numericAccountId, otherAccountId, ownChannel, type ChatSession } from './chat.js';
 import { consentRedirect } from './lifecycle.js';
 import { operatorStep } from './live-operator.js';
 
-/** The need is met from the settings in this run, or the rule is skipped naming the setting that would meet it. */
-function fromSettings(t: RuleContext, need: Need): void {
-  const supply = supplyOf(need, { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs ${need}: ${supply.gap}`);
-}
-
 /** A session on a channel of the rule's own: registered through the control API, else the second channel of the settings. */
 export async function spareChannel(t: RuleContext): Promise<ChatSession> {
   if (t.target.capabilities.includes('control')) return ownChannel(t);
-  const supply = supplyOf('second-channel', { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs second-channel: ${supply.gap}`);
+  requireNeed('second-channel', t.target);
   const base = configuredChannel(t);
   const c = t.credentials;
   t.masker.add(c.channelSecret2);
@@ -34,8 +26,7 @@ export async function spareChannel(t: RuleContext): Promise<ChatSession> {
 /** The chat-interface id of another account than `mine`: the control API's, else CHAT_ACCOUNT_ID_2. */
 export async function secondAccountId(t: RuleContext, mine: string): Promise<string> {
   if (t.target.capabilities.includes('control')) return otherAccountId(t, mine);
-  const supply = supplyOf('second-account', { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs second-account: ${supply.gap}`);
+  requireNeed('second-account', t.target);
   const other = t.credentials.chatAccountId2!;
   if (other === mine) throw new SkipRule('needs second-account: CHAT_ACCOUNT_ID_2 names the same account as CHAT_ACCOUNT_ID');
   return other;
@@ -71,7 +62,7 @@ export async function reinstallInChatAccount(t: RuleContext, chatAccountId: stri
 export async function configuredChannelName(t: RuleContext): Promise<string> {
   const { channelId } = configuredChannel(t);
   if (t.target.capabilities.includes('control')) return channelName(t, channelId);
-  fromSettings(t, 'channel-name');
+  requireNeed('channel-name', t.target);
   return t.credentials.channelName!;
 }
 
@@ -81,7 +72,7 @@ export async function configuredChannelName(t: RuleContext): Promise<string> {
  */
 export async function v1OnlyChannel(t: RuleContext): Promise<ChatSession> {
   if (t.target.capabilities.includes('control')) return ownChannel(t, { hookVersions: ['v1'] });
-  fromSettings(t, 'v1-only-channel');
+  requireNeed('v1-only-channel', t.target);
   const base = configuredChannel(t);
   const c = t.credentials;
   t.masker.add(c.v1ChannelSecret);

@@ -6,18 +6,10 @@
  */
 import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
-import type { NeedSource } from '../model/needs.js';
-import { supplyOf } from '../targets/needs.js';
+import { requireNeed, supplyOf } from '../targets/needs.js';
 import { grantDesk, type PageAccount } from './live-grant.js';
 
 export type { PageAccount };
-
-/** How this run supplies `need` to the rules (any rule: the AUTH_CODE case is decided by the caller). */
-function sourceOf(t: RuleContext, need: 'fresh-code' | 'consent'): NeedSource {
-  const supply = supplyOf(need, { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs ${need}: ${supply.gap}`);
-  return supply.source;
-}
 
 export interface ConsentRequest {
   readonly decision?: 'allow' | 'deny';
@@ -30,7 +22,7 @@ export interface ConsentRequest {
 /** Acts as the user on the access-granting page (Allow by default) and returns where the browser was sent. */
 export async function consentLocation(t: RuleContext, request: ConsentRequest = {}): Promise<string> {
   const decision = request.decision ?? 'allow';
-  if (sourceOf(t, 'consent') === 'control') {
+  if (requireNeed('consent', t.target) === 'control') {
     const { location } = await t.control.consent({
       decision,
       ...(request.state === undefined ? {} : { state: request.state }),
@@ -101,7 +93,7 @@ function codeOf(location: string): string {
 
 /** The accounts the user may pick on the page: the control API's list, or the page's own choices. */
 export async function pageAccounts(t: RuleContext, clientId?: string): Promise<readonly PageAccount[]> {
-  if (sourceOf(t, 'consent') === 'control') {
+  if (requireNeed('consent', t.target) === 'control') {
     const { accounts } = await t.control.call<{ accounts: { id: number; name?: string; subdomain?: string }[] }>('GET', '/accounts');
     return accounts.map((a) => ({ id: a.id, label: [a.name, a.subdomain && `(${a.subdomain})`].filter(Boolean).join(' ') || String(a.id) }));
   }

@@ -5,7 +5,7 @@
  */
 import { SkipRule } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
-import { supplyOf } from '../targets/needs.js';
+import { requireNeed } from '../targets/needs.js';
 import { integrationName, privateIntegration } from './grant-page.js';
 
 const hasControl = (t: RuleContext) => t.target.capabilities.includes('control');
@@ -13,16 +13,14 @@ const hasControl = (t: RuleContext) => t.target.capabilities.includes('control')
 /** The name the page must show for CLIENT_ID. */
 export async function expectedIntegrationName(t: RuleContext): Promise<string> {
   if (hasControl(t)) return integrationName(t);
-  const supply = supplyOf('integration-name', { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs integration-name: ${supply.gap}`);
+  requireNeed('integration-name', t.target);
   return t.credentials.integrationName!;
 }
 
 /** The client id of a private integration of the account. */
 export async function privateClientId(t: RuleContext): Promise<string> {
   if (hasControl(t)) return privateIntegration(t);
-  const supply = supplyOf('private-integration', { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs private-integration: ${supply.gap}`);
+  requireNeed('private-integration', t.target);
   return t.credentials.privateClientId!;
 }
 
@@ -46,7 +44,6 @@ export async function accountRoles(t: RuleContext): Promise<AccountRoles> {
     if (members.length === 0) throw new SkipRule('the control API lists no account where the user is only a member (GET /_control/accounts); set MEMBER_ACCOUNT');
     return { admins: accounts.filter((a) => a.admin_role === 'administrator').map((a) => a.id), members };
   }
-  const supply = supplyOf('member-account', { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs member-account: ${supply.gap}`);
+  requireNeed('member-account', t.target);
   return { members: [t.credentials.memberAccount!] };
 }

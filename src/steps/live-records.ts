@@ -4,19 +4,13 @@
  * both made or read beforehand by whoever runs the staging account. With a control API, the control API's
  * (src/steps/other-account.ts).
  */
-import { SkipRule } from '../errors.js';
+
 import type { RuleContext } from '../model/context.js';
-import type { Need } from '../model/needs.js';
 import type { ListName } from '../protocol/filters.js';
-import { supplyOf } from '../targets/needs.js';
+import { requireNeed } from '../targets/needs.js';
 import { createNamedRecord, FOREIGN_IDS_PER_LIST, foreignIds } from './other-account.js';
 
 const hasControl = (t: RuleContext) => t.target.capabilities.includes('control');
-
-function fromSettings(t: RuleContext, need: Need): void {
-  const supply = supplyOf(need, { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs ${need}: ${supply.gap}`);
-}
 
 /**
  * A lead named in non-ASCII characters: created through the control API with `name`, else the settings' lead with
@@ -24,13 +18,13 @@ function fromSettings(t: RuleContext, need: Need): void {
  */
 export async function nonAsciiLead(t: RuleContext, name: string): Promise<{ id: number; name: string }> {
   if (hasControl(t)) return createNamedRecord(t, 'leads', name);
-  fromSettings(t, 'non-ascii-record');
+  requireNeed('non-ascii-record', t.target);
   return { ...t.credentials.nonAsciiLead! };
 }
 
 /** Ids of another account's records of `list` (as many as one filter names): the control API's, else the settings'. */
 export async function otherAccountIds(t: RuleContext, list: ListName): Promise<number[]> {
   if (hasControl(t)) return foreignIds(t, list);
-  fromSettings(t, 'foreign-records');
+  requireNeed('foreign-records', t.target);
   return [...(t.credentials.otherAccountRecordIds![list] ?? [])].slice(0, FOREIGN_IDS_PER_LIST);
 }

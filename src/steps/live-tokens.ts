@@ -7,7 +7,7 @@
 import { SkipRule } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
 import type { TokenPair } from '../protocol/oauth.js';
-import { supplyOf } from '../targets/needs.js';
+import { requireNeed } from '../targets/needs.js';
 import { TokenStore } from '../targets/token-store.js';
 import { createLongLived, revokeLongLived, type LongLived } from './lifecycle.js';
 import { operatorStep, operatorValue } from './live-operator.js';
@@ -27,8 +27,7 @@ export async function longLivedToken(t: RuleContext, seconds = 30 * DAY): Promis
     const created = await createLongLived(t, seconds);
     return { token: created.long_lived_token, created };
   }
-  const supply = supplyOf('long-lived-token', { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs long-lived-token: ${supply.gap}`);
+  requireNeed('long-lived-token', t.target);
   return { token: t.credentials.longLivedToken! };
 }
 
@@ -73,9 +72,7 @@ export async function runTokenPair(t: RuleContext): Promise<TokenPair> {
  * be minted, else the token store's. The caller must not send it in a request that could succeed.
  */
 export async function refreshTokenToRefuse(t: RuleContext): Promise<string> {
-  const supply = supplyOf('refresh-token', { id: '' }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs refresh-token: ${supply.gap}`);
-  if (supply.source !== 'token-store') return (await obtainTokens(t)).refresh_token;
+  if (requireNeed('refresh-token', t.target) !== 'token-store') return (await obtainTokens(t)).refresh_token;
   const stored = t.target.tokenStore ? new TokenStore(t.target.tokenStore).read().tokens : undefined;
   const token = stored?.refresh_token || t.credentials.refreshToken;
   if (!token) throw new SkipRule('needs refresh-token: the token store holds none: run `conformance authorize`');

@@ -5,6 +5,7 @@
  * with the administrator's login, values from the settings, the token store, a person at the terminal, real time.
  */
 import { existsSync } from 'node:fs';
+import { SkipRule } from '../errors.js';
 import type { Need, NeedSource } from '../model/needs.js';
 import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
@@ -112,6 +113,13 @@ export function supplyOf(need: Need, rule: RuleNeeds, target: TargetConfig): Sup
 }
 
 /** The first need of the rule the target cannot supply, as a skip reason; undefined when every need is supplied. */
+/** How this run supplies `need` to a rule; a rule that cannot have it is skipped, the reason naming what would supply it. */
+export function requireNeed(need: Need, target: TargetConfig, rule: RuleNeeds = { id: '' }): NeedSource {
+  const supply = supplyOf(need, rule, target);
+  if ('gap' in supply) throw new SkipRule(`needs ${need}: ${supply.gap}`);
+  return supply.source;
+}
+
 export function missingNeed(rule: RuleNeeds, target: TargetConfig): string | undefined {
   for (const need of rule.needs ?? []) {
     const supply = supplyOf(need, rule, target);

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FaultSwitches } from '../faults.js';
-import type { EmbeddedIn, MessageIn, SharedPostIn } from './validate.js';
+import type { EmbeddedContent, EmbeddedIn, MessageIn, SharedPostIn } from './validate.js';
 
 export interface StoredPreview {
   /** `downloaded`: the account's copy of preview_link; `permalink`: preview_permalink, kept, not downloaded; `link`: only under a fault. */
@@ -33,19 +33,11 @@ export interface StoredSender {
   readonly name?: string;
 }
 
-export interface StoredQuote {
+/** The fields of §2.11 as the account keeps them: the sender in the stored form. */
+export interface StoredQuote extends Omit<EmbeddedContent, 'sender'> {
   /** The quoted message's chat-interface id and integration-side id, as far as they are known. */
   readonly id?: string;
   readonly msgid?: string;
-  readonly type?: string;
-  readonly text?: string;
-  readonly fileName?: string;
-  readonly fileSize?: number;
-  readonly mediaDuration?: number;
-  readonly location?: { lon: number; lat: number };
-  readonly contact?: { name: string; phone: string };
-  readonly timestamp?: number;
-  readonly msecTimestamp?: number;
   readonly sender?: StoredSender;
 }
 

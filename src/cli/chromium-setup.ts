@@ -5,12 +5,12 @@
  * that reason. Never a silent skip.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { chromiumGap } from '../browser/launch.js';
+import { kitPath } from '../paths.js';
 import type { TargetConfig } from '../targets/config.js';
 
 export const INSTALL_COMMAND = 'sudo apt-get install -y chromium';
-const INSTALL_SCRIPT = fileURLToPath(new URL('../../scripts/ensure-chromium.sh', import.meta.url));
+const INSTALL_SCRIPT = kitPath('scripts', 'ensure-chromium.sh');
 /** apt-get update and the install of chromium with its libraries; a held dpkg lock must not hang the run for ever. */
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 

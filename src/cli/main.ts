@@ -2,8 +2,8 @@
  * The `conformance` command: commander parses the command line (help, version, did-you-mean for mistaken flags and
  * commands); this maps every way it can end to the exit codes of docs/design.md §3 with one clean line on stderr.
  */
-import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
+import { KIT_PACKAGE } from '../paths.js';
 import type { CommandFactory, Outcome } from './command.js';
 import { authorizeCommand } from './commands/authorize.js';
 import { certifyCommand } from './commands/certify.js';
@@ -16,7 +16,6 @@ import { rulesCommand } from './commands/rules.js';
 import { runCommand } from './commands/run.js';
 import { verifyCertificateCommand } from './commands/verify-certificate.js';
 
-const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
 export const COMMANDS: readonly CommandFactory[] = [
   runCommand, certifyCommand, mergeCommand, verifyCertificateCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
@@ -49,7 +48,7 @@ const PROCESS_IO: MainIo = {
 function program(outcome: Outcome, io: MainIo): Command {
   const root = new Command('conformance')
     .description('Conformance kit: runs the rules of specs/service.md against the embedded emulator or a remote server.')
-    .version(pkg.version, '-V, --version', 'print the kit\'s version')
+    .version(KIT_PACKAGE.version, '-V, --version', 'print the kit\'s version')
     .exitOverride()
     // main writes the one error line itself, so commander's own error output is turned off
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => {} })

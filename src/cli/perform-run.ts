@@ -51,6 +51,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
     try {
       if (s.kind === 'remote') await assertReachable(target, client);
       process.stderr.write(`conformance: ${rules.length} rules against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
+      if (s.kind === 'remote' && target.effectWindowMs) process.stderr.write(`conformance: asynchronous effects watched for at most ${target.effectWindowMs} ms (EFFECT_WINDOW_MS)\n`);
       for (const line of liveLines(target)) process.stderr.write(`conformance: ${line}\n`);
       const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && needsOperator(r, target));
       // After the last line written around it: a bar on a terminal owns the line it draws on (plain lines when the
@@ -61,7 +62,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
         target, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
         ...(s.only ? { only: s.only } : {}),
         ...(s.shard ? { shard: s.shard } : {}),
-        options: { profile: s.profile, strict: s.strict },
+        options: { profile: s.profile, strict: s.strict, ...(target.effectWindowMs ? { effect_window_ms: target.effectWindowMs } : {}) },
         onResult: progress.onResult,
       });
       report = { ...report, results: inRuleOrder(report.results, rules) };

@@ -3,8 +3,9 @@
  * traceability tables are generated from the spec's own rows and the rules' `covers` keys, never typed by hand.
  */
 import { readFileSync } from 'node:fs';
+import { kitPath } from '../paths.js';
 
-export const SPEC_PATH = new URL('../../specs/service.md', import.meta.url);
+export const SPEC_PATH = kitPath('specs', 'service.md');
 
 export interface SpecRow {
   /**

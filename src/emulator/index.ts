@@ -73,6 +73,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       CONTROL_URL: `${url}/_control`,
       // A local sandbox: no client-side ceiling (the server-side one is set through POST /_control/traffic).
       RATE_LIMIT_RPS: '0',
+      // It acts before it answers (the hook is delivered, the message stored, before the request returns): an effect
+      // not seen within a second will not come, and watching the full 30 s hook windows would only make runs slow.
+      EFFECT_WINDOW_MS: '1000',
       CLIENT_ID: integration.clientId,
       CLIENT_SECRET: integration.clientSecret,
       REDIRECT_URI: integration.redirectUri,

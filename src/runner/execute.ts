@@ -2,7 +2,7 @@
  * One run from settings to a Report: the plumbing shared by `conformance run`, the fault tests and the benchmark.
  */
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { KIT_PACKAGE } from '../paths.js';
 import type { Report, RuleResult } from '../model/result.js';
 import { summarize } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
@@ -17,7 +17,6 @@ import { RunResources } from './resources.js';
 import { runSuite } from './run-suite.js';
 import { skipReason, type Shard } from './select.js';
 
-const pkg = createRequire(import.meta.url)('../../package.json') as { name: string; version: string };
 
 export interface RunPlan {
   readonly target: TargetConfig;
@@ -75,7 +74,7 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
     );
     // Once more over the whole report, with every secret the run learned, including those learned after a rule ended.
     return masker.maskDeep({
-      suite: { name: pkg.name, version: pkg.version },
+      suite: { name: KIT_PACKAGE.name, version: KIT_PACKAGE.version },
       target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, capabilities: target.capabilities },
       seed: settings.seed,
       started_at: startedAt,

@@ -208,6 +208,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   else if (noChromium) gaps.browser = noChromium;
   else capabilities.push('browser');
   const rateLimitRps = rateLimit(env, kind);
+  const effectWindowMs = positiveNumber(env, 'EFFECT_WINDOW_MS');
   const baseUrl2 = secondBaseUrl(env, baseUrl);
   const member = memberAccount(env);
   return {
@@ -218,6 +219,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
     ...(controlUrl ? { controlUrl } : {}),
     ...(hookListen ? { hookListen } : {}),
     ...(rateLimitRps ? { rateLimitRps } : {}),
+    ...(effectWindowMs ? { effectWindowMs } : {}),
     ...(kind === 'remote' ? { tokenStore: optional(env, 'TOKEN_STORE') ?? '.tokens.json' } : {}),
     credentials: {
       clientId: required(env, 'CLIENT_ID'),

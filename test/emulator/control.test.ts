@@ -153,7 +153,7 @@ describe('startEmulator', () => {
     const env = h.emu.env();
     expect(Object.keys(env).sort()).toEqual([
       'AUTH_URL', 'BASE_URL', 'BASE_URL_2', 'BOT_ID', 'CHANNEL_ID', 'CHANNEL_SECRET', 'CHAT_ACCOUNT_ID', 'CHAT_URL', 'CLIENT_ID',
-      'CLIENT_SECRET', 'CONFORMANCE_BROWSER', 'CONFORMANCE_TARGET', 'CONTROL_URL', 'HOOK_LISTEN', 'MANAGER_USER_ID',
+      'CLIENT_SECRET', 'CONFORMANCE_BROWSER', 'CONFORMANCE_TARGET', 'CONTROL_URL', 'EFFECT_WINDOW_MS', 'HOOK_LISTEN', 'MANAGER_USER_ID',
       'MEMBER_ACCOUNT', 'RATE_LIMIT_RPS', 'REDIRECT_URI',
     ]);
     // The kit listens for the disconnect hook on a free loopback port; the page is a real one, so browser rules run.

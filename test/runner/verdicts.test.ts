@@ -16,6 +16,7 @@ import { defineSpec, type Level, type Rule, type RuleDraft } from '../../src/mod
 import type { TargetConfig } from '../../src/model/target.js';
 import { runRule, type RuleEnvironment } from '../../src/runner/run-rule.js';
 import { Masker } from '../../src/secrets/mask.js';
+import { targetFromEnv } from '../../src/targets/from-env.js';
 import { HttpClient } from '../../src/targets/http.js';
 import { status } from '../../src/checks/status.js';
 
@@ -208,6 +209,23 @@ describe('a disconnect hook that arrives late', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { control, whenDisconnected } = lateHookControl(10_000);
     const result = run(hookRule, { target: hookTarget('emulator'), control });
+    await whenDisconnected;
+    await vi.advanceTimersByTimeAsync(10_000);
+    const r = await result;
+    expect(r.status).toBe('failed');
+    expect(r.detail).toContain('hook received');
+  });
+
+  it('fails it on a remote target whose EFFECT_WINDOW_MS says it acts within 1 s, and a bad value names the key', async () => {
+    const env = { BASE_URL: base, CLIENT_ID: 'c', CLIENT_SECRET: 's', REDIRECT_URI: 'https://example.test/cb' };
+    const capped = targetFromEnv({ ...env, EFFECT_WINDOW_MS: '1000' }, 'remote');
+    expect(capped.effectWindowMs).toBe(1000);
+    expect(targetFromEnv(env, 'remote').effectWindowMs).toBeUndefined();
+    expect(() => targetFromEnv({ ...env, EFFECT_WINDOW_MS: 'soon' }, 'remote')).toThrow(/EFFECT_WINDOW_MS/);
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { control, whenDisconnected } = lateHookControl(10_000);
+    const result = run(hookRule, { target: { ...hookTarget('remote'), effectWindowMs: capped.effectWindowMs }, control });
     await whenDisconnected;
     await vi.advanceTimersByTimeAsync(10_000);
     const r = await result;

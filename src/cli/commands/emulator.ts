@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isFaultName } from '../../emulator/faults.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import type { RunningEmulator } from '../../emulator/index.js';
 import { SECRET_KEYS } from '../../targets/config.js';
 import { maskSecret } from '../../secrets/mask.js';
 import { collect } from '../args.js';
@@ -135,6 +135,8 @@ async function serve(values: EmulatorFlags): Promise<number> {
   if (port > 65535) throw new ConfigError('--port', `must be at most 65535, got "${port}"`);
   const unknown = (values.fault ?? []).filter((f) => !isFaultName(f));
   if (unknown.length > 0) throw new ConfigError('--fault', `names no fault: ${unknown.join(', ')} (see \`conformance faults\`)`);
+  // Loaded here: the other commands never load the emulator's server (fastify, the seeded records).
+  const { startEmulator } = await import('../../emulator/index.js');
   const emulator = await startEmulator({ host, port, faults: values.fault ?? [] });
   const revealSecrets = !process.stdout.isTTY;
   for (const [key, value] of Object.entries(await emulatorSettings(emulator))) {

@@ -1,0 +1,19 @@
+/**
+ * Files of the kit read at run time (package.json, the spec, the Chromium install script), by their path from the
+ * kit's root. From the sources the root is this file's parent folder; from the bundle bin/bundle.js builds, where
+ * every module shares one file in node_modules/.cache, the bundler defines it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+declare const __KIT_ROOT__: string | undefined;
+
+export const KIT_ROOT: string = typeof __KIT_ROOT__ === 'string' ? __KIT_ROOT__ : fileURLToPath(new URL('..', import.meta.url));
+
+export function kitPath(...segments: string[]): string {
+  return join(KIT_ROOT, ...segments);
+}
+
+/** The kit's own name and version, as package.json has them. */
+export const KIT_PACKAGE = JSON.parse(readFileSync(kitPath('package.json'), 'utf8')) as { readonly name: string; readonly version: string };

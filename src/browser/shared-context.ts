@@ -1,8 +1,9 @@
 /**
  * The run's one browser context for the page rules. Each rule works in fresh pages of its own (a page and the popups
  * it opens); requests to the intercepted origin (the integration's, never contacted) are routed once for the whole
- * context and handed to the rule whose page made them; the cookies are shared, so a user logs in once per run, and
- * a SessionGate lets a rule that needs no session have the context alone, its cookies cleared.
+ * context and handed to the rule whose page made them; the cookies are shared, so a user logs in once per run. A rule
+ * that needs no session gets a fresh context of its own, set up the same way, so it neither waits for the logged-in
+ * rules nor makes them wait.
  *
  * One context instead of one per rule: no storage state to copy, no context set-up and tear-down per rule, and one
  * login for the run.
@@ -10,7 +11,9 @@
 import type { APIResponse, BrowserContext, Page, Request, Route } from 'playwright-core';
 import type { RunResource } from '../runner/resources.js';
 import type { SharedBrowser } from './launch.js';
-import { SessionGate, type SessionKind } from './session-gate.js';
+
+/** The session a rule's pages start with: the run's shared login, or none at all. */
+export type SessionKind = 'logged-in' | 'none';
 
 /** Answers an intercepted request of one of the rule's pages (`page` is the window that made it). */
 export type Interceptor = (route: Route, page: Page) => Promise<void>;
@@ -40,17 +43,16 @@ interface Owner {
 const ORPHAN_PAGE = '<!doctype html><meta charset="utf-8"><title>Integration</title>';
 
 export class SharedContext implements RunResource {
-  readonly gate = new SessionGate();
   readonly #owners = new WeakMap<Page, Owner>();
   #session: Promise<void> | undefined;
 
-  private constructor(readonly context: BrowserContext) {}
+  private constructor(readonly context: BrowserContext, private readonly browser: SharedBrowser, private readonly options: SharedContextOptions) {}
 
   static async open(browser: SharedBrowser, options: SharedContextOptions): Promise<SharedContext> {
     const context = await browser.newContext();
     context.setDefaultTimeout(options.timeoutMs);
     context.setDefaultNavigationTimeout(options.timeoutMs);
-    const shared = new SharedContext(context);
+    const shared = new SharedContext(context, browser, options);
     await routeTargetRequests(context, options);
     for (const origin of [options.interceptOrigin, ...(options.watchOrigins ?? [])]) {
       await routeIntercepted(context, origin, (route) => shared.#dispatch(route));
@@ -78,17 +80,14 @@ export class SharedContext implements RunResource {
     };
   }
 
-  /** Uses the context with `kind` of session: shared with other logged-in rules, or alone with no cookies. */
-  async withSession<T>(kind: SessionKind, body: () => Promise<T>): Promise<T> {
-    const release = await this.gate.acquire(kind);
+  /** Runs `body` in this context, shared by the logged-in rules, or (`none`) in a fresh one of its own, then closed. */
+  async withSession<T>(kind: SessionKind, body: (context: SharedContext) => Promise<T>): Promise<T> {
+    if (kind === 'logged-in') return body(this);
+    const own = await SharedContext.open(this.browser, this.options);
     try {
-      if (kind === 'none') {
-        this.#session = undefined;
-        await this.context.clearCookies();
-      }
-      return await body();
+      return await body(own);
     } finally {
-      release();
+      await own.close();
     }
   }
 

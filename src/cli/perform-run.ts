@@ -7,6 +7,7 @@ import type { Report } from '../model/result.js';
 import { writeReports } from '../report/index.js';
 import { compareWithBaseline, type Comparison } from '../runner/baseline.js';
 import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
+import { keepDurations, lastDurations } from '../runner/durations.js';
 import { inRuleOrder, runOrder, skipReason } from '../runner/select.js';
 import type { TargetConfig } from '../targets/config.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
@@ -34,7 +35,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
     reconfigure = () => targetFromEnv(s.env, 'remote');
   } else {
     const embedded = await startEmbeddedTarget();
-    reconfigure = () => targetFromEnv(embedded.emulator.env(), 'emulator');
+    reconfigure = embedded.reconfigure;
     stopEmulator = embedded.close;
   }
   let report: Report;
@@ -57,7 +58,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
       // After the last line written around it: a bar on a terminal owns the line it draws on (plain lines when the
       // operator may be asked something, so that the bar does not draw over the question).
       progress = new Progress({ total: rules.length, masker, ...(asksOperator ? { ci: true } : {}) });
-      const ordered = runOrder(rules, target);
+      const ordered = runOrder(rules, target, lastDurations(target.kind));
       report = await executeRun({
         target, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
         ...(s.only ? { only: s.only } : {}),
@@ -65,6 +66,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
         options: { profile: s.profile, strict: s.strict, ...(target.effectWindowMs ? { effect_window_ms: target.effectWindowMs } : {}) },
         onResult: progress.onResult,
       });
+      keepDurations(target.kind, report.results);
       report = { ...report, results: inRuleOrder(report.results, rules) };
     } finally {
       progress?.end();

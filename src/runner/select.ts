@@ -8,6 +8,7 @@ import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
 import { ConfigError } from '../errors.js';
 import { supplyOf } from '../targets/needs.js';
+import { longestFirst, type Durations } from './durations.js';
 
 export type Selector = (rule: Rule) => boolean;
 
@@ -64,11 +65,11 @@ export function waitsInRealTime(rule: Rule, target: TargetConfig): boolean {
 /**
  * The order a run takes its rules in. Rules that wait in real time (minutes, under --profile soak) go first and are
  * not exclusive (they move no clock), so that their waits overlap the rest of the suite instead of following it;
- * the others keep their order, those on the settings' second channel made exclusive. The report keeps rule order
- * whatever the run order (`inRuleOrder`).
+ * the others go longest first by their `durations` in the last runs (src/runner/durations.ts), those on the
+ * settings' second channel made exclusive. The report keeps rule order whatever the run order (`inRuleOrder`).
  */
-export function runOrder(rules: readonly Rule[], target: TargetConfig): Rule[] {
-  const arranged = rules.map((r) => (sharesSettingsChannel(r, target) ? { ...r, exclusive: true } : r));
+export function runOrder(rules: readonly Rule[], target: TargetConfig, durations: Durations = new Map()): Rule[] {
+  const arranged = longestFirst(rules, durations).map((r) => (sharesSettingsChannel(r, target) ? { ...r, exclusive: true } : r));
   const waiting = arranged.filter((r) => waitsInRealTime(r, target)).map((r): Rule => ({ ...r, exclusive: false }));
   if (waiting.length === 0) return arranged;
   const ids = new Set(waiting.map((r) => r.id));

@@ -7,8 +7,7 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { SharedBrowser } from '../browser/launch.js';
-import type { SessionKind } from '../browser/session-gate.js';
-import { originsOf, SharedContext, type TargetRouteOptions } from '../browser/shared-context.js';
+import { originsOf, SharedContext, type SessionKind, type TargetRouteOptions } from '../browser/shared-context.js';
 import { Precondition } from '../runner/precondition.js';
 import type { RuleContext } from '../runner/context.js';
 
@@ -140,13 +139,13 @@ export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser
     }
     await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: redirectPage });
   };
-  return shared.withSession(options.session ?? 'logged-in', async () => {
-    const opened = await shared.newPage(intercept);
+  return shared.withSession(options.session ?? 'logged-in', async (context) => {
+    const opened = await context.newPage(intercept);
     const mainPage = opened.page;
     main = mainPage;
     try {
       if (options.session !== 'none') {
-        await shared.loggedIn(async () => {
+        await context.loggedIn(async () => {
           await mainPage.goto(grantPageUrl(t, {}));
           await logInIfAsked(t, mainPage);
         });

@@ -35,6 +35,8 @@ export interface EmbeddedEmulator {
 export interface EmbeddedTarget {
   /** The main instance, with the sandbox under `sandbox` when there is one. */
   readonly config: TargetConfig;
+  /** The configuration read again (after Chromium was installed, the browser capability changes), sandbox included. */
+  reconfigure(): TargetConfig;
   readonly emulator: EmbeddedEmulator;
   close(): Promise<void>;
 }
@@ -61,11 +63,13 @@ interface Instances {
 export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<EmbeddedTarget> {
   const start: ThreadStart = { instances: options.sandbox === false ? 1 : 2, faults: options.faults ?? [], ...(options.seed === undefined ? {} : { seed: options.seed }) };
   const { described, emulator } = options.thread === 'main' ? await inThisThread(start) : await inWorker(start);
-  const [main, sandbox] = described.map((d) => targetFromEnv(d.env, 'emulator'));
-  const config: TargetConfig = { ...main!, ...(sandbox ? { sandbox } : {}) };
+  const configure = (): TargetConfig => {
+    const [main, sandbox] = described.map((d) => targetFromEnv(d.env, 'emulator'));
+    return { ...main!, ...(sandbox ? { sandbox } : {}) };
+  };
   const env = described[0]!.env;
   const full: EmbeddedEmulator = { url: described[0]!.url, env: () => ({ ...env }), ...emulator };
-  return { config, emulator: full, close: () => full.close() };
+  return { config: configure(), reconfigure: configure, emulator: full, close: () => full.close() };
 }
 
 async function inThisThread(start: ThreadStart): Promise<Instances> {

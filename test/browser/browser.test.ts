@@ -73,6 +73,11 @@ describe('access-granting page rules in Chromium', () => {
     ]);
   });
 
+  it('keeps the sandbox instance when the configuration is read again (after Chromium was installed)', () => {
+    expect(target.config.sandbox?.baseUrl).toBeDefined();
+    expect(target.reconfigure().sandbox?.baseUrl).toBe(target.config.sandbox?.baseUrl);
+  });
+
   it('passes every one of them on the emulator (an info rule reports)', () => {
     const expected = (r: (typeof rules)[number]) => (r.level === 'info' ? 'informational' : 'passed');
     expect(report.results.map((r) => `${r.id}: ${r.status}${r.status === 'passed' || r.status === 'informational' ? '' : ` ${r.detail}`}`))

@@ -176,17 +176,23 @@ export function usesBrowser(rule: Rule, target: TargetConfig): boolean {
 }
 
 /**
- * Cases a property rule runs when each case mints its code on the access-granting page: a grant costs seconds of
- * Chromium and, on a real service, an installation event per code, so such a rule runs a few cases, not a profile's
- * hundred (a control API mints codes for free, and a rule there runs the profile's count).
+ * Cases a property rule runs when each case mints a code or gives consent on the access-granting page: a grant costs
+ * seconds of Chromium and, on a real service, an installation event per code, so such a rule runs a few cases, not a
+ * profile's hundred (a control API mints codes for free, and a rule there runs the profile's count).
  */
 export const PAGE_CODE_RUNS = 5;
 
-/** The cases a property rule runs in this run: the profile's, capped at PAGE_CODE_RUNS when its codes come from the page. */
+/** Needs a property rule meets once per case. */
+const PER_CASE_NEEDS: readonly Need[] = ['fresh-code', 'consent'];
+
+/** The cases a property rule runs in this run: the profile's, capped at PAGE_CODE_RUNS when its cases use the page. */
 export function propertyRuns(rule: Rule, target: TargetConfig, runs: number): number {
-  if (!rule.needs?.includes('fresh-code')) return runs;
-  const supply = supplyOf('fresh-code', rule, target);
-  return 'source' in supply && supply.source === 'browser' ? Math.min(runs, PAGE_CODE_RUNS) : runs;
+  const onPage = (rule.needs ?? []).some((need) => {
+    if (!PER_CASE_NEEDS.includes(need)) return false;
+    const supply = supplyOf(need, rule, target);
+    return 'source' in supply && supply.source === 'browser';
+  });
+  return onPage ? Math.min(runs, PAGE_CODE_RUNS) : runs;
 }
 
 /** The rule may ask the person at the terminal to act. */
@@ -217,7 +223,7 @@ export function liveLines(target: TargetConfig): string[] {
   }
   const lines = [`no control API: ${[...by].map(([how, needs]) => `${needs.join(', ')} ${how}`).join('; ')}`];
   const page = supplyOf('fresh-code', { id: '' }, target);
-  if ('source' in page && page.source === 'browser') lines.push(`property rules that mint a code per case on the page run at most ${PAGE_CODE_RUNS} cases`);
+  if ('source' in page && page.source === 'browser') lines.push(`property rules that mint a code or give consent per case on the page run at most ${PAGE_CODE_RUNS} cases`);
   return lines;
 }
 

@@ -41,10 +41,13 @@ describe('cases of a property rule', () => {
   it(`runs at most ${PAGE_CODE_RUNS} cases when each mints its code on the page`, () => {
     expect(propertyRuns(minting, target({ admin: true }), 100)).toBe(PAGE_CODE_RUNS);
     expect(propertyRuns(minting, target({ admin: true }), 3)).toBe(3);
+    // Consent per case (the state round trip: one grant in Chromium per case) is as costly as a code.
+    expect(propertyRuns(rule('p.consent', { needs: ['consent'] }), target({ admin: true }), 100)).toBe(PAGE_CODE_RUNS);
   });
 
   it('runs the profile\'s count with a control API, or when the rule mints no code', () => {
     expect(propertyRuns(minting, target({ control: true }), 100)).toBe(100);
     expect(propertyRuns(rule('p.plain'), target({ admin: true }), 100)).toBe(100);
+    expect(propertyRuns(rule('p.consent', { needs: ['consent'] }), target({ control: true }), 100)).toBe(100);
   });
 });

@@ -20,21 +20,22 @@ export const ENTRIES = {
   'embedded-worker': 'src/targets/embedded-thread.ts',
 };
 
-function fingerprint(esbuildVersion) {
+/** What the bundle is built from, as a short hash: every file's path, size and modification time under `root`. */
+export function fingerprint(esbuildVersion, root = ROOT) {
   const hash = createHash('sha256').update(esbuildVersion).update(readFileSync(fileURLToPath(import.meta.url)));
   const walk = (dir) => {
-    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else addFile(path);
     }
   };
   const addFile = (path) => {
-    const s = statSync(join(ROOT, path));
+    const s = statSync(join(root, path));
     hash.update(`${path}\0${s.size}\0${s.mtimeMs}\n`);
   };
-  for (const dir of SOURCE_DIRS) walk(dir);
-  for (const file of ['package.json', 'package-lock.json', 'tsconfig.json']) if (existsSync(join(ROOT, file))) addFile(file);
+  for (const dir of SOURCE_DIRS) if (existsSync(join(root, dir))) walk(dir);
+  for (const file of ['package.json', 'package-lock.json', 'tsconfig.json']) if (existsSync(join(root, file))) addFile(file);
   return hash.digest('hex').slice(0, 16);
 }
 

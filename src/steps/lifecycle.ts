@@ -111,10 +111,16 @@ export interface LongLived {
   readonly [field: string]: unknown;
 }
 
-/** Creates a long-lived token (the Keys tab, §2.2) expiring `seconds` from the target's now. */
+/**
+ * Slack on a long-lived token's expiry: the target's clock may pass a second between the read of its now and the
+ * creation, and the shortest expiry (1 day) is a lower bound the target checks against its own now.
+ */
+const EXPIRY_SLACK_S = 10;
+
+/** Creates a long-lived token (the Keys tab, §2.2) expiring `seconds` (and EXPIRY_SLACK_S) from the target's now. */
 export async function createLongLived(t: RuleContext, seconds: number): Promise<LongLived> {
   const now = await t.control.now();
-  return t.control.call<LongLived>('POST', '/long-lived-tokens', { expires_at: now + seconds });
+  return t.control.call<LongLived>('POST', '/long-lived-tokens', { expires_at: now + seconds + EXPIRY_SLACK_S });
 }
 
 export async function revokeLongLived(t: RuleContext, id: string): Promise<void> {

@@ -3,6 +3,7 @@
  * `env()` describes it with the docs/design.md §4 keys so a remote run can target it like any other server.
  */
 import type { AddressInfo } from 'node:net';
+import { EMULATOR_EFFECT_WINDOW_MS } from '../model/target.js';
 import { accountPath } from './account-address.js';
 import type { FaultSwitches } from './faults.js';
 import { signingKeys } from './oauth/jwt.js';
@@ -73,9 +74,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       CONTROL_URL: `${url}/_control`,
       // A local sandbox: no client-side ceiling (the server-side one is set through POST /_control/traffic).
       RATE_LIMIT_RPS: '0',
-      // It acts before it answers (the hook is delivered, the message stored, before the request returns): an effect
-      // not seen within a second will not come, and watching the full 30 s hook windows would only make runs slow.
-      EFFECT_WINDOW_MS: '1000',
+      // It acts before it answers: watching the full 30 s hook windows would only make runs against it slow.
+      EFFECT_WINDOW_MS: String(EMULATOR_EFFECT_WINDOW_MS),
       CLIENT_ID: integration.clientId,
       CLIENT_SECRET: integration.clientSecret,
       REDIRECT_URI: integration.redirectUri,

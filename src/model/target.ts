@@ -63,6 +63,14 @@ export function secretCredentials(c: Credentials): readonly (string | undefined)
   return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword, c.secondClient?.clientSecret, c.v1ChannelSecret];
 }
 
+/**
+ * The emulator acts before it answers (it delivers the disconnect hook and stores a message before the request that
+ * caused them returns), so an effect it has not shown within this much time will not come: watching the full window
+ * would only slow the fault tests, where every effect-watching rule sees its effect missing. The embedded emulator's
+ * cap, and the EFFECT_WINDOW_MS the standalone emulator prints.
+ */
+export const EMULATOR_EFFECT_WINDOW_MS = 1_000;
+
 export interface TargetConfig {
   readonly kind: TargetKind;
   /** `{base_url}`: serves /oauth2/access_token and /api/v4. No trailing slash. */

@@ -3,14 +3,7 @@
  * interval that grows a little, and the window a rule asks for, capped by what the target says of itself.
  */
 import type { Observed } from '../model/context.js';
-import type { TargetConfig } from '../model/target.js';
-
-/**
- * The embedded emulator acts before it answers (it delivers the disconnect hook and stores a message before the request
- * that caused them returns), so an effect it has not shown within this much time will not come: watching the full
- * window would only slow the fault tests, where every effect-watching rule sees its effect missing.
- */
-export const EMULATOR_EFFECT_WINDOW_MS = 1_000;
+import { EMULATOR_EFFECT_WINDOW_MS, type TargetConfig } from '../model/target.js';
 
 const FIRST_INTERVAL_MS = 25;
 const GROWTH = 1.5;

@@ -279,15 +279,11 @@ export interface EmbeddedIn {
   readonly given: EmbeddedContent;
 }
 
-/** The fields of §2.11 besides the ids, as sent; the sender's `id` is the integration side's, `ref_id` the chat interface's. */
-export interface EmbeddedContent {
-  readonly type?: string;
-  readonly text?: string;
-  readonly fileName?: string;
-  readonly fileSize?: number;
-  readonly mediaDuration?: number;
-  readonly location?: { lon: number; lat: number };
-  readonly contact?: { name: string; phone: string };
+/**
+ * The fields of §2.11 besides the ids, as sent: a message's own fields, each optional, and when and by whom it was
+ * sent; the sender's `id` is the integration side's, `ref_id` the chat interface's.
+ */
+export interface EmbeddedContent extends Partial<Pick<MessageIn, 'type' | 'text' | 'fileName' | 'fileSize' | 'mediaDuration' | 'location' | 'contact'>> {
   readonly timestamp?: number;
   readonly msecTimestamp?: number;
   readonly sender?: { id?: string; refId?: string; name?: string };

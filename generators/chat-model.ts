@@ -9,6 +9,7 @@ import { parseJson } from '../src/checks/json.js';
 import { editMessageBody, sampleMessage } from '../src/protocol/chat.js';
 import type { ChatSession, HistoryItem } from '../src/steps/chat.js';
 import type { ParticipantBody } from '../src/protocol/chat.js';
+import { isSuccess } from '../src/model/http.js';
 
 /** A disagreement between the target and the model: the property fails with this message. */
 export class ModelMismatch extends Error {}
@@ -38,7 +39,7 @@ export interface ChatReal {
 type Cmd = fc.AsyncCommand<ChatModel, ChatReal>;
 
 const ok = (res: { status: number; text: string }, what: string): void => {
-  if (res.status !== 200) throw new ModelMismatch(`${what} answered ${res.status}: ${res.text.slice(0, 120)}`);
+  if (!isSuccess(res.status)) throw new ModelMismatch(`${what} answered ${res.status}: ${res.text.slice(0, 120)}`);
 };
 
 class CreateChat implements Cmd {

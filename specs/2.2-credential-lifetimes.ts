@@ -5,7 +5,7 @@
  * return the clock to real time when done.
  */
 import {
-  absent, accountRequest, afterElapsed, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, freshCode, jsonObjectBody, longLivedToken, type LongLivedToken, obtainTokens, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, type RuleContext, scenarioRule, status, step, valueField, withClockAdvanced,
+  absent, accountRequest, afterElapsed, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, freshCode, jsonObjectBody, longLivedToken, type LongLivedToken, obtainTokens, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, type RuleContext, scenarioRule, status, step, valueField, withClockAdvanced, isSuccess,
 } from './kit.js';
 
 const MINUTE = 60;
@@ -38,7 +38,7 @@ async function refreshAfter(t: RuleContext, seconds: number) {
 /** The long-lived token works now (else Precondition: the rule `api.long-lived.works` judges that). */
 async function mustWork(t: RuleContext, token: string): Promise<void> {
   const res = await t.send(accountRequest(t.target, token));
-  if (res.status !== 200) throw new Precondition(`a fresh long-lived token was refused at /api/v4/account (status ${res.status})`);
+  if (!isSuccess(res.status)) throw new Precondition(`a fresh long-lived token was refused at /api/v4/account (status ${res.status})`);
 }
 
 /** A long-lived token made through the control API that works now. */

@@ -3,7 +3,7 @@
  * §5.1.3 (secret optional on refresh), and how an access token stops working (expiry, deactivation; §7 401).
  */
 import {
-  accountRequest, clientError, deactivate, defineSpec, differentFrom, exchangeRule, field, type HttpResponse, jsonObjectBody, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, type RuleContext, scenarioRule, sideAccount, singleWinner, status, statusIn, step, type TokenPair, tokenPairOf, tokensIn, tokensOf, afterElapsed,
+  accountRequest, clientError, deactivate, defineSpec, differentFrom, exchangeRule, field, type HttpResponse, jsonObjectBody, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, type RuleContext, scenarioRule, sideAccount, singleWinner, status, statusIn, step, type TokenPair, tokenPairOf, tokensIn, tokensOf, afterElapsed, isSuccess,
 } from './kit.js';
 
 /** Parallel refresh exchanges of one token in the concurrency rule. */
@@ -24,7 +24,7 @@ function winnerOf(answers: readonly HttpResponse[]): TokenPair {
 async function workingAccess(t: RuleContext, accountId?: number): Promise<TokenPair> {
   const pair = accountId === undefined ? await obtainTokens(t) : await tokensIn(t, accountId);
   const res = await t.send(accountRequest(t.target, pair.access_token));
-  if (res.status !== 200) throw new Precondition(`a fresh access token was refused at /api/v4/account (status ${res.status})`);
+  if (!isSuccess(res.status)) throw new Precondition(`a fresh access token was refused at /api/v4/account (status ${res.status})`);
   return pair;
 }
 

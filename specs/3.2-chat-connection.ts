@@ -5,7 +5,7 @@
  * channel of the settings), so that rules sharing the configured channel are not disturbed.
  */
 import {
-  accountMessage, chatHookCount, chatSession, ChatSession, clientError, defineSpec, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, jsonAt, type ParticipantBody, Precondition, reinstallInChatAccount, type RuleContext, scenarioRule, secondAccountId, spareChannel, status, step, valueIs,
+  accountMessage, chatHookCount, chatSession, ChatSession, clientError, defineSpec, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, jsonAt, type ParticipantBody, Precondition, reinstallInChatAccount, type RuleContext, scenarioRule, secondAccountId, spareChannel, status, step, valueIs, isSuccess,
 } from './kit.js';
 
 /** A conversation of the rule's own on its channel. */
@@ -150,5 +150,5 @@ export default defineSpec({
 /** Disconnects the channel as a step the rule needs (the lifecycle rule judges the disconnect itself). */
 async function mustDisconnect(s: ChatSession): Promise<void> {
   const off = await s.disconnect();
-  if (off.status !== 200) throw new Precondition(`disconnect answered ${off.status}`);
+  if (!isSuccess(off.status)) throw new Precondition(`disconnect answered ${off.status}`);
 }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, countByClientId, createdChat, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty,
+  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, countByClientId, createdChat, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty, isSuccess,
 } from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
@@ -19,7 +19,7 @@ const refusal = [status(400), jsonContentType];
 async function chatIdOf(s: ChatSession, conv: string, user = s.client()): Promise<string> {
   const res = await s.createChat(conv, user);
   const id = jsonAt(res, 'id');
-  if (res.status !== 200 || typeof id !== 'string') throw new Precondition(`creating a chat answered ${res.status}`);
+  if (!isSuccess(res.status) || typeof id !== 'string') throw new Precondition(`creating a chat answered ${res.status}`);
   return id;
 }
 

@@ -12,6 +12,7 @@ export * from '../src/model/check.js';
 export type * from '../src/model/context.js';
 export type * from '../src/model/control.js';
 export type * from '../src/model/http.js';
+export { isSuccess } from '../src/model/http.js';
 export type * from '../src/model/target.js';
 export { ControlError } from '../src/errors.js';
 

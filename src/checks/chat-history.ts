@@ -6,6 +6,7 @@ import type { Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, observed, pass } from '../model/outcome.js';
 import { arrayAt } from './fields.js';
+import { showsValue } from './json.js';
 import { status } from './status.js';
 import type { HistoryItem } from '../steps/chat.js';
 
@@ -86,7 +87,7 @@ export function carriesSent(clientId: string, sent: Readonly<Record<string, unkn
     const m = only(items, clientId)?.message;
     if (!m) return fail('as sent', `message ${clientId} is not in the history`);
     const fields = [...HISTORY_FIELDS.filter((k) => sent[k] !== undefined), ...(sent.text ? ['text' as const] : [])];
-    const differ = fields.filter((k) => JSON.stringify(m[k]) !== JSON.stringify(sent[k]));
+    const differ = fields.filter((k) => !showsValue(m[k], sent[k]));
     return differ.length === 0
       ? pass('as sent', `${String(sent.type)}: ${fields.join(', ')}`)
       : fail('as sent', differ.map((k) => `${k} ${show(m[k])} is not ${show(sent[k])}`).join('; '));

@@ -11,16 +11,15 @@ import type { HistoryItem } from '../steps/chat.js';
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
 
 /**
- * "Response 200 with no body" (§4.3 disconnect): an empty body passes; an empty JSON value (`{}`, `null`, `""`) is
- * non_strict (nothing is said, but something is sent); any other body fails.
+ * "Response 200 with no body" (§4.3 disconnect): an empty body passes; a body on a 200 is non_strict (something is sent
+ * where nothing is said, docs/verdicts.md "One observation, one verdict": only this rule judges it); a body on a 204
+ * fails, since HTTP forbids one there (RFC 9110 §15.3.5).
  */
 export const noBody: Check = (res) => {
   const text = res.text.trim();
   if (text === '') return pass('no body', 'empty');
-  const value = parseJson(res);
-  const empty = value === null || value === '' || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0);
-  if (empty) return nonStrict('no body', `expected no body, observed an empty JSON value ${text.slice(0, 20)}`);
-  return fail('no body', `expected no body, observed ${text.slice(0, 80)}`);
+  if (res.status === 204) return fail('no body', `a 204 carries a body: ${text.slice(0, 80)}`);
+  return nonStrict('no body', `expected no body, observed ${text.slice(0, 80)}`);
 };
 
 /** The top-level keys of a JSON object body, sorted (none when the body is not an object). */

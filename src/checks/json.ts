@@ -24,6 +24,22 @@ export const jsonContentType: Check = (res) => {
   return fail('JSON Content-Type', `expected application/json, observed ${type || 'no Content-Type'}`);
 };
 
+/**
+ * `actual` shows `expected` (docs/verdicts.md, "Answers"): JSON values compared by value, so member order never
+ * matters, and an object may carry members beyond those expected (extra members are always allowed).
+ */
+export function showsValue(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) {
+    return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => showsValue(actual[i], e));
+  }
+  if (expected !== null && typeof expected === 'object') {
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return false;
+    const a = actual as Record<string, unknown>;
+    return Object.entries(expected).every(([k, v]) => v === undefined || showsValue(a[k], v));
+  }
+  return Object.is(actual, expected);
+}
+
 const parsed = new WeakMap<HttpResponse, unknown>();
 
 /** The body as JSON, or undefined; parsed once per response however many checks read it. */

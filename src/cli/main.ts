@@ -10,6 +10,7 @@ import { certifyCommand } from './commands/certify.js';
 import { docsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
 import { faultsCommand } from './commands/faults.js';
+import { variationsCommand } from './commands/variations.js';
 import { hookCheckCommand } from './commands/hook-check.js';
 import { mergeCommand } from './commands/merge.js';
 import { rulesCommand } from './commands/rules.js';
@@ -19,7 +20,7 @@ import { verifyCertificateCommand } from './commands/verify-certificate.js';
 
 export const COMMANDS: readonly CommandFactory[] = [
   runCommand, certifyCommand, mergeCommand, verifyCertificateCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
-  rulesCommand, faultsCommand, docsCommand,
+  rulesCommand, faultsCommand, variationsCommand, docsCommand,
 ];
 
 const EPILOGUE = `

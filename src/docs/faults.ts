@@ -1,10 +1,12 @@
 /**
  * The fault table: each emulator fault and the rules that catch it (docs/faults.md, `conformance faults`).
  */
-import { FAULTS } from '../emulator/faults.js';
+import { FAULTS as DECLARED, type FaultInfo } from '../emulator/faults.js';
+
+const FAULTS: readonly FaultInfo[] = DECLARED;
 
 export function faultsMarkdown(): string {
-  const rows = FAULTS.map((f) => `| \`${f.name}\` | ${f.description} | ${f.caughtBy.map((id) => `\`${id}\``).join('<br>') || '—'} |`);
+  const rows = FAULTS.map((f) => `| \`${f.name}\` | ${f.description} | ${f.caughtBy.map((id) => `\`${id}\``).join('<br>') || '—'}${f.verdict ? ` (${f.verdict})` : ''} |`);
   return [
     '# Emulator faults and the rules that catch them',
     '',

@@ -8,6 +8,7 @@ import { requirementsCoverageMarkdown, requirementsMarkdown } from './requiremen
 import { rulesMarkdown } from './rules.js';
 import { chatTraceabilityMarkdown } from './traceability-chat.js';
 import { filterTraceabilityMarkdown } from './traceability-filters.js';
+import { variationsMarkdown } from './variations.js';
 
 export const GENERATED_DOCS: Record<string, () => string> = {
   'faults.md': faultsMarkdown,
@@ -15,6 +16,7 @@ export const GENERATED_DOCS: Record<string, () => string> = {
   'rules.md': rulesMarkdown,
   'traceability-chat.md': chatTraceabilityMarkdown,
   'traceability-filters.md': filterTraceabilityMarkdown,
+  'variations.md': variationsMarkdown,
 };
 
 /** Generated blocks inside hand-written files: the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */

@@ -7,18 +7,19 @@ import type { Clock } from './clock.js';
 import type { FaultSwitches } from './faults.js';
 import type { CredentialStore, SecretLedger } from './state.js';
 import type { TrafficLog } from './traffic.js';
+import type { VariationSwitches } from './variations.js';
 import type { World } from './world.js';
 
 export interface EmulatorContext {
   readonly clock: Clock;
   readonly faults: FaultSwitches;
+  /** Behaviours the spec allows that the emulator does not show by default (./variations.ts). */
+  readonly variations: VariationSwitches;
   readonly world: World;
   readonly store: CredentialStore;
   readonly secrets: SecretLedger;
   /** Arrival times of requests, and the optional server-side rate limit. */
   readonly traffic: TrafficLog;
-  /** Faults switched on at start: a control reset returns to these. */
-  readonly initialFaults: readonly string[];
   /** `http://host:port` of this instance, known once it listens. */
   baseUrl(): string;
   /** Route modules that keep state of their own register here how to clear it on a control reset. */
@@ -29,7 +30,7 @@ export interface EmulatorContext {
    */
   onIntegrationDisconnected(listener: (accountId: number) => void): void;
   integrationDisconnected(accountId: number): void;
-  /** Back to the start state: issued credentials, module state, faults and clock. The world stays. */
+  /** Back to the start state: issued credentials, module state, faults, variations and clock. The world stays. */
   reset(): void;
 }
 

@@ -12,7 +12,16 @@ export interface FaultInfo {
   readonly description: string;
   /** Rule ids that fail (or, for `info` rules, report differently) when this fault alone is on. */
   readonly caughtBy: readonly string[];
+  /**
+   * `non_strict` for a departure the reading judges a lesser one (docs/verdicts.md): the rules name it non_strict
+   * instead of failing. Such a fault does not count as the fault that proves a rule can fail.
+   */
+  readonly verdict?: 'non_strict';
 }
+
+import { Switches } from './switches.js';
+
+export { UnknownSwitchError as UnknownFaultError } from './switches.js';
 
 const defineFaults = <const T extends readonly FaultInfo[]>(list: T): T => list;
 
@@ -434,6 +443,8 @@ export const FAULTS = defineFaults([
   { name: 'chat-react-emoji-required', description: 'A react without emoji is refused with 400.',
     caughtBy: ['chat.react.without-emoji'] },
   { name: 'chat-disconnect-answers-body', description: 'Disconnect answers 200 with a JSON body instead of none.',
+    caughtBy: ['chat.disconnect.no-body'], verdict: 'non_strict' },
+  { name: 'chat-disconnect-answers-400', description: 'Disconnect disconnects, then answers 400 as if the data were invalid.',
     caughtBy: ['chat.disconnect.no-body'] },
   { name: 'chat-empty-text-refused', description: 'A message of a type other than text with an empty text is refused with 400.',
     caughtBy: ['chat.message.empty-text-other-types'] },
@@ -540,52 +551,13 @@ export const FAULTS = defineFaults([
 
 export type FaultName = (typeof FAULTS)[number]['name'];
 
-const KNOWN = new Set<string>(FAULTS.map((f) => f.name));
+/** The fault switches of one emulator instance (src/emulator/switches.ts). */
+export class FaultSwitches extends Switches<FaultName> {
+  constructor(initial: readonly string[] = []) {
+    super('fault', FAULTS.map((f) => f.name), initial);
+  }
+}
 
 export function isFaultName(name: string): name is FaultName {
-  return KNOWN.has(name);
-}
-
-export class UnknownFaultError extends Error {
-  constructor(readonly unknown: readonly string[]) {
-    super(`unknown fault${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
-  }
-}
-
-export class FaultSwitches {
-  readonly #on = new Set<FaultName>();
-
-  constructor(initial: readonly string[] = []) {
-    this.set({ enable: initial });
-  }
-
-  isOn(name: FaultName): boolean {
-    return this.#on.has(name);
-  }
-
-  enable(name: string): void {
-    this.set({ enable: [name] });
-  }
-
-  disable(name: string): void {
-    this.set({ disable: [name] });
-  }
-
-  /** Sorted in registry order, so answers are stable. */
-  active(): string[] {
-    return FAULTS.map((f) => f.name).filter((n) => this.#on.has(n));
-  }
-
-  /** All or nothing: one unknown name rejects the whole change, so a typo never leaves a half-applied set. */
-  set(change: { enable?: readonly string[]; disable?: readonly string[] }): void {
-    const names = [...(change.enable ?? []), ...(change.disable ?? [])];
-    const unknown = names.filter((n) => !isFaultName(n));
-    if (unknown.length > 0) throw new UnknownFaultError([...new Set(unknown)]);
-    for (const n of change.enable ?? []) this.#on.add(n as FaultName);
-    for (const n of change.disable ?? []) this.#on.delete(n as FaultName);
-  }
-
-  clear(): void {
-    this.#on.clear();
-  }
+  return FAULTS.some((f) => f.name === name);
 }

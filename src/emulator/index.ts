@@ -6,10 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { EMULATOR_EFFECT_WINDOW_MS } from '../model/target.js';
 import { accountPath } from './account-address.js';
 import type { FaultSwitches } from './faults.js';
+import type { VariationSwitches } from './variations.js';
 import { signingKeys } from './oauth/jwt.js';
 import { buildEmulator } from './server.js';
 
 export { FAULTS, FaultSwitches, type FaultInfo, type FaultName } from './faults.js';
+export { VARIATIONS, VariationSwitches, type VariationInfo, type VariationName } from './variations.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -18,6 +20,8 @@ export interface EmulatorOptions {
   port?: number;
   /** Faults switched on from the start (and restored by a control reset). Unknown names throw. */
   faults?: readonly string[];
+  /** Allowed variations switched on from the start (and restored by a control reset). Unknown names throw. */
+  variations?: readonly string[];
   /** Makes the non-secret world (ids, subdomain) reproducible; secrets are always random. */
   seed?: number;
   /** Off by default; when on, logs method and path only, never a secret. */
@@ -38,6 +42,7 @@ export interface RunningEmulator {
   /** Every secret it ever issued or holds, for leak checks on reports. */
   issuedSecrets(): string[];
   readonly faults: FaultSwitches;
+  readonly variations: VariationSwitches;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   await signingKeys();
   const built = await buildEmulator({
     ...(options.faults !== undefined && { faults: options.faults }),
+    ...(options.variations !== undefined && { variations: options.variations }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.keepAliveTimeoutMs !== undefined && { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
@@ -66,6 +72,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     url,
     faults: ctx.faults,
+    variations: ctx.variations,
     env: () => ({
       CONFORMANCE_TARGET: 'remote',
       BASE_URL: url,

@@ -17,6 +17,8 @@ import { controlRoutes } from './control/routes.js';
 import { listControlRoutes } from './control/lists.js';
 import { installRootHandlers } from './errors.js';
 import { installClockDate } from './http-date.js';
+import { VariationSwitches } from './variations.js';
+import { installAnswerVariations } from './answer-variations.js';
 import { FaultSwitches } from './faults.js';
 import { listRoutes } from './lists/routes.js';
 import { tokenRoutes } from './oauth/token-endpoint.js';
@@ -29,6 +31,7 @@ export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [token
 
 export interface BuildOptions {
   readonly faults?: readonly string[];
+  readonly variations?: readonly string[];
   readonly seed?: number;
   readonly logger?: boolean;
   /** See EmulatorOptions.keepAliveTimeoutMs; default 0 (never). */
@@ -47,8 +50,8 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   if (!Number.isSafeInteger(keepAliveTimeoutMs) || keepAliveTimeoutMs < 0) {
     throw Object.assign(new RangeError(`keepAliveTimeoutMs must be a non-negative integer; got ${keepAliveTimeoutMs}`), { code: 'ERR_EMULATOR_OPTION' });
   }
-  const initialFaults = [...(options.faults ?? [])];
-  const faults = new FaultSwitches(initialFaults);
+  const faults = new FaultSwitches(options.faults);
+  const variations = new VariationSwitches(options.variations);
   const clock = new Clock();
   const world = seedWorld(options.seed);
   const store = new CredentialStore();
@@ -61,7 +64,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   const resetHooks: Array<() => void> = [];
   const disconnectListeners: Array<(accountId: number) => void> = [];
   const ctx: EmulatorContext = {
-    clock, faults, world, store, secrets, traffic, initialFaults,
+    clock, faults, variations, world, store, secrets, traffic,
     baseUrl: () => baseUrl,
     onReset: (clear) => { resetHooks.push(clear); },
     onIntegrationDisconnected: (listener) => { disconnectListeners.push(listener); },
@@ -69,8 +72,8 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
     reset() {
       store.clear();
       for (const clear of resetHooks) clear();
-      faults.clear();
-      faults.set({ enable: initialFaults });
+      faults.restore();
+      variations.restore();
       clock.reset();
     },
   };
@@ -95,6 +98,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   // never does (fastify's default is 72 s, Node's 5 s; both lost requests behind a keep-alive reverse proxy).
   app.server.keepAliveTimeout = keepAliveTimeoutMs;
   installBodyParsers(app, faults);
+  installAnswerVariations(app, variations);
   installRootHandlers(app);
   installClockDate(app, clock);
   installTrafficLog(app, traffic);

@@ -23,3 +23,11 @@ export interface HttpResponse {
    */
   readonly request?: HttpRequest;
 }
+
+/**
+ * A 2xx answer. Where a step only needs the exchange to have worked (a set-up step, a precondition), another 2xx than
+ * the one the spec states, or one without a body, is what the reading accepts (docs/verdicts.md, "Set-up steps").
+ */
+export function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
+}

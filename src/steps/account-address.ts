@@ -7,6 +7,7 @@ import { jsonAt } from '../checks/fields.js';
 import { Precondition, SkipRule } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
+import { isSuccess } from '../model/http.js';
 import { accountRequest } from '../protocol/oauth.js';
 import { requireNeed } from '../targets/needs.js';
 import { apiToken } from './api-token.js';
@@ -27,7 +28,7 @@ export async function foreignAddress(t: RuleContext): Promise<ForeignAddress> {
   const token = await apiToken(t);
   const own = await t.send(accountRequest(t.target, token));
   // Without a token that works at its own account, a refusal elsewhere would prove nothing.
-  if (own.status !== 200) throw new Precondition(`the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
+  if (!isSuccess(own.status)) throw new Precondition(`the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
   return { token, address: t.credentials.baseUrl2 ?? (await controlAddress(t, jsonAt(own, 'id'))) };
 }
 

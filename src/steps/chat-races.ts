@@ -8,6 +8,7 @@ import { stringAt } from '../checks/fields.js';
 import type { RepeatSeen } from '../checks/races.js';
 import { Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
+import { isSuccess } from '../model/http.js';
 import { editMessageBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
 import { accountMessage, type ChatSession, type HistoryItem } from './chat.js';
 import type { Conversation } from './chat-conversation.js';
@@ -25,7 +26,7 @@ export function connectsAtOnce(s: ChatSession, n = RACERS): Promise<HttpResponse
 export async function mustCreateChat(s: ChatSession, conv: string, user: ParticipantBody): Promise<string> {
   const res = await s.createChat(conv, user);
   const id = stringAt(res, ['id']);
-  if (res.status !== 200 || !id) throw new Precondition(`creating a chat answered ${res.status}${briefBody(res)}`);
+  if (!isSuccess(res.status) || !id) throw new Precondition(`creating a chat answered ${res.status}${briefBody(res)}`);
   return id;
 }
 
@@ -45,7 +46,7 @@ export async function repeatMsgid(s: ChatSession, how: RepeatSeen['how'], atLeas
   if (how === 'in parallel') answers.push(...await Promise.all(Array.from({ length: n }, () => s.sendMessage(payload))));
   else {
     for (let i = 0; i < n; i += 1) answers.push(await s.sendMessage(payload));
-    if (answers[0]!.status !== 200) throw new Precondition(`the first send of a new msgid answered ${answers[0]!.status}${briefBody(answers[0]!)}`);
+    if (!isSuccess(answers[0]!.status)) throw new Precondition(`the first send of a new msgid answered ${answers[0]!.status}${briefBody(answers[0]!)}`);
   }
   const items = await s.allHistory(conv, (i) => heldUnder(i, payload.msgid) >= atLeast);
   return { how, answers, msgid: payload.msgid, held: heldUnder(items, payload.msgid), total: items.length };

@@ -12,6 +12,7 @@ import { tamperBody } from '../../generators/chat-requests.js';
 import { Precondition } from '../errors.js';
 import { chatSession, uniqueId, type ChatSession, type SendOptions } from './chat.js';
 import { spareChannel } from './live-chat.js';
+import { isSuccess } from '../model/http.js';
 
 export type ChatRouteName = 'connect' | 'disconnect' | 'chats' | 'message' | 'status' | 'history' | 'typing' | 'react';
 
@@ -133,7 +134,7 @@ export async function disconnectedFixture(t: RuleContext): Promise<RouteFixture>
   const client = own.client();
   const msgid = (await own.mustSend(own.payload(conversationId, client))).msgid;
   const off = await own.disconnect();
-  if (off.status !== 200) throw new Precondition(`disconnecting the channel answered ${off.status}`);
+  if (!isSuccess(off.status)) throw new Precondition(`disconnecting the channel answered ${off.status}`);
   return { session: own, scopeId, conversationId, client, msgid };
 }
 

@@ -15,6 +15,7 @@ import {
 import type { RuleContext } from '../model/context.js';
 import { ControlError, Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
+import { isSuccess } from '../model/http.js';
 
 /** How long a message accepted for processing may take to show in the history (docs/verdicts.md). */
 export const HISTORY_WINDOW_MS = 15_000;
@@ -94,7 +95,7 @@ export class ChatSession {
     if (this.#scopeId) return this.#scopeId;
     const res = await this.connect();
     const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
-    if (res.status !== 200 || typeof scopeId !== 'string') throw new Precondition(`connecting the channel gave no scope_id (status ${res.status}${briefBody(res)})`);
+    if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new Precondition(`connecting the channel gave no scope_id (status ${res.status}${briefBody(res)})`);
     this.#scopeId = scopeId;
     return scopeId;
   }
@@ -103,7 +104,7 @@ export class ChatSession {
   async connectWith(extra: Record<string, unknown>): Promise<string> {
     const res = await this.connect(extra);
     const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
-    if (res.status !== 200 || typeof scopeId !== 'string') throw new Precondition(`connecting the channel with ${JSON.stringify(extra)} gave no scope_id (status ${res.status}${briefBody(res)})`);
+    if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new Precondition(`connecting the channel with ${JSON.stringify(extra)} gave no scope_id (status ${res.status}${briefBody(res)})`);
     this.#scopeId = scopeId;
     return scopeId;
   }
@@ -162,7 +163,7 @@ export class ChatSession {
   async mustSend(payload: MessagePayload): Promise<{ msgid: string; id: string }> {
     const res = await this.sendMessage(payload);
     const id = (parseJson(res) as { new_message?: { msgid?: unknown } } | undefined)?.new_message?.msgid;
-    if (res.status !== 200) throw new Precondition(`sending a message answered ${res.status}${briefBody(res)}`);
+    if (!isSuccess(res.status)) throw new Precondition(`sending a message answered ${res.status}${briefBody(res)}`);
     return { msgid: payload.msgid, id: typeof id === 'string' ? id : '' };
   }
 
@@ -196,7 +197,7 @@ export class ChatSession {
     for (let offset = 0; offset < 10_000; offset += limit) {
       const res = await this.history(conversationId, { offset, limit });
       if (res.status === 204) break;
-      if (res.status !== 200) throw new Precondition(`reading the history answered ${res.status}${briefBody(res)}`);
+      if (!isSuccess(res.status)) throw new Precondition(`reading the history answered ${res.status}${briefBody(res)}`);
       const page = (parseJson(res) as { messages?: unknown } | undefined)?.messages;
       if (!Array.isArray(page)) throw new Precondition('the history answered 200 without a messages array');
       out.push(...(page as HistoryItem[]));

@@ -9,6 +9,7 @@ import type { RuleContext } from '../model/context.js';
 import { chatSession, type ChatSession } from './chat.js';
 import { HOOK_WINDOW_MS } from './lifecycle.js';
 import { secondAccountId, spareChannel } from './live-chat.js';
+import { isSuccess } from '../model/http.js';
 
 export type HookVersion = 'v1' | 'v2';
 
@@ -47,7 +48,7 @@ export async function managerMessagesPerVersion(t: RuleContext): Promise<TwoConn
  */
 export async function reconnectedWithDefault(f: TwoConnections): Promise<ManagerMessage> {
   const off = await f.second.disconnect();
-  if (off.status !== 200) throw new Precondition(`disconnecting the v2 connection answered ${off.status}`);
+  if (!isSuccess(off.status)) throw new Precondition(`disconnecting the v2 connection answered ${off.status}`);
   // The kit's usual connect body names v2: the field is left out here (undefined is not serialized).
   await f.second.connectWith({ hook_api_version: undefined });
   return managerWrites(f.second, f.v2.conversationId);

@@ -11,6 +11,7 @@ import { stringAt } from '../checks/fields.js';
 import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpResponse } from '../model/http.js';
+import { isSuccess } from '../model/http.js';
 import { newMessageBody, type ParticipantBody } from '../protocol/chat.js';
 import { chatSession, configuredChannel, otherAccountId, type ChannelCredentials, type ChatSession } from './chat.js';
 import { postToScope } from './chat-conversation.js';
@@ -39,10 +40,10 @@ export interface ReplyWindowChannel {
 async function connectedChat(s: ChatSession, accountId: string, disabled: boolean): Promise<WindowedChat> {
   const res = await s.connect({ is_time_window_disabled: disabled }, {}, accountId);
   const scopeId = stringAt(res, ['scope_id']);
-  if (res.status !== 200 || !scopeId) throw new Precondition(`connecting the channel with is_time_window_disabled ${disabled} answered ${res.status}${briefBody(res)}`);
+  if (!isSuccess(res.status) || !scopeId) throw new Precondition(`connecting the channel with is_time_window_disabled ${disabled} answered ${res.status}${briefBody(res)}`);
   const chat = { scopeId, conv: s.conversationId(), client: s.client('Windowed Client') };
   const wrote = await postToScope(s, scopeId, newMessageBody(s.payload(chat.conv, chat.client)));
-  if (wrote.status !== 200) throw new Precondition(`the client's message (is_time_window_disabled ${disabled}) answered ${wrote.status}${briefBody(wrote)}`);
+  if (!isSuccess(wrote.status)) throw new Precondition(`the client's message (is_time_window_disabled ${disabled}) answered ${wrote.status}${briefBody(wrote)}`);
   return chat;
 }
 

@@ -3,10 +3,11 @@
  * src/targets/embedded-thread.ts answers). Plain structured-clone data only.
  */
 
-/** What the thread starts: one emulator per entry, all with the same faults and world seed. */
+/** What the thread starts: one emulator per entry, all with the same faults, variations and world seed. */
 export interface ThreadStart {
   readonly instances: number;
   readonly faults: readonly string[];
+  readonly variations: readonly string[];
   readonly seed?: number;
 }
 

@@ -28,7 +28,7 @@ async function answer(emulators: readonly RunningEmulator[], call: ThreadCall): 
 
 try {
   const emulators = await Promise.all(Array.from({ length: start.instances }, () =>
-    startEmulator({ faults: start.faults, ...(start.seed === undefined ? {} : { seed: start.seed }) })));
+    startEmulator({ faults: start.faults, variations: start.variations, ...(start.seed === undefined ? {} : { seed: start.seed }) })));
   port.on('message', (call: ThreadCall) => {
     answer(emulators, call).then(
       (value) => port.postMessage({ id: call.id, ok: true, value } satisfies ThreadAnswer),

@@ -44,6 +44,8 @@ export interface EmbeddedTarget {
 export interface EmbeddedTargetOptions {
   /** Faults switched on from the start on every instance (and restored by a control reset). Unknown names throw. */
   readonly faults?: readonly string[];
+  /** Allowed variations switched on from the start on every instance (src/emulator/variations.ts). */
+  readonly variations?: readonly string[];
   /** Makes the non-secret world (ids, subdomain) reproducible; secrets are always random. */
   readonly seed?: number;
   /**
@@ -61,7 +63,7 @@ interface Instances {
 }
 
 export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<EmbeddedTarget> {
-  const start: ThreadStart = { instances: options.sandbox === false ? 1 : 2, faults: options.faults ?? [], ...(options.seed === undefined ? {} : { seed: options.seed }) };
+  const start: ThreadStart = { instances: options.sandbox === false ? 1 : 2, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.seed === undefined ? {} : { seed: options.seed }) };
   const { described, emulator } = options.thread === 'main' ? await inThisThread(start) : await inWorker(start);
   const configure = (): TargetConfig => {
     const [main, sandbox] = described.map((d) => targetFromEnv(d.env, 'emulator'));
@@ -76,7 +78,7 @@ async function inThisThread(start: ThreadStart): Promise<Instances> {
   // Imported here so that a kit with the emulator on a worker does not load the emulator's modules itself.
   const { startEmulator } = await import('../emulator/index.js');
   const emulators = await Promise.all(Array.from({ length: start.instances }, () =>
-    startEmulator({ faults: start.faults, ...(start.seed === undefined ? {} : { seed: start.seed }) })));
+    startEmulator({ faults: start.faults, variations: start.variations, ...(start.seed === undefined ? {} : { seed: start.seed }) })));
   let closing: Promise<void> | undefined;
   return {
     described: emulators.map((e) => ({ url: e.url, env: e.env() })),

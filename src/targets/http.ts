@@ -21,6 +21,12 @@ export interface HttpClientOptions {
   readonly retries429?: number;
 }
 
+/**
+ * A hang is an answer slower than this (docs/verdicts.md, "Time"): a 10 MB message or a full list page can
+ * legitimately take seconds, so only an answer that has not come in 30 s is the target's failure.
+ */
+export const HANG_LIMIT_MS = 30_000;
+
 export class HttpClient {
   readonly #agent: Agent;
   readonly #limiter: RateLimiter | undefined;
@@ -29,7 +35,7 @@ export class HttpClient {
   #pausedUntil = 0;
 
   constructor(options: HttpClientOptions = {}) {
-    const timeout = options.timeoutMs ?? 10_000;
+    const timeout = options.timeoutMs ?? HANG_LIMIT_MS;
     this.#limiter = options.rateLimitRps ? new RateLimiter({ rps: options.rateLimitRps }) : undefined;
     this.#retries429 = options.retries429 ?? (options.rateLimitRps ? 5 : 0);
     this.#agent = new Agent({

@@ -30,10 +30,11 @@ const EXPECTED_FLAGS: Record<string, readonly string[]> = {
   merge: ['--out', '--strict'],
   'verify-certificate': ['--report'],
   authorize: ['--listen', '--token-store', '--timeout', '--env-file'],
-  emulator: ['--host', '--port', '--fault'],
+  emulator: ['--host', '--port', '--fault', '--variation'],
   'hook-check': ['--account-id', '--env-file'],
   rules: ['--json'],
   faults: [],
+  variations: [],
   docs: ['--out'],
 };
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAULTS, startEmulator } from '../../src/emulator/index.js';
+import { FAULTS, startEmulator, VARIATIONS } from '../../src/emulator/index.js';
 import { Harness } from './helpers.js';
 
 let h: Harness;
@@ -114,6 +114,23 @@ describe('faults', () => {
     h.emu.faults.disable('token-type-mac');
     expect(h.emu.faults.active()).toEqual([]);
     expect(() => h.emu.faults.enable('nope')).toThrow(/nope/);
+  });
+});
+
+describe('variations', () => {
+  it('lists, enables and disables allowed variations as the faults are, refusing an unknown name', async () => {
+    const list = await h.request('GET', '/_control/variations');
+    expect(list.json.available).toEqual(VARIATIONS);
+    const on = await h.postJson('/_control/variations', { enable: ['json-members-reordered'] });
+    expect(on.json.active).toEqual(['json-members-reordered']);
+    expect(h.emu.variations.isOn('json-members-reordered')).toBe(true);
+    expect((await h.request('GET', '/_control')).json.variations).toEqual(['json-members-reordered']);
+    const bad = await h.postJson('/_control/variations', { enable: ['no-such-variation'], disable: ['json-members-reordered'] });
+    expect(bad.status).toBe(400);
+    expect(bad.json.detail).toContain('unknown variation: no-such-variation');
+    expect(h.emu.variations.active()).toEqual(['json-members-reordered']);
+    await h.postJson('/_control/reset', {});
+    expect(h.emu.variations.active()).toEqual([]);
   });
 });
 

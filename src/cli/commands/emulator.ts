@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isFaultName } from '../../emulator/faults.js';
+import { isVariationName } from '../../emulator/variations.js';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { SECRET_KEYS } from '../../targets/config.js';
 import { maskSecret } from '../../secrets/mask.js';
@@ -19,6 +20,7 @@ interface EmulatorFlags {
   readonly host?: string;
   readonly port?: string;
   readonly fault?: readonly string[];
+  readonly variation?: readonly string[];
 }
 
 export const emulatorCommand = defineCommand<EmulatorFlags>({
@@ -37,7 +39,8 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
   flags: (command) => command
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for a free one (default: 4010)')
-    .option('--fault <name>', 'switch on a fault, repeatable (see `conformance faults`)', collect),
+    .option('--fault <name>', 'switch on a fault, repeatable (see `conformance faults`)', collect)
+    .option('--variation <name>', 'switch on an allowed variation, repeatable (see `conformance variations`)', collect),
   action: serve,
 });
 
@@ -137,7 +140,9 @@ async function serve(values: EmulatorFlags): Promise<number> {
   if (unknown.length > 0) throw new ConfigError('--fault', `names no fault: ${unknown.join(', ')} (see \`conformance faults\`)`);
   // Loaded here: the other commands never load the emulator's server (fastify, the seeded records).
   const { startEmulator } = await import('../../emulator/index.js');
-  const emulator = await startEmulator({ host, port, faults: values.fault ?? [] });
+  const badVariations = (values.variation ?? []).filter((v) => !isVariationName(v));
+  if (badVariations.length > 0) throw new ConfigError('--variation', `names no variation: ${badVariations.join(', ')} (see \`conformance variations\`)`);
+  const emulator = await startEmulator({ host, port, faults: values.fault ?? [], variations: values.variation ?? [] });
   const revealSecrets = !process.stdout.isTTY;
   for (const [key, value] of Object.entries(await emulatorSettings(emulator))) {
     const shown = revealSecrets || !(SECRET_KEYS as readonly string[]).includes(key) ? value : maskSecret(value);

@@ -174,6 +174,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (conn && !f.isOn('chat-disconnect-noop')) conn.connected = false;
     if (f.isOn('chat-disconnect-whole-channel')) for (const other of state.connections.values()) if (other.channel === channel) other.connected = false;
     if (f.isOn('chat-disconnect-answers-body')) return json(reply, { account_id: accountId, disconnected: true });
+    if (f.isOn('chat-disconnect-answers-400')) throw invalidRequest([{ field: 'account_id', message: 'disconnect failed' }]);
     return emptyOk(reply);
   });
 

@@ -1,13 +1,16 @@
 /**
  * The control API (docs/design.md §5) under `/_control`: lets the kit advance the clock, act as the user on the
- * access-granting page, switch faults and reset, instead of sleeping or needing a person. Documented in
+ * access-granting page, switch faults and allowed variations and reset, instead of sleeping or needing a person. Documented in
  * docs/control-api.md, a public interface. Answers never contain the client or channel secret; the only secret
  * it hands out is a freshly minted authorization code, which is what consent is for.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed } from '../errors.js';
-import { FAULTS, UnknownFaultError } from '../faults.js';
+import { FAULTS } from '../faults.js';
+import type { Switches } from '../switches.js';
+import { UnknownSwitchError } from '../switches.js';
+import { VARIATIONS } from '../variations.js';
 import { decideConsent } from '../oauth/consent.js';
 import { clientOrigin } from '../origin.js';
 import { badRequest, controlBody, optionalString, optionalStringArray, requiredString } from './validate.js';
@@ -62,26 +65,32 @@ export async function controlRoutes(app: FastifyInstance, { ctx }: RouteOptions)
   });
   methodNotAllowed(app, `${p}/consent`, ['POST']);
 
-  app.get(`${p}/faults`, async (_request, reply) => json(reply, 200, { available: FAULTS, active: ctx.faults.active() }));
-  app.post(`${p}/faults`, async (request, reply) => {
-    const body = controlBody(request.body);
-    const enable = optionalStringArray(body, 'enable') ?? [];
-    const disable = optionalStringArray(body, 'disable') ?? [];
-    try {
-      ctx.faults.set({ enable, disable });
-    } catch (e) {
-      if (e instanceof UnknownFaultError) throw badRequest(e.message);
-      throw e;
-    }
-    return json(reply, 200, { active: ctx.faults.active() });
-  });
-  methodNotAllowed(app, `${p}/faults`, ['GET', 'POST']);
+  switchRoutes(app, `${p}/faults`, FAULTS, ctx.faults);
+  switchRoutes(app, `${p}/variations`, VARIATIONS, ctx.variations);
 
   app.post(`${p}/reset`, async (_request, reply) => {
     ctx.reset();
     return json(reply, 200, overview(ctx));
   });
   methodNotAllowed(app, `${p}/reset`, ['POST']);
+}
+
+/** GET lists the switches and the active ones; POST `{ enable, disable }` changes them, all or nothing. */
+function switchRoutes(app: FastifyInstance, path: string, available: readonly unknown[], switches: Switches<string>): void {
+  app.get(path, async (_request, reply) => json(reply, 200, { available, active: switches.active() }));
+  app.post(path, async (request, reply) => {
+    const body = controlBody(request.body);
+    const enable = optionalStringArray(body, 'enable') ?? [];
+    const disable = optionalStringArray(body, 'disable') ?? [];
+    try {
+      switches.set({ enable, disable });
+    } catch (e) {
+      if (e instanceof UnknownSwitchError) throw badRequest(e.message);
+      throw e;
+    }
+    return json(reply, 200, { active: switches.active() });
+  });
+  methodNotAllowed(app, path, ['GET', 'POST']);
 }
 
 function clockView(ctx: EmulatorContext): { now: number; offset_seconds: number } {
@@ -93,6 +102,7 @@ function overview(ctx: EmulatorContext): Record<string, unknown> {
   return {
     now: ctx.clock.nowSeconds(),
     faults: ctx.faults.active(),
+    variations: ctx.variations.active(),
     integration: { client_id: integration.clientId, redirect_uri: integration.redirectUri },
     account: { id: account.id, subdomain: account.subdomain, amojo_id: account.amojoId },
     user: { id: admin.id },

@@ -1,0 +1,57 @@
+/**
+ * Allowed-variation switches, the mirror of the fault switches (./faults.ts): each makes the emulator behave in a way
+ * the spec allows but the emulator does not do by default (another code of the same class, members in another order,
+ * a token lifetime other than 24 h, an effect that comes late). `test/variations/` runs the whole suite under each one
+ * alone and expects no rule `failed` or `errored`: a variation that makes a rule fail is a bug in the rule (it reads the
+ * spec more strictly than its wording), unless the spec forbids the behaviour, and then it is a fault, not a variation.
+ * Each names its basis: the reading of docs/verdicts.md it exercises and the spec's own words. All are off by default;
+ * they are switched through `startEmulator({ variations })`, `RunningEmulator.variations` or
+ * `POST /_control/variations`. `conformance variations` and docs/variations.md are generated from this list.
+ */
+import { Switches } from './switches.js';
+
+export interface VariationInfo {
+  readonly name: string;
+  /** What the emulator does differently when it is on. */
+  readonly description: string;
+  /** Why a correct server may do it: the reading (docs/verdicts.md) and the spec's words it rests on. */
+  readonly basis: string;
+  /**
+   * How the suite must run to judge it truthfully: `fullWindows` lifts the embedded emulator's 1 s cap on effect
+   * windows, for a variation whose effects come late (a real service's are not instant).
+   */
+  readonly run?: { readonly fullWindows?: boolean };
+}
+
+const defineVariations = <const T extends readonly VariationInfo[]>(list: T): T => list;
+
+export const VARIATIONS = defineVariations([
+  // Answers in general (src/emulator/answer-variations.ts): JSON is compared by value, extra members are allowed.
+  { name: 'json-members-reordered', description: 'Every JSON answer has the members of each object in reverse order.',
+    basis: 'answer-member: JSON values are compared by value; an object is an unordered set of members (RFC 8259 §4).' },
+  { name: 'json-extra-members', description: 'Every object of every JSON answer carries one more member, `x_extension: true`.',
+    basis: 'answer-member: extra members are always allowed (docs/design.md §2, ambiguity policy).' },
+  { name: 'json-media-type-case', description: 'JSON answers are labelled `Application/JSON; Charset=UTF-8`.',
+    basis: 'status-code/answer-member: media types and their parameter names are case-insensitive (RFC 9110 §8.3.1); §4.1 and §4.3 state application/json.' },
+  { name: 'json-media-type-no-charset', description: 'JSON answers are labelled `application/json` without a charset parameter.',
+    basis: 'answer-member: application/json has no charset parameter of its own (RFC 8259 §11); the spec states only the media type.' },
+  { name: 'bodiless-200-as-204', description: 'Answers the spec states as "200 with no body" (disconnect, delivery status, reaction) are sent as 204 No Content.',
+    basis: 'status-code: another code of the same class is non_strict; "no body" is kept.' },
+  { name: 'bodiless-200-with-json', description: 'Answers the spec states as "200 with no body" carry a small JSON object (`{"result":"ok"}`).',
+    basis: 'one-observation: a body on an answer stated as bodiless is at worst non_strict, and only in the rule that owns the answer\'s shape.' },
+  { name: 'slow-answers', description: 'The first answer of each area (token exchange, account API, chat interface) is held 12 s before it is sent.',
+    basis: 'effect-window: a hang is an answer slower than 30 s; a slow answer is an answer (a full page or a large body can take seconds).' },
+] as const);
+
+export type VariationName = (typeof VARIATIONS)[number]['name'];
+
+/** The variation switches of one emulator instance (src/emulator/switches.ts). */
+export class VariationSwitches extends Switches<VariationName> {
+  constructor(initial: readonly string[] = []) {
+    super('variation', VARIATIONS.map((v) => v.name), initial);
+  }
+}
+
+export function isVariationName(name: string): name is VariationName {
+  return VARIATIONS.some((v) => v.name === name);
+}

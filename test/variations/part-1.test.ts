@@ -1,0 +1,3 @@
+import { describeVariations } from './suite.js';
+
+describeVariations(0, 2);

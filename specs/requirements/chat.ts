@@ -424,7 +424,10 @@ export const CHAT = requirements([
     statement: 'message.type is required.',
     observes: 'a message without type, or with a non-string type, is refused with 400',
     needs: ['nothing'],
-    reading: { kind: 'required-member' },
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a value of another JSON type coerced and accepted',
+    },
     rules: ['chat.message.required'],
   },
   {
@@ -456,7 +459,10 @@ export const CHAT = requirements([
     statement: 'text is required for type text.',
     observes: 'a text message without text, or with a non-string text, is refused with 400',
     needs: ['nothing'],
-    reading: { kind: 'required-member' },
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a value of another JSON type coerced and accepted',
+    },
     rules: ['chat.message.required'],
   },
   {
@@ -841,7 +847,10 @@ export const CHAT = requirements([
     statement: 'A quoted message without id needs timestamp and msec_timestamp (milliseconds).',
     observes: 'refused with 400 without either, or with either not an integer',
     needs: ['nothing'],
-    reading: { kind: 'required-member' },
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a value of another JSON type coerced and accepted',
+    },
     rules: ['chat.embedded.required'],
   },
   {
@@ -1297,8 +1306,8 @@ export const CHAT = requirements([
     observes: 'a missing or non-string event_type is refused with 400',
     needs: ['nothing'],
     reading: {
-      kind: 'enumeration', also: ['unmarked-member'], review: 'C38',
-      non_strict: 'refused with another 4xx; event_type missing and accepted (it is unmarked)',
+      kind: 'enumeration', also: ['unmarked-member', 'wrong-type'], review: 'C38, C67',
+      non_strict: 'refused with another 4xx; event_type missing, or of another JSON type, and accepted (it is unmarked)',
     },
     rules: ['chat.message-event.required', 'chat.message-event.unknown-type'],
   },
@@ -1524,7 +1533,10 @@ export const CHAT = requirements([
     statement: 'payload.message is required (§2.7).',
     observes: 'a missing or non-object message is refused with 400',
     needs: ['nothing'],
-    reading: { kind: 'required-member' },
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a value of another JSON type coerced and accepted',
+    },
     rules: ['chat.message-event.required', 'chat.message.required'],
   },
   {

@@ -72,7 +72,7 @@ export const READINGS = {
   },
   enumeration: {
     title: 'Enumerated values',
-    applies: 'a value outside an enumerated set: event_type, message type, hook_api_version, reaction type, status_code, error_code, grant_type, shared_post.type',
+    applies: 'a value outside a set the spec enumerates: event_type, message type, hook_api_version, reaction type, status_code, error_code, grant_type (not shared_post.type: "only post is supported" says what is supported, not what the request may carry)',
     passed: 'refused with the stated code (400); every listed value accepted',
     non_strict: 'refused with another 4xx',
     failed: 'a value outside the set accepted, or a listed value refused',

@@ -1553,7 +1553,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx; an exchange without redirect_uri accepted; a refresh with a differing redirect_uri accepted (RFC 6749 does not check it on refresh)',
       failed: 'a code exchange with a differing redirect_uri accepted',
     },
-    rules: ['oauth.token.redirect-uri.wrong', 'oauth.token.redirect-uri.missing'],
+    rules: ['oauth.token.redirect-uri.wrong', 'oauth.token.redirect-uri.missing', 'oauth.refresh.redirect-uri.wrong'],
   },
   {
     id: 'REQ-5.1-permission-details', section: '5.1', source: 'prose', level: 'info',

@@ -1052,7 +1052,10 @@ export const CHAT = requirements([
     statement: 'Transitions between delivery statuses are not shown.',
     observes: 'which orders of statuses (read then delivered, error then read) the target accepts',
     needs: ['nothing'],
-    reading: { kind: 'open-point' },
+    reading: {
+      kind: 'open-point', review: 'C24',
+      informational: 'which orders of statuses are accepted and which refused (a refused backward transition included), recorded',
+    },
     rules: ['chat.delivery-status.accepted'],
     partial: 'the rule requires every order to be accepted instead of recording what the target does',
     theme: 'records',

@@ -289,6 +289,19 @@ export const LISTS = requirements([
     rules: ['lists.filter.oracle.common', 'lists.filter.oracle.per-list'],
   },
   {
+    id: 'REQ-4.2-kind-range-reversed', section: '4.2', source: 'table', level: 'must',
+    statement: 'A range selects the values from [from] to [to]: with from after to, no value is in it.',
+    observes: 'filter[created_at] with from after to on each list: an empty answer or a refusal, never records',
+    needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K34',
+      passed: 'an empty answer (an empty 200 or a 204) or a refusal (any 4xx)',
+      failed: 'records returned for the reversed range (the bounds swapped or dropped)',
+      informational: 'a 2xx body not shaped as a list (the list body is not shown), recorded',
+    },
+    rules: ['lists.filter.range-reversed'],
+  },
+  {
     id: 'REQ-4.2-kind-range-fields', section: '4.2', source: 'table', level: 'must',
     statement: 'Range is allowed for price, next_price, next_date, created_at, updated_at, closed_at, closest_task_at and date, date_time, numeric custom fields.',
     observes: 'a range on each of them is accepted',

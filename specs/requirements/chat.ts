@@ -1087,7 +1087,7 @@ export const CHAT = requirements([
     statement: 'error_code is used with status_code -1 and is one of 901–905.',
     observes: '-1 without error_code, or with a code outside 901–905, is refused with 400',
     needs: ['nothing'],
-    reading: { kind: 'enumeration' },
+    reading: { kind: 'enumeration', also: ['required-member'] },
     rules: ['chat.delivery-status.refused'],
   },
 
@@ -1660,7 +1660,7 @@ export const CHAT = requirements([
     statement: 'Rule 1: the message, and the chat if needed, are created for the given msgid and conversation_id.',
     observes: 'a message to a new conversation appears in its history once, also when 16 arrive at once',
     needs: ['concurrency'],
-    reading: { kind: 'stated-behaviour' },
+    reading: { kind: 'stated-behaviour', also: ['effect-window'] },
     rules: ['chat.concurrency.messages', 'chat.model.history', 'chat.history.fields'],
   },
   {
@@ -2031,7 +2031,12 @@ export const CHAT = requirements([
     statement: 'History sender and receiver have the same structure: id, name, client_id, avatar, phone, email; profile and client_id only for external participants.',
     observes: 'the client\'s name, avatar, phone and email are those sent; account users have no client_id and no profile',
     needs: ['nothing'],
-    reading: { kind: 'answer-member' },
+    reading: {
+      kind: 'answer-member', review: 'C6, C7, C9',
+      passed: 'id and name; the client\'s client_id, avatar, phone and email as sent (an avatar re-hosted, present and non-empty); empty values omitted',
+      non_strict: 'null or "" for an empty value; a normalised phone; client_id null or "" for an account user',
+      failed: 'another value than sent; a client_id value for an account user',
+    },
     rules: ['chat.message.kinds'],
     partial: 'client_id and the presence of a receiver are checked; name, avatar, phone and email are not compared with what was sent',
     theme: 'history',
@@ -2418,7 +2423,10 @@ export const CHAT = requirements([
     statement: 'The message endpoint takes the event kinds new_message and edit_message.',
     observes: 'both are accepted; a missing or malformed event_type is refused with 400',
     needs: ['nothing'],
-    reading: { kind: 'enumeration' },
+    reading: {
+      kind: 'enumeration', also: ['unmarked-member'], review: 'C38',
+      non_strict: 'refused with another 4xx; event_type missing and accepted (it is unmarked)',
+    },
     rules: ['chat.message.answer', 'chat.edit.text', 'chat.message-event.required'],
   },
   {
@@ -2453,7 +2461,11 @@ export const CHAT = requirements([
     statement: '400 at all chat endpoints: invalid data, details in the body.',
     observes: 'invalid bodies answer 400 with a JSON body on every chat endpoint',
     needs: ['nothing'],
-    reading: { kind: 'status-code', also: ['one-observation'] },
+    reading: {
+      kind: 'status-code', also: ['one-observation'], review: 'C34, C38, C39, C56, C58, C60, C67',
+      non_strict: 'another 4xx; data whose member\'s own reading calls its acceptance non_strict (an unmarked member missing, a value of another JSON type) accepted',
+      failed: 'data whose member\'s own reading calls its acceptance a failure (a required member missing, a value outside an enumeration) accepted',
+    },
     rules: ['chat.connect.invalid', 'chat.participant.required', 'chat.message-event.required', 'chat.delivery-status.refused', 'chat.typing.invalid', 'chat.react.invalid', 'chat.disconnect.account-id-required', 'chat.history.query-invalid', 'chat.create-chat.conversation-id', 'chat.reply-to.message-required', 'chat.forwards.messages-required'],
   },
   {

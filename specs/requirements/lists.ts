@@ -52,7 +52,12 @@ function parameterStatements(p: ParameterRow): Requirement[] {
       statement: `${p.param} returns ${p.meaning}.`,
       observes: 'exactly the ground-truth records that satisfy it, across all pages; each returned record satisfies it on its own fields',
       needs: ['control'],
-      reading: { kind: 'stated-behaviour' },
+      reading: p.slug === 'name' ? {
+        kind: 'stated-behaviour', review: 'K35',
+        passed: 'every record with exactly that name, and only records whose name contains it',
+        failed: 'a record with exactly that name missing, or a record whose name does not contain the value in any letter case',
+        informational: 'records whose name only contains the value or differs in letter case (how names match is not stated: REQ-4.2-name-match)',
+      } : { kind: 'stated-behaviour' },
       rules: [p.oracle, 'lists.filter.meta.consistent'],
     },
   ];

@@ -1399,7 +1399,7 @@ export const ACCESS = requirements([
     needs: ['person'],
     reading: {
       kind: 'security', also: ['wrong-type'], review: 'K15',
-      non_strict: 'another 4xx; a secret of another JSON type coerced and refused',
+      non_strict: 'another 4xx; the right secret sent as another JSON type (["<secret>"]) coerced and accepted',
     },
     rules: ['oauth.refresh.client-secret.wrong', 'oauth.refresh.client-secret.wrong-type', 'oauth.refresh.refusal-keeps-token'],
   },

@@ -44,7 +44,7 @@ function signaturePerRoute(): Requirement[] {
 /** §2.7: a message of each type accepted and shown; its media may come back re-hosted (C12 of the review). */
 const TYPE_ACCEPTED_READING: StatementReading = {
   kind: 'status-code', also: ['answer-member'], review: 'C12',
-  passed: '200, and the history shows the message with its fields (media present and non-empty: the URL sent or a re-hosted copy)',
+  passed: '200, and the history shows the message with its fields (a media URL present and non-empty: the one sent or a re-hosted copy)',
   failed: 'a valid message of the type refused, or missing from the history after 15 s',
 };
 
@@ -1985,7 +1985,7 @@ export const CHAT = requirements([
       kind: 'status-code', review: 'C51',
       passed: '204 for a chat without messages',
       non_strict: '200 with an empty messages array',
-      failed: '200 with messages',
+      failed: '200 with messages, or a refusal (4xx) of the existing chat',
     },
     rules: ['chat.history.empty'],
   },

@@ -5,7 +5,7 @@
  * generated from READINGS (src/docs/readings.ts), so the two never drift.
  *
  * Every outcome text states what the reading itself decides. Whatever the reading, a 5xx, a connection reset or a hang
- * (an answer slower than HANG_LIMIT_MS) is `failed` (docs/verdicts.md, "How a rule's verdict is decided").
+ * (an answer slower than POLICY_HANG_MS) is `failed` (docs/verdicts.md, "How a rule's verdict is decided").
  */
 
 /** The verdicts a reading decides between (the other two, skipped and errored, say that no verdict was reached). */
@@ -14,11 +14,11 @@ export type Outcome = 'passed' | 'non_strict' | 'failed' | 'informational';
 export const OUTCOMES: readonly Outcome[] = ['passed', 'non_strict', 'failed', 'informational'];
 
 /** An answer slower than this is a hang. */
-export const HANG_LIMIT_MS = 30_000;
+export const POLICY_HANG_MS = 30_000;
 /** An expected lead, notification, counter or history entry shows within this window; a forbidden one is watched as long. */
-export const EFFECT_WINDOW_MS = 15_000;
+export const POLICY_EFFECT_WINDOW_MS = 15_000;
 /** An expected hook arrives within this window; a forbidden one is watched as long. */
-export const HOOK_WINDOW_MS = 30_000;
+export const POLICY_HOOK_WINDOW_MS = 30_000;
 
 /** What `failed` is under a reading that judges nothing itself: the breakages the runner fails in every rule. */
 export const BREAKAGE = 'only a 5xx, a connection reset or a hang (an answer slower than 30 s)';

@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { outcomesOf, REQUIREMENTS, type Requirement } from '../../specs/requirements/index.js';
-import { BREAKAGE, NONE, OUTCOMES, READING_NAMES, READINGS } from '../../src/model/readings.js';
+import {
+  BREAKAGE, NONE, OUTCOMES, POLICY_EFFECT_WINDOW_MS, POLICY_HANG_MS, POLICY_HOOK_WINDOW_MS, READING_NAMES, READINGS,
+} from '../../src/model/readings.js';
 
 const verdicts = readFileSync(new URL('../../docs/verdicts.md', import.meta.url), 'utf8');
 const id = (r: Requirement) => r.id;
@@ -34,6 +36,14 @@ describe('the reading policy', () => {
     expect(READINGS['open-point'].failed).toBe(BREAKAGE);
     expect(READINGS['open-point'].passed).toBe(NONE);
     expect(READINGS['open-point'].non_strict).toBe(NONE);
+  });
+
+  it('states its times in its texts as its constants give them', () => {
+    const s = (ms: number) => `${ms / 1000} s`;
+    expect(BREAKAGE).toContain(s(POLICY_HANG_MS));
+    expect(READINGS['effect-window'].applies).toContain(s(POLICY_EFFECT_WINDOW_MS));
+    expect(READINGS['effect-window'].applies).toContain(s(POLICY_HOOK_WINDOW_MS));
+    expect(READINGS['effect-window'].applies).toContain(`slower than ${s(POLICY_HANG_MS)}`);
   });
 
   it('is written in docs/verdicts.md: every name, in the section and in its generated table', () => {

@@ -1815,7 +1815,11 @@ export const CHAT = requirements([
     statement: 'error_code is required only when status_code is -1.',
     observes: '-1 without error_code is refused; 1 and 2 without it are accepted',
     needs: ['nothing'],
-    reading: { kind: 'required-member', also: ['enumeration'] },
+    reading: {
+      kind: 'required-member', also: ['enumeration'],
+      passed: '-1 without error_code refused with 400; 1 and 2 without it accepted',
+      failed: '-1 without error_code accepted, or 1 or 2 refused for lacking it',
+    },
     rules: ['chat.delivery-status.refused', 'chat.delivery-status.accepted'],
   },
   {
@@ -2146,7 +2150,12 @@ export const CHAT = requirements([
     statement: 'A reaction names the chat by conversation_id or by conversation_ref_id; one of them suffices.',
     observes: 'either one alone is accepted; neither is refused with 400',
     needs: ['nothing'],
-    reading: { kind: 'required-member' },
+    reading: {
+      kind: 'required-member',
+      passed: 'conversation_id alone, or conversation_ref_id alone, accepted; neither refused with 400',
+      non_strict: 'neither refused with another 4xx',
+      failed: 'neither given and accepted, or one alone refused',
+    },
     rules: ['chat.react.accepted', 'chat.react.invalid'],
   },
   {
@@ -2154,7 +2163,12 @@ export const CHAT = requirements([
     statement: 'A reaction names the message by id or by msgid; one of them suffices.',
     observes: 'either one alone is accepted; neither is refused with 400',
     needs: ['nothing'],
-    reading: { kind: 'required-member' },
+    reading: {
+      kind: 'required-member',
+      passed: 'id alone, or msgid alone, accepted; neither refused with 400',
+      non_strict: 'neither refused with another 4xx',
+      failed: 'neither given and accepted, or one alone refused',
+    },
     rules: ['chat.react.accepted', 'chat.react.invalid'],
   },
   {

@@ -2,7 +2,7 @@
  * Access: the preamble, §1, §2.1–§2.3, §3.1, §4.1 (access-granting page, token exchange, account API calls, the
  * disconnect hook), §5.1, §5.3, and the access rows of §6–§9, with the RFC 6749 / 6750 / 7519 statements they rely on.
  */
-import { requirements } from './model.js';
+import { requirements, type StatementReading } from './model.js';
 
 const CODE_GRANT_FIELDS = [
   ['client_id', 'the integration ID identifies the client'],
@@ -18,6 +18,34 @@ const BREAKAGES = [
   ['wrong-type', 'a value of another JSON type'],
 ] as const;
 
+/**
+ * The reading of each broken code exchange (K15, K16 of the review: half the cases are form-encoded, where a JSON-only
+ * server's 415 is non_strict; their body's type is judged by REQ-4.1-exchange-error-json alone).
+ */
+const CODE_GRANT_READINGS: Record<`${(typeof CODE_GRANT_FIELDS)[number][0]}-${(typeof BREAKAGES)[number][0]}`, StatementReading> = {
+  'client_id-missing': { kind: 'required-member', also: ['one-observation'], review: 'K16' },
+  'client_id-wrong': { kind: 'security', also: ['one-observation'], review: 'K16' },
+  'client_id-wrong-type': { kind: 'wrong-type', also: ['one-observation'], review: 'K15, K16' },
+  'client_secret-missing': { kind: 'required-member', also: ['one-observation'], review: 'K16' },
+  'client_secret-wrong': { kind: 'security', also: ['one-observation'], review: 'K16' },
+  'client_secret-wrong-type': { kind: 'wrong-type', also: ['one-observation'], review: 'K15, K16' },
+  'grant_type-missing': {
+    kind: 'unmarked-member', also: ['one-observation'], review: 'K16',
+    non_strict: 'refused with another 4xx (415 to the form-encoded case), or accepted as a code grant (grant_type is unmarked)',
+  },
+  'grant_type-wrong': { kind: 'enumeration', also: ['one-observation'], review: 'K16' },
+  'grant_type-wrong-type': { kind: 'wrong-type', also: ['one-observation'], review: 'K15, K16' },
+  'code-missing': { kind: 'required-member', also: ['one-observation'], review: 'K16' },
+  'code-wrong': { kind: 'security', also: ['one-observation'], review: 'K16' },
+  'code-wrong-type': { kind: 'wrong-type', also: ['one-observation'], review: 'K15, K16' },
+  'redirect_uri-missing': {
+    kind: 'unmarked-member', also: ['one-observation'], review: 'K11, K16',
+    non_strict: 'refused with another 4xx, or accepted without redirect_uri (the table does not mark it required)',
+  },
+  'redirect_uri-wrong': { kind: 'security', also: ['one-observation'], review: 'K16' },
+  'redirect_uri-wrong-type': { kind: 'wrong-type', also: ['one-observation'], review: 'K15, K16' },
+};
+
 export const ACCESS = requirements([
   // ---- preamble
   {
@@ -25,6 +53,11 @@ export const ACCESS = requirements([
     statement: '{base_url} is the address of one customer account; each account has its own sub-domain.',
     observes: 'a token issued for account A, sent to account B\'s base_url, is refused with 401',
     needs: ['person'],
+    reading: {
+      kind: 'security',
+      passed: 'the other account\'s base_url refuses the token with 401',
+      non_strict: 'another 4xx',
+    },
     rules: ['api.base-url.per-account'],
   },
   {
@@ -32,6 +65,12 @@ export const ACCESS = requirements([
     statement: 'All bodies are JSON unless stated otherwise.',
     observes: 'token, chat and account API answers carry a JSON media type and parse as JSON',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K8',
+      passed: 'a JSON body with application/json (any parameters, e.g. charset=utf-8)',
+      non_strict: 'another JSON media type (text/json, application/*+json)',
+      failed: 'a body that does not parse as JSON, or a non-JSON media type',
+    },
     rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json'],
   },
   {
@@ -39,6 +78,7 @@ export const ACCESS = requirements([
     statement: 'Timestamps are Unix seconds unless a field says milliseconds.',
     observes: 'server_time and history timestamp are seconds; msec_timestamp is the same instant in milliseconds',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.token-response.server-time', 'chat.history.fields'],
     partial: 'history timestamp and msec_timestamp are typed as integers, never compared as seconds and milliseconds of one instant',
     theme: 'history',
@@ -50,6 +90,7 @@ export const ACCESS = requirements([
     statement: 'A developer registers an integration in the developer account and receives an integration ID, a secret key and an authorization code.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     untestable: 'a UI step in the developer account; no API of the spec registers an integration',
   },
   {
@@ -57,6 +98,7 @@ export const ACCESS = requirements([
     statement: 'The integration obtains an access token and a refresh token through the authorization code grant.',
     observes: 'a code exchange answers 200 with both tokens, and the access token works at /api/v4/account',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['api.bearer.access-token-works', 'oauth.token-response.refresh-token'],
   },
   {
@@ -64,6 +106,7 @@ export const ACCESS = requirements([
     statement: 'The integration obtains new tokens through the refresh grant.',
     observes: 'a refresh exchange answers 200 with a new pair',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.refresh.rotates', 'oauth.refresh.new-access-token-works'],
   },
   {
@@ -71,6 +114,7 @@ export const ACCESS = requirements([
     statement: 'Long-lived tokens can be issued by hand for single-account integrations.',
     observes: 'a long-lived token created on the Keys tab works as a bearer',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['api.long-lived.works'],
   },
   {
@@ -78,6 +122,7 @@ export const ACCESS = requirements([
     statement: 'With the access token, the integration calls the account API under /api/v4.',
     observes: 'GET /api/v4/account with the bearer answers 200',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['api.bearer.access-token-works'],
   },
   {
@@ -85,6 +130,7 @@ export const ACCESS = requirements([
     statement: 'Tokens carry the rights of the user who granted access.',
     observes: 'a token granted by a user with restricted rights sees only what that user may see',
     needs: ['person'],
+    reading: { kind: 'security' },
     untestable: 'needs a second real user whose rights hide some records, granting access (a person): no API of the spec sets a user\'s rights, and the emulator models one administrator with every right, so an emulator-backed rule would only restate its own model',
   },
   {
@@ -92,6 +138,7 @@ export const ACCESS = requirements([
     statement: 'The service redirects to the Redirect URI with the authorization code.',
     observes: 'Allow ends in a redirect to the Redirect URI with code',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.allow-parameters'],
   },
   {
@@ -99,6 +146,7 @@ export const ACCESS = requirements([
     statement: 'The service sends a GET hook when the integration is disconnected.',
     observes: 'disconnecting the integration sends a GET to the hook URL',
     needs: ['person', 'hook'],
+    reading: { kind: 'effect-window' },
     rules: ['hook.disconnect.parameters'],
   },
   {
@@ -106,6 +154,7 @@ export const ACCESS = requirements([
     statement: 'Chat requests are signed with a channel secret.',
     observes: 'a request signed with the channel secret is accepted; one signed with another secret gets 403',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.valid', 'chat.signature.tampered-secret'],
   },
 
@@ -115,6 +164,7 @@ export const ACCESS = requirements([
     statement: 'The integration name is up to 255 characters.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a limit of the developer-account settings form; no API of the spec creates or renames an integration',
   },
   {
@@ -122,6 +172,7 @@ export const ACCESS = requirements([
     statement: 'The name is shown in the integration list and is searchable.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the account\'s integration list; no API observes it',
   },
   {
@@ -129,6 +180,7 @@ export const ACCESS = requirements([
     statement: 'The name is shown in the access dialog.',
     observes: 'the access-granting page shows the integration\'s name',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.shows-integration'],
   },
   {
@@ -136,6 +188,7 @@ export const ACCESS = requirements([
     statement: 'The description is up to 65000 characters, HTML markup allowed.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a field of the developer-account settings form; the spec shows it nowhere an API reaches',
   },
   {
@@ -143,6 +196,7 @@ export const ACCESS = requirements([
     statement: 'The Redirect URI is required.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'required-member' },
     untestable: 'a validation of the developer-account settings form; no API registers an integration',
   },
   {
@@ -150,6 +204,7 @@ export const ACCESS = requirements([
     statement: 'The Redirect URI receives the authorization code.',
     observes: 'Allow navigates to the registered Redirect URI with code',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.allow-parameters', 'oauth.page.allow-popup'],
   },
   {
@@ -157,6 +212,7 @@ export const ACCESS = requirements([
     statement: 'The Redirect URI\'s domain must use SSL if the integration is used in more than one account.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'security' },
     untestable: 'a registration condition checked in the settings form; no API registers an integration',
   },
   {
@@ -164,6 +220,7 @@ export const ACCESS = requirements([
     statement: 'Cyrillic domains and their punycode forms are unsupported as Redirect URI.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a registration condition of the settings form; no API registers an integration',
   },
   {
@@ -171,6 +228,7 @@ export const ACCESS = requirements([
     statement: 'Domain availability is checked periodically and is a condition of operation.',
     observes: 'nothing through the API',
     needs: ['clock'],
+    reading: { kind: 'open-point' },
     untestable: 'the schedule and the consequence of a failed check are not stated, and the check runs inside the service',
   },
   {
@@ -178,6 +236,7 @@ export const ACCESS = requirements([
     statement: 'The optional disconnect hook URL receives a GET request when a user disconnects the integration.',
     observes: 'a GET arrives at the hook URL after the disconnect',
     needs: ['person', 'hook'],
+    reading: { kind: 'effect-window' },
     rules: ['hook.disconnect.parameters'],
   },
   {
@@ -185,6 +244,7 @@ export const ACCESS = requirements([
     statement: 'Permissions are the minimal set the integration needs; their contents are not shown.',
     observes: 'nothing',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     untestable: 'the permission set is "not shown"; only its display on the page is testable (REQ-4.1-page-shows-permissions)',
   },
   {
@@ -192,6 +252,7 @@ export const ACCESS = requirements([
     statement: 'The icon is required, jpeg, jpg, png or gif.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'required-member' },
     untestable: 'an upload condition of the settings form; the page only shows the result (REQ-4.1-page-shows-logo)',
   },
   {
@@ -199,6 +260,7 @@ export const ACCESS = requirements([
     statement: 'The icon is 400x272.',
     observes: 'the logo image on the access-granting page has a natural size of 400x272',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.shows-integration'],
     partial: 'the rule checks that a logo loads, not its natural size',
     theme: 'access-page',
@@ -208,6 +270,7 @@ export const ACCESS = requirements([
     statement: 'With duplicate control set, the integration appears in the duplicate-control settings.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the account\'s duplicate-control settings; no API observes it',
   },
   {
@@ -215,6 +278,7 @@ export const ACCESS = requirements([
     statement: 'With multiple sources set, no default sources are created and the integration creates all it needs.',
     observes: 'nothing through the spec\'s API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'the sources API is outside the spec; nothing the spec describes lists sources',
   },
   {
@@ -222,6 +286,7 @@ export const ACCESS = requirements([
     statement: 'The integration ID is visible only to administrators of the developer account.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'security' },
     untestable: 'a UI statement about the developer-account settings; no API observes it',
   },
   {
@@ -229,6 +294,7 @@ export const ACCESS = requirements([
     statement: 'The secret key is visible only to administrators of the developer account.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'security' },
     untestable: 'a UI statement about the developer-account settings; no API observes it',
   },
   {
@@ -236,6 +302,12 @@ export const ACCESS = requirements([
     statement: 'The secret key can be regenerated; after regeneration every configuration holding the old key must be updated.',
     observes: 'after regeneration the old secret is refused at the exchange and the new one works',
     needs: ['person'],
+    reading: {
+      kind: 'security', review: 'K42',
+      passed: 'after regeneration the new secret works and the old one is refused',
+      failed: 'the old secret still accepted after regeneration, or the new one refused',
+      informational: 'whether tokens issued before the regeneration still refresh (the spec does not say)',
+    },
     rules: ['oauth.secret.regenerated', 'oauth.secret.regenerated-refresh'],
   },
   {
@@ -243,6 +315,11 @@ export const ACCESS = requirements([
     statement: 'After regeneration the disconnect hook is signed with the new key.',
     observes: 'the hook\'s signature verifies under the new secret and not under the old one',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'security', also: ['effect-window'],
+      passed: 'the next disconnect hook signed with the new key',
+      failed: 'the hook signed with the old key, or not sent within 30 s',
+    },
     rules: ['oauth.secret.regenerated-hook'],
   },
   {
@@ -250,6 +327,7 @@ export const ACCESS = requirements([
     statement: 'The authorization code is visible to developer-account administrators after the integration is enabled.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the developer-account settings; no API observes it',
   },
   {
@@ -257,6 +335,7 @@ export const ACCESS = requirements([
     statement: 'The integration is bound to the developer account; any administrator of it may manage it.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'management happens in the developer-account UI; no API of the spec manages integrations',
   },
   {
@@ -264,6 +343,7 @@ export const ACCESS = requirements([
     statement: 'Creating an integration requires administrator rights.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'creation happens in the developer-account UI; no API of the spec creates integrations',
   },
   {
@@ -271,6 +351,7 @@ export const ACCESS = requirements([
     statement: 'A private integration on a non-technical account needs a permanent, irrevocable waiver of technical support.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a contractual step in the UI; no API observes it',
   },
 
@@ -280,6 +361,11 @@ export const ACCESS = requirements([
     statement: 'The authorization code is temporary and valid 20 minutes.',
     observes: 'a code is still exchangeable 19 minutes after issue',
     needs: ['person', 'clock'],
+    reading: {
+      kind: 'lifetime',
+      passed: 'the code exchanged within 20 minutes',
+      failed: 'refused within 20 minutes, or accepted once 20 minutes and a minute have passed',
+    },
     rules: ['oauth.code.valid-before-expiry'],
   },
   {
@@ -287,6 +373,7 @@ export const ACCESS = requirements([
     statement: 'The authorization code is exchanged for the token pair.',
     observes: 'the code exchange answers an access token and a refresh token',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.token-response.access-token-jwt', 'oauth.token-response.refresh-token'],
   },
   {
@@ -294,6 +381,7 @@ export const ACCESS = requirements([
     statement: 'The code is useless without the integration ID and secret key.',
     observes: 'a code exchange without client_id or without client_secret is refused',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['oauth.token.client-id.missing', 'oauth.token.client-secret.missing'],
   },
   {
@@ -301,6 +389,7 @@ export const ACCESS = requirements([
     statement: 'The access token is a JWT.',
     observes: 'access_token decodes as a JWT (header and claims)',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.token-response.access-token-jwt'],
   },
   {
@@ -308,6 +397,7 @@ export const ACCESS = requirements([
     statement: 'The access token is session-like.',
     observes: 'nothing',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     untestable: '"session-like" has no stated observable meaning beyond the expires_in lifetime (REQ-2.2-access-lifetime)',
   },
   {
@@ -315,6 +405,11 @@ export const ACCESS = requirements([
     statement: 'The access token\'s lifetime is returned as expires_in.',
     observes: 'expires_in is a positive integer and the token is refused once it has passed',
     needs: ['person', 'clock'],
+    reading: {
+      kind: 'answer-member', also: ['lifetime'],
+      passed: 'expires_in present, an int of seconds; the token works until then',
+      failed: 'expires_in missing or not an int',
+    },
     rules: ['oauth.token-response.expires-in', 'api.bearer.expired'],
   },
   {
@@ -322,6 +417,7 @@ export const ACCESS = requirements([
     statement: 'The access token must be kept private to the application (not in browser cookies or open configuration files).',
     observes: 'nothing on the service',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     untestable: 'an obligation on the integration, not on the service',
   },
   {
@@ -329,6 +425,11 @@ export const ACCESS = requirements([
     statement: 'The refresh token is valid 3 months.',
     observes: 'a refresh token still works 89 days minus an hour after issue',
     needs: ['person', 'clock'],
+    reading: {
+      kind: 'lifetime', review: 'K2',
+      passed: 'a refresh token unused for 89 days (the shortest 3 months) still exchanged',
+      failed: 'refused before 89 days',
+    },
     rules: ['oauth.refresh.valid-before-expiry'],
   },
   {
@@ -336,6 +437,12 @@ export const ACCESS = requirements([
     statement: 'The refresh token is exchangeable once only.',
     observes: 'a second exchange of one refresh token is refused, also when the two race',
     needs: ['person', 'concurrency'],
+    reading: {
+      kind: 'security',
+      passed: 'a second exchange of the same refresh token refused (400)',
+      non_strict: 'refused with another 4xx',
+      failed: 'a second exchange accepted',
+    },
     rules: ['oauth.refresh.old-token-refused', 'oauth.refresh.concurrent-single-use'],
   },
   {
@@ -343,6 +450,7 @@ export const ACCESS = requirements([
     statement: 'Long-lived tokens are created manually on the Keys tab for external and private integrations.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI step; the control API stands in for it, and what it creates is judged by REQ-2.2-long-lived-no-exchange',
   },
   {
@@ -350,6 +458,7 @@ export const ACCESS = requirements([
     statement: 'The user picks a long-lived token\'s expiry from 1 day to 5 years.',
     observes: 'a 1-day token is refused after a day; a 5-year token still works just before 5 years',
     needs: ['person', 'clock'],
+    reading: { kind: 'lifetime' },
     rules: ['api.long-lived.expired'],
     partial: 'the 5-year end is not tried (a token picked for 5 years still works 5 years minus a day later)',
     theme: 'revocation',
@@ -359,6 +468,7 @@ export const ACCESS = requirements([
     statement: 'A long-lived token is shown once at creation.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the Keys tab; no API observes it',
   },
   {
@@ -366,6 +476,7 @@ export const ACCESS = requirements([
     statement: 'A long-lived token has no refresh token and needs no exchange.',
     observes: 'it works as a bearer as created, comes without refresh_token and is refused as a refresh token',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['api.long-lived.works', 'oauth.long-lived.no-refresh'],
   },
   {
@@ -373,6 +484,7 @@ export const ACCESS = requirements([
     statement: 'Long-lived tokens are listed under issued accesses with issue and expiry dates.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the issued-accesses list; no API observes it',
   },
   {
@@ -380,6 +492,12 @@ export const ACCESS = requirements([
     statement: 'A long-lived token can be revoked under issued accesses.',
     observes: 'a revoked long-lived token is refused with 401',
     needs: ['person'],
+    reading: {
+      kind: 'security',
+      passed: 'a revoked long-lived token refused with 401',
+      non_strict: 'another 4xx',
+      failed: 'the revoked token still accepted',
+    },
     rules: ['api.long-lived.revoked'],
   },
   {
@@ -387,6 +505,12 @@ export const ACCESS = requirements([
     statement: 'The JWT exp claim agrees with expires_in.',
     observes: 'exp − iat equals expires_in within a minute',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', also: ['lifetime'], review: 'K1 (the review reads INFO; the policy reads a JWT claim the spec does not name as rfc-unstated)',
+      passed: 'exp within 60 s of server_time + expires_in',
+      non_strict: 'no exp or iat claim, or an exp more than 60 s away from server_time + expires_in',
+      failed: 'only a breakage: the lifetime itself is probed from expires_in (REQ-3.1-access-expired)',
+    },
     rules: ['oauth.token-response.jwt-expiry'],
   },
   {
@@ -394,6 +518,7 @@ export const ACCESS = requirements([
     statement: 'A JWT must not be accepted on or after its expiration time.',
     observes: 'the access token is refused with 401 once expires_in has passed',
     needs: ['person', 'clock'],
+    reading: { kind: 'lifetime' },
     rules: ['api.bearer.expired'],
   },
   {
@@ -401,6 +526,7 @@ export const ACCESS = requirements([
     statement: 'A JWT must not be accepted before its nbf time.',
     observes: 'with the target clock set before the token\'s nbf, the token is refused with 401',
     needs: ['person', 'clock'],
+    reading: { kind: 'lifetime' },
     rules: ['api.bearer.not-yet-valid'],
   },
   {
@@ -408,6 +534,11 @@ export const ACCESS = requirements([
     statement: 'The issued access token is a signed JWT: its alg names a signature algorithm, never none.',
     observes: 'the JWT header\'s alg is a JWS signature algorithm (RS256 on the live service) and the signature part is not empty',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K24',
+      passed: 'a well-formed JWS whose alg names a signature or MAC algorithm (HS*, RS*, PS*, ES*, EdDSA)',
+      failed: 'alg none: anyone can forge the token (read as `security`)',
+    },
     rules: ['oauth.jwt.signed'],
   },
   {
@@ -415,6 +546,7 @@ export const ACCESS = requirements([
     statement: 'A JWT whose signature does not validate (another key, alg none, HS256 confusion, tampered claims) is refused.',
     observes: 'each forgery of a real token gets 401',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['api.bearer.forged', 'api.bearer.unsigned'],
   },
   {
@@ -422,6 +554,12 @@ export const ACCESS = requirements([
     statement: 'The access token\'s claims, readable by anyone holding it, carry no secret.',
     observes: 'no claim holds the client secret, the refresh token or the authorization code',
     needs: ['person'],
+    reading: {
+      kind: 'security', review: 'K23',
+      passed: 'neither the client secret nor a channel secret among the claims',
+      failed: 'the client secret or a channel secret among the claims',
+      informational: 'other values among the claims (an authorization code), recorded',
+    },
     rules: ['oauth.jwt.no-secrets'],
   },
   {
@@ -429,6 +567,11 @@ export const ACCESS = requirements([
     statement: 'Each access token has a unique jti.',
     observes: 'the jti claims of several issued tokens are present and distinct',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K25',
+      passed: 'distinct access tokens; when they carry a jti, distinct jtis (RFC 7519 makes jti optional)',
+      failed: 'two access tokens, or two jtis, equal (a replay cannot be told apart)',
+    },
     rules: ['oauth.jwt.jti-unique'],
   },
   {
@@ -436,6 +579,7 @@ export const ACCESS = requirements([
     statement: 'What the JWT names as its audience (aud) and other claims.',
     observes: 'the claims of an issued token: aud, sub, account_id, scopes',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     rules: ['oauth.jwt.claims'],
   },
   {
@@ -443,6 +587,7 @@ export const ACCESS = requirements([
     statement: 'Codes and refresh tokens must be unguessable: the chance of guessing one at most 2^-128.',
     observes: 'several codes and refresh tokens are long enough for 128 bits in their alphabet and never repeat',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['oauth.token.entropy'],
   },
 
@@ -452,6 +597,11 @@ export const ACCESS = requirements([
     statement: 'token_type is a string naming a bearer type.',
     observes: 'token_type is "Bearer" (any case)',
     needs: ['person'],
+    reading: {
+      kind: 'answer-member',
+      passed: 'a string naming bearer, in any letter case',
+      failed: 'missing, or another type than bearer',
+    },
     rules: ['oauth.token-response.token-type'],
   },
   {
@@ -459,6 +609,11 @@ export const ACCESS = requirements([
     statement: 'expires_in is an int: seconds until the access token expires.',
     observes: 'expires_in is a positive integer',
     needs: ['person'],
+    reading: {
+      kind: 'answer-member',
+      passed: 'an int of seconds, greater than 0',
+      failed: 'missing, or not an int',
+    },
     rules: ['oauth.token-response.expires-in'],
   },
   {
@@ -466,6 +621,12 @@ export const ACCESS = requirements([
     statement: 'server_time is an int timestamp: the server time of the response.',
     observes: 'server_time is an integer within 300 s of the target clock',
     needs: ['person'],
+    reading: {
+      kind: 'answer-member', review: 'K4',
+      passed: 'an int within 300 s of the time the kit saw the answer (within 5 s with a control clock)',
+      failed: 'missing, or not an int',
+      informational: 'a skew over 300 s (the spec gives no tolerance), recorded',
+    },
     rules: ['oauth.token-response.server-time'],
   },
   {
@@ -473,6 +634,11 @@ export const ACCESS = requirements([
     statement: 'access_token is a string, the JWT access token.',
     observes: 'access_token is a decodable JWT string',
     needs: ['person'],
+    reading: {
+      kind: 'answer-member',
+      passed: 'a string, a JWT',
+      failed: 'missing, or not a string',
+    },
     rules: ['oauth.token-response.access-token-jwt'],
   },
   {
@@ -480,6 +646,11 @@ export const ACCESS = requirements([
     statement: 'refresh_token is a string, the refresh token.',
     observes: 'refresh_token is a non-empty string',
     needs: ['person'],
+    reading: {
+      kind: 'answer-member',
+      passed: 'a string',
+      failed: 'missing, or not a string',
+    },
     rules: ['oauth.token-response.refresh-token'],
   },
   {
@@ -487,6 +658,12 @@ export const ACCESS = requirements([
     statement: 'A refresh exchange answers the same token response object (§4.1 Response 200).',
     observes: 'the refresh answer has token_type, expires_in, server_time, a JWT access_token and a refresh_token',
     needs: ['person'],
+    reading: {
+      kind: 'answer-member', review: 'K4',
+      passed: 'the token response object of §2.3, server_time within 300 s',
+      failed: 'a member of §2.3 missing or of another type',
+      informational: 'a server_time skew over 300 s, recorded',
+    },
     rules: ['oauth.refresh.rotates', 'oauth.refresh.answer'],
   },
 
@@ -496,6 +673,11 @@ export const ACCESS = requirements([
     statement: 'After 20 minutes the code expires and can no longer be exchanged.',
     observes: 'a code is refused with 400 21 minutes after issue',
     needs: ['person', 'clock'],
+    reading: {
+      kind: 'lifetime',
+      passed: 'the code refused once 20 minutes have passed',
+      failed: 'accepted after 20 minutes (and a margin of a minute)',
+    },
     rules: ['oauth.code.expired'],
   },
   {
@@ -503,6 +685,7 @@ export const ACCESS = requirements([
     statement: 'A code exchange with a valid code, client credentials and Redirect URI returns the access and refresh token.',
     observes: 'the exchange answers 200 with both tokens and the access token works',
     needs: ['person'],
+    reading: { kind: 'status-code', also: ['answer-member'] },
     rules: ['api.bearer.access-token-works', 'oauth.token-response.refresh-token'],
   },
   {
@@ -510,6 +693,7 @@ export const ACCESS = requirements([
     statement: 'A refresh exchange with an unused refresh token under 3 months issues new tokens.',
     observes: 'the refresh answers 200 with a new refresh token and a working access token',
     needs: ['person'],
+    reading: { kind: 'status-code', also: ['answer-member'] },
     rules: ['oauth.refresh.rotates', 'oauth.refresh.new-access-token-works'],
   },
   {
@@ -517,6 +701,12 @@ export const ACCESS = requirements([
     statement: 'After a refresh the old refresh token becomes invalid.',
     observes: 'the exchanged refresh token is refused when sent again',
     needs: ['person'],
+    reading: {
+      kind: 'security',
+      passed: 'the old refresh token refused after the refresh (400)',
+      non_strict: 'refused with another 4xx',
+      failed: 'the old refresh token exchanged again',
+    },
     rules: ['oauth.refresh.old-token-refused'],
   },
   {
@@ -524,6 +714,7 @@ export const ACCESS = requirements([
     statement: 'The new refresh token must be stored: it is the one that works next.',
     observes: 'the refresh token returned by a refresh can itself be exchanged',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.refresh.new-token-works'],
   },
   {
@@ -531,6 +722,12 @@ export const ACCESS = requirements([
     statement: 'After 3 months without a refresh the refresh token expires; the integration loses access.',
     observes: 'a refresh token is refused 92 days plus an hour after issue',
     needs: ['person', 'clock'],
+    reading: {
+      kind: 'lifetime', review: 'K3',
+      passed: 'refused once 93 days have passed (the longest 3 months and a day)',
+      failed: 'accepted after 93 days',
+      informational: 'accepted or refused between 89 and 93 days, recorded',
+    },
     rules: ['oauth.refresh.expired'],
   },
   {
@@ -538,6 +735,12 @@ export const ACCESS = requirements([
     statement: 'When an administrator deactivates the installation, the access token is revoked: API calls return 401.',
     observes: 'after deactivation the access token gets 401 at /api/v4/account',
     needs: ['person'],
+    reading: {
+      kind: 'status-code',
+      passed: '401 to API calls after the deactivation',
+      non_strict: 'another 4xx',
+      failed: 'a 2xx after the deactivation',
+    },
     rules: ['api.bearer.deactivated-installation'],
   },
   {
@@ -545,6 +748,12 @@ export const ACCESS = requirements([
     statement: 'After deactivation, authorization must be obtained again: the refresh token no longer gives tokens.',
     observes: 'a refresh exchange with the installation\'s refresh token is refused after deactivation',
     needs: ['person'],
+    reading: {
+      kind: 'status-code', also: ['security'],
+      passed: 'the refresh refused with 400',
+      non_strict: 'another 4xx',
+      failed: 'new tokens issued after the deactivation',
+    },
     rules: ['oauth.deactivation.revokes-credentials'],
   },
   {
@@ -552,6 +761,11 @@ export const ACCESS = requirements([
     statement: 'After expires_in seconds the access token is expired.',
     observes: 'the access token gets 401 a minute after expires_in',
     needs: ['person', 'clock'],
+    reading: {
+      kind: 'lifetime',
+      passed: 'the access token refused after expires_in (or exp) has passed',
+      failed: 'accepted after expires_in has passed, or refused before',
+    },
     rules: ['api.bearer.expired'],
   },
   {
@@ -559,6 +773,7 @@ export const ACCESS = requirements([
     statement: 'Once the access token expired, a refresh exchange is needed and gives a working access token.',
     observes: 'after expires_in, a refresh answers 200 and its access token works at /api/v4/account',
     needs: ['person', 'clock'],
+    reading: { kind: 'lifetime' },
     rules: ['oauth.refresh.valid-before-expiry'],
     partial: 'the refresh succeeds after the access token expired, but its new access token is not tried at the API',
     theme: 'refresh-grant',
@@ -568,6 +783,7 @@ export const ACCESS = requirements([
     statement: 'A long-lived token becomes invalid when its expiry is reached.',
     observes: 'a 1-day long-lived token gets 401 a minute after a day',
     needs: ['person', 'clock'],
+    reading: { kind: 'lifetime' },
     rules: ['api.long-lived.expired'],
   },
   {
@@ -575,6 +791,12 @@ export const ACCESS = requirements([
     statement: 'A long-lived token becomes invalid when the user presses revoke.',
     observes: 'a revoked long-lived token gets 401',
     needs: ['person'],
+    reading: {
+      kind: 'status-code', also: ['security'],
+      passed: '401 once revoked',
+      non_strict: 'another 4xx',
+      failed: 'the revoked token still accepted',
+    },
     rules: ['api.long-lived.revoked'],
   },
   {
@@ -582,6 +804,12 @@ export const ACCESS = requirements([
     statement: 'No refresh is possible for a long-lived token.',
     observes: 'a refresh exchange naming the long-lived token is refused',
     needs: ['person'],
+    reading: {
+      kind: 'status-code',
+      passed: 'a refresh with a long-lived token refused (400)',
+      non_strict: 'another 4xx',
+      failed: 'a refresh with it accepted',
+    },
     rules: ['oauth.long-lived.no-refresh'],
   },
   {
@@ -589,6 +817,12 @@ export const ACCESS = requirements([
     statement: 'An authorization code must not be used more than once.',
     observes: 'a second exchange of one code is refused with 400',
     needs: ['person'],
+    reading: {
+      kind: 'security',
+      passed: 'a second exchange of the code refused (400)',
+      non_strict: 'another 4xx',
+      failed: 'a second exchange accepted',
+    },
     rules: ['oauth.token.code-reuse'],
   },
   {
@@ -596,6 +830,12 @@ export const ACCESS = requirements([
     statement: 'When a code is used twice, the tokens issued from it are revoked: the access token.',
     observes: 'after a second exchange of the code, the access token of the first exchange gets 401',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K10 (the review reads INFO; RFC 6749 §4.1.2 says SHOULD, read as rfc-unstated)',
+      passed: 'the access token issued from the code refused after the replay',
+      non_strict: 'it still works after the replay',
+      failed: 'only a breakage',
+    },
     rules: ['oauth.token.code-reuse-revokes'],
   },
   {
@@ -603,6 +843,12 @@ export const ACCESS = requirements([
     statement: 'When a code is used twice, the tokens issued from it are revoked: the refresh token.',
     observes: 'after a second exchange of the code, a refresh with the first exchange\'s refresh token is refused',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K10 (the review reads INFO; RFC 6749 §4.1.2 says SHOULD, read as rfc-unstated)',
+      passed: 'the refresh token issued from the code refused after the replay',
+      non_strict: 'it still works after the replay',
+      failed: 'only a breakage',
+    },
     rules: ['oauth.token.code-reuse-revokes-refresh'],
   },
   {
@@ -610,6 +856,12 @@ export const ACCESS = requirements([
     statement: 'A code stays single-use when two exchanges of it race.',
     observes: 'of several parallel exchanges of one code exactly one answers 200',
     needs: ['person', 'concurrency'],
+    reading: {
+      kind: 'security', review: 'K13',
+      passed: 'exactly one of the racing exchanges succeeds',
+      non_strict: 'none succeeds (all refused)',
+      failed: 'more than one succeeds',
+    },
     rules: ['oauth.token.code-concurrent-single-use'],
   },
   {
@@ -617,6 +869,13 @@ export const ACCESS = requirements([
     statement: 'A refresh token stays single-use when exchanges of it race.',
     observes: 'of parallel refresh exchanges exactly one succeeds and only its new token works afterwards',
     needs: ['person', 'concurrency'],
+    reading: {
+      kind: 'security', review: 'K13, K14',
+      passed: 'exactly one of the racing exchanges succeeds',
+      non_strict: 'none succeeds (all refused)',
+      failed: 'more than one succeeds',
+      informational: 'whether the winner\'s tokens still work after the race (a service may revoke the whole family on replay, RFC 6749 §10.4)',
+    },
     rules: ['oauth.refresh.concurrent-single-use'],
   },
   {
@@ -624,6 +883,12 @@ export const ACCESS = requirements([
     statement: 'Replaying a rotated refresh token signals a breach: the refresh token issued in its place is revoked.',
     observes: 'after the old refresh token is replayed, the new refresh token is refused too',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K14',
+      passed: 'the refresh token issued in place of the replayed one refused after the replay',
+      non_strict: 'it still works',
+      failed: 'only a breakage',
+    },
     rules: ['oauth.refresh.replay-revokes'],
     partial: 'recorded by an info rule, not judged: parallel refreshes of one token (oauth.refresh.concurrent-single-use) cannot be told from a replay, and that rule expects the winner\'s new token to keep working',
     theme: 'revocation',
@@ -633,6 +898,7 @@ export const ACCESS = requirements([
     statement: 'Whether the access token issued before a refresh still works after it (the spec does not say).',
     observes: 'the first access token\'s status at /api/v4/account after a refresh',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     rules: ['oauth.refresh.old-access-token'],
   },
   {
@@ -640,6 +906,12 @@ export const ACCESS = requirements([
     statement: 'After a user disconnects the integration from an account, its tokens for that account stop working.',
     observes: 'the access token gets 401 and the refresh token is refused after the disconnect',
     needs: ['person'],
+    reading: {
+      kind: 'security',
+      passed: 'the account\'s tokens refused (401) after the disconnect',
+      non_strict: 'another 4xx',
+      failed: 'a token still works for the account after the disconnect',
+    },
     rules: ['oauth.disconnect.revokes-credentials'],
   },
 
@@ -649,6 +921,7 @@ export const ACCESS = requirements([
     statement: 'The page is opened by the user in a browser, ideally as a popup.',
     observes: 'nothing on the service',
     needs: ['browser'],
+    reading: { kind: 'open-point' },
     untestable: 'a recommendation to the integration about how to open the page',
   },
   {
@@ -656,6 +929,7 @@ export const ACCESS = requirements([
     statement: 'client_id names the integration the page grants access to.',
     observes: 'the page for CLIENT_ID shows that integration\'s name',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.shows-integration'],
   },
   {
@@ -663,6 +937,11 @@ export const ACCESS = requirements([
     statement: 'With a missing or unknown client_id the page informs the user and must not redirect.',
     observes: 'the page with no or an unknown client_id shows an error and never navigates to any Redirect URI',
     needs: ['browser'],
+    reading: {
+      kind: 'security',
+      passed: 'the page informs the user and does not redirect',
+      failed: 'a redirect with a missing or unknown client_id',
+    },
     rules: ['oauth.page.unknown-client'],
   },
   {
@@ -670,6 +949,11 @@ export const ACCESS = requirements([
     statement: 'state is returned unchanged.',
     observes: 'the redirect\'s state equals the one passed, also with characters that need escaping, on Allow and Deny',
     needs: ['person', 'browser'],
+    reading: {
+      kind: 'security',
+      passed: 'state returned byte for byte',
+      failed: 'state changed or missing',
+    },
     rules: ['oauth.redirect.state-round-trip', 'oauth.page.state-round-trip'],
   },
   {
@@ -677,6 +961,12 @@ export const ACCESS = requirements([
     statement: 'If state is not passed, it is not returned.',
     observes: 'without state, the Allow and Deny redirects carry no state parameter',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K5',
+      passed: 'no state in the redirect',
+      non_strict: 'an empty state=',
+      failed: 'a non-empty state the integration never sent',
+    },
     rules: ['oauth.redirect.no-state'],
   },
   {
@@ -684,6 +974,7 @@ export const ACCESS = requirements([
     statement: 'The authorization endpoint must be protected against CSRF: no grant without the user\'s explicit consent.',
     observes: 'a cross-site submission of the Allow form (without the page\'s own token or origin) grants nothing',
     needs: ['browser'],
+    reading: { kind: 'security' },
     rules: ['oauth.page.allow-csrf'],
   },
   {
@@ -691,6 +982,11 @@ export const ACCESS = requirements([
     statement: 'The page cannot be framed by another site (clickjacking).',
     observes: 'the page answers X-Frame-Options DENY/SAMEORIGIN or a CSP frame-ancestors that excludes other origins',
     needs: ['nothing'],
+    reading: {
+      kind: 'rfc-unstated',
+      passed: 'X-Frame-Options or CSP frame-ancestors forbids framing by another site',
+      non_strict: 'framable by another site',
+    },
     rules: ['oauth.page.not-framable'],
     partial: 'the headers are read; framing the page from another origin in a browser is not tried',
     theme: 'access-page',
@@ -700,6 +996,7 @@ export const ACCESS = requirements([
     statement: 'The authorization endpoint is served over TLS.',
     observes: 'a remote target\'s AUTH_URL is https and its certificate verifies',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['http.tls'],
   },
   {
@@ -707,6 +1004,7 @@ export const ACCESS = requirements([
     statement: 'The page redirects only to the registered Redirect URI.',
     observes: 'a redirect_uri parameter added to the page address is ignored or refused, never followed',
     needs: ['browser'],
+    reading: { kind: 'security' },
     rules: ['oauth.page.registered-redirect-only'],
   },
   {
@@ -714,6 +1012,7 @@ export const ACCESS = requirements([
     statement: 'mode=popup: the grant window closes and the main window goes to the Redirect URI.',
     observes: 'after Allow in a popup, the main window reaches the Redirect URI with a code and the popup closes',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.allow-popup'],
   },
   {
@@ -721,6 +1020,12 @@ export const ACCESS = requirements([
     statement: 'mode=post_message: the redirect happens inside the opened window, which may report to the main window.',
     observes: 'the opened window reaches the Redirect URI and keeps its opener, which receives a postMessage',
     needs: ['browser'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K7',
+      passed: 'the redirect happens inside the opened window',
+      failed: 'no redirect in the opened window, or the main window navigated',
+      informational: 'whether the window reports to its opener with postMessage (the spec says it may)',
+    },
     rules: ['oauth.page.allow-post-message'],
   },
   {
@@ -728,6 +1033,7 @@ export const ACCESS = requirements([
     statement: 'The page shows the integration logo.',
     observes: 'an image that loads is on the page',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.shows-integration'],
   },
   {
@@ -735,6 +1041,7 @@ export const ACCESS = requirements([
     statement: 'The page shows the integration name.',
     observes: 'the page text contains the integration\'s name',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.shows-integration'],
   },
   {
@@ -742,6 +1049,7 @@ export const ACCESS = requirements([
     statement: 'The page shows the requested permissions.',
     observes: 'the page lists at least one permission',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.shows-integration'],
   },
   {
@@ -749,6 +1057,11 @@ export const ACCESS = requirements([
     statement: 'An unauthenticated user must log in first.',
     observes: 'without a session the page shows a login form and no Allow button',
     needs: ['browser'],
+    reading: {
+      kind: 'security',
+      passed: 'an unauthenticated user sees a login, no grant',
+      failed: 'a grant without logging in',
+    },
     rules: ['oauth.page.login-required'],
   },
   {
@@ -756,6 +1069,11 @@ export const ACCESS = requirements([
     statement: 'The user picks among accounts where he is an administrator.',
     observes: 'the page offers the user\'s admin accounts and none where he is only a member',
     needs: ['browser', 'person'],
+    reading: {
+      kind: 'security',
+      passed: 'only accounts where the user is an administrator offered',
+      failed: 'another account offered or accepted',
+    },
     rules: ['oauth.page.admin-accounts-only'],
   },
   {
@@ -763,6 +1081,7 @@ export const ACCESS = requirements([
     statement: 'For private integrations the account list holds exactly 1 account.',
     observes: 'the page of a private integration offers one account',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.private-single-account'],
   },
   {
@@ -770,6 +1089,12 @@ export const ACCESS = requirements([
     statement: 'On Allow, the integration is installed in the chosen account.',
     observes: 'the code from Allow in account X yields tokens whose /api/v4/account is X',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K33',
+      passed: 'the token exchanged after Allow works at the chosen account\'s {base_url}',
+      failed: 'the token works for another account than the chosen one, or not for the chosen one',
+      informational: 'what the body of /api/v4/account says (not shown)',
+    },
     rules: ['oauth.allow.installs-in-chosen-account'],
   },
   {
@@ -777,6 +1102,7 @@ export const ACCESS = requirements([
     statement: 'On Allow, the redirect carries code (the authorization code).',
     observes: 'the Allow redirect has a code parameter',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.allow-parameters', 'oauth.consent.fresh-code'],
   },
   {
@@ -784,6 +1110,7 @@ export const ACCESS = requirements([
     statement: 'On Allow, the redirect carries referer, the address of the user\'s account.',
     observes: 'referer equals the chosen account\'s address',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.allow-parameters'],
     partial: 'referer is checked for presence; its value is not compared with the chosen account\'s address',
     theme: 'scope-accounts',
@@ -793,6 +1120,12 @@ export const ACCESS = requirements([
     statement: 'from_widget is sent only when a hook is sent after a widget installation.',
     observes: 'a plain Allow redirect has no from_widget',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K6',
+      passed: 'no from_widget after a plain Allow',
+      non_strict: 'from_widget present with a falsy value (0, "", false)',
+      failed: 'from_widget with a truthy value after a plain Allow',
+    },
     rules: ['oauth.redirect.allow-parameters'],
   },
   {
@@ -800,6 +1133,11 @@ export const ACCESS = requirements([
     statement: 'platform is 1 for an account on the regional domain and 2 for one on the global domain.',
     observes: 'platform is 1 or 2, and 1 exactly for a regional account',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour',
+      passed: 'platform 1 or 2, matching the account\'s domain',
+      failed: 'platform missing, another value, or not matching the domain',
+    },
     rules: ['oauth.redirect.allow-parameters'],
   },
   {
@@ -807,6 +1145,7 @@ export const ACCESS = requirements([
     statement: 'On Deny, the redirect carries error=access_denied.',
     observes: 'the Deny redirect has error=access_denied and no code',
     needs: ['person', 'browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.deny', 'oauth.page.deny', 'oauth.consent.deny-installs-nothing'],
   },
   {
@@ -814,6 +1153,12 @@ export const ACCESS = requirements([
     statement: 'On Deny, the redirect carries state if it was passed.',
     observes: 'the Deny redirect returns the state passed, and none when none was passed',
     needs: ['person', 'browser'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K5',
+      passed: 'state as passed',
+      non_strict: 'an empty state= when none was passed',
+      failed: 'state missing or changed when one was passed',
+    },
     rules: ['oauth.redirect.deny', 'oauth.page.deny', 'oauth.redirect.no-state'],
   },
   {
@@ -821,6 +1166,7 @@ export const ACCESS = requirements([
     statement: 'When a widget archive is uploaded, its installation also sends a hook to the Redirect URI.',
     observes: 'the widget installation sends the redirect parameters plus from_widget',
     needs: ['person'],
+    reading: { kind: 'effect-window' },
     rules: ['oauth.redirect.widget-hook'],
   },
   {
@@ -828,6 +1174,7 @@ export const ACCESS = requirements([
     statement: 'The code can also be copied from the installed integration\'s window (single-account use).',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the installed integration\'s window; no API observes it',
   },
 
@@ -837,6 +1184,12 @@ export const ACCESS = requirements([
     statement: 'The exchange request is sent with Content-Type application/json.',
     observes: 'a JSON exchange with valid fields answers 200',
     needs: ['person'],
+    reading: {
+      kind: 'status-code',
+      passed: 'a JSON exchange answered 200',
+      non_strict: 'another 2xx',
+      failed: 'a JSON exchange refused',
+    },
     rules: ['api.bearer.access-token-works', 'oauth.token-response.content-type'],
   },
   {
@@ -844,6 +1197,12 @@ export const ACCESS = requirements([
     statement: 'The exchange response has Content-Type application/json.',
     observes: 'a successful exchange answers application/json',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K8',
+      passed: 'application/json (any parameters)',
+      non_strict: 'another JSON media type (text/json, application/*+json)',
+      failed: 'a non-JSON media type, or a body that does not parse',
+    },
     rules: ['oauth.token-response.content-type'],
   },
   {
@@ -851,6 +1210,12 @@ export const ACCESS = requirements([
     statement: 'The exchange response has Content-Type application/json also on error.',
     observes: 'every refusal answers application/json with a JSON object',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K8, K16',
+      passed: 'application/json on every refusal (any parameters)',
+      non_strict: 'another JSON media type; a 415 with any body to a form-encoded request',
+      failed: 'a non-JSON media type, or a body that does not parse',
+    },
     rules: ['oauth.token.body-not-json', 'oauth.token.code.wrong', 'oauth.token.client-id.missing'],
   },
   {
@@ -858,6 +1223,7 @@ export const ACCESS = requirements([
     statement: 'RFC 6749 sends token requests form-encoded; the spec says JSON. Whether a form-encoded exchange is accepted.',
     observes: 'the status of a form-encoded code exchange',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     rules: ['oauth.token.form-encoded'],
   },
   ...CODE_GRANT_FIELDS.flatMap(([field, why]) => BREAKAGES.map(([breakage, how]) => ({
@@ -865,6 +1231,7 @@ export const ACCESS = requirements([
     statement: `A code exchange with ${field} ${how} is refused with 400 (${why}).`,
     observes: `400 with a JSON body for a fresh code exchange whose ${field} is ${how}, JSON and form-encoded`,
     needs: ['person'] as ['person'],
+    reading: CODE_GRANT_READINGS[`${field}-${breakage}`],
     rules: [`oauth.token.${field.replace('_', '-')}.${breakage}`] as [string],
   }))),
   {
@@ -872,6 +1239,12 @@ export const ACCESS = requirements([
     statement: 'client_secret is listed as optional for the refresh grant.',
     observes: 'a refresh exchange without client_secret answers 200',
     needs: ['person'],
+    reading: {
+      kind: 'status-code', review: 'K12',
+      passed: 'a refresh without client_secret answered 200',
+      non_strict: 'refused with 400 or 401 (the table says only "listed as optional")',
+      failed: 'only a breakage',
+    },
     rules: ['oauth.refresh.without-secret'],
   },
   {
@@ -879,6 +1252,7 @@ export const ACCESS = requirements([
     statement: 'grant_type is authorization_code or refresh_token.',
     observes: 'both grant types answer 200 with valid fields',
     needs: ['person'],
+    reading: { kind: 'enumeration' },
     rules: ['api.bearer.access-token-works', 'oauth.refresh.rotates'],
   },
   {
@@ -886,6 +1260,12 @@ export const ACCESS = requirements([
     statement: 'redirect_uri must match the Redirect URI in the integration settings exactly.',
     observes: 'near misses (case, trailing slash or space, http for https, a query added, a character dropped) are refused with 400',
     needs: ['person'],
+    reading: {
+      kind: 'security',
+      passed: 'each near miss refused (400)',
+      non_strict: 'another 4xx',
+      failed: 'a near miss accepted',
+    },
     rules: ['oauth.token.redirect-uri.wrong'],
   },
   {
@@ -893,6 +1273,13 @@ export const ACCESS = requirements([
     statement: 'An exact match also refuses a redirect_uri that is only equivalent after URL normalisation.',
     observes: 'default port added (:443), percent-encoded path characters, host-only case change, dot segments, a fragment or userinfo added: each refused with 400',
     needs: ['person'],
+    reading: {
+      kind: 'security', review: 'K27',
+      passed: 'each variant refused (400)',
+      non_strict: 'another 4xx',
+      failed: 'a variant that names another resource (a fragment, userinfo or another path) accepted',
+      informational: 'a spelling equivalent under URL normalisation (percent-encoded unreserved character, host case, explicit default port, dot segment) accepted or refused, recorded',
+    },
     rules: ['oauth.token.redirect-uri.variants'],
   },
   {
@@ -900,6 +1287,7 @@ export const ACCESS = requirements([
     statement: 'Response 200: the token response object (§2.3).',
     observes: 'a valid code exchange answers 200 with the §2.3 fields',
     needs: ['person'],
+    reading: { kind: 'status-code', also: ['answer-member'] },
     rules: ['oauth.token-response.token-type', 'oauth.token-response.expires-in', 'oauth.token-response.server-time', 'oauth.token-response.access-token-jwt', 'oauth.token-response.refresh-token'],
   },
   {
@@ -907,6 +1295,12 @@ export const ACCESS = requirements([
     statement: 'Response 400: invalid data, details in the body.',
     observes: 'refusals answer 400 with a non-empty JSON object',
     needs: ['person'],
+    reading: {
+      kind: 'status-code', also: ['one-observation'], review: 'K9, K11, K15',
+      passed: '400 with a JSON body that carries details',
+      non_strict: 'another 4xx; 400 with an empty object {} (no details); data whose member\'s own reading calls its acceptance non_strict (an unmarked member missing, a value of another JSON type) accepted',
+      failed: 'data whose member\'s own reading calls its acceptance a failure (a required member missing, a wrong secret or code) accepted',
+    },
     rules: ['oauth.token.code.wrong', 'oauth.token.body-not-json'],
   },
   {
@@ -914,6 +1308,12 @@ export const ACCESS = requirements([
     statement: 'No refusal of a code exchange echoes the client secret, the code or a wrong secret sent.',
     observes: 'refusal bodies hold none of the secrets sent',
     needs: ['person'],
+    reading: {
+      kind: 'security', review: 'K23',
+      passed: 'no refusal carries the client secret',
+      failed: 'the client secret in a refusal',
+      informational: 'the code or the wrong secret sent echoed, recorded',
+    },
     rules: ['oauth.token.no-secret-echo'],
   },
   {
@@ -921,6 +1321,7 @@ export const ACCESS = requirements([
     statement: 'RFC 6749 error responses name an error code (invalid_request, invalid_client, invalid_grant, unsupported_grant_type); the spec does not show the body.',
     observes: 'which refusal carries which error member (or problem+json hint) per kind of failure',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     rules: ['oauth.token.error-codes'],
   },
   {
@@ -928,6 +1329,11 @@ export const ACCESS = requirements([
     statement: 'A token response carries Cache-Control: no-store (and Pragma: no-cache).',
     observes: 'the 200 answer of a code and of a refresh exchange has Cache-Control no-store',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K26',
+      passed: 'Cache-Control: no-store (and Pragma: no-cache)',
+      non_strict: 'missing or another Cache-Control',
+    },
     rules: ['oauth.token.no-store'],
   },
   {
@@ -935,6 +1341,7 @@ export const ACCESS = requirements([
     statement: 'The token endpoint is served over TLS.',
     observes: 'a remote target\'s BASE_URL is https and its certificate verifies',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['http.tls'],
   },
   {
@@ -942,6 +1349,7 @@ export const ACCESS = requirements([
     statement: 'RFC 6749 servers support client credentials in HTTP Basic; the spec puts them in the body. Whether Basic is accepted.',
     observes: 'the status of a code exchange with client_id and client_secret in an Authorization: Basic header only',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     rules: ['oauth.token.basic-auth'],
   },
   {
@@ -949,6 +1357,7 @@ export const ACCESS = requirements([
     statement: 'A code is bound to the client it was issued to.',
     observes: 'a code issued to integration A, exchanged with integration B\'s valid client_id and secret, is refused with 400',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['oauth.token.code-bound-to-client'],
   },
   {
@@ -956,6 +1365,7 @@ export const ACCESS = requirements([
     statement: 'Only an authorization code is accepted as code, and only a refresh token as refresh_token.',
     observes: 'a refresh token sent as code, and an access token or a code sent as refresh_token, are refused with 400',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['oauth.token.grant-confusion', 'api.bearer.not-an-access-token'],
   },
   {
@@ -963,6 +1373,7 @@ export const ACCESS = requirements([
     statement: 'A refresh exchange without client_id is refused (the exchange requires the integration ID).',
     observes: '400 for a refresh exchange without client_id',
     needs: ['person'],
+    reading: { kind: 'required-member', also: ['precondition'] },
     rules: ['oauth.refresh.client-id.missing', 'oauth.refresh.refusal-keeps-token'],
   },
   {
@@ -970,6 +1381,7 @@ export const ACCESS = requirements([
     statement: 'A refresh exchange with a wrong client_id is refused.',
     observes: '400 (401 non_strict) for a refresh exchange whose client_id is a near miss or random',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['oauth.refresh.client-id.wrong', 'oauth.refresh.client-id.wrong-type'],
   },
   {
@@ -977,6 +1389,7 @@ export const ACCESS = requirements([
     statement: 'A refresh token is bound to the client it was issued to.',
     observes: 'integration A\'s refresh token exchanged with integration B\'s genuine credentials is refused',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['oauth.refresh.bound-to-client'],
   },
   {
@@ -984,6 +1397,10 @@ export const ACCESS = requirements([
     statement: 'When a refresh exchange carries client_secret, a wrong one is refused (the client is authenticated).',
     observes: '400 (401 non_strict) for a refresh exchange with a wrong client_secret',
     needs: ['person'],
+    reading: {
+      kind: 'security', also: ['wrong-type'], review: 'K15',
+      non_strict: 'another 4xx; the right secret sent as another JSON type (["<secret>"]) coerced and accepted',
+    },
     rules: ['oauth.refresh.client-secret.wrong', 'oauth.refresh.client-secret.wrong-type', 'oauth.refresh.refusal-keeps-token'],
   },
   {
@@ -991,6 +1408,7 @@ export const ACCESS = requirements([
     statement: 'refresh_token is used with the refresh_token grant: a refresh exchange without it is refused.',
     observes: '400 with a JSON body',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['oauth.refresh.refresh-token.missing'],
   },
   {
@@ -998,6 +1416,7 @@ export const ACCESS = requirements([
     statement: 'A refresh exchange with an unknown or altered refresh token is refused.',
     observes: '400 for a random refresh token and for a real one with a character changed',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['oauth.refresh.refresh-token.wrong'],
   },
   {
@@ -1005,6 +1424,7 @@ export const ACCESS = requirements([
     statement: 'A refresh exchange whose refresh_token is not a string is refused.',
     observes: '400 for refresh_token as a number, an array or an object (also wrapping the valid value)',
     needs: ['person'],
+    reading: { kind: 'wrong-type', review: 'K15' },
     rules: ['oauth.refresh.refresh-token.wrong-type'],
   },
   {
@@ -1012,6 +1432,11 @@ export const ACCESS = requirements([
     statement: 'No refusal of a refresh exchange echoes the refresh token or the secret sent.',
     observes: 'refusal bodies hold neither the refresh token nor the client secret',
     needs: ['person'],
+    reading: {
+      kind: 'security',
+      passed: 'no refusal carries the refresh token or the secret sent',
+      failed: 'the refresh token or the secret sent in a refusal',
+    },
     rules: ['oauth.refresh.no-secret-echo'],
   },
 
@@ -1021,6 +1446,12 @@ export const ACCESS = requirements([
     statement: 'All /api/v4 calls carry Authorization: Bearer <ACCESS_TOKEN>.',
     observes: '/api/v4/account answers 200 with the bearer and 401 without',
     needs: ['person'],
+    reading: {
+      kind: 'security',
+      passed: 'a call with the bearer answered; one without it refused (401)',
+      non_strict: 'another 4xx without it',
+      failed: 'a call without a bearer answered with data',
+    },
     rules: ['api.bearer.access-token-works', 'api.bearer.missing'],
   },
   {
@@ -1028,6 +1459,7 @@ export const ACCESS = requirements([
     statement: 'Cookies are not needed.',
     observes: 'a call with the bearer and no cookie answers 200',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['api.bearer.access-token-works'],
   },
   {
@@ -1035,6 +1467,7 @@ export const ACCESS = requirements([
     statement: 'The response body of GET /api/v4/account is not shown.',
     observes: 'the media type and keys of the account answer',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     rules: ['api.account.body'],
   },
   {
@@ -1042,6 +1475,11 @@ export const ACCESS = requirements([
     statement: 'The disconnect hook is a GET with query parameters account_id and client_id, plus signature and client_uuid.',
     observes: 'the hook is a GET whose query has the four parameters',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'answer-member', also: ['effect-window'],
+      passed: 'a GET within 30 s with account_id, client_id, signature and client_uuid',
+      failed: 'not a GET, a parameter missing, or no hook within 30 s',
+    },
     rules: ['hook.disconnect.parameters'],
   },
   {
@@ -1049,6 +1487,12 @@ export const ACCESS = requirements([
     statement: 'The hook\'s client_id names the integration.',
     observes: 'client_id equals the integration ID',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'answer-member', also: ['effect-window'], review: 'K32',
+      passed: 'client_id present',
+      failed: 'client_id missing',
+      informational: 'its value (the spec does not say which id it carries), recorded',
+    },
     rules: ['hook.disconnect.parameters'],
   },
 
@@ -1058,6 +1502,12 @@ export const ACCESS = requirements([
     statement: 'Every /api/v4 request carries Authorization: Bearer with an access token or a long-lived token.',
     observes: 'a request without the header, or with a malformed one, gets 401',
     needs: ['nothing'],
+    reading: {
+      kind: 'security',
+      passed: 'a request without a valid bearer refused with 401',
+      non_strict: 'another 4xx',
+      failed: 'answered with data',
+    },
     rules: ['api.bearer.missing', 'api.bearer.malformed', 'api.bearer.every-endpoint'],
   },
   {
@@ -1065,6 +1515,7 @@ export const ACCESS = requirements([
     statement: 'The bearer is an access token from the exchange or a long-lived token.',
     observes: 'both kinds answer 200 at /api/v4/account',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['api.bearer.access-token-works', 'api.long-lived.works', 'oauth.refresh.new-access-token-works'],
   },
   {
@@ -1072,6 +1523,7 @@ export const ACCESS = requirements([
     statement: 'The token holds the rights of the user who granted access; calls beyond those rights are refused.',
     observes: 'a call the granting user may not make gets 403 (insufficient_scope, RFC 6750 §3.1)',
     needs: ['person'],
+    reading: { kind: 'security' },
     untestable: 'needs a real user without some right to grant access (a person): no API of the spec sets or shows rights, and the emulator models one administrator with every right, so no call of the spec needs a right the token lacks',
   },
   {
@@ -1079,6 +1531,7 @@ export const ACCESS = requirements([
     statement: 'Token exchange requires the integration ID and secret key in the body.',
     observes: 'a code exchange without either is refused with 400',
     needs: ['person'],
+    reading: { kind: 'required-member' },
     rules: ['oauth.token.client-id.missing', 'oauth.token.client-secret.missing'],
   },
   {
@@ -1086,6 +1539,12 @@ export const ACCESS = requirements([
     statement: 'The secret is optional on refresh.',
     observes: 'a refresh exchange without client_secret answers 200',
     needs: ['person'],
+    reading: {
+      kind: 'status-code', review: 'K12',
+      passed: 'a refresh without client_secret answered 200',
+      non_strict: 'refused with 400 or 401',
+      failed: 'only a breakage',
+    },
     rules: ['oauth.refresh.without-secret'],
   },
   {
@@ -1093,13 +1552,20 @@ export const ACCESS = requirements([
     statement: 'The Redirect URI must be identical in the exchange request and in the settings.',
     observes: 'a code exchange with a near-miss redirect_uri is refused with 400',
     needs: ['person'],
-    rules: ['oauth.token.redirect-uri.wrong', 'oauth.token.redirect-uri.missing'],
+    reading: {
+      kind: 'security', also: ['unmarked-member'], review: 'K11, K28',
+      passed: 'an exchange whose redirect_uri differs refused (400)',
+      non_strict: 'another 4xx; an exchange without redirect_uri accepted; a refresh with a differing redirect_uri accepted (RFC 6749 does not check it on refresh)',
+      failed: 'a code exchange with a differing redirect_uri accepted',
+    },
+    rules: ['oauth.token.redirect-uri.wrong', 'oauth.token.redirect-uri.missing', 'oauth.refresh.redirect-uri.wrong'],
   },
   {
     id: 'REQ-5.1-permission-details', section: '5.1', source: 'prose', level: 'info',
     statement: 'Permission set details are not shown.',
     observes: 'nothing',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     untestable: 'the spec shows no permission set, so there is nothing to compare an answer with',
   },
   {
@@ -1107,6 +1573,12 @@ export const ACCESS = requirements([
     statement: 'A malformed or unknown bearer is invalid_token / invalid_request: 401.',
     observes: 'no token, an empty token, another scheme, two tokens or a token nobody issued get 401',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code',
+      passed: '401',
+      non_strict: 'another 4xx (400 invalid_request)',
+      failed: 'answered with data',
+    },
     rules: ['api.bearer.malformed'],
   },
   {
@@ -1114,6 +1586,11 @@ export const ACCESS = requirements([
     statement: 'A 401 from the resource server carries WWW-Authenticate: Bearer.',
     observes: 'every 401 of /api/v4 (no token, malformed, expired, revoked) has a WWW-Authenticate header with the Bearer scheme',
     needs: ['nothing'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K30',
+      passed: 'a 401 with WWW-Authenticate: Bearer',
+      non_strict: 'a 401 without it',
+    },
     rules: ['api.bearer.www-authenticate'],
   },
   {
@@ -1121,6 +1598,12 @@ export const ACCESS = requirements([
     statement: 'A request with an expired, revoked or forged token names error="invalid_token" in WWW-Authenticate.',
     observes: 'the challenge of such a 401 has error="invalid_token"; a request without credentials has no error attribute',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', also: ['lifetime'], review: 'K30, K41',
+      passed: 'WWW-Authenticate names error="invalid_token" for a token probed after its expires_in (or exp), revoked or forged',
+      non_strict: 'a challenge without error="invalid_token"',
+      failed: 'the stale, revoked or forged token accepted (read as `security`)',
+    },
     rules: ['api.bearer.invalid-token-error', 'api.bearer.stale-token-error'],
   },
   {
@@ -1128,6 +1611,11 @@ export const ACCESS = requirements([
     statement: 'The authentication scheme is case-insensitive (RFC 9110 §11.1): "bearer" works as "Bearer".',
     observes: 'Authorization: bearer <valid token> answers 200',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K29',
+      passed: '"bearer" and "BEARER" work as "Bearer"',
+      non_strict: 'refused with 401',
+    },
     rules: ['api.bearer.scheme-case'],
   },
   {
@@ -1135,6 +1623,7 @@ export const ACCESS = requirements([
     statement: 'Whether access_token in the query string authenticates (RFC 6750 allows it; tokens in URLs leak).',
     observes: 'the status of /api/v4/account?access_token=<valid token> without the header',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     rules: ['api.bearer.token-in-query'],
   },
   {
@@ -1142,6 +1631,7 @@ export const ACCESS = requirements([
     statement: 'Bearer tokens are sent only over TLS: the account API is https.',
     observes: 'a remote target\'s BASE_URL /api/v4 is https',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['http.tls'],
   },
 
@@ -1151,6 +1641,11 @@ export const ACCESS = requirements([
     statement: 'The hook carries signature and client_uuid as query parameters, together with account_id; all three are required.',
     observes: 'the hook\'s query has signature, client_uuid and account_id (the disconnected account)',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'answer-member', also: ['effect-window'],
+      passed: 'signature, client_uuid and account_id in the hook\'s query',
+      failed: 'one of the three missing (all three are required)',
+    },
     rules: ['hook.disconnect.parameters'],
   },
   {
@@ -1158,6 +1653,11 @@ export const ACCESS = requirements([
     statement: 'client_uuid equals the integration ID.',
     observes: 'client_uuid equals CLIENT_ID',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'answer-member',
+      passed: 'client_uuid equal to the integration ID',
+      failed: 'another value, or missing',
+    },
     rules: ['hook.disconnect.client-uuid'],
   },
   {
@@ -1165,6 +1665,12 @@ export const ACCESS = requirements([
     statement: 'signature is the hex HMAC-SHA256 of <client_uuid>|<account_id> keyed with the secret key.',
     observes: 'the signature verifies under the client secret',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'security', review: 'K17',
+      passed: 'lowercase hex HMAC-SHA256 of <client_uuid>|<account_id> with the secret key',
+      non_strict: 'the right HMAC in upper-case hex',
+      failed: 'another value, or missing',
+    },
     rules: ['hook.disconnect.signature'],
   },
   {
@@ -1172,6 +1678,7 @@ export const ACCESS = requirements([
     statement: 'The receiver checks client_uuid and the signature, compared in constant time.',
     observes: 'nothing on the service',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     untestable: 'an obligation on the integration\'s receiver; `conformance hook-check` tests receivers, no rule of the target can',
   },
 
@@ -1181,6 +1688,7 @@ export const ACCESS = requirements([
     statement: 'The authorization redirect goes to the Redirect URI when the user allows or denies, with code, referer, state, from_widget, platform or error=access_denied with state.',
     observes: 'Allow and Deny redirects carry the stated parameters',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.allow-parameters', 'oauth.redirect.deny', 'oauth.redirect.state-round-trip'],
   },
   {
@@ -1188,6 +1696,7 @@ export const ACCESS = requirements([
     statement: 'The widget installation hook goes to the Redirect URI with the redirect\'s parameters plus from_widget.',
     observes: 'the widget hook carries code, referer, platform, state and from_widget',
     needs: ['person'],
+    reading: { kind: 'effect-window' },
     rules: ['oauth.redirect.widget-hook'],
   },
   {
@@ -1195,6 +1704,7 @@ export const ACCESS = requirements([
     statement: 'The disconnect hook is a GET to the hook URL with account_id, client_id, signature and client_uuid when the user disconnects.',
     observes: 'a GET with the four parameters arrives',
     needs: ['person', 'hook'],
+    reading: { kind: 'effect-window' },
     rules: ['hook.disconnect.parameters'],
   },
   {
@@ -1202,6 +1712,12 @@ export const ACCESS = requirements([
     statement: 'One disconnect sends one hook, for the disconnected account only.',
     observes: 'exactly one GET per disconnect, naming that account',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'effect-window', review: 'K31',
+      passed: 'one hook within 30 s, for the disconnected account only',
+      non_strict: 'an identical second hook (a retry)',
+      failed: 'a hook for another account, or two hooks that differ',
+    },
     rules: ['hook.disconnect.once', 'hook.disconnect.parameters'],
   },
 
@@ -1211,6 +1727,7 @@ export const ACCESS = requirements([
     statement: '200 at the token exchange: request processed.',
     observes: 'a valid exchange answers 200',
     needs: ['person'],
+    reading: { kind: 'status-code' },
     rules: ['oauth.token-response.content-type'],
   },
   {
@@ -1218,6 +1735,11 @@ export const ACCESS = requirements([
     statement: '400 at the token exchange: invalid data, details in the body.',
     observes: 'invalid exchanges answer 400 with a JSON body',
     needs: ['person'],
+    reading: {
+      kind: 'status-code', also: ['one-observation'], review: 'K9, K11, K15',
+      non_strict: 'another 4xx; 400 with an empty object {} (no details); data whose member\'s own reading calls its acceptance non_strict (an unmarked member missing, a value of another JSON type) accepted',
+      failed: 'data whose member\'s own reading calls its acceptance a failure (a required member missing, a wrong secret or code) accepted',
+    },
     rules: ['oauth.token.code.wrong', 'oauth.token.body-not-json', 'oauth.code.expired'],
   },
   {
@@ -1225,6 +1747,12 @@ export const ACCESS = requirements([
     statement: '401 at the account API: access token revoked after an administrator deactivated the installation.',
     observes: 'the deactivated installation\'s token gets 401',
     needs: ['person'],
+    reading: {
+      kind: 'status-code',
+      passed: '401 after the deactivation',
+      non_strict: 'another 4xx',
+      failed: 'a 2xx after the deactivation',
+    },
     rules: ['api.bearer.deactivated-installation'],
   },
   {
@@ -1232,6 +1760,7 @@ export const ACCESS = requirements([
     statement: 'A denied grant redirects with error=access_denied.',
     observes: 'the Deny redirect has error=access_denied',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.deny'],
   },
   {
@@ -1239,6 +1768,12 @@ export const ACCESS = requirements([
     statement: 'An older-than-3-months or already exchanged refresh token requires repeating the authorization.',
     observes: 'such refresh tokens are refused',
     needs: ['person', 'clock'],
+    reading: {
+      kind: 'lifetime', also: ['security'], review: 'K3',
+      passed: 'an exchanged refresh token refused; an unused one refused after 93 days',
+      failed: 'an exchanged one accepted, or one accepted after 93 days',
+      informational: 'accepted or refused between 89 and 93 days, recorded',
+    },
     rules: ['oauth.refresh.expired', 'oauth.refresh.old-token-refused'],
   },
   {
@@ -1246,6 +1781,7 @@ export const ACCESS = requirements([
     statement: 'Lost or exposed integration keys are handled by regenerating the secret key.',
     observes: 'after regeneration the old key no longer works',
     needs: ['person'],
+    reading: { kind: 'security' },
     rules: ['oauth.secret.regenerated'],
   },
   {
@@ -1253,6 +1789,7 @@ export const ACCESS = requirements([
     statement: 'The structure of the error body is not shown.',
     observes: 'the media type and keys of error bodies of the token endpoint, the account API and the chat interface',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['errors.body-structure'],
   },
 
@@ -1262,6 +1799,7 @@ export const ACCESS = requirements([
     statement: 'Authorization code lifetime: 20 minutes.',
     observes: 'exchangeable at 19 minutes, refused at 21',
     needs: ['person', 'clock'],
+    reading: { kind: 'lifetime' },
     rules: ['oauth.code.valid-before-expiry', 'oauth.code.expired'],
   },
   {
@@ -1269,6 +1807,12 @@ export const ACCESS = requirements([
     statement: 'Refresh token lifetime: 3 months; single use.',
     observes: 'works at 89 days, refused at 92; refused when used twice',
     needs: ['person', 'clock'],
+    reading: {
+      kind: 'lifetime', review: 'K2, K3',
+      passed: 'exchanged at 89 days, refused after 93 days, refused on a second use',
+      failed: 'refused before 89 days, accepted after 93 days, or accepted twice',
+      informational: 'accepted or refused between 89 and 93 days, recorded',
+    },
     rules: ['oauth.refresh.valid-before-expiry', 'oauth.refresh.expired', 'oauth.refresh.old-token-refused'],
   },
   {
@@ -1276,6 +1820,7 @@ export const ACCESS = requirements([
     statement: 'Access token lifetime: returned in expires_in, seconds.',
     observes: 'refused a minute after expires_in',
     needs: ['person', 'clock'],
+    reading: { kind: 'lifetime', also: ['answer-member'] },
     rules: ['oauth.token-response.expires-in', 'api.bearer.expired'],
   },
   {
@@ -1283,6 +1828,7 @@ export const ACCESS = requirements([
     statement: 'Long-lived token lifetime: 1 day to 5 years.',
     observes: 'a 1-day token expires after a day; a 5-year token lasts 5 years',
     needs: ['person', 'clock'],
+    reading: { kind: 'lifetime' },
     rules: ['api.long-lived.expired'],
     partial: 'only the 1-day end is tried',
     theme: 'revocation',
@@ -1292,6 +1838,7 @@ export const ACCESS = requirements([
     statement: 'Integration name: up to 255 characters.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a limit of the developer-account settings form; no API creates or renames an integration',
   },
   {
@@ -1299,6 +1846,7 @@ export const ACCESS = requirements([
     statement: 'Integration description: up to 65000 characters.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a limit of the developer-account settings form; no API creates or edits an integration',
   },
   {
@@ -1306,6 +1854,7 @@ export const ACCESS = requirements([
     statement: 'Integration icon: 400x272.',
     observes: 'the logo on the access-granting page is 400x272',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.shows-integration'],
     partial: 'the logo is checked to load, not measured',
     theme: 'access-page',
@@ -1315,6 +1864,7 @@ export const ACCESS = requirements([
     statement: 'Private integration account choice: exactly 1 account.',
     observes: 'the page of a private integration offers one account',
     needs: ['browser'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['oauth.page.private-single-account'],
   },
   {
@@ -1322,6 +1872,10 @@ export const ACCESS = requirements([
     statement: 'Rate limits are not shown.',
     observes: 'the status and Retry-After of requests above the documented 7 per second',
     needs: ['nothing'],
+    reading: {
+      kind: 'open-point', review: 'K21',
+      informational: '429 answers recorded: a 429 is never a failure in itself',
+    },
     rules: ['api.rate-limit.burst'],
   },
 
@@ -1331,6 +1885,7 @@ export const ACCESS = requirements([
     statement: 'Account API paths carry the version v4: /api/v4/...',
     observes: '/api/v4/account answers',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['api.bearer.access-token-works'],
   },
   {
@@ -1338,6 +1893,7 @@ export const ACCESS = requirements([
     statement: 'The query search parameter is announced to be deprecated soon.',
     observes: 'nothing yet',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     untestable: 'an announcement of a future change; today query must still work (REQ-4.2-query-finds)',
   },
   {
@@ -1345,6 +1901,7 @@ export const ACCESS = requirements([
     statement: 'Version policy and deprecation timelines are not shown.',
     observes: 'nothing',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     untestable: 'nothing is stated to observe',
   },
 ]);

@@ -2,7 +2,7 @@
  * Chat: §1 item 6, the chat objects §2.4–§2.11, the connection and delivery states §3.2–§3.3, the endpoints of §4.3,
  * the signature §5.2, and the chat rows of §6–§9.
  */
-import { requirements, type Requirement } from './model.js';
+import { requirements, type Requirement, type StatementReading } from './model.js';
 
 const TAMPER_RULES = [
   'chat.signature.tampered-method', 'chat.signature.tampered-body-byte', 'chat.signature.tampered-content-md5',
@@ -27,6 +27,7 @@ function signaturePerRoute(): Requirement[] {
       statement: 'Connect answers 403 when the signature is incorrect.',
       observes: 'each tampered part of the signing string (method, body, MD5, Content-Type, Date, path, secret) gets 403 with a JSON body',
       needs: ['nothing'],
+      reading: { kind: 'status-code' },
       rules: [...TAMPER_RULES, 'chat.signature.route.connect'],
     },
     ...OTHER_ROUTES.map(({ slug, route }): Requirement => ({
@@ -34,10 +35,35 @@ function signaturePerRoute(): Requirement[] {
       statement: `${route} answers 403 when the signature is incorrect.`,
       observes: 'a request of this route with a wrong secret, a changed body byte or another signed path gets 403 with a JSON body',
       needs: slug === 'disconnect' ? ['control'] : ['nothing'],
+      reading: { kind: 'status-code', also: ['security'] },
       rules: [`chat.signature.route.${slug}`],
     })),
   ];
 }
+
+/** §2.7: a message of each type accepted and shown; its media may come back re-hosted (C12 of the review). */
+const TYPE_ACCEPTED_READING: StatementReading = {
+  kind: 'status-code', also: ['answer-member'], review: 'C12',
+  passed: '200, and the history shows the message with its fields (a media URL present and non-empty: the one sent or a re-hosted copy)',
+  failed: 'a valid message of the type refused, or missing from the history after 15 s',
+};
+
+/** §4.3 Response 200: the members of new_message (C35–C37, C42 of the review). */
+const NEW_MESSAGE_READINGS: Record<'conversation-id' | 'sender-id' | 'receiver-id' | 'msgid' | 'ref-id', StatementReading> = {
+  'conversation-id': { kind: 'answer-member', review: 'C35' },
+  'sender-id': { kind: 'answer-member', review: 'C35, C37' },
+  'receiver-id': {
+    kind: 'answer-member', review: 'C36',
+    passed: 'a string for an outgoing message; null for an incoming one',
+    non_strict: 'receiver_id missing',
+    failed: 'a value for an incoming message (it has no receiver), or another type',
+  },
+  msgid: {
+    kind: 'answer-member', also: ['one-observation'], review: 'C42',
+    non_strict: 'msgid missing from a new message\'s answer (an edit answered without new_message is judged by REQ-4.3-message-edit)',
+  },
+  'ref-id': { kind: 'answer-member', review: 'C35' },
+};
 
 export const CHAT = requirements([
   // ---- §1 What the service does (chat)
@@ -46,6 +72,7 @@ export const CHAT = requirements([
     statement: 'The chat interface connects a channel, creates chats, pushes messages and comments, edits them, updates delivery status, reports typing, sends reactions and reads history.',
     observes: 'each operation answers its success status',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'chat.comment.conversations', 'chat.edit.text', 'chat.delivery-status.accepted', 'chat.typing.accepted', 'chat.react.accepted', 'chat.history.fields', 'chat.import.bulk'],
   },
 
@@ -55,6 +82,12 @@ export const CHAT = requirements([
     statement: 'account_id is the account id in the chat interface.',
     observes: 'connect echoes the account_id sent',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C1',
+      passed: 'the account_id sent, echoed',
+      non_strict: 'account_id missing from the answer',
+      failed: 'another account_id',
+    },
     rules: ['chat.connect.answer'],
   },
   {
@@ -62,6 +95,12 @@ export const CHAT = requirements([
     statement: 'scope_id identifies the channel connection and is used in all later message paths.',
     observes: 'connect answers a non-empty string scope_id, and messages sent under it are accepted',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', also: ['status-code'], review: 'C28',
+      passed: 'scope_id a non-empty string that later paths accept; an unknown scope_id refused with 404 on every route, history under it answered 204',
+      non_strict: 'an unknown scope refused with 400 or 403',
+      failed: 'scope_id missing, or an unknown scope_id accepted for a write',
+    },
     rules: ['chat.connect.answer', 'chat.message.answer', 'chat.scope.unknown'],
   },
   {
@@ -69,6 +108,12 @@ export const CHAT = requirements([
     statement: 'scope_id identifies the connection for one account.',
     observes: 'two accounts get two scope_ids, and one scope never reads or writes the other\'s chats',
     needs: ['control'],
+    reading: {
+      kind: 'security', review: 'C29',
+      passed: 'no data of account A reaches account B (equal chat ids are allowed); B\'s read of A\'s conversation answered 204',
+      non_strict: 'B\'s read of A\'s conversation answered 404',
+      failed: 'A\'s messages in B\'s history, or one scope_id for two accounts',
+    },
     rules: ['chat.connection.isolation', 'chat.disconnect.one-account'],
   },
   {
@@ -76,6 +121,12 @@ export const CHAT = requirements([
     statement: 'Connect for an account_id unknown to the chat interface (or without the integration) is refused.',
     observes: 'connect with a made-up account_id answers 4xx and no scope_id',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C30',
+      passed: 'refused with 400 (invalid data)',
+      non_strict: 'another 4xx (404)',
+      failed: 'accepted',
+    },
     rules: ['chat.connect.unknown-account'],
   },
   {
@@ -83,6 +134,7 @@ export const CHAT = requirements([
     statement: 'title is the display name of the channel in the account.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the account; no API shows the channel name',
   },
   {
@@ -90,6 +142,12 @@ export const CHAT = requirements([
     statement: 'title defaults to the channel name.',
     observes: 'connect without title answers title = the channel\'s name',
     needs: ['control'],
+    reading: {
+      kind: 'stated-behaviour', also: ['answer-member'], review: 'C3',
+      passed: 'title equal to the channel name when not sent',
+      non_strict: 'title missing from the answer; the probe (which also leaves out hook_api_version) refused with 400',
+      failed: 'another title than the channel name',
+    },
     rules: ['chat.connect.title-default'],
   },
   {
@@ -97,6 +155,7 @@ export const CHAT = requirements([
     statement: 'hook_api_version is v1 or v2.',
     observes: 'v1 and v2 are accepted; another value is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'enumeration' },
     rules: ['chat.connect.answer', 'chat.connect.invalid'],
   },
   {
@@ -104,6 +163,12 @@ export const CHAT = requirements([
     statement: 'hook_api_version defaults to v1.',
     observes: 'connect without hook_api_version answers v1 (or no value)',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', also: ['answer-member'], review: 'C2',
+      passed: 'v1 in the answer, hooks sent to the v1 address',
+      non_strict: 'hook_api_version missing from the answer; a connect without it refused (the table calls it required)',
+      failed: 'v2 in the answer, or hooks to the v2 address',
+    },
     rules: ['chat.connect.optional-omitted'],
   },
   {
@@ -111,6 +176,7 @@ export const CHAT = requirements([
     statement: 'The hook address for the chosen version must be set in the channel settings; what connect does when it is not is not stated.',
     observes: 'the answer of a connect with v2 for a channel that has only a v1 hook address',
     needs: ['control'],
+    reading: { kind: 'open-point' },
     rules: ['chat.connect.hook-address-unset'],
   },
   {
@@ -118,6 +184,12 @@ export const CHAT = requirements([
     statement: 'is_time_window_disabled defaults to false.',
     observes: 'connect without it answers is_time_window_disabled false (or no value)',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', also: ['answer-member'], review: 'C4',
+      passed: 'false in the answer when not sent',
+      non_strict: 'is_time_window_disabled missing from the answer',
+      failed: 'true in the answer when not sent',
+    },
     rules: ['chat.connect.time-window-default'],
   },
   {
@@ -125,6 +197,12 @@ export const CHAT = requirements([
     statement: 'When the channel has a reply time window, is_time_window_disabled=true disables it for this account.',
     observes: 'after the window passed, an outgoing reply is refused with false and accepted with true',
     needs: ['control', 'clock'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C5',
+      passed: 'true accepted and echoed',
+      failed: 'true refused',
+      informational: 'whether a late reply is accepted where the window holds, or refused where it is disabled (the window and its refusal are not shown)',
+    },
     rules: ['chat.connect.time-window-disabled'],
   },
 
@@ -134,6 +212,10 @@ export const CHAT = requirements([
     statement: 'Participant id is required: the participant id on the integration side.',
     observes: 'a create-chat user or a message sender without id, or with a non-string id, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; an id of another JSON type coerced and accepted',
+    },
     rules: ['chat.participant.required', 'chat.sender.required'],
   },
   {
@@ -141,6 +223,10 @@ export const CHAT = requirements([
     statement: 'Participant name is required.',
     observes: 'a participant without name, or with a non-string name, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a name of another JSON type coerced and accepted',
+    },
     rules: ['chat.participant.required', 'chat.sender.required'],
   },
   {
@@ -148,6 +234,7 @@ export const CHAT = requirements([
     statement: 'For a manager message, ref_id is the id of the account user.',
     observes: 'a message whose sender.ref_id is an account user is accepted as outgoing and shown without client_id',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.message.kinds'],
   },
   {
@@ -155,6 +242,7 @@ export const CHAT = requirements([
     statement: 'For a bot message, ref_id is the integration bot\'s id obtained at channel registration.',
     observes: 'a message whose sender.ref_id is the bot id is accepted as outgoing',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.message.kinds'],
   },
   {
@@ -162,6 +250,7 @@ export const CHAT = requirements([
     statement: 'What an outgoing message whose sender.ref_id names no account user and no bot gets is not stated.',
     observes: 'the answer to such a message',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.sender.ref-id-unknown'],
   },
   {
@@ -169,6 +258,7 @@ export const CHAT = requirements([
     statement: 'avatar is optional.',
     observes: 'a participant without avatar is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.participant.optional'],
   },
   {
@@ -176,6 +266,7 @@ export const CHAT = requirements([
     statement: 'The avatar must be reachable from outside and serve a downloadable image.',
     observes: 'nothing on the service',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'an obligation on the integration; what the service does with an unreachable avatar is not stated',
   },
   {
@@ -183,6 +274,7 @@ export const CHAT = requirements([
     statement: 'profile (phone, email, each optional) is optional.',
     observes: 'a participant without profile, or with only one of its fields, is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.participant.optional'],
   },
   {
@@ -190,6 +282,7 @@ export const CHAT = requirements([
     statement: 'When a new unsorted lead is created, the profile\'s phone and email are added to the contact data.',
     observes: 'the unsorted lead\'s contact carries the phone and email sent',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour', also: ['effect-window'] },
     rules: ['chat.participant.profile-to-contact'],
   },
   {
@@ -197,6 +290,7 @@ export const CHAT = requirements([
     statement: 'profile_link is optional.',
     observes: 'a participant without profile_link is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.participant.optional'],
   },
   {
@@ -204,6 +298,7 @@ export const CHAT = requirements([
     statement: 'In responses the participant carries id (chat-interface id), client_id (integration-side id) and name.',
     observes: 'the created chat\'s user has a string id, client_id = the id sent, and name',
     needs: ['nothing'],
+    reading: { kind: 'answer-member' },
     rules: ['chat.create-chat.answer'],
   },
   {
@@ -211,6 +306,12 @@ export const CHAT = requirements([
     statement: 'client_id is absent for account users.',
     observes: 'manager and bot senders in the history have no client_id',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C9',
+      passed: 'no client_id for an account user',
+      non_strict: 'client_id null or "" for an account user',
+      failed: 'a client_id value for an account user',
+    },
     rules: ['chat.message.kinds'],
   },
   {
@@ -218,6 +319,12 @@ export const CHAT = requirements([
     statement: 'avatar is empty if not given.',
     observes: 'a user created without avatar answers an empty (or no) avatar',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C6',
+      passed: 'avatar "" when not given; when given, the URL sent or a re-hosted one (present, non-empty)',
+      non_strict: 'avatar missing or null when not given',
+      failed: 'a non-empty avatar when none was given',
+    },
     rules: ['chat.participant.answer'],
   },
   {
@@ -225,6 +332,12 @@ export const CHAT = requirements([
     statement: 'phone and email are in the response when given and both absent when not.',
     observes: 'the created chat\'s user carries phone and email as sent, and neither when none was sent',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C7, C8',
+      passed: 'phone and email as sent when given, absent when not',
+      non_strict: 'null or "" when not given; a normalised phone',
+      failed: 'another phone or email than the one sent (beyond normalisation), or one when none was given',
+    },
     rules: ['chat.participant.answer'],
   },
 
@@ -234,6 +347,11 @@ export const CHAT = requirements([
     statement: 'external_id is a string, an int or a bool.',
     observes: 'a string, an integer and a boolean are accepted',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', also: ['wrong-type'],
+      passed: 'a string, an int and a bool external_id each accepted',
+      failed: 'one of the three types refused',
+    },
     rules: ['chat.source.external-id'],
   },
   {
@@ -241,6 +359,12 @@ export const CHAT = requirements([
     statement: 'external_id is up to 40 characters.',
     observes: '40 characters are accepted, 41 refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour',
+      passed: '40 characters accepted; 41 refused with 400',
+      non_strict: '41 accepted (truncated or kept), or refused with another 4xx',
+      failed: '40 characters refused',
+    },
     rules: ['chat.source.external-id'],
   },
   {
@@ -248,6 +372,12 @@ export const CHAT = requirements([
     statement: 'external_id holds printable ASCII characters and space.',
     observes: 'every printable ASCII character is accepted; a control or non-ASCII character is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour',
+      passed: 'printable ASCII and space accepted; other characters refused with 400',
+      non_strict: 'other characters accepted, or refused with another 4xx',
+      failed: 'printable ASCII refused',
+    },
     rules: ['chat.source.external-id'],
   },
   {
@@ -255,6 +385,11 @@ export const CHAT = requirements([
     statement: 'When no source is needed the whole source field is omitted.',
     observes: 'a first message without source is accepted and its lead goes to the default pipeline',
     needs: ['control'],
+    reading: {
+      kind: 'status-code', review: 'C65',
+      passed: 'a message without source accepted; its lead may be in any pipeline (the spec is silent)',
+      failed: 'a message without source refused',
+    },
     rules: ['chat.import.source-pipeline'],
   },
   {
@@ -262,6 +397,11 @@ export const CHAT = requirements([
     statement: 'With a source, the first incoming message of a chat creates the unsorted lead in the pipeline that matches the source.',
     observes: 'the unsorted lead of a chat started with a source is in that source\'s pipeline',
     needs: ['control'],
+    reading: {
+      kind: 'stated-behaviour', also: ['effect-window'], review: 'C65, C66',
+      passed: 'within 15 s, the lead of the first incoming message in the pipeline of its source',
+      failed: 'no lead within 15 s, or a lead in another pipeline than its source\'s',
+    },
     rules: ['chat.import.source-pipeline'],
   },
   {
@@ -269,6 +409,12 @@ export const CHAT = requirements([
     statement: 'Only the first incoming message of a chat creates the unsorted lead.',
     observes: 'three non-silent incoming messages in one chat leave one unsorted lead',
     needs: ['control'],
+    reading: {
+      kind: 'effect-window', review: 'C40, C66',
+      passed: 'one unsorted lead for the first incoming message within 15 s; none for later ones over the whole window',
+      non_strict: 'two notifications for the first message',
+      failed: 'no lead for the first message within 15 s, or a second lead for a later one within the window',
+    },
     rules: ['chat.unsorted.first-message-only'],
   },
 
@@ -278,6 +424,10 @@ export const CHAT = requirements([
     statement: 'message.type is required.',
     observes: 'a message without type, or with a non-string type, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a value of another JSON type coerced and accepted',
+    },
     rules: ['chat.message.required'],
   },
   {
@@ -285,6 +435,7 @@ export const CHAT = requirements([
     statement: 'type is one of text, contact, file, video, picture, voice, audio, sticker, location.',
     observes: 'an unknown type (gif) is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'enumeration' },
     rules: ['chat.message.required'],
   },
   ...(['text', 'picture', 'location', 'contact'] as const).map((type): Requirement => ({
@@ -292,6 +443,7 @@ export const CHAT = requirements([
     statement: `A ${type} message is accepted and shown in the history with its fields.`,
     observes: `a valid ${type} message answers 200 and its history element carries type ${type} and the ${type} fields`,
     needs: ['nothing'],
+    reading: TYPE_ACCEPTED_READING,
     rules: type === 'text' ? ['chat.message.answer', 'chat.history.fields', 'chat.message.types-accepted'] : ['chat.history.fields', 'chat.message.types-accepted'],
   })),
   ...(['file', 'video', 'voice', 'audio', 'sticker'] as const).map((type): Requirement => ({
@@ -299,6 +451,7 @@ export const CHAT = requirements([
     statement: `A ${type} message is accepted and shown in the history with its fields.`,
     observes: `a valid ${type} message answers 200 and its history element carries type ${type}, media${type === 'sticker' ? '' : ', and the file or duration fields it was sent with'}`,
     needs: ['nothing'],
+    reading: TYPE_ACCEPTED_READING,
     rules: ['chat.message.types-accepted'],
   })),
   {
@@ -306,6 +459,10 @@ export const CHAT = requirements([
     statement: 'text is required for type text.',
     observes: 'a text message without text, or with a non-string text, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a value of another JSON type coerced and accepted',
+    },
     rules: ['chat.message.required'],
   },
   {
@@ -313,6 +470,11 @@ export const CHAT = requirements([
     statement: 'text may be empty for other types.',
     observes: 'a non-text message with text "" is accepted',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', also: ['answer-member'], review: 'C12',
+      passed: 'a non-text message with empty text answered 200; the history shows it (media may be re-hosted)',
+      failed: 'refused for its empty text',
+    },
     rules: ['chat.history.fields', 'chat.message.empty-text-other-types'],
   },
   {
@@ -320,6 +482,12 @@ export const CHAT = requirements([
     statement: 'media is the link to the image, file, video, audio, voice or sticker.',
     observes: 'the history element carries message.media as sent',
     needs: ['nothing'],
+    reading: {
+      kind: 'unmarked-member', also: ['answer-member'], review: 'C10, C12',
+      passed: 'a media message without media refused with 400; the history\'s media present and non-empty (the URL sent or a re-hosted copy)',
+      non_strict: 'a media message without media accepted, or refused with another 4xx',
+      failed: 'a media message with media refused, or the history without media',
+    },
     rules: ['chat.history.fields', 'chat.message.required', 'chat.message.types-accepted', 'chat.message.empty-text-other-types'],
   },
   {
@@ -327,6 +495,7 @@ export const CHAT = requirements([
     statement: 'media must be downloadable.',
     observes: 'nothing on the service',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'an obligation on the integration; the download happens after the 200 and its failure is not stated',
   },
   {
@@ -334,6 +503,7 @@ export const CHAT = requirements([
     statement: 'media is optional on edit when the file is unchanged.',
     observes: 'an edit of a picture without media is accepted and keeps the file',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.edit.file-fields-optional'],
   },
   {
@@ -341,6 +511,10 @@ export const CHAT = requirements([
     statement: 'file_name is required for file, video and picture.',
     observes: 'such a message without file_name, or with a non-string one, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; file_name of another JSON type coerced or accepted',
+    },
     rules: ['chat.message.required'],
   },
   {
@@ -348,6 +522,7 @@ export const CHAT = requirements([
     statement: 'file_name is optional on edit when the file is unchanged.',
     observes: 'an edit of a picture without file_name is accepted and keeps the file name',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.edit.file-fields-optional'],
   },
   {
@@ -355,6 +530,10 @@ export const CHAT = requirements([
     statement: 'file_size (bytes of the file at media) is required for file, video and picture.',
     observes: 'such a message without file_size, or with a non-integer one, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C11',
+      non_strict: 'refused with another 4xx; file_size of another JSON type coerced or accepted',
+    },
     rules: ['chat.message.required'],
   },
   {
@@ -362,6 +541,7 @@ export const CHAT = requirements([
     statement: 'file_size is optional on edit when the file is unchanged.',
     observes: 'an edit of a picture without file_size is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.edit.file-fields-optional'],
   },
   {
@@ -369,6 +549,7 @@ export const CHAT = requirements([
     statement: 'sticker_id is optional.',
     observes: 'a message without sticker_id is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.optional'],
   },
   {
@@ -376,6 +557,7 @@ export const CHAT = requirements([
     statement: 'A sticker id is the same in all accounts.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a fact about the sticker catalogue, which no API of the spec lists',
   },
   {
@@ -383,6 +565,7 @@ export const CHAT = requirements([
     statement: 'location (lon and lat, floats, required) is required for type location.',
     observes: 'a location message without location, lon or lat, or with one of another type, is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member', also: ['wrong-type'] },
     rules: ['chat.message.required'],
   },
   {
@@ -390,6 +573,7 @@ export const CHAT = requirements([
     statement: 'contact (name and phone, strings, required) is required for type contact.',
     observes: 'a contact message without contact, name or phone, or with one of another type, is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member', also: ['wrong-type'] },
     rules: ['chat.message.required'],
   },
   {
@@ -397,6 +581,7 @@ export const CHAT = requirements([
     statement: 'callback_data is optional.',
     observes: 'a message without callback_data is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.optional'],
   },
   {
@@ -404,6 +589,7 @@ export const CHAT = requirements([
     statement: 'callback_data is required for list messages of a messenger so that the bot triggers correctly.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: '"list messages" and the bot\'s triggering are outside the API of the spec',
   },
   {
@@ -411,6 +597,12 @@ export const CHAT = requirements([
     statement: 'message.delivery_status is optional (§2.9 object when given).',
     observes: 'a message with and without delivery_status is accepted; an invalid one is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C17',
+      passed: 'a message with or without a valid delivery_status accepted',
+      non_strict: 'an invalid embedded delivery_status accepted (ignored), or refused with another 4xx',
+      failed: 'a message with a valid delivery_status, or without one, refused',
+    },
     rules: ['chat.delivery-status.in-message'],
   },
   {
@@ -418,6 +610,7 @@ export const CHAT = requirements([
     statement: 'media_duration is optional: seconds, for video, audio and voice.',
     observes: 'a message without media_duration is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.optional'],
   },
   {
@@ -425,6 +618,7 @@ export const CHAT = requirements([
     statement: 'shared_post is optional.',
     observes: 'a message without shared_post is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.optional'],
   },
   {
@@ -432,6 +626,7 @@ export const CHAT = requirements([
     statement: 'post is optional and used for comments only: a message with post is a comment.',
     observes: 'a message with post lands in the post\'s conversation, apart from the private messages',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.comment.conversations'],
   },
 
@@ -441,6 +636,10 @@ export const CHAT = requirements([
     statement: 'shared_post.url is the link to the post (not marked optional).',
     observes: 'a shared_post without url, or with a non-string url, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'unmarked-member', also: ['wrong-type'], review: 'C15, C67',
+      non_strict: 'refused with another 4xx; a shared_post without url, or with a url of another JSON type, accepted',
+    },
     rules: ['chat.shared-post.url-required'],
   },
   {
@@ -448,6 +647,7 @@ export const CHAT = requirements([
     statement: 'preview_link is optional.',
     observes: 'a shared_post without preview_link is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.optional'],
   },
   {
@@ -455,6 +655,12 @@ export const CHAT = requirements([
     statement: 'preview_link is temporary: its image is downloaded into the account.',
     observes: 'the account holds a copy of the preview image, not the temporary link',
     needs: ['control'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C16',
+      passed: 'a shared_post with preview_link accepted',
+      failed: 'refused',
+      informational: 'whether the preview was downloaded into the account (the review reads it INFO)',
+    },
     rules: ['chat.shared-post.preview-stored'],
   },
   {
@@ -462,6 +668,7 @@ export const CHAT = requirements([
     statement: 'preview_permalink is optional.',
     observes: 'a shared_post without preview_permalink is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.optional'],
   },
   {
@@ -469,6 +676,12 @@ export const CHAT = requirements([
     statement: 'preview_permalink is permanent and not downloaded; it takes priority when both preview fields are given.',
     observes: 'with both fields, the account uses the permalink and downloads nothing',
     needs: ['control'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C16',
+      passed: 'a shared_post with both previews accepted',
+      failed: 'refused',
+      informational: 'which preview the account shows, and whether it was downloaded (the review reads it INFO)',
+    },
     rules: ['chat.shared-post.preview-stored'],
   },
   {
@@ -476,6 +689,12 @@ export const CHAT = requirements([
     statement: 'shared_post.type: only post is supported.',
     observes: 'type post is accepted; any other type is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C14',
+      passed: 'type post accepted; another type refused with 400',
+      non_strict: 'another type accepted, or refused with another 4xx ("only post is supported" is not an enumeration of the request)',
+      failed: 'type post refused',
+    },
     rules: ['chat.shared-post.type'],
   },
   {
@@ -483,6 +702,7 @@ export const CHAT = requirements([
     statement: 'site_name is optional: the caption under the post.',
     observes: 'a shared_post without site_name is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.optional'],
   },
 
@@ -492,6 +712,10 @@ export const CHAT = requirements([
     statement: 'status_code is the int delivery status code of §3.3.',
     observes: '1, 2 and -1 are accepted; other codes refused with 400, in the endpoint and inside a message',
     needs: ['nothing'],
+    reading: {
+      kind: 'enumeration', also: ['wrong-type'], review: 'C27',
+      non_strict: 'refused with another 4xx; status_code "1" (a string) coerced and accepted',
+    },
     rules: ['chat.delivery-status.accepted', 'chat.delivery-status.refused', 'chat.delivery-status.in-message'],
   },
   {
@@ -499,6 +723,7 @@ export const CHAT = requirements([
     statement: 'error_code is the error type, 901 to 905.',
     observes: 'each of 901–905 with -1 is accepted; other codes refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'enumeration' },
     rules: ['chat.delivery-status.accepted', 'chat.delivery-status.refused'],
   },
   {
@@ -506,6 +731,7 @@ export const CHAT = requirements([
     statement: 'error is the error text, shown to the user.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement: where the account shows the text; no API reads it back',
   },
 
@@ -515,6 +741,7 @@ export const CHAT = requirements([
     statement: 'post.id is required.',
     observes: 'a comment whose post lacks id, or has a non-string id, is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member', also: ['wrong-type'] },
     rules: ['chat.post.required'],
   },
   {
@@ -522,6 +749,7 @@ export const CHAT = requirements([
     statement: 'post.id is the unique post id in the integration: comments with one id share one conversation.',
     observes: 'two comments on one post id land in one conversation, a third on another post in its own',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.comment.conversations'],
   },
   {
@@ -529,6 +757,7 @@ export const CHAT = requirements([
     statement: 'post.url is required: the link to the post at the source.',
     observes: 'a comment whose post lacks url, or has a non-string url, is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member', also: ['wrong-type'] },
     rules: ['chat.post.required'],
   },
   ...(['preview_url', 'preview_permalink', 'username', 'caption'] as const).map((field): Requirement => ({
@@ -536,6 +765,7 @@ export const CHAT = requirements([
     statement: `post.${field} may be omitted.`,
     observes: `a comment whose post has no ${field} is accepted`,
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.post.optional'],
   })),
 
@@ -545,6 +775,7 @@ export const CHAT = requirements([
     statement: 'A quoted message given by id (chat-interface id) needs no other field.',
     observes: 'reply_to.message {id} of a message in the same chat is accepted',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.message.reply-same-chat'],
   },
   {
@@ -552,6 +783,7 @@ export const CHAT = requirements([
     statement: 'msgid (integration-side id) has the same effect as id.',
     observes: 'reply_to.message {msgid} of a message in the same chat is accepted',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.message.reply-same-chat'],
   },
   {
@@ -559,6 +791,7 @@ export const CHAT = requirements([
     statement: 'With id or msgid, the remaining fields of the quoted message are resolved automatically.',
     observes: 'the stored quote (reply_to and forwards, by msgid only and by id only) carries the quoted message\'s type, text, timestamps and sender',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.embedded.resolved'],
   },
   {
@@ -566,6 +799,7 @@ export const CHAT = requirements([
     statement: 'Scroll-to-message works when the chat is in the same card.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI behaviour of the deal card; no API observes it',
   },
   {
@@ -573,6 +807,7 @@ export const CHAT = requirements([
     statement: 'A quoted message without id needs type, with the message type values.',
     observes: 'reply_to.message without id, msgid and type (or with a bad type) is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member', also: ['enumeration'] },
     rules: ['chat.embedded.required'],
   },
   {
@@ -580,6 +815,7 @@ export const CHAT = requirements([
     statement: 'A quoted text message without id needs text.',
     observes: 'refused with 400 without text',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.embedded.required'],
   },
   ...(['file_name', 'file_size', 'media_duration'] as const).map((field): Requirement => ({
@@ -587,6 +823,7 @@ export const CHAT = requirements([
     statement: `A quoted message\'s ${field} is optional.`,
     observes: `a quoted file message without ${field} is accepted`,
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.embedded.by-type'],
   })),
   {
@@ -594,6 +831,7 @@ export const CHAT = requirements([
     statement: 'A quoted location message without id needs location.',
     observes: 'refused with 400 without location, accepted with it',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.embedded.by-type'],
   },
   {
@@ -601,6 +839,7 @@ export const CHAT = requirements([
     statement: 'A quoted contact message without id needs contact.',
     observes: 'refused with 400 without contact, accepted with it',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.embedded.by-type'],
   },
   {
@@ -608,6 +847,10 @@ export const CHAT = requirements([
     statement: 'A quoted message without id needs timestamp and msec_timestamp (milliseconds).',
     observes: 'refused with 400 without either, or with either not an integer',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a value of another JSON type coerced and accepted',
+    },
     rules: ['chat.embedded.required'],
   },
   {
@@ -615,6 +858,7 @@ export const CHAT = requirements([
     statement: 'A quoted message without id needs sender; its name is required when neither sender id is given.',
     observes: 'refused with 400 without sender, or with a sender that has no id, ref_id nor name',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.embedded.required'],
   },
   {
@@ -622,6 +866,7 @@ export const CHAT = requirements([
     statement: 'If the quoted sender\'s id or ref_id is given, the rest is resolved automatically.',
     observes: 'a quoted message whose sender has only id (or only ref_id) and no name is accepted',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.embedded.sender-by-id'],
   },
 
@@ -631,6 +876,12 @@ export const CHAT = requirements([
     statement: 'Connect needs the channel to exist.',
     observes: 'connect to an unknown channel answers 404',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code',
+      passed: '404 for a channel that does not exist',
+      non_strict: 'another 4xx',
+      failed: 'a connect to a channel that does not exist accepted',
+    },
     rules: ['chat.connect.unknown-channel'],
   },
   {
@@ -638,6 +889,7 @@ export const CHAT = requirements([
     statement: 'Connect needs a valid signature.',
     observes: 'a correctly signed connect answers 200; a wrongly signed one 403',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.valid', 'chat.signature.tampered-secret'],
   },
   {
@@ -645,6 +897,7 @@ export const CHAT = requirements([
     statement: 'On connect, scope_id is returned.',
     observes: 'connect answers scope_id',
     needs: ['nothing'],
+    reading: { kind: 'answer-member' },
     rules: ['chat.connect.answer'],
   },
   {
@@ -652,6 +905,11 @@ export const CHAT = requirements([
     statement: 'Once connected, messages can be sent.',
     observes: 'a message sent under the new scope answers 200',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', also: ['precondition'], review: 'C22',
+      passed: 'messages accepted once connected, again after a reconnect',
+      failed: 'a message refused once connected, or a reconnect after a disconnect refused (the target\'s failure, not an error of the kit)',
+    },
     rules: ['chat.connection.lifecycle'],
   },
   {
@@ -659,6 +917,11 @@ export const CHAT = requirements([
     statement: 'Once connected, outgoing-message hooks arrive.',
     observes: 'a message written from the account sends one outgoing hook',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'effect-window', also: ['one-observation'], review: 'C18',
+      passed: 'a hook within 30 s for a message sent from the account (more than one hook for one message is not judged here)',
+      failed: 'no hook within 30 s',
+    },
     rules: ['chat.connection.hooks-stop'],
   },
   {
@@ -666,6 +929,12 @@ export const CHAT = requirements([
     statement: 'DELETE .../disconnect leads to not connected.',
     observes: 'a message to the disconnected scope is refused with a 4xx, and connecting again restores sending',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', also: ['one-observation'], review: 'C20',
+      passed: 'a write to the disconnected scope refused (4xx)',
+      non_strict: 'accepted (the spec states only that hooks stop)',
+      failed: 'only a breakage: hooks after the disconnect are judged by REQ-3.2-disconnect-stops-hooks',
+    },
     rules: ['chat.connection.lifecycle'],
   },
   {
@@ -673,6 +942,11 @@ export const CHAT = requirements([
     statement: 'After disconnect, hooks stop.',
     observes: 'a message from the account after disconnect sends no hook',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'effect-window', review: 'C18',
+      passed: 'no hook over the whole 30 s window after the disconnect',
+      failed: 'a hook within 30 s after the disconnect',
+    },
     rules: ['chat.connection.hooks-stop'],
   },
   {
@@ -680,6 +954,12 @@ export const CHAT = requirements([
     statement: 'A disconnected scope is not connected for any chat endpoint.',
     observes: 'after disconnect, create chat, delivery status, typing and react under the old scope get a 4xx',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C20',
+      passed: 'every chat route refuses the disconnected scope (4xx)',
+      non_strict: 'a route accepts it',
+      failed: 'only a breakage',
+    },
     rules: ['chat.connection.disconnected-routes'],
   },
   {
@@ -687,6 +967,7 @@ export const CHAT = requirements([
     statement: 'After disconnect the write-first option disappears from the deal card once the front-end cache expires.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the deal card; no API observes it',
   },
   {
@@ -694,6 +975,12 @@ export const CHAT = requirements([
     statement: 'When the integration is disconnected in the account, the channel is disconnected automatically.',
     observes: 'after the integration disconnect, sending under the scope is refused',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', also: ['one-observation'], review: 'C20',
+      passed: 'the scope refused after the integration is disconnected',
+      non_strict: 'a write to it accepted (hooks are judged by REQ-3.2-integration-disconnect-hooks)',
+      failed: 'only a breakage',
+    },
     rules: ['chat.connection.integration-disconnect'],
   },
   {
@@ -701,6 +988,12 @@ export const CHAT = requirements([
     statement: 'The channel must be connected again after each new installation.',
     observes: 'after reinstalling, sending is refused until connect is called, then accepted',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C21',
+      passed: 'connect needed again after a reinstall: a message before it refused',
+      non_strict: 'a message before the new connect accepted (the statement is about hooks)',
+      failed: 'the new connect refused',
+    },
     rules: ['chat.connection.integration-disconnect'],
   },
   {
@@ -708,6 +1001,11 @@ export const CHAT = requirements([
     statement: 'After the integration is disconnected, outgoing-message hooks stop for that account.',
     observes: 'a message from the account after the integration disconnect sends no outgoing hook',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'effect-window', review: 'C19',
+      passed: 'a hook within 30 s while connected; none over the whole 30 s window after the integration is disconnected',
+      failed: 'no hook within 30 s while connected, or one within 30 s after the disconnect',
+    },
     rules: ['chat.connection.integration-disconnect-hooks'],
   },
 
@@ -717,6 +1015,12 @@ export const CHAT = requirements([
     statement: 'sent has no numeric value: it is the default.',
     observes: 'a message sent without delivery_status is in state sent',
     needs: ['control'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C13',
+      passed: 'a message accepted without delivery_status',
+      failed: 'refused for the missing status',
+      informational: 'how the sent state reads before any status (null, absent, "sent")',
+    },
     rules: ['chat.delivery-status.in-message', 'chat.delivery-status.applied'],
   },
   {
@@ -724,6 +1028,7 @@ export const CHAT = requirements([
     statement: 'delivered is status_code 1: the message reached the addressee.',
     observes: 'status_code 1 answers 200',
     needs: ['nothing'],
+    reading: { kind: 'enumeration' },
     rules: ['chat.delivery-status.accepted'],
   },
   {
@@ -731,6 +1036,7 @@ export const CHAT = requirements([
     statement: 'read is status_code 2: the message was read.',
     observes: 'status_code 2 answers 200',
     needs: ['nothing'],
+    reading: { kind: 'enumeration' },
     rules: ['chat.delivery-status.accepted'],
   },
   {
@@ -738,6 +1044,7 @@ export const CHAT = requirements([
     statement: 'error is status_code -1: the message was not delivered.',
     observes: 'status_code -1 with an error code answers 200',
     needs: ['nothing'],
+    reading: { kind: 'enumeration' },
     rules: ['chat.delivery-status.accepted'],
   },
   {
@@ -745,6 +1052,10 @@ export const CHAT = requirements([
     statement: 'Transitions between delivery statuses are not shown.',
     observes: 'which orders of statuses (read then delivered, error then read) the target accepts',
     needs: ['nothing'],
+    reading: {
+      kind: 'open-point', review: 'C24',
+      informational: 'which orders of statuses are accepted and which refused (a refused backward transition included), recorded',
+    },
     rules: ['chat.delivery-status.accepted'],
     partial: 'the rule requires every order to be accepted instead of recording what the target does',
     theme: 'records',
@@ -760,6 +1071,7 @@ export const CHAT = requirements([
     statement: `error_code ${code} with status_code -1: ${meaning}.`,
     observes: `status_code -1 with error_code ${code} and an error text answers 200`,
     needs: ['nothing'],
+    reading: { kind: 'enumeration' },
     rules: ['chat.delivery-status.accepted'],
   })),
   {
@@ -767,6 +1079,7 @@ export const CHAT = requirements([
     statement: 'error text must be sent with 905.',
     observes: '-1 with 905 and no error text is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.delivery-status.refused'],
   },
   {
@@ -774,6 +1087,7 @@ export const CHAT = requirements([
     statement: 'error_code is used with status_code -1 and is one of 901–905.',
     observes: '-1 without error_code, or with a code outside 901–905, is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'enumeration', also: ['required-member'] },
     rules: ['chat.delivery-status.refused'],
   },
 
@@ -783,6 +1097,7 @@ export const CHAT = requirements([
     statement: 'All chat requests are sent to {chat_url} and signed (§5.2).',
     observes: 'correctly signed requests are accepted',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.valid', 'chat.signature.get-query-not-signed'],
   },
   {
@@ -790,6 +1105,12 @@ export const CHAT = requirements([
     statement: 'Success and error responses carry Content-Type: application/json.',
     observes: 'answers with a body are application/json',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', also: ['one-observation'], review: 'K8',
+      passed: 'application/json on success and error answers that carry a body (any parameters)',
+      non_strict: 'another JSON media type (text/json)',
+      failed: 'a body with a non-JSON media type',
+    },
     rules: ['chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'chat.connect.invalid', 'chat.delivery-status.unknown-message'],
     partial: 'the 200 answer of history is not checked for its media type',
     theme: 'history',
@@ -802,6 +1123,7 @@ export const CHAT = requirements([
     statement: 'Connect needs account_id (string).',
     observes: 'connect without account_id, or with a non-string one, is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member', also: ['wrong-type'], review: 'C67' },
     rules: ['chat.connect.invalid'],
   },
   {
@@ -809,6 +1131,10 @@ export const CHAT = requirements([
     statement: 'Connect fields have the stated types: hook_api_version v1 or v2, title string, is_time_window_disabled bool.',
     observes: 'a field of another type, or hook_api_version v3, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'wrong-type', also: ['enumeration'], review: 'C31',
+      failed: 'a hook_api_version outside v1 and v2 accepted (read as `enumeration`)',
+    },
     rules: ['chat.connect.invalid'],
   },
   {
@@ -816,6 +1142,12 @@ export const CHAT = requirements([
     statement: 'title and is_time_window_disabled (and hook_api_version, which has a default) may be omitted.',
     observes: 'connect with account_id alone answers 200',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C2',
+      passed: 'connect without title and is_time_window_disabled answered 200; without hook_api_version answered 200 with v1',
+      non_strict: 'a connect without hook_api_version refused with 400 (the table calls it required; it has a default)',
+      failed: 'a connect without title or is_time_window_disabled refused',
+    },
     rules: ['chat.connect.optional-omitted'],
   },
   {
@@ -823,6 +1155,11 @@ export const CHAT = requirements([
     statement: 'Connect answers 200 with the request fields plus scope_id, in the shape of §2.4.',
     observes: 'the answer echoes account_id, title, hook_api_version and is_time_window_disabled and adds scope_id',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C1',
+      non_strict: 'an echoed field (account_id, title, hook_api_version, is_time_window_disabled) missing from the answer',
+      failed: 'scope_id missing, or an echoed field of another value than sent',
+    },
     rules: ['chat.connect.answer', 'chat.connect.echoes-request'],
   },
   {
@@ -830,6 +1167,12 @@ export const CHAT = requirements([
     statement: 'Parallel connects of one channel for one account give one connection.',
     observes: '8 parallel connects answer 200 with one scope_id, and messages under it are accepted',
     needs: ['concurrency'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C23',
+      passed: 'every 200 names one scope_id',
+      non_strict: 'some 409 or 429 among the parallel connects while every 200 names one scope_id',
+      failed: 'two scope_ids for one channel and account',
+    },
     rules: ['chat.concurrency.connect'],
   },
   {
@@ -837,6 +1180,7 @@ export const CHAT = requirements([
     statement: 'Connect answers 404 when the channel does not exist.',
     observes: '404 with a JSON body',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.connect.unknown-channel'],
   },
 
@@ -846,6 +1190,10 @@ export const CHAT = requirements([
     statement: 'Disconnect needs account_id (string).',
     observes: 'disconnect without account_id, or with a non-string one, is refused with 400 and stays connected',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; account_id of another JSON type (42) coerced and accepted',
+    },
     rules: ['chat.disconnect.account-id-required'],
   },
   {
@@ -853,6 +1201,12 @@ export const CHAT = requirements([
     statement: 'Disconnect answers 200 with no body.',
     observes: '200 and an empty body',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C32',
+      passed: '200 with no body',
+      non_strict: 'another 2xx; a JSON body on the 200 (e.g. {"ok":true})',
+      failed: 'a 4xx for a valid disconnect; a body on a 204',
+    },
     rules: ['chat.connection.lifecycle', 'chat.disconnect.no-body'],
   },
   {
@@ -860,6 +1214,7 @@ export const CHAT = requirements([
     statement: 'Disconnect answers 404 when the channel does not exist.',
     observes: '404 with a JSON body',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.disconnect.unknown-channel'],
   },
 
@@ -869,6 +1224,7 @@ export const CHAT = requirements([
     statement: 'Create chat creates a chat before the first message.',
     observes: '200 with a string id',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.create-chat.answer'],
   },
   {
@@ -876,6 +1232,7 @@ export const CHAT = requirements([
     statement: 'If a chat already exists for conversation_id, its id is returned.',
     observes: 'a second creation for one conversation_id answers the same id',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.create-chat.idempotent'],
   },
   {
@@ -883,6 +1240,12 @@ export const CHAT = requirements([
     statement: 'Creation stays one chat per conversation_id when creations race.',
     observes: '8 parallel creations answer one id',
     needs: ['concurrency'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C33',
+      passed: 'every 200 carries one chat id',
+      non_strict: 'some 409 or 429 while every 200 carries one id',
+      failed: 'two chat ids for one conversation_id',
+    },
     rules: ['chat.create-chat.concurrent'],
   },
   {
@@ -890,6 +1253,7 @@ export const CHAT = requirements([
     statement: 'A chat without messages is not displayed in the account.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI statement about the account\'s chat list; history of such a chat answering 204 is REQ-4.3-history-204-empty',
   },
   {
@@ -897,6 +1261,7 @@ export const CHAT = requirements([
     statement: 'conversation_id (string) is the chat id on the integration side.',
     observes: 'create chat without conversation_id, or with a non-string one, is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'], review: 'C34, C67' },
     rules: ['chat.create-chat.conversation-id'],
   },
   {
@@ -904,6 +1269,7 @@ export const CHAT = requirements([
     statement: 'Create chat takes an optional source[external_id] (§2.6).',
     observes: 'create chat with a valid source is accepted; with a 41-character external_id refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.source.external-id', 'chat.create-chat.source'],
   },
   {
@@ -911,6 +1277,7 @@ export const CHAT = requirements([
     statement: 'The user object is required, with user[id] and user[name].',
     observes: 'create chat without user, user.id or user.name is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member', also: ['wrong-type'], review: 'C67' },
     rules: ['chat.participant.required'],
   },
   {
@@ -918,6 +1285,7 @@ export const CHAT = requirements([
     statement: 'user[avatar], user[profile][phone], user[profile][email] and user[profile_link] are optional.',
     observes: 'each may be omitted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.participant.optional'],
   },
   {
@@ -925,6 +1293,12 @@ export const CHAT = requirements([
     statement: 'Create chat answers 200 with id (chat-interface chat id) and user (id, client_id, name, avatar, phone, email).',
     observes: 'the answer has a string id and the user object of §2.5',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C6, C7, C8',
+      passed: 'id and user (id, client_id, name, avatar, phone, email); avatar "" or a re-hosted URL; phone and email as sent',
+      non_strict: 'a listed user member missing; null or "" for an empty one; a normalised phone',
+      failed: 'id missing, or a value other than sent',
+    },
     rules: ['chat.create-chat.answer', 'chat.participant.answer'],
   },
 
@@ -934,6 +1308,10 @@ export const CHAT = requirements([
     statement: 'event_type is new_message or edit_message.',
     observes: 'a missing or non-string event_type is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'enumeration', also: ['unmarked-member', 'wrong-type'], review: 'C38, C67',
+      non_strict: 'refused with another 4xx; event_type missing, or of another JSON type, and accepted (it is unmarked)',
+    },
     rules: ['chat.message-event.required', 'chat.message-event.unknown-type'],
   },
   {
@@ -941,6 +1319,7 @@ export const CHAT = requirements([
     statement: 'payload is an object.',
     observes: 'a missing or non-object payload is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'] },
     rules: ['chat.message-event.required'],
   },
   {
@@ -948,6 +1327,7 @@ export const CHAT = requirements([
     statement: 'payload.timestamp is the message time, an int of Unix seconds.',
     observes: 'a missing or non-integer timestamp is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'], review: 'C39' },
     rules: ['chat.message-event.required'],
   },
   {
@@ -955,6 +1335,7 @@ export const CHAT = requirements([
     statement: 'payload.msec_timestamp is the message time in milliseconds.',
     observes: 'a missing or non-integer msec_timestamp is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'], review: 'C39' },
     rules: ['chat.message-event.required'],
   },
   {
@@ -962,6 +1343,7 @@ export const CHAT = requirements([
     statement: 'payload.conversation_id is the chat id on the integration side.',
     observes: 'a missing or non-string conversation_id is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'], review: 'C39' },
     rules: ['chat.message-event.required'],
   },
   {
@@ -969,6 +1351,7 @@ export const CHAT = requirements([
     statement: 'conversation_ref_id (chat id on the chat-interface side) is optional.',
     observes: 'a message without it is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.answer'],
   },
   {
@@ -976,6 +1359,12 @@ export const CHAT = requirements([
     statement: 'conversation_ref_id must be sent when a client replies to a message sent through the write-first option, so the two chats are linked.',
     observes: 'a reply carrying the write-first chat\'s conversation_ref_id lands in that chat (one chat, not two)',
     needs: ['control'],
+    reading: {
+      kind: 'status-code', review: 'C46',
+      passed: 'the reply with conversation_ref_id answered 200',
+      failed: 'refused',
+      informational: 'whether the two chats are linked (only the account shows it)',
+    },
     rules: ['chat.message.conversation-ref-id-write-first'],
   },
   {
@@ -983,6 +1372,11 @@ export const CHAT = requirements([
     statement: 'A conversation_ref_id naming a chat of another scope or integration does not link to it.',
     observes: 'a message with another account\'s chat id as conversation_ref_id is refused (or creates nothing there)',
     needs: ['control'],
+    reading: {
+      kind: 'security',
+      passed: 'no link to a chat of another scope or integration (refused, or accepted without the link)',
+      failed: 'the message linked into a foreign chat',
+    },
     rules: ['chat.message.conversation-ref-id-foreign'],
   },
   {
@@ -990,6 +1384,11 @@ export const CHAT = requirements([
     statement: 'silent suppresses unsorted-lead creation and notification.',
     observes: 'silent messages create neither; the one non-silent message creates one of each',
     needs: ['control'],
+    reading: {
+      kind: 'effect-window', review: 'C66',
+      passed: 'no unsorted lead and no notification over the whole 15 s window for a silent message',
+      failed: 'a lead or a notification within the window',
+    },
     rules: ['chat.import.bulk', 'chat.unsorted.silent-first'],
   },
   {
@@ -997,6 +1396,7 @@ export const CHAT = requirements([
     statement: 'silent is a bool.',
     observes: 'silent as a string or a number is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'wrong-type', review: 'C67' },
     rules: ['chat.message.silent-type'],
   },
   {
@@ -1004,6 +1404,7 @@ export const CHAT = requirements([
     statement: 'On edit, neither an unsorted lead nor a notification is created or sent.',
     observes: 'an edit with silent false adds no lead and no notification',
     needs: ['control'],
+    reading: { kind: 'effect-window', review: 'C66' },
     rules: ['chat.import.bulk'],
   },
   {
@@ -1011,6 +1412,7 @@ export const CHAT = requirements([
     statement: 'payload.source is optional (§2.6).',
     observes: 'a message with and without source is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.answer', 'chat.source.external-id'],
   },
   {
@@ -1018,6 +1420,7 @@ export const CHAT = requirements([
     statement: 'payload.sender is a participant (§2.5).',
     observes: 'a message whose sender lacks id or name is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'], review: 'C39' },
     rules: ['chat.sender.required'],
   },
   {
@@ -1025,6 +1428,10 @@ export const CHAT = requirements([
     statement: 'payload.receiver is a participant (§2.5).',
     observes: 'a receiver without id or name, or with either of another type, is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', also: ['wrong-type'], review: 'C67',
+      non_strict: 'a receiver whose ids are of another JSON type (42) coerced and accepted',
+    },
     rules: ['chat.message.receiver-invalid'],
   },
   ...([
@@ -1038,6 +1445,12 @@ export const CHAT = requirements([
     statement: `payload.${field} is ignored on edit.`,
     observes,
     needs: field === 'source' ? ['control'] : ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', ...(field === 'source' ? { also: ['effect-window'] as const, review: 'C43, C66' } : { review: 'C43' }),
+      passed: 'the edit accepted and the field without effect',
+      non_strict: 'the edit refused because it carries the field (400)',
+      failed: 'the field takes effect',
+    },
     rules: [`chat.edit.${field.replace('_', '-')}-ignored`],
   })),
   {
@@ -1045,6 +1458,7 @@ export const CHAT = requirements([
     statement: 'payload.id (chat-interface message id) identifies the message for an edit.',
     observes: 'an edit naming the message by id changes it',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.edit.text'],
   },
   {
@@ -1052,6 +1466,7 @@ export const CHAT = requirements([
     statement: 'id is only for edit; what a new_message carrying id gets is not stated.',
     observes: 'the answer and the history after a new_message with an existing message\'s id',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.message.id-on-new'],
   },
   {
@@ -1059,6 +1474,7 @@ export const CHAT = requirements([
     statement: 'payload.msgid is the message id on the integration side.',
     observes: 'the answer\'s ref_id and the history\'s client_id equal the msgid sent',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'], review: 'C39' },
     rules: ['chat.message.answer', 'chat.history.fields'],
   },
   {
@@ -1066,6 +1482,7 @@ export const CHAT = requirements([
     statement: 'On edit, a msgid sent together with id becomes the integration-side message id.',
     observes: 'after such an edit the history\'s client_id is the new msgid, and a later edit by it works',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.edit.msgid-rebind'],
   },
   {
@@ -1073,13 +1490,18 @@ export const CHAT = requirements([
     statement: 'What a second new_message with a msgid already used in the chat gets is not stated.',
     observes: 'the answer and whether the history then holds one message or two',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.message.duplicate-msgid'],
   },
   {
-    id: 'REQ-4.3-message-concurrent-same-msgid', section: '4.3', source: 'prose', level: 'should',
-    statement: 'Two new_message events with one msgid racing leave what the same two sent one after the other leave.',
-    observes: 'the history after 8 parallel sends of one msgid matches the history after 8 sequential ones',
+    id: 'REQ-4.3-message-concurrent-same-msgid', section: '4.3', source: 'prose', level: 'info',
+    statement: 'What two new_message events with one msgid racing leave is not stated (the same two sent one after the other is the natural reference).',
+    observes: 'the history after 8 parallel sends of one msgid, beside the history after 8 sequential ones',
     needs: ['concurrency'],
+    reading: {
+      kind: 'open-point', review: 'C45',
+      informational: 'the history left by parallel repeats of one msgid, beside what sequential repeats leave, recorded',
+    },
     rules: ['chat.concurrency.same-msgid'],
   },
   {
@@ -1087,13 +1509,18 @@ export const CHAT = requirements([
     statement: 'Parallel edits of one message leave it once, with the text of one of the edits.',
     observes: 'after 8 parallel edits the history holds the message once, its text one of the 8',
     needs: ['concurrency'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.concurrency.edits'],
   },
   {
-    id: 'REQ-4.3-message-edit-unknown', section: '4.3', source: 'table', level: 'should',
-    statement: 'An edit naming a message that does not exist is refused.',
-    observes: 'edit_message with an unknown msgid or id answers 4xx and creates nothing',
+    id: 'REQ-4.3-message-edit-unknown', section: '4.3', source: 'table', level: 'info',
+    statement: 'What an edit naming a message that does not exist gets is not stated.',
+    observes: 'the answer to edit_message with an unknown msgid or id, and whether it creates anything',
     needs: ['nothing'],
+    reading: {
+      kind: 'open-point', review: 'C44',
+      informational: 'the answer to an edit of an unknown msgid or id (refused or accepted), recorded',
+    },
     rules: ['chat.edit.unknown-message'],
   },
   {
@@ -1101,6 +1528,7 @@ export const CHAT = requirements([
     statement: 'An edit cannot reach a message of another conversation or scope.',
     observes: 'an edit naming a message of another conversation (or another account\'s scope) is refused and that message unchanged',
     needs: ['control'],
+    reading: { kind: 'security' },
     rules: ['chat.edit.other-conversation', 'chat.edit.other-scope'],
   },
   {
@@ -1108,6 +1536,10 @@ export const CHAT = requirements([
     statement: 'payload.message is required (§2.7).',
     observes: 'a missing or non-object message is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['wrong-type'], review: 'C67',
+      non_strict: 'refused with another 4xx; a value of another JSON type coerced and accepted',
+    },
     rules: ['chat.message-event.required', 'chat.message.required'],
   },
   {
@@ -1115,6 +1547,7 @@ export const CHAT = requirements([
     statement: 'reply_to is optional.',
     observes: 'a message without reply_to is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.answer'],
   },
   {
@@ -1122,6 +1555,7 @@ export const CHAT = requirements([
     statement: 'reply_to.message is required when reply_to is given.',
     observes: 'reply_to {} or reply_to without message is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.reply-to.message-required'],
   },
   {
@@ -1129,6 +1563,12 @@ export const CHAT = requirements([
     statement: 'The quoted message must belong to the same chat.',
     observes: 'quoting a message of the same chat is accepted; of another chat refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C47',
+      passed: 'a reply_to of another chat refused (400)',
+      non_strict: 'accepted, or refused with another 4xx',
+      failed: 'another account\'s message resolved into the chat (read as `security`)',
+    },
     rules: ['chat.message.reply-same-chat'],
   },
   {
@@ -1136,6 +1576,7 @@ export const CHAT = requirements([
     statement: 'forwards is optional.',
     observes: 'a message without forwards is accepted',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.message.answer'],
   },
   {
@@ -1143,6 +1584,7 @@ export const CHAT = requirements([
     statement: 'forwards.messages is a required array of embedded messages.',
     observes: 'forwards {} or forwards.messages not an array is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.forwards.messages-required'],
   },
   {
@@ -1150,6 +1592,7 @@ export const CHAT = requirements([
     statement: 'Each forwarded message is an embedded_message (§2.11): without id it needs its required fields.',
     observes: 'a forwarded message without id, msgid and type (or timestamps, sender) is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.forwards.embedded-required', 'chat.embedded.sender-by-id'],
   },
   {
@@ -1157,6 +1600,12 @@ export const CHAT = requirements([
     statement: 'forwards.messages has at most 1 element.',
     observes: 'one forward is accepted; two are refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour',
+      passed: 'two forwarded messages refused with 400',
+      non_strict: 'refused with another 4xx',
+      failed: 'two forwarded messages accepted',
+    },
     rules: ['chat.limits.forwards'],
   },
   {
@@ -1164,6 +1613,7 @@ export const CHAT = requirements([
     statement: 'Forwarded messages may come from any external chat of the integration.',
     observes: 'forwarding a message of another conversation is accepted',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.limits.forwards'],
   },
   {
@@ -1171,6 +1621,12 @@ export const CHAT = requirements([
     statement: 'forwards.conversation_ref_id must name a chat that belongs to the integration.',
     observes: 'forwards whose conversation_ref_id is a chat of another account or integration are refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C48',
+      passed: 'a forward naming a made-up or another account\'s chat refused (4xx)',
+      non_strict: 'accepted without foreign content (the forwarded message is the client\'s own)',
+      failed: 'content of another account\'s chat resolved into the message (read as `security`)',
+    },
     rules: ['chat.forwards.ref-id-unknown', 'chat.forwards.ref-id-other-account'],
     partial: 'a made-up id and a chat of a second account are refused; a chat of another integration is not tried (the kit holds no other integration\'s channel)',
     theme: 'scope-accounts',
@@ -1180,6 +1636,7 @@ export const CHAT = requirements([
     statement: 'An incoming message from the client has only payload.sender, no payload.receiver.',
     observes: 'accepted; the history shows the client as sender with client_id and no receiver',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.message.kinds'],
   },
   {
@@ -1187,6 +1644,7 @@ export const CHAT = requirements([
     statement: 'An outgoing message from an account user has sender (ref_id = account user id) and receiver (the client).',
     observes: 'accepted; receiver_id is a string; the history shows the client as receiver',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.message.kinds'],
   },
   {
@@ -1194,6 +1652,7 @@ export const CHAT = requirements([
     statement: 'An outgoing message from the integration bot has sender (ref_id = bot id) and receiver (the client).',
     observes: 'accepted; the history shows the client as receiver',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.message.kinds'],
   },
   {
@@ -1201,6 +1660,7 @@ export const CHAT = requirements([
     statement: 'Rule 1: the message, and the chat if needed, are created for the given msgid and conversation_id.',
     observes: 'a message to a new conversation appears in its history once, also when 16 arrive at once',
     needs: ['concurrency'],
+    reading: { kind: 'stated-behaviour', also: ['effect-window'] },
     rules: ['chat.concurrency.messages', 'chat.model.history', 'chat.history.fields'],
   },
   {
@@ -1208,6 +1668,11 @@ export const CHAT = requirements([
     statement: 'Rule 2: a bulk import silent on every message but the newest yields one unsorted lead and one notification.',
     observes: 'one lead, one notification, every imported message in the history',
     needs: ['control'],
+    reading: {
+      kind: 'effect-window', review: 'C66',
+      passed: 'one unsorted lead and one notification within 15 s, none more over the whole window',
+      failed: 'none within 15 s, or a second one within the window',
+    },
     rules: ['chat.import.bulk'],
   },
   {
@@ -1215,6 +1680,7 @@ export const CHAT = requirements([
     statement: 'Rule 3: hooks are not sent for imported bot messages.',
     observes: 'a silent bot message sends no outgoing-message hook',
     needs: ['control'],
+    reading: { kind: 'effect-window' },
     rules: ['chat.import.bot-no-hooks'],
   },
   {
@@ -1222,6 +1688,11 @@ export const CHAT = requirements([
     statement: 'Rule 4: an edit carries message and the identifying ids; the message changes in place.',
     observes: 'after edits by msgid and by id the history shows the latest text once',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', also: ['effect-window'], review: 'C42',
+      passed: 'the edit answered 200 (with or without new_message) and the history shows the new text in place within 15 s',
+      failed: 'the edit refused, or the old text (or a second message) in the history after 15 s',
+    },
     rules: ['chat.edit.text', 'chat.model.history'],
   },
   {
@@ -1229,6 +1700,11 @@ export const CHAT = requirements([
     statement: 'Response 200 means accepted for processing; the message appears after processing.',
     observes: 'the history shows the message within a short delay',
     needs: ['nothing'],
+    reading: {
+      kind: 'effect-window',
+      passed: '200, and the message in the history within 15 s',
+      failed: 'not in the history after 15 s',
+    },
     rules: ['chat.model.history'],
   },
   ...([
@@ -1242,6 +1718,7 @@ export const CHAT = requirements([
     statement,
     observes,
     needs: ['nothing'],
+    reading: NEW_MESSAGE_READINGS[slug],
     rules: slug === 'msgid' ? ['chat.message.answer', 'chat.edit.text'] : slug === 'receiver-id' ? ['chat.message.answer', 'chat.message.kinds'] : ['chat.message.answer'],
   })),
 
@@ -1251,6 +1728,12 @@ export const CHAT = requirements([
     statement: 'A comment\'s event_type is only new_message.',
     observes: 'edit_message of a comment is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C49',
+      passed: 'an edit_message carrying post refused with 400',
+      non_strict: 'accepted, or refused with another 4xx',
+      failed: 'a comment with new_message refused',
+    },
     rules: ['chat.comment.edit-refused', 'chat.comment.unchanged-after-edit'],
   },
   {
@@ -1258,6 +1741,7 @@ export const CHAT = requirements([
     statement: 'A comment is a message whose message.post is present, with post id and url required.',
     observes: 'a comment whose post lacks id or url is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'required-member', also: ['wrong-type'], review: 'C67' },
     rules: ['chat.post.required'],
   },
   {
@@ -1265,6 +1749,7 @@ export const CHAT = requirements([
     statement: 'A comment\'s message has no callback_data, delivery_status or shared_post; what the service does with them is not stated.',
     observes: 'whether a comment carrying any of them is refused or the field ignored',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.comment.excluded-fields'],
   },
   {
@@ -1272,6 +1757,7 @@ export const CHAT = requirements([
     statement: 'An incoming comment from the client (sender only) is allowed.',
     observes: 'accepted with the new_message answer',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.comment.conversations'],
   },
   {
@@ -1279,6 +1765,7 @@ export const CHAT = requirements([
     statement: 'An outgoing reply comment from an account user (sender.ref_id = account user id, and receiver) is allowed.',
     observes: 'accepted, and it lands in the post\'s conversation',
     needs: ['control'],
+    reading: { kind: 'status-code' },
     rules: ['chat.comment.manager-reply'],
   },
   {
@@ -1286,6 +1773,12 @@ export const CHAT = requirements([
     statement: 'Only the two stated kinds may comment: a bot comment is not allowed.',
     observes: 'a comment whose sender.ref_id is the bot id is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C50',
+      passed: 'a bot comment refused with 400',
+      non_strict: 'accepted, or refused with another 4xx',
+      failed: 'only a breakage',
+    },
     rules: ['chat.comment.bot-refused'],
   },
   {
@@ -1293,6 +1786,7 @@ export const CHAT = requirements([
     statement: 'Comments go to the same chat as private messages but in separate conversations, one per commented post.',
     observes: 'private=1, post p1=2, post p2=1 after one message and three comments',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.comment.conversations'],
   },
   {
@@ -1300,6 +1794,7 @@ export const CHAT = requirements([
     statement: 'A comment answers like a message: 200 with the new_message object.',
     observes: 'the new_message fields with ref_id = msgid',
     needs: ['nothing'],
+    reading: { kind: 'answer-member' },
     rules: ['chat.comment.conversations'],
   },
 
@@ -1309,6 +1804,10 @@ export const CHAT = requirements([
     statement: 'status_code is required: 1, 2 or -1.',
     observes: 'no status_code, 0, 3, or "1" is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['enumeration', 'wrong-type'], review: 'C27',
+      non_strict: 'refused with another 4xx; status_code "1" (a string) coerced and accepted',
+    },
     rules: ['chat.delivery-status.refused'],
   },
   {
@@ -1316,6 +1815,11 @@ export const CHAT = requirements([
     statement: 'error_code is required only when status_code is -1.',
     observes: '-1 without error_code is refused; 1 and 2 without it are accepted',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member', also: ['enumeration'],
+      passed: '-1 without error_code refused with 400; 1 and 2 without it accepted',
+      failed: '-1 without error_code accepted, or 1 or 2 refused for lacking it',
+    },
     rules: ['chat.delivery-status.refused', 'chat.delivery-status.accepted'],
   },
   {
@@ -1323,6 +1827,10 @@ export const CHAT = requirements([
     statement: 'error is required only when status_code is -1 (§3.3 asks it with 905): whether 901–904 need it is read two ways.',
     observes: 'whether -1 with 901–904 and no error text is accepted',
     needs: ['nothing'],
+    reading: {
+      kind: 'open-point', review: 'C26 (the review reads 400 PASS, 200 NS; a judging rule is owed)',
+      informational: 'a -1 status with 901–904 and no error text: the answer (400 or 200), recorded',
+    },
     rules: ['chat.delivery-status.error-text-optional'],
   },
   {
@@ -1330,6 +1838,7 @@ export const CHAT = requirements([
     statement: 'The body field is status_code; whether delivery_status is accepted in its place (public clients send it) is not stated.',
     observes: 'the answer to {"delivery_status": 2}',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.delivery-status.alias'],
   },
   {
@@ -1337,6 +1846,12 @@ export const CHAT = requirements([
     statement: 'Update delivery status answers 200 with no body.',
     observes: '200 with an empty (or JSON) body',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C62',
+      passed: '200 with no body',
+      non_strict: 'another 2xx; {} or null as the body',
+      failed: 'a refusal of a valid status',
+    },
     rules: ['chat.delivery-status.accepted'],
   },
   {
@@ -1344,27 +1859,44 @@ export const CHAT = requirements([
     statement: 'Update delivery status answers 404 when the message does not exist.',
     observes: '404 with a JSON body',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.delivery-status.unknown-message'],
   },
   {
-    id: 'REQ-4.3-status-by-msgid', section: '4.3', source: 'prose', level: 'must',
-    statement: 'The {msgid} path variable is a message id: the integration-side msgid names the message.',
-    observes: 'a status for the msgid sent answers 200',
+    id: 'REQ-4.3-status-by-msgid', section: '4.3', source: 'prose', level: 'info',
+    statement: 'Whether the {msgid} path variable also takes the integration-side msgid (the one sent) is not stated.',
+    observes: 'the status of a delivery status sent with the integration-side msgid in the path',
     needs: ['nothing'],
+    reading: {
+      kind: 'open-point', review: 'C25',
+      informational: 'the answer to a status for the integration-side msgid (the path\'s {msgid} reads as the chat-interface id)',
+    },
     rules: ['chat.delivery-status.accepted'],
   },
   {
-    id: 'REQ-4.3-status-by-chat-interface-id', section: '4.3', source: 'prose', level: 'info',
-    statement: 'Whether {msgid} also takes the chat-interface message id (new_message.msgid) is not stated.',
+    id: 'REQ-4.3-status-by-chat-interface-id', section: '4.3', source: 'prose', level: 'must',
+    statement: 'The {msgid} path variable is a message id: the chat-interface message id (new_message.msgid, "Message id in the chat interface") names the message.',
     observes: 'the status of a delivery status sent with the chat-interface id in the path',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C25',
+      passed: 'a status for the chat-interface message id (new_message.msgid) answered 200 and applied',
+      non_strict: 'another 2xx',
+      failed: 'a 404 for the chat-interface id of an existing message',
+    },
     rules: ['chat.delivery-status.by-chat-interface-id'],
+    partial: 'the rule only records the answer for the chat-interface id; a 404 for it should fail (C25 of the review)',
+    theme: 'delivery-by-id',
   },
   {
     id: 'REQ-4.3-status-applied', section: '4.3', source: 'prose', level: 'must',
     statement: 'The status sent becomes the message\'s delivery status.',
     observes: 'after status 2 the account shows the message as read (ground truth)',
     needs: ['control'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C13',
+      informational: 'the status before any was sent (null, absent, "sent")',
+    },
     rules: ['chat.delivery-status.applied'],
   },
   {
@@ -1372,6 +1904,7 @@ export const CHAT = requirements([
     statement: 'A delivery status reaches only messages of its own scope.',
     observes: 'another account\'s scope gets 404 for the message',
     needs: ['control'],
+    reading: { kind: 'security' },
     rules: ['chat.connection.isolation'],
   },
 
@@ -1381,6 +1914,7 @@ export const CHAT = requirements([
     statement: 'offset is the number of records skipped from the start.',
     observes: 'pages read with offset and limit join into every message once',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.history.pages', 'chat.model.history'],
   },
   {
@@ -1388,6 +1922,12 @@ export const CHAT = requirements([
     statement: 'limit is the number of records per request, maximum 50.',
     observes: 'limit 50 gives 50 of 52 messages; limit 51 is refused with 400 or capped',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C52, C53, C54',
+      passed: 'at most limit (and at most 50) messages per answer; limit=51 refused with 400 or answered with at most 50',
+      non_strict: 'fewer than limit though more exist (but more than 0); limit=51 refused with another 4xx',
+      failed: 'more than limit, or more than 50 messages in one answer, with or without limit',
+    },
     rules: ['chat.history.limit', 'chat.history.pages'],
   },
   {
@@ -1395,6 +1935,7 @@ export const CHAT = requirements([
     statement: 'The number of records history answers without limit is not stated.',
     observes: 'the count of messages of a GET without limit on a chat of 60 messages',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.history.limit-default'],
   },
   {
@@ -1402,6 +1943,12 @@ export const CHAT = requirements([
     statement: 'History answers 400 when data is invalid: offset or limit not a non-negative integer.',
     observes: 'offset=-1, limit=abc, limit=0 are refused with 400 (limit 0 may also answer no messages)',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', also: ['wrong-type'], review: 'C55',
+      passed: '400 for a negative, fractional or non-numeric offset or limit, and for limit=0',
+      non_strict: 'another 4xx; a clamped 2xx for a negative or fractional value; limit=0 answered 200',
+      failed: 'only a breakage',
+    },
     rules: ['chat.history.query-invalid'],
   },
   {
@@ -1409,6 +1956,7 @@ export const CHAT = requirements([
     statement: 'History\'s Content-MD5 is the hash of an empty string.',
     observes: 'a GET signed with the empty-string MD5 (and the path without query) answers 200',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.get-query-not-signed'],
   },
   {
@@ -1416,6 +1964,7 @@ export const CHAT = requirements([
     statement: 'History answers 200 with messages (an array).',
     observes: 'a chat with messages answers 200 with a messages array',
     needs: ['nothing'],
+    reading: { kind: 'status-code', also: ['answer-member'] },
     rules: ['chat.history.fields', 'chat.history.pages'],
   },
   {
@@ -1423,6 +1972,12 @@ export const CHAT = requirements([
     statement: 'History answers 204 when the chat does not exist.',
     observes: '204 for an unknown conversation_id',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C51',
+      passed: '204 for a chat that does not exist',
+      non_strict: '200 with an empty messages array; a 404',
+      failed: '200 with messages for a chat that does not exist',
+    },
     rules: ['chat.history.empty'],
   },
   {
@@ -1430,6 +1985,12 @@ export const CHAT = requirements([
     statement: 'History answers 204 when the chat has no messages.',
     observes: '204 for a chat created without messages',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C51',
+      passed: '204 for a chat without messages',
+      non_strict: '200 with an empty messages array',
+      failed: '200 with messages, or a refusal (4xx) of the existing chat',
+    },
     rules: ['chat.history.empty'],
   },
   {
@@ -1437,6 +1998,7 @@ export const CHAT = requirements([
     statement: 'Empty values may be omitted from history elements.',
     observes: 'only the fields a message has are required of its element',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.history.fields'],
   },
   {
@@ -1444,6 +2006,7 @@ export const CHAT = requirements([
     statement: 'The path names the integration-side conversation_id; whether the chat-interface chat id works too is not stated.',
     observes: 'the answer for the chat-interface chat id in the path',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.history.by-chat-id'],
   },
   {
@@ -1451,6 +2014,7 @@ export const CHAT = requirements([
     statement: 'The order of history elements is not stated.',
     observes: 'by message time or arrival, newest or oldest first',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.model.order'],
   },
   {
@@ -1458,6 +2022,12 @@ export const CHAT = requirements([
     statement: 'History timestamp and msec_timestamp are the send time, in seconds and milliseconds.',
     observes: 'both are integers, and equal the timestamp and msec_timestamp the message was sent (imported) with',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C41',
+      passed: 'the payload\'s timestamp and msec_timestamp',
+      non_strict: 'the receive time instead of the payload\'s',
+      failed: 'not ints, or seconds and milliseconds of different instants',
+    },
     rules: ['chat.history.fields', 'chat.history.send-time'],
   },
   {
@@ -1465,6 +2035,12 @@ export const CHAT = requirements([
     statement: 'History sender and receiver have the same structure: id, name, client_id, avatar, phone, email; profile and client_id only for external participants.',
     observes: 'the client\'s name, avatar, phone and email are those sent; account users have no client_id and no profile',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C6, C7, C9',
+      passed: 'id and name; the client\'s client_id, avatar, phone and email as sent (an avatar re-hosted, present and non-empty); empty values omitted',
+      non_strict: 'null or "" for an empty value; a normalised phone; client_id null or "" for an account user',
+      failed: 'another value than sent; a client_id value for an account user',
+    },
     rules: ['chat.message.kinds'],
     partial: 'client_id and the presence of a receiver are checked; name, avatar, phone and email are not compared with what was sent',
     theme: 'history',
@@ -1484,6 +2060,10 @@ export const CHAT = requirements([
     statement,
     observes: `the history element carries ${observes}`,
     needs: ['nothing'],
+    reading: slug === 'message-media' ? {
+      kind: 'answer-member', review: 'C12',
+      passed: 'present and non-empty: the URL sent or a re-hosted copy',
+    } : { kind: 'answer-member' },
     rules: slug === 'message-text' ? ['chat.history.fields', 'chat.edit.text'] : ['chat.history.fields'],
   })),
   {
@@ -1491,6 +2071,11 @@ export const CHAT = requirements([
     statement: 'History returns the values sent: media, file_name, file_size, location and contact equal the message\'s.',
     observes: 'each field of the history element equals the one sent, not only its type',
     needs: ['nothing'],
+    reading: {
+      kind: 'answer-member', review: 'C12',
+      passed: 'file_name, file_size, location and contact as sent; media present and non-empty (the URL sent or a re-hosted copy)',
+      failed: 'another value than sent (media: missing or empty)',
+    },
     rules: ['chat.history.fields'],
     partial: 'client_id and type are compared with what was sent; media, file_name, file_size, location and contact only by type',
     theme: 'history',
@@ -1500,6 +2085,7 @@ export const CHAT = requirements([
     statement: 'message[thumbnail] links the media preview; message[media_group_id] groups the parts of a split message.',
     observes: 'whether media messages carry thumbnail and media_group_id',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.history.media-group'],
   },
   {
@@ -1507,6 +2093,7 @@ export const CHAT = requirements([
     statement: 'A message with several attachments is split into several messages whose media share one group.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'the API sends one attachment per message; only a messenger-side message could carry several',
   },
 
@@ -1516,6 +2103,7 @@ export const CHAT = requirements([
     statement: 'Typing answers 204 (event accepted), no body.',
     observes: '204 with and without duration_ms',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.typing.accepted'],
   },
   {
@@ -1523,6 +2111,7 @@ export const CHAT = requirements([
     statement: 'Typing needs conversation_id (string) and sender[id] (string).',
     observes: 'without either, or with either of another type, refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'], review: 'C56, C67' },
     rules: ['chat.typing.invalid'],
   },
   {
@@ -1530,6 +2119,12 @@ export const CHAT = requirements([
     statement: 'duration_ms is an optional int.',
     observes: 'omitted is accepted; a string is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'wrong-type', also: ['status-code'], review: 'C57',
+      passed: 'typing without duration_ms answered 204; duration_ms "5000" refused with 400',
+      non_strict: 'refused with another 4xx; "5000" coerced and accepted',
+      failed: 'typing without duration_ms refused',
+    },
     rules: ['chat.typing.accepted', 'chat.typing.invalid'],
   },
   {
@@ -1537,6 +2132,7 @@ export const CHAT = requirements([
     statement: 'The typing indicator is shown in the account for duration_ms.',
     observes: 'nothing through the API',
     needs: ['person'],
+    reading: { kind: 'stated-behaviour' },
     untestable: 'a UI effect; no API of the spec reads typing state',
   },
   {
@@ -1544,6 +2140,7 @@ export const CHAT = requirements([
     statement: 'What typing in a conversation that does not exist gets is not stated.',
     observes: 'the status of typing for an unknown conversation_id',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.typing.unknown-conversation'],
   },
 
@@ -1553,6 +2150,12 @@ export const CHAT = requirements([
     statement: 'A reaction names the chat by conversation_id or by conversation_ref_id; one of them suffices.',
     observes: 'either one alone is accepted; neither is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member',
+      passed: 'conversation_id alone, or conversation_ref_id alone, accepted; neither refused with 400',
+      non_strict: 'neither refused with another 4xx',
+      failed: 'neither given and accepted, or one alone refused',
+    },
     rules: ['chat.react.accepted', 'chat.react.invalid'],
   },
   {
@@ -1560,6 +2163,12 @@ export const CHAT = requirements([
     statement: 'A reaction names the message by id or by msgid; one of them suffices.',
     observes: 'either one alone is accepted; neither is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'required-member',
+      passed: 'id alone, or msgid alone, accepted; neither refused with 400',
+      non_strict: 'neither refused with another 4xx',
+      failed: 'neither given and accepted, or one alone refused',
+    },
     rules: ['chat.react.accepted', 'chat.react.invalid'],
   },
   {
@@ -1567,6 +2176,7 @@ export const CHAT = requirements([
     statement: 'user[id] is the integration-side id of the reacting user.',
     observes: 'a reaction without user or user.id is refused with 400',
     needs: ['nothing'],
+    reading: { kind: 'unmarked-member', also: ['wrong-type'], review: 'C60' },
     rules: ['chat.react.invalid'],
   },
   {
@@ -1574,6 +2184,7 @@ export const CHAT = requirements([
     statement: 'user[ref_id] (account-side user id) is required when reacting on behalf of a manager.',
     observes: 'a reaction with a manager\'s ref_id is accepted',
     needs: ['nothing'],
+    reading: { kind: 'required-member' },
     rules: ['chat.react.accepted', 'chat.react.unknown-ref-id'],
     partial: 'sent only when MANAGER_USER_ID is set; what a ref_id naming no account user gets is recorded (info), not judged',
     theme: 'receiver-ref-silent',
@@ -1583,6 +2194,10 @@ export const CHAT = requirements([
     statement: 'type is react or unreact.',
     observes: 'both are accepted; another type or none is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'enumeration', also: ['unmarked-member'], review: 'C58',
+      non_strict: 'refused with another 4xx; type missing and accepted (it is unmarked)',
+    },
     rules: ['chat.react.accepted', 'chat.react.invalid'],
   },
   {
@@ -1590,6 +2205,12 @@ export const CHAT = requirements([
     statement: 'emoji is optional.',
     observes: 'a react (not only an unreact) without emoji is accepted',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C59',
+      passed: 'a reaction without emoji answered 200',
+      non_strict: 'a react without emoji refused with 400 (a react names its reaction; an unreact needs none)',
+      failed: 'an unreact without emoji refused',
+    },
     rules: ['chat.react.accepted', 'chat.react.without-emoji'],
   },
   {
@@ -1597,6 +2218,12 @@ export const CHAT = requirements([
     statement: 'A reaction answers 200 (accepted for processing), no body.',
     observes: '200 with an empty (or JSON) body',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C62',
+      passed: '200 with no body',
+      non_strict: 'another 2xx; {} or null as the body',
+      failed: 'a refusal of a valid reaction',
+    },
     rules: ['chat.react.accepted'],
   },
   {
@@ -1604,13 +2231,18 @@ export const CHAT = requirements([
     statement: 'A reaction answers 404 when the message does not exist.',
     observes: '404 with a JSON body',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.react.unknown-message'],
   },
   {
-    id: 'REQ-4.3-react-ids-disagree', section: '4.3', source: 'table', level: 'should',
-    statement: 'A reaction whose chat id and message id name different chats reaches no message.',
-    observes: 'conversation_id of chat A with the msgid of a message of chat B answers 404 (or 400)',
+    id: 'REQ-4.3-react-ids-disagree', section: '4.3', source: 'table', level: 'info',
+    statement: 'What a reaction whose chat id and message id name different chats gets is not stated.',
+    observes: 'the answer to conversation_id of chat A with the msgid of a message of chat B',
     needs: ['nothing'],
+    reading: {
+      kind: 'open-point', review: 'C61',
+      informational: 'the answer to a reaction naming chat A and a message of chat B, recorded',
+    },
     rules: ['chat.react.ids-disagree'],
   },
   {
@@ -1618,6 +2250,7 @@ export const CHAT = requirements([
     statement: 'react adds the user\'s reaction to the message; unreact removes it.',
     observes: 'the message\'s reactions (ground truth) hold the emoji after react and not after unreact',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour', also: ['effect-window'] },
     rules: ['chat.react.applied'],
   },
   {
@@ -1625,6 +2258,7 @@ export const CHAT = requirements([
     statement: 'A reaction reaches only messages of its own scope.',
     observes: 'another account\'s scope gets 404 for the message',
     needs: ['control'],
+    reading: { kind: 'security' },
     rules: ['chat.connection.isolation'],
   },
 
@@ -1634,6 +2268,7 @@ export const CHAT = requirements([
     statement: 'Content-Type is application/json and is signed.',
     observes: 'another Content-Type than signed gets 403',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.tampered-content-type', 'chat.signature.valid'],
   },
   {
@@ -1641,6 +2276,7 @@ export const CHAT = requirements([
     statement: 'Date is the current time in RFC 2822 format.',
     observes: 'a numeric zone and GMT are both accepted',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.signature.date-formats'],
   },
   {
@@ -1648,6 +2284,12 @@ export const CHAT = requirements([
     statement: 'Date is the current time: a request dated far from it (a replay) is refused.',
     observes: 'a correctly signed request dated hours away from the target clock gets 403',
     needs: ['nothing'],
+    reading: {
+      kind: 'security',
+      passed: 'a request dated far from now refused (403)',
+      non_strict: 'refused with another 4xx',
+      failed: 'a replayed request with an old Date accepted',
+    },
     rules: ['chat.signature.date-skew'],
     partial: 'the accepted window is measured and recorded (info), never judged',
     theme: 'chat-signature',
@@ -1657,6 +2299,7 @@ export const CHAT = requirements([
     statement: 'Content-MD5 is the lowercase hex MD5 of the request body.',
     observes: 'an MD5 that is not the body\'s, or a body changed after signing, gets 403',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.tampered-content-md5', 'chat.signature.tampered-body-byte'],
   },
   {
@@ -1664,6 +2307,7 @@ export const CHAT = requirements([
     statement: 'For GET, Content-MD5 is the MD5 of the empty string.',
     observes: 'a history GET with the empty-string MD5 answers 200',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.get-query-not-signed'],
   },
   {
@@ -1671,6 +2315,7 @@ export const CHAT = requirements([
     statement: 'Content-MD5 and X-Signature are lowercase hex; whether upper case is accepted is not stated.',
     observes: 'the answer to upper-case hex',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['chat.signature.upper-case-hex'],
   },
   {
@@ -1678,6 +2323,7 @@ export const CHAT = requirements([
     statement: 'X-Signature is the lowercase hex HMAC-SHA1 of the signing string, keyed with the channel secret.',
     observes: 'the correct HMAC is accepted; one under another secret gets 403',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.valid', 'chat.signature.tampered-secret'],
   },
   ...([
@@ -1691,6 +2337,7 @@ export const CHAT = requirements([
     statement: `The signing string holds ${line}.`,
     observes: `a request whose ${line} differs from the one signed gets 403`,
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: [rule],
   })),
   {
@@ -1698,6 +2345,7 @@ export const CHAT = requirements([
     statement: 'The signed path is without its query string.',
     observes: 'a history GET with offset and limit, signed over the bare path, answers 200',
     needs: ['nothing'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.get-query-not-signed'],
   },
   {
@@ -1705,6 +2353,11 @@ export const CHAT = requirements([
     statement: 'Only the five lines are signed: other headers may be added or changed.',
     observes: 'extra or changed User-Agent, Accept, X-Trace-Id headers keep the request valid',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour',
+      passed: 'a request with other headers added or changed accepted',
+      failed: 'refused for an unsigned header',
+    },
     rules: ['chat.signature.unsigned-header'],
   },
   {
@@ -1712,6 +2365,7 @@ export const CHAT = requirements([
     statement: 'An incorrect signature yields 403.',
     observes: 'every tampered request gets 403 with a JSON body',
     needs: ['nothing'],
+    reading: { kind: 'status-code', also: ['security'] },
     rules: [...TAMPER_RULES],
   },
   {
@@ -1719,6 +2373,12 @@ export const CHAT = requirements([
     statement: 'Every chat request carries the four headers: a request lacking one is not correctly signed.',
     observes: 'a request without X-Signature, without Date or without Content-MD5 gets 403',
     needs: ['nothing'],
+    reading: {
+      kind: 'security', review: 'C64',
+      passed: 'a request lacking one of the four headers refused (403 or 400)',
+      non_strict: 'a request without Date accepted (its signing string holds an empty Date line)',
+      failed: 'a request lacking X-Signature or Content-MD5 accepted',
+    },
     rules: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
@@ -1726,6 +2386,12 @@ export const CHAT = requirements([
     statement: 'The signature is checked before the body is validated.',
     observes: 'an invalid body with a wrong signature gets 403, not 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C63',
+      passed: '403 for an invalid body with a bad signature',
+      non_strict: '400 for it',
+      failed: 'accepted',
+    },
     rules: ['chat.signature.checked-before-validation'],
   },
   {
@@ -1733,6 +2399,7 @@ export const CHAT = requirements([
     statement: 'The key is the secret of the channel in the path: another channel\'s genuine secret does not sign for it.',
     observes: 'a request to channel B\'s path signed with channel A\'s secret gets 403',
     needs: ['control'],
+    reading: { kind: 'security' },
     rules: ['chat.signature.other-channel-secret'],
   },
 
@@ -1742,6 +2409,11 @@ export const CHAT = requirements([
     statement: 'An outgoing message hook goes to the channel\'s hook address when a message is sent from the account through a connected channel.',
     observes: 'one hook per message from the account while connected',
     needs: ['person', 'hook'],
+    reading: {
+      kind: 'effect-window', also: ['one-observation'], review: 'C18',
+      passed: 'a hook within 30 s for a message sent from the account (two hooks for one message not judged here)',
+      failed: 'no hook within 30 s',
+    },
     rules: ['chat.connection.hooks-stop'],
   },
   {
@@ -1749,6 +2421,7 @@ export const CHAT = requirements([
     statement: 'The outgoing hook goes to the address for the chosen hook_api_version.',
     observes: 'a scope connected with v1 gets hooks at the v1 address, one connected with v2 at the v2 address',
     needs: ['person', 'hook'],
+    reading: { kind: 'effect-window' },
     rules: ['chat.outgoing-hook.version'],
   },
   {
@@ -1756,6 +2429,7 @@ export const CHAT = requirements([
     statement: 'The payload of outgoing-message hooks (v1, v2) is not shown.',
     observes: 'the keys of a v1 and a v2 hook payload',
     needs: ['person', 'hook'],
+    reading: { kind: 'open-point' },
     rules: ['chat.outgoing-hook.payload'],
   },
   {
@@ -1763,6 +2437,10 @@ export const CHAT = requirements([
     statement: 'The message endpoint takes the event kinds new_message and edit_message.',
     observes: 'both are accepted; a missing or malformed event_type is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'enumeration', also: ['unmarked-member'], review: 'C38',
+      non_strict: 'refused with another 4xx; event_type missing and accepted (it is unmarked)',
+    },
     rules: ['chat.message.answer', 'chat.edit.text', 'chat.message-event.required'],
   },
   {
@@ -1770,6 +2448,11 @@ export const CHAT = requirements([
     statement: 'Typing and reaction events are sent through their own endpoints, not as event kinds of the message endpoint.',
     observes: 'typing and react answer at their endpoints; event_type typing at the message endpoint is refused with 400',
     needs: ['nothing'],
+    reading: {
+      kind: 'enumeration',
+      passed: 'event_type typing or reaction refused by the message endpoint (400)',
+      failed: 'accepted as an event kind',
+    },
     rules: ['chat.typing.accepted', 'chat.react.accepted', 'chat.message-event.unknown-type'],
   },
   {
@@ -1777,6 +2460,12 @@ export const CHAT = requirements([
     statement: 'A disconnect of the integration also disconnects the chat channel.',
     observes: 'sending under the account\'s scope is refused after the integration disconnect',
     needs: ['person'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C20',
+      passed: 'the scope refused after the integration is disconnected',
+      non_strict: 'a write to it accepted (hooks are judged by REQ-3.2-integration-disconnect-hooks)',
+      failed: 'only a breakage',
+    },
     rules: ['chat.connection.integration-disconnect'],
   },
 
@@ -1786,6 +2475,11 @@ export const CHAT = requirements([
     statement: '400 at all chat endpoints: invalid data, details in the body.',
     observes: 'invalid bodies answer 400 with a JSON body on every chat endpoint',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', also: ['one-observation'], review: 'C34, C38, C39, C56, C58, C60, C67',
+      non_strict: 'another 4xx; data whose member\'s own reading calls its acceptance non_strict (an unmarked member missing, a value of another JSON type) accepted',
+      failed: 'data whose member\'s own reading calls its acceptance a failure (a required member missing, a value outside an enumeration) accepted',
+    },
     rules: ['chat.connect.invalid', 'chat.participant.required', 'chat.message-event.required', 'chat.delivery-status.refused', 'chat.typing.invalid', 'chat.react.invalid', 'chat.disconnect.account-id-required', 'chat.history.query-invalid', 'chat.create-chat.conversation-id', 'chat.reply-to.message-required', 'chat.forwards.messages-required'],
   },
   {
@@ -1793,6 +2487,7 @@ export const CHAT = requirements([
     statement: '403 at all chat endpoints: request signature incorrect.',
     observes: 'a wrongly signed request of every chat endpoint gets 403',
     needs: ['nothing'],
+    reading: { kind: 'status-code', also: ['security'] },
     rules: [...TAMPER_RULES],
     partial: 'only connect is probed (REQ-4.3-*-signature-403)',
     theme: 'chat-signature',
@@ -1802,6 +2497,7 @@ export const CHAT = requirements([
     statement: '404 at connect and disconnect: channel does not exist.',
     observes: '404 for an unknown channel at both',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.connect.unknown-channel', 'chat.disconnect.unknown-channel'],
   },
   {
@@ -1809,6 +2505,7 @@ export const CHAT = requirements([
     statement: '404 at delivery status and reaction: message does not exist.',
     observes: '404 for an unknown message at both',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['chat.delivery-status.unknown-message', 'chat.react.unknown-message'],
   },
   {
@@ -1816,6 +2513,11 @@ export const CHAT = requirements([
     statement: '204 at history: chat does not exist or has no messages.',
     observes: '204 in both cases',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'C51',
+      non_strict: '200 with an empty messages array',
+      failed: '200 with messages for a chat that does not exist or has none',
+    },
     rules: ['chat.history.empty'],
   },
 
@@ -1825,6 +2527,12 @@ export const CHAT = requirements([
     statement: 'History limit: maximum 50 per request.',
     observes: 'limit 51 is refused with 400 or capped at 50',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'C52, C53, C54',
+      passed: 'at most 50 messages per answer; limit=51 refused with 400 or answered with at most 50',
+      non_strict: 'limit=51 refused with another 4xx',
+      failed: 'more than 50 messages in one answer, with or without limit',
+    },
     rules: ['chat.history.limit'],
   },
   {
@@ -1832,6 +2540,12 @@ export const CHAT = requirements([
     statement: 'Source external_id: up to 40 characters.',
     observes: '40 accepted, 41 refused',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour',
+      passed: '40 characters accepted; 41 refused with 400',
+      non_strict: '41 accepted, or refused with another 4xx',
+      failed: '40 characters refused',
+    },
     rules: ['chat.source.external-id'],
   },
   {
@@ -1839,6 +2553,12 @@ export const CHAT = requirements([
     statement: 'Forwarded messages per message: 1.',
     observes: 'one accepted, two refused',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour',
+      passed: 'two forwarded messages refused with 400',
+      non_strict: 'refused with another 4xx',
+      failed: 'two forwarded messages accepted',
+    },
     rules: ['chat.limits.forwards'],
   },
   {
@@ -1846,6 +2566,7 @@ export const CHAT = requirements([
     statement: 'Typing duration default: 5000 ms.',
     observes: 'typing without duration_ms lasts 5000 ms in the account',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.typing.accepted'],
     partial: 'typing without duration_ms is accepted; the 5000 ms it lasts is not observed (no API reads typing state)',
     theme: 'per-message-effects',
@@ -1857,6 +2578,7 @@ export const CHAT = requirements([
     statement: 'Chat interface paths carry the version v2: /v2/origin/custom/...',
     observes: 'requests under /v2/origin/custom answer',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['chat.signature.valid'],
   },
   {
@@ -1864,6 +2586,7 @@ export const CHAT = requirements([
     statement: 'The hook format is chosen per connected channel with hook_api_version: v1 (default) or v2.',
     observes: 'the default is v1; hooks of a v2 scope use the v2 format',
     needs: ['person', 'hook'],
+    reading: { kind: 'stated-behaviour', also: ['effect-window'] },
     rules: ['chat.connect.optional-omitted', 'chat.outgoing-hook.version'],
   },
 ]);

@@ -26,6 +26,7 @@ function chatRouteStatements(): Requirement[] {
         statement: `${r.route}: no correctly signed body causes a 5xx.`,
         observes: 'arbitrary JSON values and odd message events answer 2xx or 4xx',
         needs: ['nothing'],
+        reading: { kind: 'robustness' },
         rules: ['chat.message.no-server-error'],
       });
     } else {
@@ -34,6 +35,7 @@ function chatRouteStatements(): Requirement[] {
         statement: `${r.route}: no correctly signed ${r.body ? 'body' : 'query'} causes a 5xx.`,
         observes: `arbitrary ${r.body ? 'JSON bodies' : 'offset and limit values'}, correctly signed, answer 2xx or 4xx`,
         needs: ['nothing'],
+        reading: { kind: 'robustness' },
         rules: [`chat.http.${r.slug}.no-server-error`],
       });
     }
@@ -43,6 +45,7 @@ function chatRouteStatements(): Requirement[] {
         statement: `${r.route}: a body that is not JSON is invalid data, 400.`,
         observes: 'a correctly signed body like {"a": or <xml/> answers 400 with a JSON body, never 5xx',
         needs: ['nothing'],
+        reading: { kind: 'status-code' },
         rules: [`chat.http.${r.slug}.malformed-json`],
       });
     }
@@ -51,6 +54,11 @@ function chatRouteStatements(): Requirement[] {
       statement: `${r.route} with another method (e.g. ${r.other}) answers 405 with an Allow header (RFC 9110 §15.5.6).`,
       observes: `a correctly signed ${r.other} to the route answers 405 (404 non_strict), never 2xx or 5xx`,
       needs: ['nothing'],
+      reading: {
+        kind: 'rfc-unstated', review: 'K38',
+        passed: '405, with or without Allow',
+        non_strict: 'another 4xx (404), or a 2xx',
+      },
       rules: [`chat.http.${r.slug}.wrong-method`],
     });
   }
@@ -64,6 +72,7 @@ export const HTTP = requirements([
     statement: 'No body sent to the token endpoint causes a 5xx.',
     observes: 'arbitrary JSON, form and malformed bodies answer 2xx or 4xx',
     needs: ['nothing'],
+    reading: { kind: 'robustness' },
     rules: ['oauth.token.no-server-error', 'http.no-server-error'],
     partial: 'form-encoded bodies never carry refresh_token; JSON bodies of the refresh grant\'s shape are sent by http.no-server-error',
     theme: 'refresh-grant',
@@ -73,6 +82,7 @@ export const HTTP = requirements([
     statement: 'A token request body that is not JSON is invalid data: 400.',
     observes: '400 with a JSON body for texts that do not parse',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['oauth.token.body-not-json', 'oauth.token.wrong-json-type'],
   },
   {
@@ -80,6 +90,11 @@ export const HTTP = requirements([
     statement: 'The token endpoint with another method than POST answers 405 with Allow: POST.',
     observes: 'GET and PUT /oauth2/access_token answer 405 (404 non_strict), never 2xx or 5xx',
     needs: ['nothing'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K38',
+      passed: '405 (with or without Allow)',
+      non_strict: 'another 4xx',
+    },
     rules: ['http.wrong-method', 'oauth.token.no-get'],
   },
   {
@@ -87,6 +102,7 @@ export const HTTP = requirements([
     statement: 'An oversized token request body is refused with 413 (or 400), never a 5xx.',
     observes: 'a 2 MB JSON body answers 413 or 400',
     needs: ['nothing'],
+    reading: { kind: 'robustness', review: 'K36' },
     rules: ['oauth.token.oversized'],
   },
   {
@@ -94,6 +110,11 @@ export const HTTP = requirements([
     statement: 'A token request with another media type (text/plain, none) is refused with 400 or 415, never a 5xx.',
     observes: 'the answer to a valid code exchange (fresh code) sent as text/plain, application/octet-stream and without Content-Type: no token, 400 or 415',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated',
+      passed: '400 or 415',
+      non_strict: 'another 4xx, or accepted',
+    },
     rules: ['oauth.token.content-type-other'],
   },
   {
@@ -101,6 +122,7 @@ export const HTTP = requirements([
     statement: 'No query of the access-granting page causes a 5xx.',
     observes: 'odd client_id, mode and state values (huge, invalid percent-encoding, repeated) answer 2xx or 4xx',
     needs: ['nothing'],
+    reading: { kind: 'robustness' },
     rules: ['oauth.page.no-server-error'],
   },
   {
@@ -108,6 +130,7 @@ export const HTTP = requirements([
     statement: 'mode is popup or post_message; what another mode does is not stated.',
     observes: 'the page\'s behaviour for mode=other after Allow',
     needs: ['browser'],
+    reading: { kind: 'open-point' },
     rules: ['oauth.page.unknown-mode'],
   },
 
@@ -117,6 +140,11 @@ export const HTTP = requirements([
     statement: 'A list path that does not exist answers 404.',
     observes: 'GET /api/v4/deals (not one of the four) with a valid bearer answers 404',
     needs: ['nothing'],
+    reading: {
+      kind: 'rfc-unstated',
+      passed: '404',
+      non_strict: 'another 4xx, or a 2xx',
+    },
     rules: ['http.unknown-path'],
   },
   {
@@ -124,6 +152,11 @@ export const HTTP = requirements([
     statement: 'A list endpoint with a method it does not support answers 405.',
     observes: 'DELETE /api/v4/leads answers 405 (never 2xx or 5xx)',
     needs: ['nothing'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K38',
+      passed: '405 (with or without Allow)',
+      non_strict: 'another 4xx',
+    },
     rules: ['http.wrong-method'],
   },
   {
@@ -131,6 +164,7 @@ export const HTTP = requirements([
     statement: 'An over-long query string is refused with 414 or 400, never a 5xx.',
     observes: 'a filter query of 100 KB answers 414 or 400 (431, a request line over a shared header buffer, passes too)',
     needs: ['nothing'],
+    reading: { kind: 'robustness', review: 'K36' },
     rules: ['lists.http.long-query'],
   },
 
@@ -141,6 +175,11 @@ export const HTTP = requirements([
     statement: 'A chat path that does not exist answers 404 (when correctly signed).',
     observes: 'a correctly signed POST to /v2/origin/custom/{scope_id}/no-such-endpoint answers 404',
     needs: ['nothing'],
+    reading: {
+      kind: 'rfc-unstated',
+      passed: '404',
+      non_strict: 'another 4xx, or a 2xx',
+    },
     rules: ['chat.http.unknown-path'],
   },
   {
@@ -148,6 +187,7 @@ export const HTTP = requirements([
     statement: 'An oversized chat body is refused with 413 (or 400), never a 5xx.',
     observes: 'a correctly signed 10 MB message answers 413 or 400',
     needs: ['nothing'],
+    reading: { kind: 'robustness', review: 'K36' },
     rules: ['chat.http.oversized'],
   },
   {
@@ -155,6 +195,12 @@ export const HTTP = requirements([
     statement: 'UTF-8 round-trips: a message text with non-ASCII characters comes back unchanged.',
     observes: 'Cyrillic, accents, emoji (astral plane) and combining marks, signed over the UTF-8 bytes, answer 200 and appear byte-identical in the history',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K39',
+      passed: 'the text as sent',
+      non_strict: 'the text NFC-normalised',
+      failed: 'other characters than sent (mojibake, replacement characters)',
+    },
     rules: ['chat.http.utf8-text'],
   },
   {
@@ -162,6 +208,12 @@ export const HTTP = requirements([
     statement: 'UTF-8 round-trips in participant names: the create-chat answer and the history carry the name sent.',
     observes: 'a user named in Cyrillic and emoji comes back with the same name',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K39',
+      passed: 'the name as sent',
+      non_strict: 'the name NFC-normalised',
+      failed: 'other characters than sent',
+    },
     rules: ['chat.http.utf8-names'],
   },
 
@@ -171,6 +223,12 @@ export const HTTP = requirements([
     statement: 'An /api/v4 path that does not exist answers 404.',
     observes: 'GET /api/v4/no-such-resource with a valid bearer answers 404',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K40',
+      passed: '404 for a path that does not exist',
+      non_strict: 'another 4xx',
+      informational: 'another version segment (/api/v5/account) answered: it need not exist',
+    },
     rules: ['http.unknown-path'],
   },
   {
@@ -178,6 +236,11 @@ export const HTTP = requirements([
     statement: '/api/v4/account with a method it does not support answers 405.',
     observes: 'DELETE /api/v4/account with a valid bearer answers 405 (never 2xx or 5xx)',
     needs: ['person'],
+    reading: {
+      kind: 'rfc-unstated', review: 'K38',
+      passed: '405 (with or without Allow)',
+      non_strict: 'another 4xx',
+    },
     rules: ['http.wrong-method'],
   },
   {
@@ -185,6 +248,7 @@ export const HTTP = requirements([
     statement: 'No Authorization header value causes a 5xx.',
     observes: 'huge (16 KB), non-ASCII and repeated Authorization headers answer 401 (or 400, 431)',
     needs: ['nothing'],
+    reading: { kind: 'robustness' },
     rules: ['api.bearer.malformed', 'api.bearer.odd-headers'],
     partial: 'repeated Authorization headers are not sent: the kit\'s request model holds one value per header',
     theme: 'http',

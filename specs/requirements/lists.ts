@@ -39,6 +39,12 @@ function parameterStatements(p: ParameterRow): Requirement[] {
       statement: `${p.param} on ${p.lists} is accepted as ${p.shapes}.`,
       observes: `a 2xx answer for ${p.param} in each of its shapes, values taken from the records the list shows`,
       needs: ['nothing'],
+      reading: p.shapes.includes('range') ? {
+        kind: 'status-code', review: 'K18',
+        passed: 'each shape answered 2xx; a range with from and to',
+        failed: 'a shape the table allows refused',
+        informational: 'an open range (only from or only to) accepted or refused, recorded',
+      } : { kind: 'status-code' },
       rules: ['lists.filter.shapes'],
     },
     {
@@ -46,6 +52,12 @@ function parameterStatements(p: ParameterRow): Requirement[] {
       statement: `${p.param} returns ${p.meaning}.`,
       observes: 'exactly the ground-truth records that satisfy it, across all pages; each returned record satisfies it on its own fields',
       needs: ['control'],
+      reading: p.slug === 'name' ? {
+        kind: 'stated-behaviour', review: 'K35',
+        passed: 'every record with exactly that name, and only records whose name contains it',
+        failed: 'a record with exactly that name missing, or a record whose name does not contain the value in any letter case',
+        informational: 'records whose name only contains the value or differs in letter case (how names match is not stated: REQ-4.2-name-match)',
+      } : { kind: 'stated-behaviour' },
       rules: [p.oracle, 'lists.filter.meta.consistent'],
     },
   ];
@@ -68,6 +80,7 @@ function customFieldStatements(): Requirement[] {
       statement: `A ${f.types} custom field is filtered by ${f.value}.`,
       observes: 'filter[custom_fields_values][<id>][]=<value> returns exactly the records with that value',
       needs: ['control'],
+      reading: { kind: 'stated-behaviour' },
       rules: ['lists.filter.oracle.custom-fields', 'lists.filter.shapes'],
     });
     if (f.multiple) {
@@ -76,6 +89,7 @@ function customFieldStatements(): Requirement[] {
         statement: `A ${f.types} custom field takes several values.`,
         observes: 'two values return the union of what each returns alone',
         needs: ['nothing'],
+        reading: { kind: 'stated-behaviour' },
         rules: ['lists.filter.meta.union', 'lists.filter.oracle.custom-fields'],
       });
     }
@@ -85,6 +99,10 @@ function customFieldStatements(): Requirement[] {
         statement: `A ${f.types} custom field takes a range ([from] and [to] in place of []).`,
         observes: 'the range returns the records within it; a narrower range a subset of a wider one',
         needs: ['control'],
+        reading: {
+          kind: 'stated-behaviour', review: 'K18',
+          informational: 'an open range (only from or only to) accepted or refused, recorded',
+        },
         rules: ['lists.filter.oracle.custom-fields', 'lists.filter.meta.range-narrowing'],
       });
     }
@@ -94,6 +112,7 @@ function customFieldStatements(): Requirement[] {
     statement: 'Whether checkbox and date custom fields take several values is not stated.',
     observes: 'what two values of a checkbox or date field return',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['lists.filter.info.checkbox-date-multiple'],
   });
   return out;
@@ -105,6 +124,7 @@ export const LISTS = requirements([
     statement: 'List endpoints of deals, contacts, companies and customers accept a filter parameter.',
     observes: 'each of the four lists accepts filter parameters',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['lists.filter.shapes'],
   },
   {
@@ -112,6 +132,7 @@ export const LISTS = requirements([
     statement: 'Filtering is an optional paid function in the Alpha stage, enabled in the account settings.',
     observes: 'what a filtered list answers while the feature is off',
     needs: ['person'],
+    reading: { kind: 'open-point' },
     rules: ['lists.filter.info.feature-off'],
   },
   {
@@ -119,6 +140,7 @@ export const LISTS = requirements([
     statement: 'Fields of lead, contact, company and customer records are not shown; only their filterable attributes appear in §4.2.',
     observes: 'the list answer\'s media type and keys',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['lists.response.shape'],
   },
 
@@ -128,6 +150,12 @@ export const LISTS = requirements([
     statement: 'Filtering is available for four lists: leads, contacts, companies, customers.',
     observes: 'each list answers filtered requests with 2xx',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'K22',
+      passed: 'each of the four lists answers 2xx, unfiltered and filtered',
+      non_strict: 'another 2xx',
+      failed: 'a refusal (a 404) of a list the spec names',
+    },
     rules: ['lists.filter.shapes'],
   },
   {
@@ -135,6 +163,7 @@ export const LISTS = requirements([
     statement: 'Access follows the user\'s rights.',
     observes: 'a user who may not see some records gets none of them, with or without a filter naming them (filter[id]=<hidden id> returns nothing)',
     needs: ['person', 'control'],
+    reading: { kind: 'security' },
     untestable: 'needs a real user whose rights hide some records to grant access (a person): no API of the spec sets rights, and the emulator models one administrator who sees every record, so hidden records cannot be made',
   },
   {
@@ -142,6 +171,7 @@ export const LISTS = requirements([
     statement: 'Filter parameters are sent as query parameters.',
     observes: 'filters in the query string are applied',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['lists.filter.shapes', 'lists.filter.meta.consistent'],
   },
   {
@@ -149,6 +179,7 @@ export const LISTS = requirements([
     statement: 'filter is the container object of every filter parameter.',
     observes: 'filter[...] parameters are read as one object; a filter that is not an object never causes a 5xx',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['lists.filter.shapes', 'lists.filter.no-server-error'],
   },
   ...PARAMETERS.flatMap(parameterStatements),
@@ -157,6 +188,7 @@ export const LISTS = requirements([
     statement: 'How filter[name] matches (the exact name, a part of it, another letter case) is not stated.',
     observes: 'which of exact, partial and case-changed names find a record',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['lists.filter.info.name-match'],
   },
   {
@@ -164,6 +196,7 @@ export const LISTS = requirements([
     statement: 'filter[custom_fields_values] filters by custom field values, multiple and range by field type.',
     observes: 'each custom field type filters as its value rules say',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['lists.filter.oracle.custom-fields', 'lists.filter.shapes'],
   },
   {
@@ -171,6 +204,7 @@ export const LISTS = requirements([
     statement: 'filter[statuses] on /api/v4/leads is an array of {pipeline_id, status_id} elements.',
     observes: 'a 2xx answer for filter[statuses][i][pipeline_id]=..&filter[statuses][i][status_id]=..',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['lists.filter.shapes'],
   },
   {
@@ -178,6 +212,7 @@ export const LISTS = requirements([
     statement: 'filter[statuses] returns the deals in those statuses of those pipelines.',
     observes: 'exactly the ground-truth deals matching one of the (pipeline, status) pairs',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['lists.filter.oracle.per-list', 'lists.filter.meta.consistent'],
   },
   {
@@ -185,6 +220,7 @@ export const LISTS = requirements([
     statement: 'Both keys are required in each filter[statuses] element.',
     observes: 'an element without pipeline_id or status_id is refused with 400, never half-applied',
     needs: ['nothing'],
+    reading: { kind: 'required-member', review: 'K19 (not followed: the spec calls both keys "required"; the review reads a half-applied 2xx NS)' },
     rules: ['lists.filter.statuses.incomplete'],
   },
   {
@@ -192,6 +228,7 @@ export const LISTS = requirements([
     statement: 'query is a search string on deals, contacts and companies.',
     observes: 'query=<a record\'s whole name> finds that record, and only records the list shows',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['lists.query.finds-by-name'],
   },
   {
@@ -199,6 +236,7 @@ export const LISTS = requirements([
     statement: 'query exists on deals, contacts and companies only; what customers do with it is not stated.',
     observes: 'the answer of /api/v4/customers?query=...',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['lists.filter.info.query-on-customers'],
   },
   {
@@ -206,6 +244,12 @@ export const LISTS = requirements([
     statement: '/api/v4/contacts and /api/v4/companies have only the common parameters.',
     observes: 'a deal or customer parameter sent to contacts or companies never causes a 5xx and is ignored or refused',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour',
+      passed: 'a list-specific parameter on contacts or companies refused (400) or without effect',
+      non_strict: 'refused with another 4xx',
+      failed: 'a list-specific parameter that filters contacts or companies',
+    },
     rules: ['lists.filter.no-server-error'],
     partial: 'unknown parameters in general are sent; a per-list parameter (filter[price], filter[statuses]) on contacts and companies is not, and whether it is ignored or refused is not recorded',
     theme: 'list-safety',
@@ -217,6 +261,7 @@ export const LISTS = requirements([
     statement: 'Single: filter[<field>]=<value>, one string value.',
     observes: 'the scalar form is accepted and gives the same records as the one-element array',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['lists.filter.shapes', 'lists.filter.meta.encodings'],
   },
   {
@@ -224,6 +269,7 @@ export const LISTS = requirements([
     statement: 'Multiple: filter[<field>][0]=<v0>&filter[<field>][1]=<v1>, indexed values.',
     observes: 'indexed values are accepted and return the union of the single values',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['lists.filter.shapes', 'lists.filter.meta.union'],
   },
   {
@@ -231,6 +277,12 @@ export const LISTS = requirements([
     statement: 'Range: filter[<field>][from]=<number>&filter[<field>][to]=<number>.',
     observes: 'both bounds and either bound alone are accepted; a narrower range returns a subset',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'K18',
+      passed: 'from and to together answered 2xx, narrowing the list',
+      failed: 'a range with from and to refused',
+      informational: 'an open range (only from or only to) accepted or refused, recorded',
+    },
     rules: ['lists.filter.shapes', 'lists.filter.meta.range-narrowing'],
   },
   {
@@ -238,13 +290,31 @@ export const LISTS = requirements([
     statement: 'Time fields take timestamps as range bounds.',
     observes: 'a range of Unix timestamps on created_at, updated_at, closed_at, closest_task_at and next_date returns the records within it',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['lists.filter.oracle.common', 'lists.filter.oracle.per-list'],
+  },
+  {
+    id: 'REQ-4.2-kind-range-reversed', section: '4.2', source: 'table', level: 'must',
+    statement: 'A range selects the values from [from] to [to]: with from after to, no value is in it.',
+    observes: 'filter[created_at] with from after to on each list: an empty answer or a refusal, never records',
+    needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K34',
+      passed: 'an empty answer (an empty 200 or a 204) or a refusal (any 4xx)',
+      failed: 'records returned for the reversed range (the bounds swapped or dropped)',
+      informational: 'a 2xx body not shaped as a list (the list body is not shown), recorded',
+    },
+    rules: ['lists.filter.range-reversed'],
   },
   {
     id: 'REQ-4.2-kind-range-fields', section: '4.2', source: 'table', level: 'must',
     statement: 'Range is allowed for price, next_price, next_date, created_at, updated_at, closed_at, closest_task_at and date, date_time, numeric custom fields.',
     observes: 'a range on each of them is accepted',
     needs: ['nothing'],
+    reading: {
+      kind: 'status-code', review: 'K18',
+      informational: 'an open range accepted or refused, recorded',
+    },
     rules: ['lists.filter.shapes'],
   },
   {
@@ -252,6 +322,7 @@ export const LISTS = requirements([
     statement: 'Whether range bounds are inclusive is not stated.',
     observes: 'whether from=to=X returns a record at exactly X',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['lists.filter.info.range-bounds'],
   },
   {
@@ -259,6 +330,7 @@ export const LISTS = requirements([
     statement: 'Custom fields: filter[custom_fields_values][<field_id>][]=<value> repeated for several values; ranges use [from] and [to] in place of [].',
     observes: 'the [] form and the range form are accepted per field type',
     needs: ['nothing'],
+    reading: { kind: 'status-code' },
     rules: ['lists.filter.shapes', 'lists.filter.oracle.custom-fields'],
   },
   ...customFieldStatements(),
@@ -267,6 +339,7 @@ export const LISTS = requirements([
     statement: 'The response body of list endpoints is not shown.',
     observes: 'media type, HAL keys, page limit, and the answer when nothing matches',
     needs: ['nothing'],
+    reading: { kind: 'open-point' },
     rules: ['lists.response.shape'],
   },
 
@@ -276,6 +349,12 @@ export const LISTS = requirements([
     statement: 'Several filter parameters together narrow the list: each one applies.',
     observes: 'two parameters together return a subset of each alone',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K20',
+      passed: 'the records matching every parameter (the intersection of the single-parameter results)',
+      failed: 'only a breakage: the spec does not say how parameters combine',
+      informational: 'another combination than AND, recorded',
+    },
     rules: ['lists.filter.meta.intersection'],
   },
   {
@@ -283,6 +362,11 @@ export const LISTS = requirements([
     statement: 'Raw and percent-encoded brackets are the same query (RFC 3986 §2.1), and [] arrays equal [0] arrays.',
     observes: 'every encoding of one filter returns the same records',
     needs: ['nothing'],
+    reading: {
+      kind: 'rfc-unstated',
+      passed: 'the same records for raw and percent-encoded brackets, and for [] and [0] arrays',
+      non_strict: 'different answers for equivalent spellings',
+    },
     rules: ['lists.filter.meta.encodings'],
   },
   {
@@ -290,6 +374,7 @@ export const LISTS = requirements([
     statement: 'The order of query parameters does not change the result.',
     observes: 'the same filter in another parameter order returns the same records',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['lists.filter.meta.param-order'],
   },
   {
@@ -297,6 +382,7 @@ export const LISTS = requirements([
     statement: 'The pages of a filtered list join into the whole answer.',
     observes: 'pages followed through _links.next hold every record once, none lost',
     needs: ['nothing'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['lists.filter.meta.pages-join'],
   },
   {
@@ -304,6 +390,7 @@ export const LISTS = requirements([
     statement: 'Malformed filters (ranges on non-range fields, non-numeric bounds, unknown fields, huge arrays, deep nesting) never cause a 5xx.',
     observes: 'no 5xx for any generated malformed filter on any list',
     needs: ['nothing'],
+    reading: { kind: 'robustness' },
     rules: ['lists.filter.no-server-error'],
   },
   {
@@ -311,6 +398,12 @@ export const LISTS = requirements([
     statement: 'Values are matched as data: SQL LIKE wildcards and quotes in filter[name] or query match literally.',
     observes: 'filter[name]=% and query=_ return only records whose names contain those characters, never the whole list',
     needs: ['nothing'],
+    reading: {
+      kind: 'stated-behaviour', review: 'K35',
+      passed: 'wildcards and quotes matched as data: every record returned contains the character (substring or exact match); a 4xx',
+      failed: 'a wildcard read as a pattern: records returned that do not contain the character, or an injection visible in the answer',
+      informational: 'a body that is not shaped as a list, recorded (the list body is not shown)',
+    },
     rules: ['lists.filter.patterns-literal'],
   },
   {
@@ -318,6 +411,7 @@ export const LISTS = requirements([
     statement: 'UTF-8 values round-trip: a non-ASCII name (Cyrillic, emoji) in filter[name] or query finds its record.',
     observes: 'a record whose name has non-ASCII characters is found by its percent-encoded UTF-8 name',
     needs: ['control'],
+    reading: { kind: 'stated-behaviour' },
     rules: ['lists.filter.non-ascii-name'],
   },
   {
@@ -325,6 +419,7 @@ export const LISTS = requirements([
     statement: 'A list shows its own account\'s records only, whatever the filter names.',
     observes: 'filter[id] with ids of another account\'s records returns nothing',
     needs: ['control'],
+    reading: { kind: 'security' },
     rules: ['lists.filter.other-account-ids'],
   },
   {
@@ -332,6 +427,12 @@ export const LISTS = requirements([
     statement: 'Each list endpoint refuses a request without a valid bearer with 401.',
     observes: 'each of the four lists answers 401 without a token and with a malformed one',
     needs: ['nothing'],
+    reading: {
+      kind: 'security',
+      passed: '401 without a valid bearer',
+      non_strict: 'another 4xx',
+      failed: 'the list answered with data',
+    },
     rules: ['api.bearer.every-endpoint'],
   },
 ]);

@@ -3,6 +3,8 @@
  * HTTP rules the service relies on), each traced to the rules that check it, or saying why none can, or naming the gap a
  * rule could fill. Data only; docs/requirements.md is generated from it (src/docs/requirements.ts).
  */
+import { OUTCOMES, READINGS, type Outcome, type ReadingName } from '../../src/model/readings.js';
+
 
 /** Where the statement comes from: a spec table row, spec prose, an RFC the service relies on, or plain HTTP. */
 export type Source = 'table' | 'prose' | `rfc6749 §${string}` | `rfc6750 §${string}` | `rfc7519 §${string}` | 'http';
@@ -46,6 +48,25 @@ export const GAP_THEMES = {
 
 export type GapTheme = keyof typeof GAP_THEMES;
 
+export { OUTCOMES, READING_NAMES, READINGS, type Outcome, type ReadingName } from '../../src/model/readings.js';
+
+/**
+ * How the statement's wording becomes a verdict: the policy reading(s) that apply (docs/verdicts.md, "How a
+ * statement's wording becomes a verdict") and, where the statement's own words decide more than the reading's
+ * defaults, what each outcome class holds for it. An outcome left out takes the default of `kind`.
+ */
+export interface StatementReading {
+  readonly kind: ReadingName;
+  /** Further readings the outcomes rely on (e.g. `effect-window` for a stated effect). */
+  readonly also?: readonly ReadingName[];
+  readonly passed?: string;
+  readonly non_strict?: string;
+  readonly failed?: string;
+  readonly informational?: string;
+  /** The rows of the independent reading of the verdicts (reviews/verdicts-2026-11-26.md) this reading answers. */
+  readonly review?: string;
+}
+
 interface Statement {
   /** `REQ-<section>-<slug>`; stable, never renumbered or reused. */
   readonly id: string;
@@ -58,6 +79,8 @@ interface Statement {
   /** What a test observes, in one line. */
   readonly observes: string;
   readonly needs: readonly [Need, ...Need[]];
+  /** How its wording becomes a verdict; for an untestable statement, what a verdict would be. */
+  readonly reading: StatementReading;
 }
 
 /** Checked by rules (ids of `allRules()`); `partial` names what they leave unchecked. */
@@ -98,6 +121,12 @@ export function coverageOf(r: Requirement): Coverage {
   if (r.gap !== undefined) return 'gap';
   if (r.untestable !== undefined) return 'untestable';
   return r.partial !== undefined ? 'partial' : 'covered';
+}
+
+/** A statement's verdict per outcome class: its own words where it gives them, else its reading's defaults. */
+export function outcomesOf(r: Requirement): Record<Outcome, string> {
+  const defaults = READINGS[r.reading.kind];
+  return Object.fromEntries(OUTCOMES.map((o) => [o, r.reading[o] ?? defaults[o]])) as Record<Outcome, string>;
 }
 
 /** Identity: a typed list, so each file reads as plain data and the compiler checks every entry. */

@@ -3,6 +3,7 @@
  * `conformance docs` writes them; a test fails when a committed one is out of date.
  */
 import { faultsMarkdown } from './faults.js';
+import { readingsMarkdown } from './readings.js';
 import { readmeCountsMarkdown } from './readme-counts.js';
 import { requirementsCoverageMarkdown, requirementsMarkdown } from './requirements.js';
 import { rulesMarkdown } from './rules.js';
@@ -30,6 +31,7 @@ export interface GeneratedBlock {
 export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
   { file: 'README.md', name: 'counts', render: readmeCountsMarkdown },
   { file: 'README.md', name: 'coverage', render: requirementsCoverageMarkdown },
+  { file: 'docs/verdicts.md', name: 'readings', render: readingsMarkdown },
 ];
 
 /** `current` with the block replaced by a fresh rendering; throws when the markers are missing. */

@@ -6,8 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { allRules } from '../../specs/index.js';
 import {
-  COVERAGES, coverageOf, GAP_THEMES, REQUIREMENTS, type Coverage, type GapTheme, type Requirement,
+  COVERAGES, coverageOf, GAP_THEMES, OUTCOMES, outcomesOf, READING_NAMES, READINGS, REQUIREMENTS, type Coverage, type GapTheme,
+  type Requirement,
 } from '../../specs/requirements/index.js';
+import { NONE } from '../model/readings.js';
 import { compareSections } from '../report/sections.js';
 import { SPEC_PATH } from './spec-tables.js';
 
@@ -34,6 +36,34 @@ function trace(r: Requirement): string {
     case 'gap': return `**gap**: ${r.gap}`;
     case 'untestable': return `*untestable*: ${r.untestable}`;
   }
+}
+
+/**
+ * The statement's reading: its kind (and further readings), the review rows it answers, then every outcome class the
+ * reading fills; an outcome in the statement's own words is in bold, one taken from the reading's defaults is plain.
+ */
+function reading(r: Requirement): string {
+  const head = [code(r.reading.kind), ...(r.reading.also ?? []).map((a) => `+ ${code(a)}`)].join(' ');
+  const review = r.reading.review === undefined ? '' : ` (review ${r.reading.review})`;
+  const outcomes = outcomesOf(r);
+  const lines = OUTCOMES.filter((o) => outcomes[o] !== NONE)
+    .map((o) => (r.reading[o] === undefined ? `${o}: ${outcomes[o]}` : `**${o}**: ${outcomes[o]}`));
+  return [`${head}${review}`, ...lines].join('<br>');
+}
+
+function readingCounts(): string[] {
+  return [
+    '| reading | statements | must | should | info | with their own outcome text | as a further reading |',
+    '|---|---|---|---|---|---|---|',
+    ...READING_NAMES.map((name) => {
+      const list = REQUIREMENTS.filter((r) => r.reading.kind === name);
+      const level = (l: string) => list.filter((r) => r.level === l).length;
+      const own = list.filter((r) => OUTCOMES.some((o) => r.reading[o] !== undefined)).length;
+      const further = REQUIREMENTS.filter((r) => r.reading.also?.includes(name)).length;
+      return `| ${code(name)}: ${READINGS[name].title} | ${list.length} | ${level('must')} | ${level('should')} | ${level('info')} | ${own} | ${further} |`;
+    }),
+    `| **all** | **${REQUIREMENTS.length}** | | | | **${REQUIREMENTS.filter((r) => OUTCOMES.some((o) => r.reading[o] !== undefined)).length}** | |`,
+  ];
 }
 
 function bySection(list: readonly Requirement[]): Map<string, Requirement[]> {
@@ -97,9 +127,20 @@ unchecked.`,
     'in), `control` (only a control API gives it: ground truth, counters), `browser`, `hook` (the kit receives a hook),',
     '`concurrency` (requests in parallel).',
     '',
+    `Each statement also carries its **reading**: how its wording becomes a verdict (\`docs/verdicts.md\`, "How a statement's
+wording becomes a verdict"). The column names the reading (and the further readings its outcomes rely on, after \`+\`),
+the rows of the independent review of 2026-11-26 it answers, and what is \`passed\`, \`non_strict\`, \`failed\` or only
+\`informational\` for that statement: **in bold** where the statement's own words decide it, plain where the reading's
+default applies. Whatever the reading, a 5xx, a connection reset or a hang is \`failed\`. An untestable statement's reading
+says what a verdict would be.`,
+    '',
     '## Coverage by section',
     '',
     ...coverageTable(sections, titles),
+    '',
+    '## Readings',
+    '',
+    ...readingCounts(),
     '',
     '## Work list: gaps and partial coverage by theme',
     '',
@@ -109,9 +150,9 @@ unchecked.`,
     ...[...sections].flatMap(([s, list]) => [
       `### §${s} ${titles.get(s) ?? ''}`.trimEnd(),
       '',
-      '| id | level | source | statement | a test observes | needs | checked by |',
-      '|---|---|---|---|---|---|---|',
-      ...list.map((r) => `| ${code(r.id)} | ${r.level} | ${r.source} | ${cell(r.statement)} | ${cell(r.observes)} | ${r.needs.join(', ')} | ${cell(trace(r))} |`),
+      '| id | level | source | statement | a test observes | needs | checked by | reading |',
+      '|---|---|---|---|---|---|---|---|',
+      ...list.map((r) => `| ${code(r.id)} | ${r.level} | ${r.source} | ${cell(r.statement)} | ${cell(r.observes)} | ${r.needs.join(', ')} | ${cell(trace(r))} | ${cell(reading(r))} |`),
       '',
     ]),
     '## Rules no statement cites',

@@ -114,8 +114,9 @@ describe('layering', () => {
   });
 
   it('spec files import only specs/kit.ts (and fast-check); only the kit reaches into src/ and generators/', () => {
-    // The requirement inventory (specs/requirements/) is data about the spec, not rules: it imports only its own model.
-    const inventory = (from: string, t: string) => from.startsWith('specs/requirements/') && t.startsWith('specs/requirements/');
+    // The requirement inventory (specs/requirements/) is data about the spec, not rules: it imports only its own model,
+    // and the reading policy (src/model/readings.ts) whose names its statements cite.
+    const inventory = (from: string, t: string) => from.startsWith('specs/requirements/') && (t.startsWith('specs/requirements/') || t === 'src/model/readings.ts');
     const offending = [...graph].filter(([from]) => from.startsWith('specs/') && from !== 'specs/kit.ts')
       .flatMap(([from, to]) => to.filter((t) => t !== 'specs/kit.ts' && !(from === 'specs/index.ts' && t.startsWith('specs/')) && !inventory(from, t)).map((t) => `${from} → ${t}`));
     expect(offending).toEqual([]);

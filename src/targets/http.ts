@@ -7,6 +7,8 @@ import { Agent, request as undiciRequest } from 'undici';
 import { RateLimiter, retryDelayMs } from './rate-limit.js';
 import { TransportError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
+// A hang is an answer slower than the policy's limit: a 10 MB message or a full page can take seconds (docs/verdicts.md).
+import { POLICY_HANG_MS } from '../model/readings.js';
 
 export type { HttpRequest, HttpResponse };
 export { TransportError };
@@ -21,12 +23,6 @@ export interface HttpClientOptions {
   readonly retries429?: number;
 }
 
-/**
- * A hang is an answer slower than this (docs/verdicts.md, "Time"): a 10 MB message or a full list page can
- * legitimately take seconds, so only an answer that has not come in 30 s is the target's failure.
- */
-export const HANG_LIMIT_MS = 30_000;
-
 export class HttpClient {
   readonly #agent: Agent;
   readonly #limiter: RateLimiter | undefined;
@@ -35,7 +31,7 @@ export class HttpClient {
   #pausedUntil = 0;
 
   constructor(options: HttpClientOptions = {}) {
-    const timeout = options.timeoutMs ?? HANG_LIMIT_MS;
+    const timeout = options.timeoutMs ?? POLICY_HANG_MS;
     this.#limiter = options.rateLimitRps ? new RateLimiter({ rps: options.rateLimitRps }) : undefined;
     this.#retries429 = options.retries429 ?? (options.rateLimitRps ? 5 : 0);
     this.#agent = new Agent({

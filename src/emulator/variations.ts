@@ -41,6 +41,18 @@ export const VARIATIONS = defineVariations([
     basis: 'one-observation: a body on an answer stated as bodiless is at worst non_strict, and only in the rule that owns the answer\'s shape.' },
   { name: 'slow-answers', description: 'The first answer of each area (token exchange, account API, chat interface) is held 12 s before it is sent.',
     basis: 'effect-window: a hang is an answer slower than 30 s; a slow answer is an answer (a full page or a large body can take seconds).' },
+
+  // ---- Access and tokens (§2.2, §2.3, §3.1, §4.1, §5.1, §5.3)
+  // (end of access and tokens)
+
+  // ---- Lists (§4.2)
+  // (end of lists)
+
+  // ---- Chat: connection, participants, messages, delivery status, scope (§2.4–§2.9, §3.2, §3.3)
+  // (end of chat, first part)
+
+  // ---- Chat: chats, new_message, edits, history, typing, reactions, signature, effects (§4.3, §5.2, §6)
+  // (end of chat, second part)
 ] as const);
 
 export type VariationName = (typeof VARIATIONS)[number]['name'];

@@ -96,6 +96,18 @@ document.getElementById('all').addEventListener('click',function(){
   document.querySelectorAll('button[data-filter]').forEach(function(b){b.classList.remove('off');});
   apply();
 });
+// The order of the rules inside each section: the spec's (as written), or the costliest first by requests or time.
+document.getElementById('order').addEventListener('change',function(e){
+  var key=e.target.value;
+  secs.forEach(function(s){
+    var list=Array.prototype.slice.call(s.querySelectorAll('details.rule'));
+    list.sort(function(a,b){
+      if(key==='spec')return Number(a.getAttribute('data-index'))-Number(b.getAttribute('data-index'));
+      return Number(b.getAttribute('data-'+key))-Number(a.getAttribute('data-'+key));
+    });
+    list.forEach(function(r){s.appendChild(r);});
+  });
+});
 document.getElementById('expand').addEventListener('click',function(){rules.forEach(function(r){if(!r.hidden)r.open=true;});});
 document.getElementById('collapse').addEventListener('click',function(){rules.forEach(function(r){r.open=false;});});
 q.addEventListener('input',apply);
@@ -133,14 +145,18 @@ export function renderHtml(report: Report): string {
     '<input id="q" type="search" placeholder="filter by id, title or section" aria-label="filter">',
     '<button type="button" class="plain" id="expand">expand</button>',
     '<button type="button" class="plain" id="collapse">collapse</button>',
+    '<label class="note">order <select id="order" aria-label="order of the rules"><option value="spec">as in the spec</option><option value="requests">most requests first</option><option value="ms">longest first</option></select></label>',
     '<span id="shown" class="note"></span></div><main>',
   );
+  let index = 0;
   for (const group of groupBySection(report.results ?? [])) {
+    const requests = group.results.reduce((n, r) => n + (r.request_count ?? 0), 0);
+    const ms = group.results.reduce((n, r) => n + (r.duration_ms ?? 0), 0);
     out.push(
       `<section class="sec" data-section="${escapeHtml(group.section)}"><header><h2>§${escapeHtml(group.section)}`,
-      `<span>${group.results.length} rule${group.results.length === 1 ? '' : 's'}</span>${countBadges(group.summary)}</h2></header>`,
+      `<span>${group.results.length} rule${group.results.length === 1 ? '' : 's'} · ${requests} request${requests === 1 ? '' : 's'} · ${escapeHtml(formatMs(ms))} of rule time</span>${countBadges(group.summary)}</h2></header>`,
     );
-    for (const r of group.results) out.push(renderRule(r));
+    for (const r of group.results) out.push(renderRule(r, index++));
     out.push('</section>');
   }
   out.push(`</main><script>${SCRIPT}</script></body></html>\n`);
@@ -183,11 +199,11 @@ function renderHeader(report: Report, title: string): string {
   ].join('\n');
 }
 
-function renderRule(r: RuleResult): string {
+function renderRule(r: RuleResult, index: number): string {
   const status = VERDICT_LABEL[r.status] ? r.status : 'errored';
   const searchable = `${r.id} ${r.title} §${r.section} ${r.level}`.toLowerCase();
   const parts: string[] = [
-    `<details class="rule" id="rule-${escapeHtml(r.id)}" data-verdict="${status}" data-text="${escapeHtml(searchable)}">`,
+    `<details class="rule" id="rule-${escapeHtml(r.id)}" data-verdict="${status}" data-text="${escapeHtml(searchable)}" data-index="${index}" data-requests="${Number(r.request_count ?? 0)}" data-ms="${Number(r.duration_ms ?? 0)}">`,
     `<summary><span class="badge ${status}">${escapeHtml(VERDICT_LABEL[status])}</span><span class="level">${escapeHtml(r.level)}</span>`,
     `<code>${escapeHtml(r.id)}</code><span>${escapeHtml(r.title)}</span>${r.flaky ? '<span class="flaky" title="failed, then passed on an immediate re-run with the same seed">flaky</span>' : ''}</summary>`,
     '<div class="body">',

@@ -27,10 +27,13 @@ class OtherIntegration implements RunResource {
 
 /**
  * The other integration's genuine credentials, once per run: rules running side by side that each set a new secret
- * key would invalidate each other's.
+ * key would invalidate each other's. With a control API and no second integration in the settings (the embedded
+ * emulator), a new secret key of the control API's other integration.
  */
 export async function otherIntegration(t: RuleContext): Promise<ClientCredentials> {
-  if (!t.target.capabilities.includes('control')) return secondClientOfSettings(t);
+  // The settings' second integration first, control API or not: a new secret key would leave CLIENT_SECRET_2 refused
+  // for every later run against the same account (runs must be repeatable, one after another).
+  if (t.credentials.secondClient || !t.target.capabilities.includes('control')) return secondClientOfSettings(t);
   return (await t.resource('other-integration', async () => new OtherIntegration(await newOtherSecret(t)))).credentials;
 }
 

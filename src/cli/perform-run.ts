@@ -7,7 +7,7 @@ import type { Report } from '../model/result.js';
 import { writeReports } from '../report/index.js';
 import { compareWithBaseline, type Comparison } from '../runner/baseline.js';
 import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
-import { keepDurations, lastDurations } from '../runner/durations.js';
+import { keepDurations, keepRequestCounts, lastDurations, lastRequestCounts } from '../runner/durations.js';
 import { inRuleOrder, runOrder, skipReason } from '../runner/select.js';
 import type { TargetConfig } from '../targets/config.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
@@ -57,7 +57,13 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
       const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && needsOperator(r, target));
       // After the last line written around it: a bar on a terminal owns the line it draws on (plain lines when the
       // operator may be asked something, so that the bar does not draw over the question).
-      progress = new Progress({ total: rules.length, masker, ...(asksOperator ? { ci: true } : {}) });
+      const counts = lastRequestCounts(target.kind);
+      const expectedRequests = new Map(rules.filter((r) => skip(r) === undefined && counts.has(r.id)).map((r) => [r.id, counts.get(r.id)!]));
+      progress = new Progress({
+        total: rules.length, masker, expectedRequests,
+        ...(target.rateLimitRps ? { rateLimitRps: target.rateLimitRps } : {}),
+        ...(asksOperator ? { ci: true } : {}),
+      });
       const ordered = runOrder(rules, target, lastDurations(target.kind));
       report = await executeRun({
         target, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
@@ -67,6 +73,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
         onResult: progress.onResult,
       });
       keepDurations(target.kind, report.results);
+      keepRequestCounts(target.kind, report.results);
       report = { ...report, results: inRuleOrder(report.results, rules) };
     } finally {
       progress?.end();

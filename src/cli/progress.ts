@@ -10,7 +10,7 @@ import type { RuleResult } from '../model/result.js';
 import type { Masker } from '../secrets/mask.js';
 
 const MARK: Record<Verdict, string> = { passed: '✓', failed: '✗', non_strict: '~', informational: 'i', skipped: '-', errored: '!' };
-const BAR_FORMAT = '{bar} {value}/{total} rules | {failed} failed, {errored} errored | {duration_formatted} | {rule}';
+const BAR_FORMAT = '{bar} {value}/{total} rules | {failed} failed, {errored} errored | {duration_formatted}{left} | {rule}';
 
 export type ProgressStream = NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number };
 
@@ -24,6 +24,21 @@ export interface ProgressOptions {
   readonly ci?: boolean;
   /** Milliseconds, for the elapsed time of plain lines. */
   readonly now?: () => number;
+  /**
+   * The requests each rule of the run sent last time (src/runner/durations.ts): the progress then says how many are
+   * left, and with a rate limit how long they take at best (a remote run's time is its requests over the rate).
+   */
+  readonly expectedRequests?: ReadonlyMap<string, number>;
+  /** The run's client-side rate limit, requests per second. */
+  readonly rateLimitRps?: number;
+}
+
+/** "~1,234 requests left (≈ 3 min at 7/s)", or nothing without an estimate. */
+export function requestsLeft(left: number, rps: number | undefined): string {
+  if (left <= 0) return '';
+  const seconds = rps ? Math.ceil(left / rps) : undefined;
+  const time = seconds === undefined ? '' : ` (≈ ${seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`} at ${rps}/s)`;
+  return `~${left.toLocaleString('en-US')} requests left${time}`;
 }
 
 export class Progress {
@@ -39,6 +54,9 @@ export class Progress {
   #failed = 0;
   #errored = 0;
   #nextMilestone: number;
+  readonly #expected: ReadonlyMap<string, number>;
+  readonly #rps: number | undefined;
+  #requestsLeft: number;
 
   constructor(o: ProgressOptions) {
     this.#total = o.total;
@@ -47,6 +65,9 @@ export class Progress {
     this.#now = o.now ?? Date.now;
     this.#started = this.#now();
     this.#nextMilestone = Math.ceil(o.total / 10);
+    this.#expected = o.expectedRequests ?? new Map();
+    this.#rps = o.rateLimitRps;
+    this.#requestsLeft = [...this.#expected.values()].reduce((a, b) => a + b, 0);
     this.interactive = Boolean(this.#out.isTTY) && !(o.ci ?? Boolean(process.env.CI));
     if (this.interactive) {
       this.#bars = new cliProgress.MultiBar({
@@ -58,27 +79,33 @@ export class Progress {
         hideCursor: false,
         gracefulExit: false,
       });
-      this.#bar = this.#bars.create(o.total, 0, { failed: 0, errored: 0, rule: '' });
+      this.#bar = this.#bars.create(o.total, 0, { failed: 0, errored: 0, rule: '', left: this.#left(' | ') });
     }
   }
 
   onResult = (r: RuleResult): void => {
     this.#done += 1;
+    this.#requestsLeft -= this.#expected.get(r.id) ?? 0;
     if (r.status === 'failed') this.#failed += 1;
     if (r.status === 'errored') this.#errored += 1;
     const bad = r.status === 'failed' || r.status === 'errored';
     if (this.#bars && this.#bar) {
       if (bad) this.#bars.log(this.#mask(`${MARK[r.status]} ${r.status} ${r.id}\n`));
-      this.#bar.increment(1, { failed: this.#failed, errored: this.#errored, rule: r.id });
+      this.#bar.increment(1, { failed: this.#failed, errored: this.#errored, rule: r.id, left: this.#left(' | ') });
       return;
     }
     if (bad) this.#out.write(this.#mask(`${r.status}: ${r.id}: ${r.detail.slice(0, 200)}\n`));
     if (this.#done >= this.#nextMilestone || this.#done === this.#total) {
       const elapsed = Math.round((this.#now() - this.#started) / 1000);
-      this.#out.write(this.#mask(`progress: ${this.#done}/${this.#total} rules, ${this.#failed} failed, ${this.#errored} errored, ${elapsed} s\n`));
+      this.#out.write(this.#mask(`progress: ${this.#done}/${this.#total} rules, ${this.#failed} failed, ${this.#errored} errored, ${elapsed} s${this.#left(', ')}\n`));
       this.#nextMilestone = this.#done + Math.ceil(this.#total / 10);
     }
   };
+
+  #left(separator: string): string {
+    const text = requestsLeft(this.#requestsLeft, this.#rps);
+    return text ? `${separator}${text}` : '';
+  }
 
   /** Clears the bar (after writing any failure line still buffered); plain lines need no end. */
   end(): void {

@@ -16,6 +16,8 @@ import { kitPath } from '../paths.js';
 export type Durations = ReadonlyMap<string, number>;
 
 const FILE = kitPath('node_modules', '.cache', 'conformance-kit', 'durations.json');
+/** The requests each rule sent in the last run, for the progress line's estimate of what is left. */
+const REQUESTS_FILE = kitPath('node_modules', '.cache', 'conformance-kit', 'requests.json');
 
 type Stored = Partial<Record<TargetKind, Record<string, number>>>;
 
@@ -29,15 +31,36 @@ function readStored(path: string): Stored {
 
 /** The rules' last durations against this kind of target (empty when none were kept). */
 export function lastDurations(kind: TargetKind, path = FILE): Durations {
-  return new Map(Object.entries(readStored(path)[kind] ?? {}).filter(([, ms]) => typeof ms === 'number'));
+  return lastFigures(kind, path);
 }
 
 /** Keeps the durations of the rules that ran (skipped ones keep their earlier figure). Never fails the run. */
 export function keepDurations(kind: TargetKind, results: readonly RuleResult[], path = FILE): void {
+  keepFigures(kind, results, (r) => r.duration_ms, path);
+}
+
+/** The requests each rule sent in its last run against this kind of target (empty when none were kept). */
+export function lastRequestCounts(kind: TargetKind, path = REQUESTS_FILE): Durations {
+  return lastFigures(kind, path);
+}
+
+/** Keeps the request count of each rule that ran. Never fails the run. */
+export function keepRequestCounts(kind: TargetKind, results: readonly RuleResult[], path = REQUESTS_FILE): void {
+  keepFigures(kind, results, (r) => r.request_count, path);
+}
+
+function lastFigures(kind: TargetKind, path: string): Durations {
+  return new Map(Object.entries(readStored(path)[kind] ?? {}).filter(([, n]) => typeof n === 'number'));
+}
+
+function keepFigures(kind: TargetKind, results: readonly RuleResult[], figure: (r: RuleResult) => number | undefined, path: string): void {
   try {
     const stored = readStored(path);
     const mine = { ...stored[kind] };
-    for (const r of results) if (r.status !== 'skipped') mine[r.id] = r.duration_ms;
+    for (const r of results) {
+      const n = figure(r);
+      if (r.status !== 'skipped' && n !== undefined) mine[r.id] = n;
+    }
     mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.${process.pid}`;
     writeFileSync(temp, JSON.stringify({ ...stored, [kind]: mine }));

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../../src/model/outcome.js';
 import type { RuleResult } from '../../src/model/result.js';
 import { Masker } from '../../src/secrets/mask.js';
-import { Progress, type ProgressStream } from '../../src/cli/progress.js';
+import { Progress, requestsLeft, type ProgressStream } from '../../src/cli/progress.js';
 
 /** Collects what is written, claiming to be a terminal or not. */
 function fakeStream(isTTY: boolean): ProgressStream & { text: string } {
@@ -50,6 +50,21 @@ describe('progress in CI and when stderr is not a terminal', () => {
     progress.onResult(result('b', 'passed'));
     progress.end();
     expect(out.text).toBe('progress: 1/2 rules, 0 failed, 0 errored, 0 s\nprogress: 2/2 rules, 0 failed, 0 errored, 0 s\n');
+  });
+});
+
+describe('requests left', () => {
+  it('says how many requests the rules not yet done sent last time, and how long they take at the rate limit', () => {
+    const out = fakeStream(false);
+    const expectedRequests = new Map([['a', 700], ['b', 140], ['c', 0]]);
+    const progress = new Progress({ total: 3, stream: out, ci: true, expectedRequests, rateLimitRps: 7 });
+    progress.onResult(result('a', 'passed'));
+    progress.onResult(result('b', 'passed'));
+    progress.onResult(result('c', 'passed'));
+    expect(out.text.split('\n')[0]).toBe('progress: 1/3 rules, 0 failed, 0 errored, 0 s, ~140 requests left (≈ 20 s at 7/s)');
+    expect(out.text.split('\n')[2]).toBe('progress: 3/3 rules, 0 failed, 0 errored, 0 s');
+    expect(requestsLeft(2_940, 7)).toBe('~2,940 requests left (≈ 7 min at 7/s)');
+    expect(requestsLeft(50, undefined)).toBe('~50 requests left');
   });
 });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RuleResult } from '../../src/model/result.js';
-import { keepDurations, lastDurations, longestFirst } from '../../src/runner/durations.js';
+import { keepDurations, keepRequestCounts, lastDurations, lastRequestCounts, longestFirst } from '../../src/runner/durations.js';
 
 const result = (id: string, ms: number, status: RuleResult['status'] = 'passed') => ({ id, duration_ms: ms, status }) as RuleResult;
 const ids = (rules: readonly { id: string }[]) => rules.map((r) => r.id);
@@ -33,5 +33,12 @@ describe('run order from the last durations', () => {
     expect(lastDurations('emulator', path).size).toBe(0);
     keepDurations('emulator', [result('c', 1)], path);
     expect([...lastDurations('emulator', path)]).toEqual([['c', 1]]);
+  });
+
+  it('keeps the request count of each rule that ran, per kind of target', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'requests-')), 'requests.json');
+    keepRequestCounts('remote', [{ ...result('a', 10), request_count: 186 }, { ...result('b', 5, 'skipped'), request_count: 0 }, result('c', 1)], path);
+    expect([...lastRequestCounts('remote', path)]).toEqual([['a', 186]]);
+    expect(lastRequestCounts('emulator', path).size).toBe(0);
   });
 });

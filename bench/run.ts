@@ -9,6 +9,9 @@
  * 3. Full run: wall time of `conformance run --profile full` (median of 3) and the requests it sends.
  * 4. Growth: history at offset 100,000 vs 0 in one 100,000-message chat; a filtered list over 100,000 vs 10,000
  *    records; emulator memory per 100,000 messages.
+ * 5. The CI gate against a staging account: `conformance run --target remote --profile quick` at RATE_LIMIT_RPS=7
+ *    against a standalone emulator, with and without its control API: wall time against the 5-minute goal, requests,
+ *    and the share of the rate used (requests ÷ wall ÷ 7). Bounded by requests, not CPU: about 8 minutes each today.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -18,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { allRules } from '../specs/index.js';
+import { emulatorSettings } from '../src/cli/commands/emulator.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 import type { Report } from '../src/model/result.js';
 import { chatPaths, chatRequest } from '../src/protocol/chat.js';
@@ -27,7 +31,7 @@ import { targetFromEnv } from '../src/targets/from-env.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/conformance.js');
 const quick = process.argv.includes('--quick');
-/** `--only ceiling|runner|full|growth`: one measure (the others are left out of the table). */
+/** `--only ceiling|runner|full|growth|gate`: one measure (the others are left out of the table). */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 /** `--profile-emulator <dir>`: the emulator of measure 1 writes a CPU profile there (node --cpu-prof), for what bounds it. */
 const profileDir = process.argv.includes('--profile-emulator') ? process.argv[process.argv.indexOf('--profile-emulator') + 1] : undefined;
@@ -302,6 +306,38 @@ async function fullRun(): Promise<void> {
     note: `${requests} requests; runs ${times.map((t) => t.toFixed(2)).join(', ')} s` }, median / 10, median <= 10 && requests >= 10_000);
 }
 
+// ---------- 5. the CI gate at 7 requests a second ----------
+
+const GATE_RPS = 7;
+
+async function gateRun(): Promise<void> {
+  const emulator = await startEmulator();
+  try {
+    const settings = await emulatorSettings(emulator);
+    const { CONTROL_URL: _dropped, ...withoutControl } = settings;
+    const dir = await mkdtemp(join(tmpdir(), 'bench-gate-'));
+    for (const [label, env] of [['with the control API', settings], ['without it', withoutControl]] as const) {
+      const out = join(dir, label.replace(/\W+/g, '-'));
+      const started = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        const p = spawn(process.execPath, ['--', BIN, 'run', '--target', 'remote', '--profile', 'quick', '--seed', '1', '--out', out], {
+          cwd: ROOT, stdio: 'ignore', env: { PATH: process.env.PATH, CI: 'true', ...env, RATE_LIMIT_RPS: String(GATE_RPS) },
+        });
+        p.on('exit', (code) => (code === 0 || code === 1 ? resolve() : reject(new Error(`gate run ${label} exited ${code}`))));
+      });
+      const wall = (performance.now() - started) / 1000;
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      const requests = report.request_count ?? 0;
+      const used = requests / wall / GATE_RPS;
+      record({ name: `5. CI gate at ${GATE_RPS}/s, ${label}`, value: Math.round(wall), baseline: 300, unit: 's', goal: '≤ 300 s, ≤ 2,000 requests, ≥ 95% of the rate',
+        note: `${requests} requests, ${Math.round(used * 100)}% of ${GATE_RPS}/s; ${report.summary.skipped} skipped, ${report.summary.failed} failed, ${report.summary.errored} errored` },
+      wall / 300, wall <= 300 && requests <= 2_000 && used >= 0.95);
+    }
+  } finally {
+    await emulator.close();
+  }
+}
+
 // ---------- 4. growth ----------
 
 async function timeRequests(pool: Pool, n: number, request: () => { method: 'GET'; path: string; headers: Record<string, string> }): Promise<number> {
@@ -373,7 +409,7 @@ declare const gc: (() => void) | undefined;
 // ---------- main ----------
 
 const started = new Date();
-const steps = [['ceiling', 'emulator vs ceiling', emulatorVsCeiling], ['runner', 'runner vs raw', runnerVsRaw], ['full', 'full run', fullRun], ['growth', 'growth', growth]] as const;
+const steps = [['ceiling', 'emulator vs ceiling', emulatorVsCeiling], ['runner', 'runner vs raw', runnerVsRaw], ['full', 'full run', fullRun], ['growth', 'growth', growth], ['gate', 'CI gate at 7/s', gateRun]] as const;
 if (only && !steps.some(([key]) => key === only)) throw new Error(`--only takes one of ${steps.map(([key]) => key).join(', ')}, got "${only}"`);
 for (const [key, name, step] of steps) {
   if (only && key !== only) continue;

@@ -92,6 +92,13 @@ export const FAULTS = defineFaults([
     caughtBy: ['oauth.token.client-id.wrong', 'oauth.token.body-not-json'] },
   { name: 'crash-on-malformed-body', description: 'An unparseable request body yields a 500.',
     caughtBy: ['oauth.token.body-not-json', 'oauth.token.no-server-error'] },
+  // Credentials where the spec puts none, seen by the runner's leak scan in any rule (src/emulator/leak-faults.ts)
+  { name: 'token-in-cookie', description: 'A successful token answer also sets the access token as a cookie (§2.2: "not in browser cookies").',
+    caughtBy: ['oauth.token-response.token-type', 'oauth.refresh.rotates'] },
+  { name: 'api-echoes-bearer', description: 'Account API answers echo the bearer token in an X-Access-Token header.',
+    caughtBy: ['api.bearer.access-token-works', 'lists.filter.meta.consistent'] },
+  { name: 'chat-signature-error-names-secret', description: 'A chat 403 for a bad signature names the channel secret the signature should have been keyed with.',
+    caughtBy: ['chat.signature.tampered-body-byte', 'chat.signature.tampered-secret'] },
   { name: 'echo-secret-in-error', description: 'Token exchange error bodies echo the received client_secret, code and refresh_token in detail.',
     caughtBy: ['oauth.token.no-secret-echo'] },
   // Access-granting redirect (§4.1)

@@ -19,6 +19,7 @@ import { installRootHandlers } from './errors.js';
 import { installClockDate } from './http-date.js';
 import { VariationSwitches } from './variations.js';
 import { installAnswerVariations } from './answer-variations.js';
+import { installLeakFaults } from './leak-faults.js';
 import { FaultSwitches } from './faults.js';
 import { listRoutes } from './lists/routes.js';
 import { tokenRoutes } from './oauth/token-endpoint.js';
@@ -99,6 +100,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   app.server.keepAliveTimeout = keepAliveTimeoutMs;
   installBodyParsers(app, faults);
   installAnswerVariations(app, variations);
+  installLeakFaults(app, ctx);
   installRootHandlers(app);
   installClockDate(app, clock);
   installTrafficLog(app, traffic);

@@ -18,10 +18,12 @@ const MASK_MARGIN = 4096;
 
 /**
  * The first exchange of a rule that shows the target broken whatever the rule expects: a 5xx answer, a connection
- * reset, a request that hung until the time limit (docs/verdicts.md).
+ * reset, a request that hung until the time limit, or a credential where the spec puts none (docs/verdicts.md).
  */
 export interface Breach {
-  readonly kind: 'server-error' | 'reset' | 'timeout';
+  readonly kind: 'server-error' | 'reset' | 'timeout' | 'credential-leak';
+  /** Where a leaked credential was seen, e.g. "the set-cookie header". */
+  readonly where?: string;
   /** 1-based position among the rule's exchanges. */
   readonly index: number;
   readonly exchange: Exchange;
@@ -41,9 +43,9 @@ export class Recorder {
   readonly #last: RawExchange[] = [];
   #count = 0;
   #lastRequest: HttpRequest | undefined;
-  #breach: { kind: Breach['kind']; index: number; raw: RawExchange } | undefined;
+  #breach: { kind: Breach['kind']; index: number; raw: RawExchange; where?: string } | undefined;
 
-  constructor(private readonly client: HttpClient, private readonly masker: Masker) {}
+  constructor(private readonly client: HttpClient, private readonly masker: Masker, private readonly leaks: LeakScan = {}) {}
 
   /** Sends one request and records it; learns the secrets in the response body before masking. */
   async send(req: HttpRequest): Promise<HttpResponse> {
@@ -52,7 +54,8 @@ export class Recorder {
     try {
       const res = await this.client.send(req);
       if ((res.headers['content-type'] ?? '').includes('json') && mayHoldSecrets(res.text)) learnJson(this.masker, res.text);
-      this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) }, res.status >= 500 ? 'server-error' : undefined);
+      const where = res.status >= 500 ? undefined : leakIn(res, this.masker, this.leaks);
+      this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) }, res.status >= 500 ? 'server-error' : where ? 'credential-leak' : undefined, where);
       return { ...res, request: req };
     } catch (err) {
       if (err instanceof TransportError) {
@@ -66,7 +69,7 @@ export class Recorder {
   /** The first exchange that showed the target broken, masked; undefined when none did. */
   get breach(): Breach | undefined {
     const b = this.#breach;
-    return b && { kind: b.kind, index: b.index, exchange: this.#mask(b.raw) };
+    return b && { kind: b.kind, index: b.index, exchange: this.#mask(b.raw), ...(b.where ? { where: b.where } : {}) };
   }
 
   /** Runs a request sent outside this recorder (a browser navigation) in a slot under the run's rate limit. */
@@ -98,9 +101,9 @@ export class Recorder {
     return this.#lastRequest;
   }
 
-  #push(exchange: RawExchange, breach?: Breach['kind']): void {
+  #push(exchange: RawExchange, breach?: Breach['kind'], where?: string): void {
     this.#count += 1;
-    if (breach && !this.#breach) this.#breach = { kind: breach, index: this.#count, raw: exchange };
+    if (breach && !this.#breach) this.#breach = { kind: breach, index: this.#count, raw: exchange, ...(where ? { where } : {}) };
     if (this.#first.length < KEEP_FIRST) this.#first.push(exchange);
     else {
       this.#last.push(exchange);
@@ -131,6 +134,30 @@ export class Recorder {
     }
     return out;
   }
+}
+
+/**
+ * Where an answer may not carry a credential (§2.2: the access token "must be kept private to the application (not in
+ * browser cookies …)"; the secret keys are never sent back): a header holding any credential the run knows (a token,
+ * a code, a secret), except a redirect to the Redirect URI, which carries the code by §4.1; a body holding one of the
+ * secret keys. Tokens and codes in a body are the token endpoint's answer, or an echo of what the client itself sent,
+ * which the spec does not forbid (docs/verdicts.md, `security`).
+ */
+export interface LeakScan {
+  /** The client and channel secrets: never in any answer. */
+  readonly secretKeys?: readonly string[];
+  /** Redirect URIs, where a `Location` may carry the code. */
+  readonly redirectUris?: readonly string[];
+}
+
+function leakIn(res: HttpResponse, masker: Masker, scan: LeakScan): string | undefined {
+  for (const [name, value] of Object.entries(res.headers)) {
+    const key = name.toLowerCase();
+    if (key === 'location' && (scan.redirectUris ?? []).some((uri) => value.startsWith(uri))) continue;
+    if (masker.mask(value) !== value) return `the ${key} header`;
+  }
+  if ((scan.secretKeys ?? []).some((secret) => secret.length >= 8 && res.text.includes(secret))) return 'the body (a secret key)';
+  return undefined;
 }
 
 /** `Bearer abcd…`: the scheme stays readable, the credential never does, even one the masker has not seen. */

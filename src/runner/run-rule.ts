@@ -60,7 +60,11 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   if (gap) return skippedResult(rule, gap);
 
   const runs = propertyRuns(rule, env.target, env.runs);
-  const recorder = new Recorder(env.client, env.masker);
+  const { credentials } = env.target;
+  const recorder = new Recorder(env.client, env.masker, {
+    secretKeys: [credentials.clientSecret, credentials.channelSecret, credentials.channelSecret2, credentials.v1ChannelSecret, credentials.secondClient?.clientSecret].filter((s): s is string => Boolean(s)),
+    redirectUris: [credentials.redirectUri, credentials.secondClient?.redirectUri].filter((s): s is string => Boolean(s)),
+  });
   const ownResources = env.resources ? undefined : new RunResources();
   const resources = env.resources ?? ownResources!;
   const t = new RunContext({
@@ -111,16 +115,20 @@ function controlOf(env: RuleEnvironment): ControlApi {
   return env.control;
 }
 
-const BREACH_CHECK: Record<Breach['kind'], string> = { 'server-error': 'no 5xx', reset: 'no connection reset', timeout: 'no hang' };
+const BREACH_CHECK: Record<Breach['kind'], string> = { 'server-error': 'no 5xx', reset: 'no connection reset', timeout: 'no hang', 'credential-leak': 'no credential leak' };
 
 function describeBreach(b: Breach): string {
   const { request, response, error } = b.exchange;
-  const what = b.kind === 'server-error' ? `answered ${response?.status} (a server error)` : b.kind === 'reset' ? `was dropped (${error})` : `hung until the time limit (${error})`;
+  const what = b.kind === 'server-error' ? `answered ${response?.status} (a server error)`
+    : b.kind === 'reset' ? `was dropped (${error})`
+      : b.kind === 'timeout' ? `hung until the time limit (${error})`
+        : `answered with a credential in ${b.where}`;
   return `exchange ${b.index} (${request.method} ${request.url}) ${what}`;
 }
 
 function breachFinding(b: Breach): Finding {
-  return fail(BREACH_CHECK[b.kind], `expected an answer below 500 to every request, observed ${describeBreach(b)}`);
+  const expected = b.kind === 'credential-leak' ? 'no token, code or secret where the spec puts none' : 'an answer below 500 to every request';
+  return fail(BREACH_CHECK[b.kind], `expected ${expected}, observed ${describeBreach(b)}`);
 }
 
 /** A rule that threw: no verdict on its point could be reached (a reset or hang it saw is decided above). */

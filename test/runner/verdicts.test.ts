@@ -20,6 +20,8 @@ import { targetFromEnv } from '../../src/targets/from-env.js';
 import { HttpClient } from '../../src/targets/http.js';
 import { status } from '../../src/checks/status.js';
 
+/** A credential the run knows (learnt from an answer or a setting). */
+const LEAKED = 'eyJhbGciOi.leaked-access-token.sig';
 let server: Server;
 let base = '';
 
@@ -28,6 +30,9 @@ beforeAll(async () => {
     if (req.url === '/500') res.writeHead(500, { 'content-type': 'application/json' }).end('{"title":"boom"}');
     else if (req.url === '/reset') req.socket.destroy();
     else if (req.url === '/hang') return; // never answers
+    else if (req.url === '/cookie') res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': `access_token=${LEAKED}; Path=/` }).end('{}');
+    else if (req.url === '/redirect') res.writeHead(303, { location: `https://integration.example/cb?code=${LEAKED}` }).end();
+    else if (req.url === '/secret') res.writeHead(400, { 'content-type': 'application/json' }).end(`{"detail":"bad secret, expected client-secret-0001"}`);
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,6 +102,19 @@ describe('5xx, resets and hangs fail a rule', () => {
     const result = await run(r, {}, new HttpClient({ timeoutMs: 300 }));
     expect(result.status).toBe('failed');
     expect(result.detail).toContain('hung until the time limit');
+  });
+
+  it('a credential in a header, or a secret key in a body, fails a rule; a code in a redirect to the Redirect URI does not', async () => {
+    const masker = () => { const m = new Masker(); m.add(LEAKED); return m; };
+    const leak = (path: string) => complete(exchangeRule({ id: `verdict.leak${path.replace('/', '.')}`, title: 'a rule whose answer may leak' }, { send: okThen(path), expect: [] }));
+    const cookie = await run(leak('/cookie'), { masker: masker() });
+    expect(cookie.status).toBe('failed');
+    expect(cookie.detail).toContain('answered with a credential in the set-cookie header');
+    expect(cookie.findings?.[0]?.check).toBe('no credential leak');
+    expect((await run(leak('/redirect'), { masker: masker() })).status).toBe('passed');
+    const secret = await run(leak('/secret'), { masker: masker() });
+    expect(secret.status).toBe('failed');
+    expect(secret.detail).toContain('the body (a secret key)');
   });
 
   it('a 5xx seen by a property case fails the rule even when the rule itself threw afterwards', async () => {

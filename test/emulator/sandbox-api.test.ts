@@ -206,3 +206,24 @@ describe('the MD5 of a chat GET with a body', () => {
     expect(ok.statusCode).toBe(204);
   });
 });
+
+describe('what the emulator does not serve (docs/emulator.md)', () => {
+  it('answers as the table says', async () => {
+    const drive = (await get('/api/v4/account?with=drive_url')).json.drive_url as string;
+    const cases: Array<[string, string, number, string?]> = [
+      ['GET', '/api/v4/leads/pipelines', 404], ['GET', '/api/v4/contacts/custom_fields', 404], ['GET', '/api/v4/tasks', 404],
+      ['GET', `/api/v4/leads/20000001/notes`, 404], ['POST', '/api/v4/leads/complex', 405, 'GET, PATCH, HEAD'],
+      ['DELETE', '/api/v4/leads', 405, 'GET, POST, PATCH, HEAD'], ['PUT', '/api/v4/contacts', 405, 'GET, POST, PATCH, HEAD'],
+      ['POST', '/api/v4/account', 405, 'GET, HEAD'], ['GET', new URL(drive).pathname, 404], ['GET', '/api/v2/account', 404],
+      ['GET', '/private/api/v2/json/accounts/current', 404], ['GET', '/oauth2/authorize', 404],
+    ];
+    for (const [method, path, status, allow] of cases) {
+      const r = await h.request(method, path, { headers: auth(), ...(method === 'GET' || method === 'DELETE' ? {} : { body: '[{}]', headers: { ...auth(), 'content-type': 'application/json' } }) });
+      expect(r.status, `${method} ${path}`).toBe(status);
+      if (allow) expect(r.headers.get('allow'), `${method} ${path}`).toBe(allow);
+    }
+    const withList = await get('/api/v4/leads?with=contacts,loss_reason&limit=1');
+    expect(withList.status).toBe(200);
+  });
+});
+

@@ -163,11 +163,14 @@ describe('writes to the lists', () => {
     expect((await h.request('GET', '/_control/lists')).json.counts).toEqual(before);
   });
 
-  it('is undone by a control reset', async () => {
+  it('is undone by a control reset, a change as well as a new record', async () => {
+    const seeded = (await h.request('GET', '/_control/lists/companies')).json.records[0] as { id: number; name: string };
     await send('POST', '/api/v4/companies', [{ name: 'Gone after reset' }]);
+    expect((await send('PATCH', `/api/v4/companies/${seeded.id}`, { name: 'Renamed before reset' })).status).toBe(200);
     await h.reset();
     ({ access_token: token } = await h.tokens());
     expect((await get('/api/v4/companies?filter[name]=Gone after reset')).status).toBe(204);
+    expect((await get(`/api/v4/companies/${seeded.id}`)).json.name).toBe(seeded.name);
   });
 });
 

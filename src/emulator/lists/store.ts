@@ -13,13 +13,13 @@ const OTHER_ACCOUNT_RECORDS = 40;
 
 export class ListStore {
   #data!: DataSet;
-  /** What a control reset restores: the default data set, or the data when the baseline was marked. */
-  #baseline: DataSet | undefined;
+  /** What a control reset restores: the default data set made at start, or the data when the baseline was marked. */
+  #baseline!: DataSet;
   #tables!: Record<ListName, ListTable>;
   #other: { data: DataSet; tables: Record<ListName, ListTable> } | undefined;
 
   constructor(private readonly ctx: EmulatorContext) {
-    this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
+    this.#baseline = this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
   }
 
   /** The seed of the start data: derived from the world, which the emulator seed makes reproducible. */
@@ -106,15 +106,9 @@ export class ListStore {
     this.#baseline = this.#data;
   }
 
+  /** Back to the baseline's data: the default data set made at start, or the data when the baseline was marked. */
   restoreDefault(): void {
-    if (this.#baseline) {
-      if (this.#data !== this.#baseline) this.#setData(this.#baseline);
-      return;
-    }
-    if (this.#data.seed !== this.defaultSeed || this.#data.records.leads.length !== DEFAULT_RECORD_COUNT
-      || LIST_NAMES.some((l) => this.#data.records[l].length !== DEFAULT_RECORD_COUNT)) {
-      this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
-    }
+    if (this.#data !== this.#baseline) this.#setData(this.#baseline);
   }
 }
 

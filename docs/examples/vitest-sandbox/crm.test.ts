@@ -16,7 +16,8 @@ beforeEach(async () => { await control('/reset'); });
 it('creates a lead and reads it back', async () => {
   const made = await api('/api/v4/leads', { method: 'POST', body: JSON.stringify([{ name: 'First lead', price: 100 }]) });
   expect(made.status).toBe(200);
-  const [{ id }] = (await made.json())._embedded.leads;
+  const { _embedded } = (await made.json()) as { _embedded: { leads: { id: number }[] } };
+  const id = _embedded.leads[0]!.id;
   const lead = await (await api(`/api/v4/leads/${id}`)).json();
   expect(lead).toMatchObject({ id, name: 'First lead', price: 100 });
 });
@@ -27,7 +28,7 @@ it('connects the chat channel with a signed request', async () => {
   const headers = signChatRequest({ method: 'POST', url, body, secret: crm.CHANNEL_SECRET! });
   const res = await fetch(`${crm.CHAT_URL}${url}`, { method: 'POST', body, headers });
   expect(res.status).toBe(200);
-  expect((await res.json()).scope_id).toBe(`${crm.CHANNEL_ID}_${crm.CHAT_ACCOUNT_ID}`);
+  expect(((await res.json()) as { scope_id: string }).scope_id).toBe(`${crm.CHANNEL_ID}_${crm.CHAT_ACCOUNT_ID}`);
 });
 
 it('sees a fault the test switches on, and none after the reset', async () => {

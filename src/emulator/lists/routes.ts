@@ -5,6 +5,8 @@
  * with each record's own `_links.self`, which `GET /api/v4/<list>/<id>` serves; `page` and `limit` paginate (default
  * 50, at most 250: a larger limit is lowered to 250); an empty result is 204 with an empty body; a bearer is required.
  * With the paid filter feature off, `filter` is ignored (as the live service is reported to do); `query` still works.
+ * `order[<field>]=asc|desc` sorts (ORDER_FIELDS; anything else is a 400 naming it). `POST /api/v4/<list>` and `PATCH`
+ * on the list and on a record create and update records (./writes.ts), in the live service's answer shapes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../api/bearer.js';

@@ -14,10 +14,17 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE_DIRS = ['src', 'specs', 'generators'];
 const CACHE = join(ROOT, 'node_modules', '.cache', 'conformance-kit');
 
-/** The entry points, named as the bundle's files. `embedded-worker` keeps the name src/targets/embedded.ts starts. */
+/**
+ * The entry points, named as the bundle's files. `embedded-worker` keeps the name src/targets/embedded.ts starts; the
+ * last four are the package's exports (lib/*.js load them: docs/sandbox.md).
+ */
 export const ENTRIES = {
   cli: 'src/cli/main.ts',
   'embedded-worker': 'src/targets/embedded-thread.ts',
+  emulator: 'src/sandbox.ts',
+  'chat-signature': 'src/protocol/chat-signature.ts',
+  hook: 'src/hook/index.ts',
+  vitest: 'src/vitest-adapter.ts',
 };
 
 /** What the bundle is built from, as a short hash: every file's path, size and modification time under `root`. */

@@ -30,7 +30,17 @@ export interface EmulatorContext {
    */
   onIntegrationDisconnected(listener: (accountId: number) => void): void;
   integrationDisconnected(accountId: number): void;
-  /** Back to the start state: issued credentials, module state, faults, variations and clock. The world stays. */
+  /**
+   * Route modules that keep state of their own register here how to record it as the baseline: the state a control
+   * reset returns to (the start state until `markBaseline`).
+   */
+  onBaseline(mark: () => void): void;
+  /**
+   * The current credentials and module state become what a reset restores: `conformance emulator` marks the state
+   * once it has made the settings it prints (a long-lived token, channels, a secret), so they survive a reset.
+   */
+  markBaseline(): void;
+  /** Back to the baseline: issued credentials, module state, faults, variations and clock. The world stays. */
   reset(): void;
 }
 

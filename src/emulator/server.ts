@@ -63,15 +63,22 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
 
   let baseUrl = 'http://127.0.0.1';
   const resetHooks: Array<() => void> = [];
+  const baselineHooks: Array<() => void> = [];
+  let baselineCredentials = store.snapshot();
   const disconnectListeners: Array<(accountId: number) => void> = [];
   const ctx: EmulatorContext = {
     clock, faults, variations, world, store, secrets, traffic,
     baseUrl: () => baseUrl,
     onReset: (clear) => { resetHooks.push(clear); },
+    onBaseline: (mark) => { baselineHooks.push(mark); },
+    markBaseline() {
+      baselineCredentials = store.snapshot();
+      for (const mark of baselineHooks) mark();
+    },
     onIntegrationDisconnected: (listener) => { disconnectListeners.push(listener); },
     integrationDisconnected: (accountId) => { for (const listener of disconnectListeners) listener(accountId); },
     reset() {
-      store.clear();
+      store.restore(baselineCredentials);
       for (const clear of resetHooks) clear();
       faults.restore();
       variations.restore();

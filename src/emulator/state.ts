@@ -117,6 +117,28 @@ export class CredentialStore {
     this.bearers.clear();
     this.#opaqueBearers.clear();
   }
+
+  /** A deep copy of every credential, for a later `restore` (the state a control reset returns to). */
+  snapshot(): CredentialSnapshot {
+    return structuredClone({ codes: this.codes, refreshTokens: this.refreshTokens, bearers: this.bearers, opaque: this.#opaqueBearers });
+  }
+
+  /** Back to exactly the credentials of `snap`, each as it was then (a token revoked since is valid again). */
+  restore(snap: CredentialSnapshot): void {
+    this.clear();
+    const copy = structuredClone(snap);
+    for (const [k, v] of copy.codes) this.codes.set(k, v);
+    for (const [k, v] of copy.refreshTokens) this.refreshTokens.set(k, v);
+    for (const [k, v] of copy.bearers) this.bearers.set(k, v);
+    for (const [k, v] of copy.opaque) this.#opaqueBearers.set(k, v);
+  }
+}
+
+export interface CredentialSnapshot {
+  readonly codes: ReadonlyMap<string, AuthCode>;
+  readonly refreshTokens: ReadonlyMap<string, RefreshRecord>;
+  readonly bearers: ReadonlyMap<string, BearerRecord>;
+  readonly opaque: ReadonlyMap<string, string>;
 }
 
 /**

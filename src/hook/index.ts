@@ -2,7 +2,7 @@
  * The disconnect hook (§5.3) for integrators: verify a received hook, or sign one to test a receiver.
  *
  * ```ts
- * import { verifyDisconnectHook } from 'conformance-kit/src/hook/index.js';
+ * import { verifyDisconnectHook } from 'conformance-kit/hook';
  * const result = verifyDisconnectHook(request.query, { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
  * if (!result.ok) return reply.code(403).send(result.reason);
  * ```

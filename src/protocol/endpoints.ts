@@ -14,6 +14,8 @@ export interface Endpoint {
   /** Short name for case labels (`token`, `account`, `list leads`). */
   readonly name: string;
   readonly method: 'GET' | 'POST';
+  /** Every method the endpoint serves on its path, when more than `method` (the lists also take POST and PATCH writes). */
+  readonly methods?: readonly string[];
   /** Path under `{base_url}`. */
   readonly path: string;
   readonly auth: AuthKind;
@@ -24,14 +26,15 @@ export interface Endpoint {
 export const ENDPOINTS: readonly Endpoint[] = [
   { name: 'token', method: 'POST', path: '/oauth2/access_token', auth: 'client', body: (target) => refreshGrant(target, 'not-a-real-refresh-token') },
   { name: 'account', method: 'GET', path: '/api/v4/account', auth: 'bearer' },
-  ...LISTS.map((list): Endpoint => ({ name: `list ${list}`, method: 'GET', path: `/api/v4/${list}`, auth: 'bearer' })),
+  ...LISTS.map((list): Endpoint => ({ name: `list ${list}`, method: 'GET', methods: ['GET', 'POST', 'PATCH'], path: `/api/v4/${list}`, auth: 'bearer' })),
 ];
 
 export const BEARER_ENDPOINTS: readonly Endpoint[] = ENDPOINTS.filter((e) => e.auth === 'bearer');
 
 /** Methods no endpoint of the catalogue serves on its path (HEAD and OPTIONS left out: servers answer them generically). */
 export function wrongMethods(endpoint: Endpoint): readonly string[] {
-  return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => m !== endpoint.method);
+  const served = endpoint.methods ?? [endpoint.method];
+  return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !served.includes(m));
 }
 
 export interface EndpointCall {

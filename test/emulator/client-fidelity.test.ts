@@ -73,7 +73,7 @@ describe('problem types', () => {
       expect(r.json, path).toMatchObject({ status, title: expect.any(String), type: expect.any(String), detail: expect.any(String) });
     }
     const wrongMethod = await h.request('DELETE', '/api/v4/leads', { headers: auth() });
-    expect([wrongMethod.status, wrongMethod.contentType, wrongMethod.headers.get('allow')]).toEqual([405, PROBLEM, 'GET, HEAD']);
+    expect([wrongMethod.status, wrongMethod.contentType, wrongMethod.headers.get('allow')]).toEqual([405, PROBLEM, 'GET, POST, PATCH, HEAD']);
   });
 
   it('keeps application/json for token errors (§4.1: "also on error"), the chat interface and the control API', async () => {

@@ -65,7 +65,8 @@ async function control<T>(controlUrl: string, method: 'GET' | 'POST', path: stri
  * (CHANNEL_NAME), a second integration (CLIENT_ID_2, CLIENT_SECRET_2, REDIRECT_URI_2), a channel with a v1 hook
  * address only (V1_CHANNEL_ID, V1_CHANNEL_SECRET), a lead named in Cyrillic and emoji (NON_ASCII_LEAD_ID,
  * NON_ASCII_LEAD_NAME) and another account's record ids (OTHER_ACCOUNT_RECORD_IDS).
- * So `conformance emulator > .env` with CONTROL_URL removed runs the live paths.
+ * So `conformance emulator > .env` with CONTROL_URL removed runs the live paths. The state they were made in is then
+ * marked as the baseline (`POST /_control/baseline`), so `POST /_control/reset` keeps every printed setting working.
  */
 export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): Promise<Record<string, string>> {
   const env = emulator.env();
@@ -84,6 +85,9 @@ export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): 
   const other = integrations.find((i) => i.client_id !== env.CLIENT_ID);
   const lead = await control<{ id: number; name: string }>(controlUrl, 'POST', '/lists/leads/records', { name: `Сделка ${randomBytes(4).toString('hex')} 😀` });
   const foreign = await otherAccountRecordIds(controlUrl);
+  const secondKeys = other ? await secondIntegration(controlUrl, other) : {};
+  // What was just made is part of the printed settings: a control reset returns to it, not to before it.
+  await control(controlUrl, 'POST', '/baseline');
   return {
     ...env,
     ADMIN_LOGIN: login.login,
@@ -95,7 +99,7 @@ export async function emulatorSettings(emulator: Pick<RunningEmulator, 'env'>): 
     ...(own ? { INTEGRATION_NAME: own.name } : {}),
     ...(priv ? { PRIVATE_CLIENT_ID: priv.client_id } : {}),
     ...(channelName ? { CHANNEL_NAME: channelName } : {}),
-    ...(other ? await secondIntegration(controlUrl, other) : {}),
+    ...secondKeys,
     V1_CHANNEL_ID: v1Only.id,
     V1_CHANNEL_SECRET: v1Only.secret,
     NON_ASCII_LEAD_ID: String(lead.id),

@@ -82,7 +82,10 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   }
   const md5Unchecked = f.isOn('chat-md5-not-compared') || (request.method === 'GET' && f.isOn('chat-get-md5-not-checked'));
   if (!md5Unchecked && !hexEquals(md5, bodyMd5(request.rawBody))) {
-    throw invalidSignature('Content-MD5 does not match the body');
+    // §5.2: a GET's Content-MD5 is the MD5 of the empty string, whatever body the request carries (none is read).
+    throw invalidSignature(request.method === 'GET' || request.method === 'HEAD'
+      ? `Content-MD5 of a ${request.method} must be the MD5 of the empty string (${EMPTY_MD5}), whatever body it carries`
+      : 'Content-MD5 does not match the body');
   }
   const when = dateMs(date);
   if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim()))) throw invalidSignature('Date is not an RFC 2822 date');

@@ -302,7 +302,17 @@ export function chatState(ctx: EmulatorContext): ChatState {
     const created = new ChatState(ctx);
     state = created;
     STATES.set(ctx, created);
-    ctx.onReset(() => created.reset());
+    // The channels registered and the accounts known when the baseline is marked come back on a reset (the settings
+    // `conformance emulator` prints name registered channels); chats and messages never do.
+    let baseline: { channels: Map<string, ChannelRecord>; accounts: Map<string, ChatAccount> } | undefined;
+    ctx.onBaseline(() => { baseline = structuredClone({ channels: created.channels, accounts: created.accounts }); });
+    ctx.onReset(() => {
+      created.reset();
+      if (!baseline) return;
+      const copy = structuredClone(baseline);
+      for (const [id, channel] of copy.channels) created.channels.set(id, channel);
+      for (const [id, account] of copy.accounts) created.accounts.set(id, account);
+    });
     ctx.onIntegrationDisconnected((accountId) => {
       if (!ctx.faults.isOn('chat-integration-disconnect-ignored')) created.disconnectAccount(accountId);
     });

@@ -73,6 +73,14 @@ export async function controlRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     return json(reply, 200, overview(ctx));
   });
   methodNotAllowed(app, `${p}/reset`, ['POST']);
+
+  // The current credentials, registered channels, list records, installations and secret keys become what a reset
+  // restores: `conformance emulator` marks them once it has made the settings it prints.
+  app.post(`${p}/baseline`, async (_request, reply) => {
+    ctx.markBaseline();
+    return json(reply, 200, overview(ctx));
+  });
+  methodNotAllowed(app, `${p}/baseline`, ['POST']);
 }
 
 /** GET lists the switches and the active ones; POST `{ enable, disable }` changes them, all or nothing. */

@@ -5,16 +5,20 @@
  * with each record's own `_links.self`, which `GET /api/v4/<list>/<id>` serves; `page` and `limit` paginate (default
  * 50, at most 250: a larger limit is lowered to 250); an empty result is 204 with an empty body; a bearer is required.
  * With the paid filter feature off, `filter` is ignored (as the live service is reported to do); `query` still works.
+ * `order[<field>]=asc|desc` sorts (ORDER_FIELDS; anything else is a 400 naming it). `POST /api/v4/<list>` and `PATCH`
+ * on the list and on a record create and update records (./writes.ts), in the live service's answer shapes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../api/bearer.js';
 import { linkBase } from '../api/links.js';
 import { parseQuery } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
-import { methodNotAllowed, PROBLEM_JSON, ProblemError, sendProblem, toProblem } from '../errors.js';
+import { jsonBytes, methodNotAllowed, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
 import { LIST_NAMES, type ListName } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
-import { listStore } from './store.js';
+import { listStore, type ListStore } from './store.js';
+import type { ListTable } from './table.js';
+import { applyFields, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 250;
@@ -22,6 +26,7 @@ export const MAX_LIMIT = 250;
 export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
   if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof ValidationFailure) return sendValidationFailure(reply, err);
     const p = toProblem(err);
     if (p.status >= 500) request.log.error({ err }, 'unhandled emulator error');
     return sendProblem(reply, p, PROBLEM_JSON);
@@ -39,7 +44,17 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       if (body === undefined) return reply.code(204).send();
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });
-    methodNotAllowed(app, path, ['GET']);
+    app.post(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
+      const made = createRecords(ctx, store, list, request.principal?.userId, request.body);
+      const base = `${linkBase(ctx, request)}${path}`;
+      return hal(reply, { _links: { self: { href: base } }, _embedded: { [list]: made.map(({ id, requestId }) => ({ id, request_id: requestId, _links: { self: { href: `${base}/${id}` } } })) } });
+    });
+    app.patch(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
+      const changed = updateRecords(ctx, store, list, request.principal?.userId, batchOf(request.body, list), true);
+      const base = `${linkBase(ctx, request)}${path}`;
+      return hal(reply, { _links: { self: { href: base } }, _embedded: { [list]: changed.map(({ id, updatedAt, requestId }) => ({ id, updated_at: updatedAt, request_id: requestId, _links: { self: { href: `${base}/${id}` } } })) } });
+    });
+    methodNotAllowed(app, path, ['GET', 'POST', 'PATCH']);
 
     app.get<{ Params: { id: string } }>(`${path}/:id`, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
       const table = store.table(list);
@@ -49,8 +64,79 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}}}`;
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });
-    methodNotAllowed(app, `${path}/:id`, ['GET']);
+    app.patch<{ Params: { id: string } }>(`${path}/:id`, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
+      const { id } = request.params;
+      if (!/^\d{1,15}$/.test(id) || !store.table(list).indexById.has(Number(id))) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
+      const body = request.body;
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ValidationFailure(`the body must be one JSON object of the fields to change`);
+      const [changed] = updateRecords(ctx, store, list, request.principal?.userId, [{ ...(body as Record<string, unknown>), id: Number(id) }], false);
+      return hal(reply, { id: changed!.id, updated_at: changed!.updatedAt, _links: { self: { href: `${linkBase(ctx, request)}${path}/${id}` } } });
+    });
+    methodNotAllowed(app, `${path}/:id`, ['GET', 'PATCH']);
   }
+}
+
+const hal = (reply: FastifyReply, body: unknown): FastifyReply =>
+  reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(JSON.stringify(body));
+
+/** 400 problem+json with the live service's `validation-errors` (docs/field-notes.md). */
+function sendValidationFailure(reply: FastifyReply, failure: ValidationFailure): FastifyReply {
+  const body = { ...problemBody({ status: 400, detail: failure.detail }), ...(failure.elements.length > 0 ? { 'validation-errors': failure.elements } : {}) };
+  return reply.code(400).header('content-type', PROBLEM_JSON).send(jsonBytes(body));
+}
+
+function writeContext(ctx: EmulatorContext, store: ListStore, list: ListName, userId: number | undefined): WriteContext {
+  return { list, catalog: store.data.catalog, nowSeconds: ctx.clock.nowSeconds(), userId: userId ?? ctx.world.admin.id, accountId: ctx.world.account.id };
+}
+
+/** `POST /api/v4/<list>`: every element is made or none is (a field error anywhere refuses the whole batch). */
+function createRecords(ctx: EmulatorContext, store: ListStore, list: ListName, userId: number | undefined, body: unknown): { id: number; requestId: string }[] {
+  const elements = batchOf(body, list);
+  const w = writeContext(ctx, store, list, userId);
+  const first = store.nextId(list);
+  const failures: ElementErrors[] = [];
+  const made = elements.map((element, n) => {
+    const errors: FieldError[] = [];
+    const record = newRecord(w, first + n);
+    applyFields(w, record, element, errors);
+    if (record.name === '') record.name = defaultName(list, first + n);
+    const requestId = requestIdOf(element, n);
+    if (errors.length > 0) failures.push({ request_id: requestId, errors });
+    return { record: inRecordOrder(list, record), requestId };
+  });
+  if (failures.length > 0) throw new ValidationFailure('the request holds invalid fields', failures);
+  store.write(list, made.map((m) => m.record));
+  return made.map((m) => ({ id: m.record.id, requestId: m.requestId }));
+}
+
+/** `PATCH /api/v4/<list>` and `/<list>/<id>`: each element names a record of the list by `id`; all change or none. */
+function updateRecords(
+  ctx: EmulatorContext, store: ListStore, list: ListName, userId: number | undefined, elements: readonly Record<string, unknown>[], batch: boolean,
+): { id: number; updatedAt: number; requestId: string }[] {
+  const w = writeContext(ctx, store, list, userId);
+  const table = store.table(list);
+  const failures: ElementErrors[] = [];
+  const changed = elements.map((element, n) => {
+    const requestId = requestIdOf(element, n);
+    const errors: FieldError[] = [];
+    const i = typeof element.id === 'number' ? table.indexById.get(element.id) : undefined;
+    if (i === undefined) {
+      errors.push({ code: 'NotFound', path: 'id', detail: batch ? `names no record of ${list}` : 'no record has this id' });
+      failures.push({ request_id: requestId, errors });
+      return undefined;
+    }
+    const record = structuredClone(table.records[i]!) as unknown as Record<string, unknown>;
+    applyFields(w, record, element, errors);
+    // The change's time: the client's updated_at when it sends one, else now; the author is the token's user.
+    if (!(typeof element.updated_at === 'number')) record.updated_at = w.nowSeconds;
+    if (!(typeof element.updated_by === 'number')) record.updated_by = w.userId;
+    if (errors.length > 0) failures.push({ request_id: requestId, errors });
+    return { record: inRecordOrder(list, record), requestId };
+  });
+  if (failures.length > 0) throw new ValidationFailure('the request holds invalid fields', failures);
+  const done = changed.filter((c) => c !== undefined);
+  store.write(list, done.map((c) => c.record));
+  return done.map((c) => ({ id: c.record.id, updatedAt: c.record.updated_at, requestId: c.requestId }));
 }
 
 function rawQueryOf(url: string): string {
@@ -85,7 +171,7 @@ function positive(name: string, v: unknown, fallback: number): number {
 /** The HAL body of one page, or undefined when the page holds no record (204). */
 export function listPage(
   ctx: EmulatorContext, list: ListName, query: Record<string, unknown>, rawQuery: string, listUrl: string,
-  table: ReturnType<ReturnType<typeof listStore>['table']>,
+  table: ListTable,
 ): string | undefined {
   const page = positive('page', query.page, 1);
   const limit = Math.min(MAX_LIMIT, positive('limit', query.limit, DEFAULT_LIMIT));
@@ -98,20 +184,30 @@ export function listPage(
   }
   if (list !== 'customers' && typeof query.query === 'string' && query.query !== '') tests.push(searchTest(table, query.query, ctx.faults));
 
+  const order = orderOf(list, table, query.order);
+
   const skip = (page - 1) * limit;
-  const rows: number[] = [];
+  let rows: number[] = [];
   let matched = 0;
   let hasMore = false;
   const total = candidates ? candidates.length : table.size;
   const nTests = tests.length;
+  // Without `order`, records come in id order and the scan stops at the page's end; with it, every match is sorted first.
+  const all: number[] | undefined = order ? [] : undefined;
   scan: for (let k = 0; k < total; k += 1) {
     const i = candidates ? candidates[k]! : k;
     for (let t = 0; t < nTests; t += 1) if (!tests[t]!(i)) continue scan;
+    if (all) { all.push(i); continue; }
     if (matched >= skip) {
       if (rows.length === limit) { hasMore = true; break; }
       rows.push(i);
     }
     matched += 1;
+  }
+  if (all && order) {
+    all.sort(order);
+    rows = all.slice(skip, skip + limit);
+    hasMore = all.length > skip + limit;
   }
   if (rows.length === 0) return undefined;
 
@@ -128,6 +224,36 @@ export function listPage(
     items += `${r === 0 ? '' : ','}${table.json[i]},"_links":{"self":{"href":${recordBase}${table.ids[i]}"}}}`;
   }
   return `{"_page":${page},"_links":{${links}},"_embedded":{"${list}":[${items}]}}`;
+}
+
+/**
+ * The fields `order[<field>]=asc|desc` sorts each list by, as the live service's list references name them. An
+ * `order` of another shape, another field or another direction is a 400 naming it, never silently ignored.
+ */
+export const ORDER_FIELDS: Record<ListName, readonly ('id' | 'created_at' | 'updated_at')[]> = {
+  leads: ['created_at', 'updated_at', 'id'],
+  contacts: ['updated_at', 'id'],
+  companies: ['updated_at', 'id'],
+  customers: ['updated_at', 'id'],
+};
+
+/** A comparator of record indices for `order`, or undefined when the request names none. Ties go by id, ascending. */
+function orderOf(list: ListName, table: ListTable, order: unknown): ((a: number, b: number) => number) | undefined {
+  if (order === undefined) return undefined;
+  const fields = ORDER_FIELDS[list];
+  const shape = `order[<field>]=asc|desc, the field one of ${fields.join(', ')}`;
+  if (order === null || typeof order !== 'object' || Array.isArray(order)) throw new ProblemError({ status: 400, detail: `\`order\` takes ${shape}` });
+  const keys = Object.keys(order);
+  if (keys.length !== 1) throw new ProblemError({ status: 400, detail: `\`order\` takes one field: ${shape}` });
+  const field = keys[0]!;
+  if (!(fields as readonly string[]).includes(field)) throw new ProblemError({ status: 400, detail: `order[${field}]: ${list} cannot be sorted by ${field} (${shape})` });
+  const direction = (order as Record<string, unknown>)[field];
+  const dir = typeof direction === 'string' ? direction.toLowerCase() : undefined;
+  if (dir !== 'asc' && dir !== 'desc') throw new ProblemError({ status: 400, detail: `order[${field}] must be asc or desc` });
+  const column = field === 'id' ? table.ids : table.num[field as 'created_at' | 'updated_at'];
+  const sign = dir === 'asc' ? 1 : -1;
+  const ids = table.ids;
+  return (a, b) => (column[a]! - column[b]!) * sign || ids[a]! - ids[b]!;
 }
 
 /** Every query parameter as the client sent it except `page`, which each page link sets. */

@@ -1,11 +1,11 @@
 /**
  * The list data of one emulator instance, shared by the list routes and the control API. At start it holds the
  * default data set (DEFAULT_RECORD_COUNT records per list, seeded from the world's seed through the account id, so
- * `startEmulator({ seed })` gives the same records every time); a reseed replaces it; a control reset restores it and
- * switches the paid filter feature back on.
+ * `startEmulator({ seed })` gives the same records every time); a reseed replaces it; writes through the list
+ * endpoints change it; a control reset restores it (or the data of the marked baseline) and the paid filter switch.
  */
 import type { EmulatorContext } from '../context.js';
-import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type ListName } from './data.js';
+import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type ListName, type ListRecord } from './data.js';
 import { buildTable, type ListTable } from './table.js';
 
 /** Records per list of the other account: enough ids to filter by, few enough to cost nothing at start. */
@@ -13,11 +13,13 @@ const OTHER_ACCOUNT_RECORDS = 40;
 
 export class ListStore {
   #data!: DataSet;
+  /** What a control reset restores: the default data set made at start, or the data when the baseline was marked. */
+  #baseline!: DataSet;
   #tables!: Record<ListName, ListTable>;
   #other: { data: DataSet; tables: Record<ListName, ListTable> } | undefined;
 
   constructor(private readonly ctx: EmulatorContext) {
-    this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
+    this.#baseline = this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
   }
 
   /** The seed of the start data: derived from the world, which the emulator seed makes reproducible. */
@@ -37,10 +39,15 @@ export class ListStore {
   reseed(seed: number, count: number, lists?: readonly ListName[]): DataSet {
     const { account, admin } = this.ctx.world;
     this.#data = generateDataSet(seed, count, { accountId: account.id, adminId: admin.id, ...(lists ? { lists } : {}) });
-    const tables = {} as Record<ListName, ListTable>;
-    for (const list of LIST_NAMES) tables[list] = buildTable(list, this.#data.records[list], this.#data.catalog.custom_fields[list]);
-    this.#tables = tables;
+    this.#setData(this.#data);
     return this.#data;
+  }
+
+  #setData(data: DataSet): void {
+    this.#data = data;
+    const tables = {} as Record<ListName, ListTable>;
+    for (const list of LIST_NAMES) tables[list] = buildTable(list, data.records[list], data.catalog.custom_fields[list]);
+    this.#tables = tables;
   }
 
   /**
@@ -75,11 +82,33 @@ export class ListStore {
     return { data: other.data, table: (list) => other.tables[list] };
   }
 
+  /**
+   * Stores records made or changed through the list endpoints (./writes.ts): each replaces the record of its id or is
+   * added. The data set and the changed lists' tables are new objects, never mutated, so a baseline stays as it was.
+   */
+  write(list: ListName, records: readonly ListRecord[]): void {
+    const byId = new Map(this.#data.records[list].map((r) => [r.id, r]));
+    for (const r of records) byId.set(r.id, r);
+    const next = [...byId.values()];
+    this.#data = { ...this.#data, records: { ...this.#data.records, [list]: next } };
+    this.#tables = { ...this.#tables, [list]: buildTable(list, next, this.#data.catalog.custom_fields[list]) };
+  }
+
+  /** The id for a new record of `list`: above every record it holds (a batch takes this id and the ones after it). */
+  nextId(list: ListName): number {
+    let max = 0;
+    for (const r of this.#data.records[list]) if (r.id > max) max = r.id;
+    return max + 1;
+  }
+
+  /** The current data becomes what a control reset restores. */
+  markBaseline(): void {
+    this.#baseline = this.#data;
+  }
+
+  /** Back to the baseline's data: the default data set made at start, or the data when the baseline was marked. */
   restoreDefault(): void {
-    if (this.#data.seed !== this.defaultSeed || this.#data.records.leads.length !== DEFAULT_RECORD_COUNT
-      || LIST_NAMES.some((l) => this.#data.records[l].length !== DEFAULT_RECORD_COUNT)) {
-      this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
-    }
+    if (this.#data !== this.#baseline) this.#setData(this.#baseline);
   }
 }
 
@@ -92,9 +121,14 @@ export function listStore(ctx: EmulatorContext): ListStore {
     const created = new ListStore(ctx);
     store = created;
     stores.set(ctx, created);
+    let filterEnabled = true;
+    ctx.onBaseline(() => {
+      created.markBaseline();
+      filterEnabled = ctx.world.account.isApiFilterEnabled;
+    });
     ctx.onReset(() => {
       created.restoreDefault();
-      ctx.world.account.isApiFilterEnabled = true;
+      ctx.world.account.isApiFilterEnabled = filterEnabled;
     });
   }
   return store;

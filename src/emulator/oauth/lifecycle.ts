@@ -33,11 +33,28 @@ export function lifecycle(ctx: EmulatorContext): LifecycleState {
     const created: LifecycleState = { installations: new Set(initialInstallations(ctx)), retiredSecrets: new Map(), sessions: new Map() };
     state = created;
     STATES.set(ctx, created);
+    // The baseline: installations, retired secrets, and each integration's secret key and hook URL (a reset returns to
+    // them; until a baseline is marked, to the start state).
+    const integrations = [ctx.world.integration, ctx.world.privateIntegration];
+    const mark = () => ({
+      installations: [...created.installations],
+      retired: [...created.retiredSecrets],
+      keys: integrations.map((i) => ({ secret: i.clientSecret, hookUrl: i.hookUrl })),
+    });
+    let baseline = mark();
+    ctx.onBaseline(() => { baseline = mark(); });
     ctx.onReset(() => {
       created.installations.clear();
-      for (const k of initialInstallations(ctx)) created.installations.add(k);
+      for (const k of baseline.installations) created.installations.add(k);
       created.retiredSecrets.clear();
+      for (const [k, v] of baseline.retired) created.retiredSecrets.set(k, v);
       created.sessions.clear();
+      integrations.forEach((integration, n) => {
+        const { secret, hookUrl } = baseline.keys[n]!;
+        integration.clientSecret = secret;
+        if (hookUrl === undefined) delete integration.hookUrl;
+        else integration.hookUrl = hookUrl;
+      });
     });
   }
   return state;

@@ -14,6 +14,7 @@ import { crashOnOddQuery } from '../api/bearer.js';
 import { authorizationCodeGrant, refreshTokenGrant, type IssuedTokens } from './grants.js';
 import type { IssueSite } from './issue.js';
 import { checkParam, invalid, TokenParams } from './params.js';
+import { subdomainRoute } from './subdomain.js';
 
 export const TOKEN_PATH = '/oauth2/access_token';
 
@@ -36,6 +37,7 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(tokenResponse(ctx, tokens)));
   });
   methodNotAllowed(app, TOKEN_PATH, ['POST']);
+  subdomainRoute(app, ctx);
 }
 
 function readBody(ctx: EmulatorContext, request: FastifyRequest): Record<string, unknown> {

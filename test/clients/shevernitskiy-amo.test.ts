@@ -1,7 +1,8 @@
 /**
  * The npm client `@shevernitskiy/amo` (pinned), unchanged, against the emulator behind a local TLS front: code
- * exchange, refresh of a restored expired token, filtered paging by `page` over several pages, a record by its id,
- * the account, and its error classes (it takes a response for an API error only when the Content-Type is exactly
+ * exchange, refresh of a restored expired token and refresh after a 401, filtered paging by `page` over several pages
+ * in ascending and in asked order, a record by its id, the account with every `with=`, a lead added and updated, and
+ * its error classes (it takes a response for an API error only when the Content-Type is exactly
  * `application/problem+json`). It is https-only and calls the global `fetch`: the test trusts the run's certificate
  * through the global dispatcher that `fetch` uses.
  */
@@ -9,8 +10,9 @@ import { Amo, type OAuth } from '@shevernitskiy/amo';
 import { decodeJwt } from 'jose';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ACCOUNT_WITH } from '../../src/emulator/api/account.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { Control, startTlsFront, type TlsFront } from './tls-front.js';
+import { accountWithEverything, Control, startTlsFront, type TlsFront } from './tls-front.js';
 
 let emulator: RunningEmulator;
 let front: TlsFront;
@@ -76,10 +78,7 @@ describe('@shevernitskiy/amo against the emulator', () => {
   });
 
   it('pages a filtered list by page number to its end, and reads a record by id', async () => {
-    const leads: Array<{ id: number; pipeline_id: number }> = (await control.call('GET', '/lists/leads')).records;
-    const byPipeline = new Map<number, number[]>();
-    for (const l of leads) byPipeline.set(l.pipeline_id, [...(byPipeline.get(l.pipeline_id) ?? []), l.id]);
-    const [pipeline, wanted] = [...byPipeline].sort((a, b) => b[1].length - a[1].length)[0]!;
+    const [pipeline, wanted] = await control.largestPipeline();
     const limit = Math.ceil(wanted.length / 3);
 
     const amo = await connected();
@@ -99,6 +98,59 @@ describe('@shevernitskiy/amo against the emulator', () => {
     const one = await amo.lead.getLeadById(seen[1]!);
     expect(one.id).toBe(seen[1]);
     expect(one.pipeline_id).toBe(pipeline);
+  });
+
+  it('reads the account with every with= value', async () => {
+    const amo = await connected();
+    const account = await amo.account.getAccount({ with: [...ACCOUNT_WITH] });
+    expect(account).toMatchObject(accountWithEverything(env.CHAT_ACCOUNT_ID!));
+  });
+
+  it('pages a filtered list in the order it asks for, by created_at and by updated_at', async () => {
+    const leads: Array<{ id: number; pipeline_id: number; created_at: number; updated_at: number }> = (await control.call('GET', '/lists/leads')).records;
+    const pipeline = leads[0]!.pipeline_id;
+    const amo = await connected();
+    for (const param of ['created_at', 'updated_at'] as const) {
+      const wanted = leads.filter((l) => l.pipeline_id === pipeline).sort((a, b) => b[param] - a[param] || a.id - b.id).map((l) => l.id);
+      const limit = Math.ceil(wanted.length / 3);
+      const seen: number[] = [];
+      for (let page = 1; ; page += 1) {
+        const answer = await amo.lead.getLeads({ page, limit, order: { param, type: 'desc' }, filter: (f) => f.multi('pipeline_id', [pipeline]) });
+        seen.push(...answer._embedded.leads.map((l) => l.id));
+        if (!answer._links.next) break;
+      }
+      expect(seen, param).toEqual(wanted);
+    }
+  });
+
+  it('adds a lead and updates it by id', async () => {
+    const amo = await connected();
+    const added = await amo.lead.addLeads([{ name: 'shevernitskiy lead', price: 1200 }]);
+    const made = added._embedded.leads![0]!;
+    const id = made.id;
+    expect(made._links.self.href).toBe(`https://${front.host}/api/v4/leads/${id}`);
+    await control.advanceClock(30);
+    const updated = await amo.lead.updateLeadById(id, { price: 1300 });
+    expect(updated).toMatchObject({ id, updated_at: expect.any(Number) });
+    const read = await amo.lead.getLeadById(id);
+    expect(read).toMatchObject({ id, name: 'shevernitskiy lead', price: 1300, updated_at: updated.updated_at });
+  });
+
+  it('gets a 401 for a token the service no longer takes, then refreshes from the stored pair', async () => {
+    const first: OAuth[] = [];
+    const amo = await connected((t) => { first.push(t); });
+    await amo.account.getAccount();
+    // Past the access token's lifetime by the emulator clock, while the client's own expiry (real time) says valid.
+    await control.advanceClock(86_400 + 60);
+    const refused = await amo.account.getAccount().catch((e: unknown) => e);
+    expect(refused).toMatchObject({ message: expect.stringMatching(/^401 Unauthorized, https:/), response: { status: 401 } });
+    // The application's answer to a 401: the stored pair, marked expired, so the client refreshes before its next call.
+    const refreshed: OAuth[] = [];
+    const again = new Amo(front.host, {
+      ...first[0]!, expires_at: 0, client_id: env.CLIENT_ID!, client_secret: env.CLIENT_SECRET!, redirect_uri: env.REDIRECT_URI!,
+    }, { ...OPTIONS, on_token: (t) => { refreshed.push(t); } });
+    expect((await again.account.getAccount()).id).toBe((await control.call('GET', '')).account.id);
+    expect(refreshed).toHaveLength(1);
   });
 
   it('raises a refused request as ApiError with the problem body, and an unknown record too', async () => {

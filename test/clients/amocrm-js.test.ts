@@ -1,6 +1,7 @@
 /**
  * The npm client `amocrm-js` (pinned), unchanged, against the emulator behind a local TLS front: code exchange,
- * refresh of a restored expired token, filtered paging through `_links` over several pages, and the account. The
+ * refresh of a restored expired token and refresh after a 401, filtered paging through `_links` over several pages in
+ * ascending and in asked order, the account with every `with=`, and a lead created and updated. The
  * client only speaks https on the default port to the domain it is given, through Node's `https.globalAgent`: the
  * test hands it an agent that trusts the run's certificate and whose default port is the front's.
  */
@@ -11,8 +12,9 @@ import type { LeadsGetCriteria } from 'amocrm-js/dist/api/factories/LeadFactory.
 import type ResourcePaginationModule from 'amocrm-js/dist/api/ResourcePagination.js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACCOUNT_WITH } from '../../src/emulator/api/account.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { Control, startTlsFront, type TlsFront } from './tls-front.js';
+import { accountWithEverything, Control, startTlsFront, type TlsFront } from './tls-front.js';
 
 let emulator: RunningEmulator;
 let front: TlsFront;
@@ -82,10 +84,7 @@ describe('amocrm-js against the emulator', () => {
   });
 
   it('pages a filtered list through _links.next to the end, and back through prev and first', async () => {
-    const leads: Array<{ id: number; pipeline_id: number }> = (await control.call('GET', '/lists/leads')).records;
-    const byPipeline = new Map<number, number[]>();
-    for (const l of leads) byPipeline.set(l.pipeline_id, [...(byPipeline.get(l.pipeline_id) ?? []), l.id]);
-    const [pipeline, wanted] = [...byPipeline].sort((a, b) => b[1].length - a[1].length)[0]!;
+    const [pipeline, wanted] = await control.largestPipeline();
     const limit = Math.ceil(wanted.length / 4);
 
     const c = client(await control.code(env.CLIENT_ID!));
@@ -109,6 +108,60 @@ describe('amocrm-js against the emulator', () => {
     await pages.first();
     expect(pages.getPage()).toBe(1);
     expect(pages.getData().map((l) => l.id)).toEqual(seen.slice(0, limit));
+  });
+
+  it('reads the account with every with= value', async () => {
+    const c = client(await control.code(env.CLIENT_ID!));
+    const { data } = await c.request.get<any>('/api/v4/account', { with: ACCOUNT_WITH.join(',') });
+    expect(data).toMatchObject(accountWithEverything(env.CHAT_ACCOUNT_ID!));
+  });
+
+  it('pages a filtered list in the order it asks for (order[id]=desc), to the end', async () => {
+    const leads: Array<{ id: number; pipeline_id: number }> = (await control.call('GET', '/lists/leads')).records;
+    const pipeline = leads[0]!.pipeline_id;
+    const wanted = leads.filter((l) => l.pipeline_id === pipeline).map((l) => l.id).sort((a, b) => b - a);
+    const c = client(await control.code(env.CLIENT_ID!));
+    // The criteria type names `order` a string; the client passes any value to qs, which writes order[id]=desc.
+    const criteria = { filter: { pipeline_id: [pipeline] }, order: { id: 'desc' }, limit: Math.ceil(wanted.length / 3) } as unknown as LeadsGetCriteria;
+    const pages = (await c.leads.get(criteria)) as unknown as ResourcePaginationModule.default<ILead>;
+    const seen: number[] = pages.getData().map((l) => l.id!);
+    while (pages.hasNext()) {
+      await pages.next();
+      seen.push(...pages.getData().map((l) => l.id!));
+    }
+    expect(seen).toEqual(wanted);
+  });
+
+  it('creates a lead and updates it through its factory', async () => {
+    const c = client(await control.code(env.CLIENT_ID!));
+    const [made] = await c.leads.create([{ name: 'amocrm-js lead', price: 4200 }]);
+    expect(made!.id).toEqual(expect.any(Number));
+    await control.advanceClock(30);
+    const [changed] = await c.leads.update([{ id: made!.id!, name: 'amocrm-js lead, changed', price: 4300 }]);
+    expect(changed!.updated_at).toEqual(expect.any(Number));
+    const stored = (await control.call('GET', '/lists/leads')).records.find((l: { id: number }) => l.id === made!.id);
+    expect(stored).toMatchObject({ name: 'amocrm-js lead, changed', price: 4300, updated_at: changed!.updated_at });
+    const { data } = await c.request.get<any>(`/api/v4/leads/${made!.id}`);
+    expect(data.name).toBe('amocrm-js lead, changed');
+  });
+
+  it('gets a 401 for a token the service no longer takes, refreshes, and goes on', async () => {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const c = client(await control.code(env.CLIENT_ID!));
+      await c.connection.connect();
+      const first = c.token.getValue()!;
+      // Past the access token's lifetime by the emulator clock, while the client's own expiry (real time) says valid.
+      await control.advanceClock(86_400 + 60);
+      const refused = await c.request.get<any>('/api/v4/account').then(() => undefined, (e: unknown) => e);
+      expect(refused).toMatchObject({ data: { status: 401 } });
+      await c.token.refresh();
+      expect(c.token.getValue()!.access_token).not.toBe(first.access_token);
+      const { data } = await c.request.get<any>('/api/v4/account');
+      expect(data.id).toBe((await control.call('GET', '')).account.id);
+    } finally {
+      quiet.mockRestore();
+    }
   });
 
   it('surfaces a refused request as its API error, with the problem body', async () => {

@@ -2,7 +2,7 @@
  * A TLS-terminating reverse proxy in front of the emulator, as a public client meets the live service: https only,
  * a certificate for 127.0.0.1 made for the run (self-signed, trusted only by the clients the test hands it to), and
  * `X-Forwarded-Proto: https` / `X-Forwarded-Host` upstream so the emulator's links and tokens name what the client
- * called. Also a small control-API caller: the compat tests mint authorization codes and read ground truth with it.
+ * called. Also a small control-API caller: the client tests mint authorization codes and read ground truth with it.
  */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import selfsigned from 'selfsigned';
 import { Pool } from 'undici';
+import { expect } from 'vitest';
 
 export interface TlsFront {
   /** `127.0.0.1:<port>`: what an https-only client is given as its base domain. */
@@ -83,4 +84,23 @@ export class Control {
   async advanceClock(seconds: number): Promise<void> {
     await this.call('POST', '/clock', { advance_seconds: seconds });
   }
+
+  /** The pipeline with the most leads, and their ids in ascending order: a filter that spans several pages. */
+  async largestPipeline(): Promise<[number, number[]]> {
+    const leads: Array<{ id: number; pipeline_id: number }> = (await this.call('GET', '/lists/leads')).records;
+    const byPipeline = new Map<number, number[]>();
+    for (const l of leads) byPipeline.set(l.pipeline_id, [...(byPipeline.get(l.pipeline_id) ?? []), l.id]);
+    const [pipeline, ids] = [...byPipeline].sort((a, b) => b[1].length - a[1].length)[0]!;
+    return [pipeline, ids.sort((a, b) => a - b)];
+  }
+}
+
+/** What both clients must find in the account read with every `with=` value (docs/emulator.md, "The account"). */
+export function accountWithEverything(chatAccountId: string): Record<string, unknown> {
+  return {
+    created_by: expect.any(Number), updated_at: expect.any(Number), updated_by: expect.any(Number), mobile_feature_version: expect.any(Number),
+    is_loss_reason_enabled: expect.any(Boolean), is_helpbot_enabled: expect.any(Boolean), contact_name_display_order: expect.any(Number),
+    amojo_id: chatAccountId, version: expect.any(Number), drive_url: expect.any(String), is_api_filter_enabled: true, entity_names: expect.any(Object),
+    _embedded: { amojo_rights: expect.any(Object), users_groups: expect.any(Array), task_types: expect.any(Array), datetime_settings: expect.any(Object) },
+  };
 }

@@ -1,0 +1,214 @@
+/**
+ * Writes to the four lists, as the live service's public reference serves them (docs/emulator.md, "Lists and
+ * records"): `POST /api/v4/<list>` takes an array of records and answers each new id with its `request_id`;
+ * `PATCH /api/v4/<list>` takes an array of changes, each naming its `id`; `PATCH /api/v4/<list>/<id>` takes one
+ * change. Fields the list does not take (read-only ones a client echoes back: `account_id`, `is_deleted`, `_links`,
+ * ...) are ignored; a field it takes with a value of the wrong type, an unknown pipeline, status, user or custom field
+ * is a 400 whose `validation-errors` name the element (`request_id`) and the path, as the live service answers.
+ * Nothing here reads the spec: §2.12 leaves the records' fields open.
+ */
+import type { Catalog, CfType, CfValue, CfValueItem, CustomFieldDef, ListName, ListRecord } from './data.js';
+
+/** Records per write request: the live service's ceiling for a batch. */
+export const MAX_BATCH = 250;
+
+export interface FieldError { readonly code: string; readonly path: string; readonly detail: string }
+export interface ElementErrors { readonly request_id: string; readonly errors: FieldError[] }
+
+/** A 400 with the live service's `validation-errors` array. */
+export class ValidationFailure extends Error {
+  constructor(readonly detail: string, readonly elements: readonly ElementErrors[] = []) {
+    super(detail);
+  }
+}
+
+export interface WriteContext {
+  readonly list: ListName;
+  readonly catalog: Catalog;
+  readonly nowSeconds: number;
+  readonly userId: number;
+  readonly accountId: number;
+}
+
+type Mutable = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+
+/** The elements of a batch body: an array of 1 to MAX_BATCH objects. */
+export function batchOf(body: unknown, what: string): Record<string, unknown>[] {
+  if (!Array.isArray(body)) throw new ValidationFailure(`the body must be a JSON array of ${what} (at most ${MAX_BATCH})`);
+  if (body.length === 0 || body.length > MAX_BATCH) throw new ValidationFailure(`the body must hold 1 to ${MAX_BATCH} ${what}; it holds ${body.length}`);
+  const bad = body.findIndex((e) => !isObject(e));
+  if (bad >= 0) throw new ValidationFailure(`element ${bad} of the body is not an object`);
+  return body as Record<string, unknown>[];
+}
+
+/** The `request_id` an answer names an element by: the one the client sent, else its index. */
+export function requestIdOf(element: Record<string, unknown>, index: number): string {
+  const given = element.request_id;
+  return typeof given === 'string' || isInt(given) ? String(given) : String(index);
+}
+
+/**
+ * Applies `input` (one element of a create or update body) onto `record` (a new record's defaults, or the stored
+ * record), collecting every field error of the element.
+ */
+export function applyFields(w: WriteContext, record: Mutable, input: Record<string, unknown>, errors: FieldError[]): void {
+  const fail = (path: string, detail: string, code = 'FieldIsInvalid') => { errors.push({ code, path, detail }); };
+  const given = (k: string) => Object.hasOwn(input, k) && input[k] !== null && input[k] !== undefined;
+  if (given('name')) {
+    const name = input.name;
+    if (typeof name !== 'string' || name.length > 255) fail('name', 'must be a string of at most 255 characters');
+    else record.name = name;
+  }
+  for (const k of ['created_at', 'updated_at'] as const) {
+    if (!given(k)) continue;
+    if (isInt(input[k]) && (input[k] as number) >= 0) record[k] = input[k];
+    else fail(k, 'must be a timestamp');
+  }
+  for (const k of ['responsible_user_id', 'created_by', 'updated_by'] as const) {
+    if (!given(k)) continue;
+    const v = input[k];
+    // 0 is "the API" as author, as the live service accepts it.
+    if (isInt(v) && (v === 0 || w.catalog.users.some((u) => u.id === v))) record[k] = v;
+    else fail(k, 'must be the id of a user of the account', 'NotSupportedChoice');
+  }
+  if (w.list === 'leads') applyLeadFields(w, record, input, fail, given);
+  if (w.list === 'customers') applyCustomerFields(w, record, input, fail, given);
+  if (given('custom_fields_values')) {
+    const cfv = customFieldValues(w.catalog.custom_fields[w.list], input.custom_fields_values, fail);
+    if (cfv !== undefined) record.custom_fields_values = cfv.length > 0 ? cfv : null;
+  }
+}
+
+type Fail = (path: string, detail: string, code?: string) => void;
+
+function applyLeadFields(w: WriteContext, record: Mutable, input: Record<string, unknown>, fail: Fail, given: (k: string) => boolean): void {
+  if (given('price')) {
+    if (isInt(input.price) && (input.price as number) >= 0) record.price = input.price;
+    else fail('price', 'must be a non-negative integer');
+  }
+  const { pipelines } = w.catalog;
+  let pipeline = pipelines.find((p) => p.id === record.pipeline_id) ?? pipelines.find((p) => p.is_main) ?? pipelines[0]!;
+  if (given('pipeline_id')) {
+    const found = isInt(input.pipeline_id) ? pipelines.find((p) => p.id === input.pipeline_id) : undefined;
+    if (!found) { fail('pipeline_id', 'names no pipeline of the account', 'NotSupportedChoice'); return; }
+    if (found.id !== pipeline.id && !given('status_id')) record.status_id = found.statuses[0]!.id;
+    pipeline = found;
+    record.pipeline_id = found.id;
+  }
+  if (given('status_id')) {
+    const status = isInt(input.status_id) ? input.status_id : undefined;
+    const inPipeline = pipeline.statuses.some((s) => s.id === status);
+    // A status without a pipeline: the pipeline that has it (the two closing statuses are in every pipeline).
+    const owner = inPipeline || given('pipeline_id') ? undefined : pipelines.find((p) => p.statuses.some((s) => s.id === status));
+    if (!inPipeline && !owner) { fail('status_id', 'names no status of the pipeline', 'NotSupportedChoice'); return; }
+    if (owner) record.pipeline_id = owner.id;
+    record.status_id = status;
+  }
+  if (given('closed_at')) {
+    if (isInt(input.closed_at) && (input.closed_at as number) >= 0) record.closed_at = input.closed_at;
+    else fail('closed_at', 'must be a timestamp');
+  } else if (record.status_id === 142 || record.status_id === 143) record.closed_at ??= w.nowSeconds;
+  else record.closed_at = null;
+}
+
+function applyCustomerFields(w: WriteContext, record: Mutable, input: Record<string, unknown>, fail: Fail, given: (k: string) => boolean): void {
+  if (given('next_price')) {
+    if (isInt(input.next_price) && (input.next_price as number) >= 0) record.next_price = input.next_price;
+    else fail('next_price', 'must be a non-negative integer');
+  }
+  if (given('next_date')) {
+    if (isInt(input.next_date) && (input.next_date as number) >= 0) record.next_date = input.next_date;
+    else fail('next_date', 'must be a timestamp');
+  }
+  if (given('status_id')) {
+    if (isInt(input.status_id) && w.catalog.customer_statuses.some((s) => s.id === input.status_id)) record.status_id = input.status_id;
+    else fail('status_id', 'names no customer status of the account', 'NotSupportedChoice');
+  }
+}
+
+const NUMBER_TYPES: readonly CfType[] = ['numeric'];
+const TIME_TYPES: readonly CfType[] = ['date', 'date_time'];
+const TEXT_TYPES: readonly CfType[] = ['text', 'url', 'textarea', 'streetaddress'];
+
+/** `custom_fields_values`: `[{ field_id, values: [{ value } | { enum_id }] }]`, each field of the list's catalog. */
+function customFieldValues(defs: readonly CustomFieldDef[], raw: unknown, fail: Fail): CfValue[] | undefined {
+  if (!Array.isArray(raw)) { fail('custom_fields_values', 'must be an array'); return undefined; }
+  const out: CfValue[] = [];
+  raw.forEach((entry, n) => {
+    const path = `custom_fields_values.${n}`;
+    if (!isObject(entry)) { fail(path, 'must be an object with field_id and values'); return; }
+    const def = isInt(entry.field_id) ? defs.find((d) => d.id === entry.field_id) : undefined;
+    if (!def) { fail(`${path}.field_id`, 'names no custom field of this list', 'NotSupportedChoice'); return; }
+    if (!Array.isArray(entry.values) || entry.values.length === 0) { fail(`${path}.values`, 'must be a non-empty array'); return; }
+    const values: CfValueItem[] = [];
+    entry.values.forEach((item, k) => {
+      const at = `${path}.values.${k}`;
+      const v = isObject(item) ? item : undefined;
+      const value = cfValue(def, v);
+      if (value === undefined) fail(at, `is not a value of a ${def.type} field`);
+      else values.push(value);
+    });
+    out.push({ field_id: def.id, field_name: def.name, field_code: def.code, field_type: def.type, values });
+  });
+  return out;
+}
+
+function cfValue(def: CustomFieldDef, item: Record<string, unknown> | undefined): CfValueItem | undefined {
+  if (!item) return undefined;
+  const { value } = item;
+  if (def.enums) {
+    const e = def.enums.find((x) => (isInt(item.enum_id) ? x.id === item.enum_id : x.value === value));
+    return e ? { value: e.value, enum_id: e.id, enum_code: null } : undefined;
+  }
+  if (NUMBER_TYPES.includes(def.type)) {
+    const n = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) ? { value: n } : undefined;
+  }
+  if (TIME_TYPES.includes(def.type)) return isInt(value) && value >= 0 ? { value } : undefined;
+  if (TEXT_TYPES.includes(def.type)) return typeof value === 'string' && value.length <= 65_000 ? { value } : undefined;
+  return typeof value === 'boolean' ? { value } : undefined; // checkbox
+}
+
+/** A new record's defaults before the client's fields apply: the live service's defaults for each list. */
+export function newRecord(w: WriteContext, id: number): Mutable {
+  const record: Mutable = {
+    id,
+    name: '',
+    responsible_user_id: w.userId,
+    group_id: 0,
+    created_by: w.userId,
+    updated_by: w.userId,
+    created_at: w.nowSeconds,
+    updated_at: w.nowSeconds,
+    closest_task_at: null,
+    is_deleted: false,
+    custom_fields_values: null,
+    account_id: w.accountId,
+  };
+  if (w.list === 'leads') {
+    const main = w.catalog.pipelines.find((p) => p.is_main) ?? w.catalog.pipelines[0]!;
+    Object.assign(record, { price: 0, status_id: main.statuses[0]!.id, pipeline_id: main.id, closed_at: null });
+  }
+  if (w.list === 'customers') {
+    Object.assign(record, { next_price: 0, next_date: w.nowSeconds, status_id: w.catalog.customer_statuses[0]!.id });
+  }
+  return record;
+}
+
+/** The name the live service gives a record created without one. */
+export function defaultName(list: ListName, id: number): string {
+  const noun = { leads: 'Lead', contacts: 'Contact', companies: 'Company', customers: 'Customer' }[list];
+  return `${noun} #${id}`;
+}
+
+/** Field order as the list endpoints serve records (the seeded records' order), whatever order the writes set them in. */
+export function inRecordOrder(list: ListName, record: Mutable): ListRecord {
+  const own = list === 'leads' ? ['price', 'status_id', 'pipeline_id', 'closed_at'] : list === 'customers' ? ['next_price', 'next_date', 'status_id'] : [];
+  const keys = ['id', 'name', 'responsible_user_id', 'group_id', 'created_by', 'updated_by', 'created_at', 'updated_at', 'closest_task_at', 'is_deleted', ...own, 'custom_fields_values', 'account_id'];
+  const out: Mutable = {};
+  for (const k of keys) if (Object.hasOwn(record, k)) out[k] = record[k];
+  return out as unknown as ListRecord;
+}

@@ -1,0 +1,102 @@
+/**
+ * The programmatic entry of the emulator, `conformance-kit/emulator` (docs/sandbox.md): what an integration developer
+ * needs to run their own tests against the reference emulator, in-process, without the command line.
+ *
+ * ```ts
+ * import { startSandbox } from 'conformance-kit/emulator';
+ * const sandbox = await startSandbox();              // a free port on 127.0.0.1
+ * sandbox.settings.BASE_URL;                          // the settings `conformance emulator` prints
+ * sandbox.faults.enable('token-type-mac');           // a fault switched on (FAULTS lists them)
+ * sandbox.variations.enable('json-members-reordered'); // an allowed variation (VARIATIONS lists them)
+ * await sandbox.reset();                              // back to the state the settings were made in
+ * await sandbox.close();
+ * ```
+ */
+import { emulatorSettings } from './cli/commands/emulator.js';
+import {
+  FAULTS, startEmulator, VARIATIONS, type EmulatorOptions, type FaultName, type RunningEmulator, type VariationName,
+} from './emulator/index.js';
+import type { Switches } from './emulator/switches.js';
+
+export { FAULTS, startEmulator, VARIATIONS, type EmulatorOptions, type FaultName, type RunningEmulator, type VariationName };
+
+/**
+ * Options of `startSandbox`: every option of `startEmulator` (host, port, faults, variations, seed, ...), passed through
+ * as given.
+ */
+export type SandboxOptions = EmulatorOptions;
+
+/** Switches of the running instance, by name: faults (`FAULTS`) or allowed variations (`VARIATIONS`). */
+export interface SandboxSwitches<N extends string> {
+  enable(...names: N[]): void;
+  disable(...names: N[]): void;
+  /** The switches on now. */
+  active(): string[];
+}
+
+/** Faults of the running instance (`FAULTS` describes each, with the rules that catch it). */
+export type SandboxFaults = SandboxSwitches<FaultName>;
+
+function switchesOf<N extends string>(switches: Switches<N>): SandboxSwitches<N> {
+  return {
+    enable: (...names) => { for (const n of names) switches.enable(n); },
+    disable: (...names) => { for (const n of names) switches.disable(n); },
+    active: () => switches.active(),
+  };
+}
+
+export interface Sandbox {
+  /** `http://127.0.0.1:<port>`: BASE_URL, AUTH_URL and CHAT_URL are all this address. */
+  readonly url: string;
+  /**
+   * The settings `conformance emulator` prints (docs/design.md §4 keys plus the ones a staging account supplies:
+   * LONG_LIVED_TOKEN, CHANNEL_ID_2, ADMIN_LOGIN, ...), secrets in full. They stay valid across `reset()`.
+   */
+  readonly settings: Readonly<Record<string, string>>;
+  readonly faults: SandboxFaults;
+  /** Behaviours the spec allows that the emulator does not show by default (`VARIATIONS`, docs/variations.md). */
+  readonly variations: SandboxSwitches<VariationName>;
+  /**
+   * Back to the state the settings were made in (`POST /_control/reset`): issued tokens other than the settings' own,
+   * records written, chats, clock, faults and variations (to the ones the sandbox started with) are gone; the settings
+   * work.
+   */
+  reset(): Promise<void>;
+  /** The control API (docs/control-api.md), for what the sandbox object does not wrap: the clock, consent, lists. */
+  control<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /** The underlying instance, for what only it offers (`issuedSecrets()`, the raw `env()`). */
+  readonly emulator: RunningEmulator;
+  close(): Promise<void>;
+}
+
+/** Starts the emulator (on a free port unless `port` is given) and makes the settings a run or a client needs. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const emulator = await startEmulator({ port: 0, ...options });
+  let settings: Record<string, string>;
+  try {
+    settings = await emulatorSettings(emulator);
+  } catch (err) {
+    await emulator.close();
+    throw err;
+  }
+  const controlUrl = settings.CONTROL_URL!;
+  const control = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${controlUrl}${path}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`the emulator's control API ${method} ${path} answered ${res.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return {
+    url: emulator.url,
+    settings: Object.freeze({ ...settings }),
+    faults: switchesOf(emulator.faults),
+    variations: switchesOf(emulator.variations),
+    reset: async () => { await control('POST', '/reset'); },
+    control,
+    emulator,
+    close: () => emulator.close(),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * `conformance-kit/vitest`: selected conformance rules as tests of an integrator's own vitest suite (docs/sandbox.md,
+ * "Rules as vitest tests"). One test per rule, grouped by spec section, named `[§<section> <level>] <id>: <title>`
+ * and labelled for Allure (through `allure-js-commons`, which `allure-vitest`'s reporter records): `section`,
+ * `level`, `rule`, severity by level, feature `§<section>`. The rules run once, together, before the first test (as
+ * `conformance run --target remote` runs them, against the settings given); each test then reports its rule's
+ * verdict: passed, informational and non_strict pass (the detail is annotated), skipped is skipped with its reason,
+ * failed and errored fail with the detail and the curl that replays it (a failed `should` rule only with `strict`).
+ */
+import * as allure from 'allure-js-commons';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { allRules } from '../specs/index.js';
+import type { Report, RuleResult } from './model/result.js';
+import type { Rule } from './model/rule.js';
+import { executeRun } from './runner/execute.js';
+import { inRuleOrder, runOrder, selector } from './runner/select.js';
+import { targetFromEnv } from './targets/from-env.js';
+import { liveTarget } from './targets/needs.js';
+
+export interface ConformanceSuiteOptions {
+  /**
+   * The target's settings: the keys `conformance emulator` prints (`startSandbox().settings`, or `inject(...)` of a
+   * global setup that provided them), or a staging account's .env keys.
+   */
+  readonly settings: Readonly<Record<string, string | undefined>>;
+  /** Which rules: comma-separated id globs or section prefixes, as `conformance run --only` (`4.2`, `oauth.token.*`). */
+  readonly only: string;
+  /** Same seed, same generated cases (default 1). */
+  readonly seed?: number;
+  /** Cases per property rule (default 5, the quick profile). */
+  readonly runs?: number;
+  /** A failed `should` rule fails its test too (default: only failed `must` rules fail, as `conformance run`). */
+  readonly strict?: boolean;
+  /** Runs the rules that drive Chromium (the access-granting page) too; default off. */
+  readonly browser?: boolean;
+  /** How long the run may take, in ms (default 600000). */
+  readonly timeoutMs?: number;
+}
+
+/** The rules `only` selects, in the suite's order. */
+export function selectRules(only: string): readonly Rule[] {
+  const selected = allRules().filter(selector(only));
+  if (selected.length === 0) throw new Error(`conformanceSuite: \`only\` selects no rule: "${only}" (see \`npx conformance rules\`)`);
+  return selected;
+}
+
+/** Registers one vitest test per selected rule, inside `describe` blocks per section; call it at a test file's top level. */
+export function conformanceSuite(options: ConformanceSuiteOptions): void {
+  const rules = selectRules(options.only);
+  let results: Map<string, RuleResult> | undefined;
+  let failure: unknown;
+  describe(`conformance rules ${options.only}`, () => {
+    beforeAll(async () => {
+      try {
+        const report = await runRules(rules, options);
+        results = new Map(report.results.map((r) => [r.id, r]));
+      } catch (err) {
+        failure = err;
+      }
+    }, options.timeoutMs ?? 600_000);
+
+    const sections = [...new Set(rules.map((r) => r.section))];
+    for (const section of sections) {
+      describe(`§${section}`, () => {
+        for (const rule of rules.filter((r) => r.section === section)) {
+          it(`[§${rule.section} ${rule.level}] ${rule.id}: ${rule.title}`, async (context) => {
+            await allure.label('section', rule.section);
+            await allure.label('level', rule.level);
+            await allure.label('rule', rule.id);
+            await allure.feature(`§${rule.section}`);
+            await allure.severity(rule.level === 'must' ? 'critical' : rule.level === 'should' ? 'normal' : 'minor');
+            if (failure) throw failure;
+            const result = results?.get(rule.id);
+            if (!result) throw new Error(`${rule.id}: the run gave no result`);
+            await allure.label('verdict', result.status);
+            const detail = result.detail + (result.reproduction ? `\n${result.reproduction}` : '');
+            switch (result.status) {
+              case 'passed':
+                return;
+              case 'informational':
+              case 'non_strict':
+                context.annotate(`${result.status}: ${result.detail}`);
+                return;
+              case 'skipped':
+                context.skip(result.detail);
+                return;
+              case 'failed':
+                if (rule.level !== 'must' && !options.strict) {
+                  context.annotate(`failed (${rule.level}; fails the test only with strict): ${detail}`, 'warning');
+                  return;
+                }
+                // An assertion failure: Allure records it as failed; an errored rule is broken (src/report/allure.ts).
+                expect.fail(`failed: ${detail}`);
+                return;
+              case 'errored':
+                throw new Error(`errored (no verdict could be reached): ${detail}`);
+            }
+          });
+        }
+      });
+    }
+  });
+}
+
+/** One run of `rules` against the settings, as `conformance run --target remote` makes it. */
+async function runRules(rules: readonly Rule[], options: ConformanceSuiteOptions): Promise<Report> {
+  const env: Record<string, string | undefined> = { ...options.settings };
+  if (!options.browser) {
+    env.CONFORMANCE_BROWSER = '0';
+  }
+  const all = allRules();
+  const ids = new Set(rules.map((r) => r.id));
+  const target = liveTarget(targetFromEnv(env, 'remote'), { interactive: false, soak: false, rules: all, selected: (r) => ids.has(r.id) });
+  const report = await executeRun({ target, rules: runOrder(rules, target), seed: options.seed ?? 1, runs: options.runs ?? 5 });
+  return { ...report, results: inRuleOrder(report.results, rules) };
+}

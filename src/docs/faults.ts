@@ -1,7 +1,9 @@
 /**
  * The fault table: each emulator fault and the rules that catch it (docs/faults.md, `conformance faults`).
  */
+import { REQUIREMENTS } from '../../specs/requirements/index.js';
 import { FAULTS as DECLARED, type FaultInfo } from '../emulator/faults.js';
+import { faultsOf } from './requirements.js';
 
 const FAULTS: readonly FaultInfo[] = DECLARED;
 
@@ -21,6 +23,16 @@ export function faultsMarkdown(): string {
     '| fault | what it breaks | rules that catch it |',
     '|---|---|---|',
     ...rows,
+    '',
+    '## Faults by statement',
+    '',
+    'Each testable `must` and `should` statement of the inventory (docs/requirements.md) with the wrong answers proven caught',
+    'for it: the faults that make a rule checking it fail.',
+    '',
+    '| statement | level | faults |',
+    '|---|---|---|',
+    ...REQUIREMENTS.filter((r) => r.level !== 'info' && r.rules !== undefined)
+      .map((r) => `| \`${r.id}\` | ${r.level} | ${faultsOf(r).map((n) => `\`${n}\``).join(', ') || '**none yet**'} |`),
     '',
   ].join('\n');
 }

@@ -10,6 +10,7 @@ import {
   type Requirement,
 } from '../../specs/requirements/index.js';
 import { NONE } from '../model/readings.js';
+import { FAULTS as DECLARED, type FaultInfo } from '../emulator/faults.js';
 import { compareSections } from '../report/sections.js';
 import { SPEC_PATH } from './spec-tables.js';
 
@@ -23,10 +24,21 @@ export function specSectionTitles(text = readFileSync(SPEC_PATH, 'utf8')): Map<s
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (id: string) => `\`${id}\``;
 
+const FAULTS: readonly FaultInfo[] = DECLARED;
+
 function counts(list: readonly Requirement[]): Record<Coverage, number> {
   const out = Object.fromEntries(COVERAGES.map((c) => [c, 0])) as Record<Coverage, number>;
   for (const r of list) out[coverageOf(r)] += 1;
   return out;
+}
+
+/**
+ * The wrong answers proven caught for a statement: the faults whose catching rules (those the fault is proven to fail,
+ * not those it makes only non_strict) include a rule that checks the statement. Derived, so it cannot drift.
+ */
+export function faultsOf(r: Requirement): string[] {
+  const rules = new Set(r.rules ?? []);
+  return FAULTS.filter((f) => f.verdict === undefined && f.caughtBy.some((id) => rules.has(id))).map((f) => f.name);
 }
 
 function trace(r: Requirement): string {
@@ -100,6 +112,14 @@ function workList(): string[] {
   return lines;
 }
 
+/** How many testable must and should statements have a fault proven caught, and how many faults each has. */
+function faultCoverage(): string {
+  const judged = REQUIREMENTS.filter((r) => r.level !== 'info' && coverageOf(r) !== 'untestable' && coverageOf(r) !== 'gap');
+  const without = judged.filter((r) => faultsOf(r).length === 0);
+  const one = judged.filter((r) => faultsOf(r).length === 1).length;
+  return `Of ${judged.length} testable \`must\` and \`should\` statements, ${judged.length - without.length} have at least one (${one} exactly one), and ${without.length} none yet${without.length > 0 ? `: ${without.map((r) => code(r.id)).join(', ')}` : ''}.`;
+}
+
 /** The per-section coverage table alone, for the README. */
 export function requirementsCoverageMarkdown(): string {
   return coverageTable(bySection(REQUIREMENTS), specSectionTitles()).join('\n');
@@ -134,6 +154,9 @@ the rows of the independent review of 2026-11-26 it answers, and what is \`passe
 default applies. Whatever the reading, a 5xx, a connection reset or a hang is \`failed\`. An untestable statement's reading
 says what a verdict would be.`,
     '',
+    `The last column lists the wrong answers proven caught for each statement: the emulator's faults (\`docs/faults.md\`)
+that make a rule checking it fail. ${faultCoverage()}`,
+    '',
     '## Coverage by section',
     '',
     ...coverageTable(sections, titles),
@@ -150,9 +173,9 @@ says what a verdict would be.`,
     ...[...sections].flatMap(([s, list]) => [
       `### §${s} ${titles.get(s) ?? ''}`.trimEnd(),
       '',
-      '| id | level | source | statement | a test observes | needs | checked by | reading |',
-      '|---|---|---|---|---|---|---|---|',
-      ...list.map((r) => `| ${code(r.id)} | ${r.level} | ${r.source} | ${cell(r.statement)} | ${cell(r.observes)} | ${r.needs.join(', ')} | ${cell(trace(r))} | ${cell(reading(r))} |`),
+      '| id | level | source | statement | a test observes | needs | checked by | reading | wrong answers proven caught (faults) |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...list.map((r) => `| ${code(r.id)} | ${r.level} | ${r.source} | ${cell(r.statement)} | ${cell(r.observes)} | ${r.needs.join(', ')} | ${cell(trace(r))} | ${cell(reading(r))} | ${faultsOf(r).map(code).join(', ') || (r.level === 'info' ? '—' : '**none**')} |`),
       '',
     ]),
     '## Rules no statement cites',

@@ -5,9 +5,12 @@
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
 import { writeReports } from '../report/index.js';
+import { FAULTS, type FaultInfo } from '../emulator/faults.js';
+import type { Rule } from '../model/rule.js';
 import { compareWithBaseline, type Comparison } from '../runner/baseline.js';
+import { planBudget, type BudgetPlan } from '../runner/budget.js';
 import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
-import { keepDurations, keepRequestCounts, lastDurations, lastRequestCounts } from '../runner/durations.js';
+import { countsKey, keepDurations, keepRequestCounts, lastDurations, lastRequestCounts } from '../runner/durations.js';
 import { inRuleOrder, runOrder, skipReason } from '../runner/select.js';
 import type { TargetConfig } from '../targets/config.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
@@ -25,6 +28,22 @@ export interface PerformedRun {
   readonly summary: string;
 }
 
+/**
+ * The rules a --budget leaves out, by the request counts of the last run against this kind of target (else of the
+ * baseline report); none when no count is known yet, which the run says.
+ */
+function budgetFor(s: RunCommandOptions, requests: number, selected: readonly Rule[]): BudgetPlan | undefined {
+  const costs = new Map([...(s.baseline?.results ?? []).flatMap((r) => (r.request_count === undefined ? [] : [[r.id, r.request_count] as const])), ...lastRequestCounts(countsKey(s.kind, s.runs))]);
+  if (costs.size === 0) {
+    process.stderr.write(`conformance: --budget ${requests}: no request counts are known yet (run once without it, or give --baseline), so every selected rule runs\n`);
+    return undefined;
+  }
+  const faults = (FAULTS as readonly FaultInfo[]).filter((f) => f.verdict === undefined).map((f) => f.caughtBy);
+  const plan = planBudget({ rules: selected, costs, faults, requests });
+  process.stderr.write(`conformance: --budget ${requests} requests: ${plan.leftOut.size} of ${selected.length} rules left out, about ${plan.expectedRequests} requests expected (the report names what was left out)\n`);
+  return plan;
+}
+
 /** Runs the suite as the options say and writes the reports; returns the report and its comparison with the baseline. */
 export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = machineProbe): Promise<PerformedRun> {
   const rules = allRules();
@@ -40,7 +59,9 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
   }
   let report: Report;
   try {
-    const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
+    const selection = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
+    const budget = s.budget === undefined ? undefined : budgetFor(s, s.budget, rules.filter((r) => selection(r) === undefined));
+    const skip = budget ? skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}), leftOut: budget.leftOut }, rules) : selection;
     const live = (t: TargetConfig) => liveTarget(t, { interactive: s.interactive, soak: s.profile === 'soak', rules, selected: (r) => skip(r) === undefined });
     target = live(reconfigure());
     const browserRules = rules.filter((r) => skip(r) === undefined && usesBrowser(r, target)).length;
@@ -57,7 +78,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
       const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && needsOperator(r, target));
       // After the last line written around it: a bar on a terminal owns the line it draws on (plain lines when the
       // operator may be asked something, so that the bar does not draw over the question).
-      const counts = lastRequestCounts(target.kind);
+      const counts = lastRequestCounts(countsKey(target.kind, s.runs));
       const expectedRequests = new Map(rules.filter((r) => skip(r) === undefined && counts.has(r.id)).map((r) => [r.id, counts.get(r.id)!]));
       progress = new Progress({
         total: rules.length, masker, expectedRequests,
@@ -69,11 +90,16 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
         target, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
         ...(s.only ? { only: s.only } : {}),
         ...(s.shard ? { shard: s.shard } : {}),
-        options: { profile: s.profile, strict: s.strict, ...(target.effectWindowMs ? { effect_window_ms: target.effectWindowMs } : {}) },
+        ...(budget ? { leftOut: budget.leftOut } : {}),
+        options: {
+          profile: s.profile, strict: s.strict,
+          ...(target.effectWindowMs ? { effect_window_ms: target.effectWindowMs } : {}),
+          ...(budget ? { budget: { requests: s.budget, expected_requests: budget.expectedRequests, left_out: [...budget.leftOut.keys()] } } : {}),
+        },
         onResult: progress.onResult,
       });
       keepDurations(target.kind, report.results);
-      keepRequestCounts(target.kind, report.results);
+      keepRequestCounts(countsKey(target.kind, s.runs), report.results);
       report = { ...report, results: inRuleOrder(report.results, rules) };
     } finally {
       progress?.end();

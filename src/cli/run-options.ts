@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
 import { readReport } from '../report/index.js';
+import { parseBudget } from '../runner/budget.js';
 import { randomSeed } from '../runner/seed.js';
 import { parseShard, selector, type Shard } from '../runner/select.js';
 import { given, oneOf } from './args.js';
@@ -36,6 +37,7 @@ export interface RunFlags {
   readonly envFile?: string;
   readonly shard?: string;
   readonly dryRun?: boolean;
+  readonly budget?: string;
 }
 
 interface RunFlag {
@@ -58,6 +60,7 @@ const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'out', flags: '--out <dir>', help: 'where the reports go (default: reports)' },
   { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins' },
   { key: 'shard', flags: '--shard <i/n>', help: 'run the i-th of n shares of the rules; join the reports with `conformance merge`', notForCertify: 'certify a sharded run with --from <merged report.json>' },
+  { key: 'budget', flags: '--budget <requests|duration>', help: 'the CI gate within a budget: 2000 (requests) or 300s / 5m (at RATE_LIMIT_RPS); takes the rules that catch the most per request, by the request counts of the last run (or of --baseline), and names the ones left out', notForCertify: 'a certificate covers every rule' },
   { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target and every rule it would skip with why, and send nothing', notForCertify: 'a certificate needs a real run' },
 ];
 
@@ -92,6 +95,8 @@ export interface RunCommandOptions {
   readonly only?: string;
   readonly shard?: Shard;
   readonly baseline?: Report;
+  /** At most this many requests (--budget, a duration already turned into requests at the rate limit). */
+  readonly budget?: number;
   readonly dryRun: boolean;
   /** A person at the terminal can be asked to act (operator steps): stdin and stderr are terminals and CI is not set. */
   readonly interactive: boolean;
@@ -108,6 +113,7 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
     ? oneOf('--target', flags.target, ['emulator', 'remote'] as const, 'emulator')
     : oneOf('CONFORMANCE_TARGET', env.CONFORMANCE_TARGET, ['emulator', 'remote'] as const, 'emulator');
   const shard = parseShard(flags.shard);
+  const budget = budgetSetting(flags.budget, kind === 'remote' ? env.RATE_LIMIT_RPS : undefined);
   return {
     kind,
     profile,
@@ -117,11 +123,21 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
     strict: flags.strict ?? false,
     ...(only ? { only } : {}),
     ...(shard ? { shard } : {}),
+    ...(budget !== undefined ? { budget } : {}),
     ...(flags.baseline !== undefined ? { baseline: await loadReport(flags.baseline, '--baseline') } : {}),
     dryRun: flags.dryRun ?? false,
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) && !env.CI,
     env,
   };
+}
+
+function budgetSetting(raw: string | undefined, rps: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return parseBudget(raw, rps && Number(rps) > 0 ? Number(rps) : undefined);
+  } catch (err) {
+    throw new ConfigError('--budget', (err as Error).message);
+  }
 }
 
 /** Reads a report a flag names; a ConfigError naming the flag when it cannot. */

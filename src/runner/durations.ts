@@ -19,7 +19,7 @@ const FILE = kitPath('node_modules', '.cache', 'conformance-kit', 'durations.jso
 /** The requests each rule sent in the last run, for the progress line's estimate of what is left. */
 const REQUESTS_FILE = kitPath('node_modules', '.cache', 'conformance-kit', 'requests.json');
 
-type Stored = Partial<Record<TargetKind, Record<string, number>>>;
+type Stored = Partial<Record<string, Record<string, number>>>;
 
 function readStored(path: string): Stored {
   try {
@@ -39,21 +39,29 @@ export function keepDurations(kind: TargetKind, results: readonly RuleResult[], 
   keepFigures(kind, results, (r) => r.duration_ms, path);
 }
 
-/** The requests each rule sent in its last run against this kind of target (empty when none were kept). */
-export function lastRequestCounts(kind: TargetKind, path = REQUESTS_FILE): Durations {
-  return lastFigures(kind, path);
+/**
+ * The key of request counts: the kind of target and the cases per property, since a full run's property rules send
+ * twenty times the quick one's requests.
+ */
+export function countsKey(kind: TargetKind, runs: number): string {
+  return `${kind}:${runs}`;
+}
+
+/** The requests each rule sent in its last run under this key (countsKey; empty when none were kept). */
+export function lastRequestCounts(key: string, path = REQUESTS_FILE): Durations {
+  return lastFigures(key, path);
 }
 
 /** Keeps the request count of each rule that ran. Never fails the run. */
-export function keepRequestCounts(kind: TargetKind, results: readonly RuleResult[], path = REQUESTS_FILE): void {
-  keepFigures(kind, results, (r) => r.request_count, path);
+export function keepRequestCounts(key: string, results: readonly RuleResult[], path = REQUESTS_FILE): void {
+  keepFigures(key, results, (r) => r.request_count, path);
 }
 
-function lastFigures(kind: TargetKind, path: string): Durations {
+function lastFigures(kind: string, path: string): Durations {
   return new Map(Object.entries(readStored(path)[kind] ?? {}).filter(([, n]) => typeof n === 'number'));
 }
 
-function keepFigures(kind: TargetKind, results: readonly RuleResult[], figure: (r: RuleResult) => number | undefined, path: string): void {
+function keepFigures(kind: string, results: readonly RuleResult[], figure: (r: RuleResult) => number | undefined, path: string): void {
   try {
     const stored = readStored(path);
     const mine = { ...stored[kind] };

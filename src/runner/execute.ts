@@ -25,6 +25,8 @@ export interface RunPlan {
   readonly runs: number;
   readonly only?: string;
   readonly shard?: Shard;
+  /** Rules a --budget left out, with why (src/runner/budget.ts). */
+  readonly leftOut?: ReadonlyMap<string, string>;
   readonly concurrency?: number;
   /** Recorded in the report for the reader: profile, strict, and the like. */
   readonly options?: Record<string, unknown>;
@@ -67,7 +69,11 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
       { target, client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
       {
         rules: settings.rules,
-        skip: skipReason({ ...(settings.only ? { only: settings.only } : {}), ...(settings.shard ? { shard: settings.shard } : {}) }, settings.rules),
+        skip: skipReason({
+          ...(settings.only ? { only: settings.only } : {}),
+          ...(settings.shard ? { shard: settings.shard } : {}),
+          ...(settings.leftOut ? { leftOut: settings.leftOut } : {}),
+        }, settings.rules),
         concurrency: settings.concurrency ?? 8,
         ...(settings.onResult ? { onResult: settings.onResult } : {}),
       },

@@ -44,14 +44,14 @@ export function shardSelector(shard: Shard, allIds: readonly string[]): Selector
   return (rule) => (position.get(rule.id) ?? 0) % shard.count === shard.index - 1;
 }
 
-/** The skip reason of a run with these options: --only first, then --shard. */
-export function skipReason(options: { only?: string; shard?: Shard }, allRules: readonly Rule[]): SkipReason {
+/** The skip reason of a run with these options: --only first, then --shard, then --budget (src/runner/budget.ts). */
+export function skipReason(options: { only?: string; shard?: Shard; leftOut?: ReadonlyMap<string, string> }, allRules: readonly Rule[]): SkipReason {
   const only = selector(options.only);
   const inShard = options.shard ? shardSelector(options.shard, allRules.map((r) => r.id)) : () => true;
   return (rule) => {
     if (!only(rule)) return `not selected by --only ${options.only}`;
     if (!inShard(rule)) return `runs in another shard than ${options.shard!.index}/${options.shard!.count}`;
-    return undefined;
+    return options.leftOut?.get(rule.id);
   };
 }
 

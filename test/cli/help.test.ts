@@ -25,7 +25,7 @@ const commands = COMMANDS.map((make) => make({ exitCode: 0 })).map((c) => ({
 }));
 
 const EXPECTED_FLAGS: Record<string, readonly string[]> = {
-  run: ['--target', '--profile', '--only', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--shard', '--dry-run'],
+  run: ['--target', '--profile', '--only', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--shard', '--budget', '--dry-run'],
   certify: ['--target', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--from'],
   merge: ['--out', '--strict'],
   'verify-certificate': ['--report'],

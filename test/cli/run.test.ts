@@ -123,6 +123,24 @@ describe('conformance run: errors', () => {
     expect(only.stderr).toContain('--only matches no rule');
   });
 
+  it('exits 2 naming a bad --budget, and runs within one: the rules left out are skipped with why, and the report lists them', async () => {
+    const bad = await conformance(['run', '--budget', 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--budget must be a number of requests');
+    const dir = await mkdtemp(join(tmpdir(), 'conformance-budget-'));
+    const first = await conformance(['run', '--only', '2.3', '--seed', '5', '--runs', '2', '--out', join(dir, 'first')]);
+    expect(first.code).toBe(0);
+    const r = await conformance(['run', '--only', '2.3', '--seed', '5', '--runs', '2', '--budget', '4', '--baseline', join(dir, 'first', 'report.json'), '--out', join(dir, 'budget')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/--budget 4 requests: \d+ of \d+ rules left out/);
+    const report = JSON.parse(await readFile(join(dir, 'budget', 'report.json'), 'utf8')) as Report;
+    const budget = report.options?.budget as { requests: number; left_out: string[] };
+    expect(budget.requests).toBe(4);
+    expect(budget.left_out.length).toBeGreaterThan(0);
+    for (const id of budget.left_out) expect(report.results.find((x) => x.id === id)?.detail).toMatch(/^left out by --budget 4 requests/);
+    expect(report.request_count).toBeLessThanOrEqual(4 + 2);
+  });
+
   it('lists rules', async () => {
     const r = await conformance(['rules', '--json']);
     expect(r.code).toBe(0);

@@ -37,8 +37,8 @@ describe('run order from the last durations', () => {
 
   it('keeps the request count of each rule that ran, per kind of target', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'requests-')), 'requests.json');
-    keepRequestCounts('remote', [{ ...result('a', 10), request_count: 186 }, { ...result('b', 5, 'skipped'), request_count: 0 }, result('c', 1)], path);
-    expect([...lastRequestCounts('remote', path)]).toEqual([['a', 186]]);
-    expect(lastRequestCounts('emulator', path).size).toBe(0);
+    keepRequestCounts('remote:5', [{ ...result('a', 10), request_count: 186 }, { ...result('b', 5, 'skipped'), request_count: 0 }, result('c', 1)], path);
+    expect([...lastRequestCounts('remote:5', path)]).toEqual([['a', 186]]);
+    expect(lastRequestCounts('remote:100', path).size).toBe(0);
   });
 });

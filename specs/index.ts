@@ -53,6 +53,7 @@ import chatHistory from './4.3-chat-history.js';
 import messageFields from './4.3-message-fields.js';
 import connectReact from './4.3-connect-react.js';
 import chatHttp from './4.3-chat-http.js';
+import invalidUtf8 from './4.3-invalid-utf8.js';
 import chatValidation from './4.3-chat-validation.js';
 import editIdentity from './4.3-edit-identity.js';
 import commentRules from './4.3-comment-rules.js';
@@ -72,7 +73,7 @@ import disconnectHook from './5.3-disconnect-hook.js';
 import disconnectHookCount from './6-disconnect-hook-count.js';
 import outgoingHooks from './6-outgoing-hooks.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, pageHardening, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, chatRaces, forwardsImport, accountApiAuth, httpRobustness, accountApiMore, staleTokens, accountAddresses, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, pageHardening, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, invalidUtf8, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, chatRaces, forwardsImport, accountApiAuth, httpRobustness, accountApiMore, staleTokens, accountAddresses, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

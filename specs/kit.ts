@@ -96,3 +96,4 @@ export * from '../generators/chat-requests.js';
 export * from '../generators/chat-model.js';
 export * from '../generators/filters.js';
 export * from '../generators/chat-http.js';
+export * from '../generators/invalid-utf8.js';

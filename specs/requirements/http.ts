@@ -253,4 +253,12 @@ export const HTTP = requirements([
     partial: 'repeated Authorization headers are not sent: the kit\'s request model holds one value per header',
     theme: 'http',
   },
+  {
+    id: 'REQ-0-json-utf8-bytes', section: '0', source: 'http', level: 'should',
+    statement: 'JSON text exchanged between systems is UTF-8 (RFC 8259 §8.1): a body with bytes that are not UTF-8 inside a string breaks nothing.',
+    observes: 'the token endpoint and every chat route with a body answer such a body 4xx or 2xx, never 5xx; the token endpoint issues no token for it',
+    needs: ['nothing'],
+    reading: { kind: 'robustness' },
+    rules: ['oauth.token.invalid-utf8', 'chat.http.connect.invalid-utf8', 'chat.http.disconnect.invalid-utf8', 'chat.http.chats.invalid-utf8', 'chat.http.message.invalid-utf8', 'chat.http.status.invalid-utf8', 'chat.http.typing.invalid-utf8', 'chat.http.react.invalid-utf8'],
+  },
 ]);

@@ -4,6 +4,7 @@
  * the spec gives it (the token endpoint answers 400). The raw bytes are kept on the request because the chat
  * interface (§5.2) signs the MD5 of the exact body.
  */
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { FaultSwitches } from './faults.js';
@@ -95,6 +96,7 @@ export function installBodyParsers(app: FastifyInstance, faults: FaultSwitches):
     request.rawBody = body;
     // An empty body is no body (clients often send the header on bodiless POSTs); routes that need one refuse it.
     if (body.length === 0) return done(null, undefined);
+    if (faults.isOn('crash-on-invalid-utf8') && !isUtf8(body)) return done(new BodyParseError(500, 'EMULATOR_FAULT_CRASH', 'simulated crash on bytes that are not UTF-8'), undefined);
     try {
       done(null, JSON.parse(body.toString('utf8')));
     } catch {

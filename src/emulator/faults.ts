@@ -92,6 +92,11 @@ export const FAULTS = defineFaults([
     caughtBy: ['oauth.token.client-id.wrong', 'oauth.token.body-not-json'] },
   { name: 'crash-on-malformed-body', description: 'An unparseable request body yields a 500.',
     caughtBy: ['oauth.token.body-not-json', 'oauth.token.no-server-error'] },
+  // Bytes that are not UTF-8 inside a JSON string (RFC 8259 §8.1): refused or decoded, never a crash
+  { name: 'crash-on-invalid-utf8', description: 'A JSON body with bytes that are not UTF-8 (inside a string) yields a 500 at the token endpoint.',
+    caughtBy: ['oauth.token.invalid-utf8'] },
+  { name: 'chat-crash-on-invalid-utf8', description: 'A chat body with bytes that are not UTF-8 inside a JSON string yields a 500.',
+    caughtBy: ['chat.http.connect.invalid-utf8', 'chat.http.chats.invalid-utf8', 'chat.http.message.invalid-utf8', 'chat.http.status.invalid-utf8', 'chat.http.typing.invalid-utf8', 'chat.http.react.invalid-utf8', 'chat.http.disconnect.invalid-utf8'] },
   // Credentials where the spec puts none, seen by the runner's leak scan in any rule (src/emulator/leak-faults.ts)
   { name: 'token-in-cookie', description: 'A successful token answer also sets the access token as a cookie (§2.2: "not in browser cookies").',
     caughtBy: ['oauth.token-response.token-type', 'oauth.refresh.rotates'] },

@@ -57,9 +57,9 @@ export interface ChatCall {
   readonly method: 'GET' | 'POST' | 'DELETE' | 'PUT';
   /** Path with its query string, e.g. from `chatPaths`. */
   readonly path: string;
-  /** A JSON value (serialized here) or raw text sent as is. */
+  /** A JSON value (serialized here) or raw text or bytes sent as is. */
   readonly json?: unknown;
-  readonly raw?: string;
+  readonly raw?: string | Buffer;
 }
 
 export interface SignContext {

@@ -100,7 +100,7 @@ export function spoilsFor(call: ChatCall): SignatureSpoil[] {
 }
 
 export function spoilOptions(route: ChatRouteName, f: RouteFixture, call: ChatCall, spoil: SignatureSpoil): SendOptions {
-  const body = call.raw ?? (call.json === undefined ? undefined : JSON.stringify(call.json));
+  const body = typeof call.raw === 'string' ? call.raw : call.raw !== undefined ? call.raw.toString('utf8') : call.json === undefined ? undefined : JSON.stringify(call.json);
   const secret = f.session.channel.secret;
   switch (spoil) {
     case 'wrong-secret': return { secret: `${secret.slice(0, -1)}${secret.endsWith('a') ? 'b' : 'a'}` };

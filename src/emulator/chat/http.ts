@@ -4,6 +4,7 @@
  * client is never reset while still sending), and how body bytes become text (UTF-8). The HTTP-robustness faults of
  * the chat interface live here too, so that the routes only ask.
  */
+import { isUtf8 } from 'node:buffer';
 import type { FastifyRequest } from 'fastify';
 import type { FaultSwitches } from '../faults.js';
 
@@ -51,6 +52,7 @@ export function checkBodySize(body: Buffer, faults: FaultSwitches): void {
 
 /** The body's text: UTF-8 (§5.2 signs the UTF-8 bytes); `chat-text-latin1` reads each byte as one character. */
 export function bodyText(raw: Buffer, faults: FaultSwitches): string {
+  if (faults.isOn('chat-crash-on-invalid-utf8') && !isUtf8(raw)) throw new Error('simulated crash on bytes that are not UTF-8');
   return raw.toString(faults.isOn('chat-text-latin1') ? 'latin1' : 'utf8');
 }
 

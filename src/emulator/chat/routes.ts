@@ -92,9 +92,10 @@ function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: stri
 function readJson(faults: FaultSwitches, request: FastifyRequest): unknown {
   const raw = request.rawBody;
   if (!raw || raw.length === 0) return undefined;
+  const text = bodyText(raw, faults);
   let body: unknown;
   try {
-    body = JSON.parse(bodyText(raw, faults));
+    body = JSON.parse(text);
   } catch {
     crashOnMalformed(faults);
     throw invalidRequest([{ field: 'body', message: 'is not valid JSON' }]);

@@ -8,7 +8,8 @@
  */
 export interface RateLimiterOptions {
   readonly rps: number;
-  /** Extra milliseconds added to the one-second window (default 50). */
+  /** Extra milliseconds added to the one-second window (default 20: the window counts from answers, which already
+   * come after the arrivals the server counts, so the margin is only for clock granularity). */
   readonly marginMs?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -29,7 +30,7 @@ export class RateLimiter {
     if (!(options.rps > 0)) throw new RangeError(`rps must be positive, got ${options.rps}`);
     // A fractional ceiling (0.5 rps) means one request per 2 s.
     this.#limit = Math.max(1, Math.floor(options.rps));
-    this.#windowMs = (1000 * this.#limit) / options.rps + (options.marginMs ?? 50);
+    this.#windowMs = (1000 * this.#limit) / options.rps + (options.marginMs ?? 20);
     this.#now = options.now ?? (() => performance.now());
     this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }

@@ -2,11 +2,11 @@
  * The variation table: each allowed variation of the emulator and why the spec allows it (docs/variations.md,
  * `conformance variations`).
  */
-import { VARIATIONS } from '../emulator/variations.js';
+import { VARIATIONS, type VariationInfo } from '../emulator/variations.js';
 
 export function variationsMarkdown(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  const rows = VARIATIONS.map((v) => `| \`${v.name}\` | ${cell(v.description)} | ${cell(v.basis)} |`);
+  const rows = (VARIATIONS as readonly VariationInfo[]).map((v) => `| \`${v.name}\` | ${cell(v.description)} | ${cell(v.basis)} | ${v.scope ? `\`${v.scope}\`` : 'every rule'} |`);
   return [
     '# Emulator variations: behaviours the spec allows',
     '',
@@ -22,8 +22,11 @@ export function variationsMarkdown(): string {
     '',
     `${VARIATIONS.length} variations.`,
     '',
-    '| variation | what the emulator does | basis (reading, spec) |',
-    '|---|---|---|',
+    'A variation of the chat interface or of the list endpoints runs the rules of its scope, those that call what it',
+    'changes (a rule that never calls the chat interface cannot observe a variation of it); the others run every rule.',
+    '',
+    '| variation | what the emulator does | basis (reading, spec) | rules run |',
+    '|---|---|---|---|',
     ...rows,
     '',
   ].join('\n');

@@ -21,7 +21,18 @@ export interface VariationInfo {
    * windows, for a variation whose effects come late (a real service's are not instant).
    */
   readonly run?: { readonly fullWindows?: boolean };
+  /**
+   * The rules that can observe it, as an `--only` selection (`chat.*`): those that call the endpoints it changes.
+   * A variation of the chat interface cannot reach a rule that never calls it, so `test/variations/` runs only these;
+   * without a scope, the whole suite.
+   */
+  readonly scope?: string;
 }
+
+/** The rules that call the chat interface: every `chat.*` rule. */
+export const CHAT_SCOPE = 'chat.*';
+/** The rules that call the list endpoints: the list rules and the account API's and HTTP robustness rules over them. */
+export const LISTS_SCOPE = 'lists.*,api.*,http.*';
 
 const defineVariations = <const T extends readonly VariationInfo[]>(list: T): T => list;
 

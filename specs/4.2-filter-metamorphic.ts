@@ -7,14 +7,16 @@
  */
 import fc from 'fast-check';
 import {
-  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, nothingToPage, RANGE_CF_TYPES, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
+  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, noted, nothingToPage, RANGE_CF_TYPES, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
 } from './kit.js';
 
 const ALL = ['common', 'per-list', 'custom-fields'] as const;
 const name = (c: readonly Clause[]) => describeFilter(c);
 
+/** The first fetch that went wrong: a failure before a recorded refusal (an open range, K18). */
 function failedFetch(...fetches: ListFetch[]): Finding | undefined {
-  return fetches.find((f) => !f.ok)?.finding;
+  const bad = fetches.filter((f) => !f.ok).map((f) => f.finding);
+  return bad.find((f) => f.verdict === 'failed') ?? bad[0];
 }
 
 /** What the read-only rules filter: the lists as the target shows them without a filter. */
@@ -176,7 +178,7 @@ const ranges = metaRule(
   {
     id: 'lists.filter.meta.range-narrowing', requires: [], needs: ['access-token'],
     title: 'A narrower range returns a subset of a wider one, and two adjacent ranges share no record',
-    reading: 'Read-only. Holds whether bounds are inclusive or exclusive (that choice is reported by lists.filter.info.range-bounds): [b,c] ⊆ [a,d] ⊆ [a,∞) for a ≤ b ≤ c ≤ d, and [a,m] ∩ [m+1,d] = ∅ for integer values.',
+    reading: 'Read-only. Holds whether bounds are inclusive or exclusive (that choice is reported by lists.filter.info.range-bounds): [b,c] ⊆ [a,d] ⊆ [a,∞) for a ≤ b ≤ c ≤ d, and [a,m] ∩ [m+1,d] = ∅ for integer values. The open range [a,∞) is judged when answered; its refusal is recorded (§4.2 shows [from] and [to]; one bound alone is not stated, K18).',
     covers: ['4.2/Range', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/numeric', '4.2/date, date_time'],
   },
   'range relations held',
@@ -186,16 +188,19 @@ const ranges = metaRule(
       const [a, b, m, c, d] = [0.9, 0.91, 0.92, 0.93, 0.94].map((p) => q(r.values, p)) as [number, number, number, number, number];
       const wide = await fetchFiltered(t, bearer, r.u.list, [r.make(a, d)]);
       const narrow = await fetchFiltered(t, bearer, r.u.list, [r.make(b, c)]);
-      const open = await fetchFiltered(t, bearer, r.u.list, [r.make(a)]);
+      // [m+1, d] exists only while m < d: values bunched at the top leave no upper range to compare (never a reversed one).
+      const adjacent = m + 1 <= d;
       const lower = await fetchFiltered(t, bearer, r.u.list, [r.make(a, m)]);
-      const upper = await fetchFiltered(t, bearer, r.u.list, [r.make(m + 1, d)]);
-      const bad = failedFetch(wide, narrow, open, lower, upper);
+      const upper = adjacent ? await fetchFiltered(t, bearer, r.u.list, [r.make(m + 1, d)]) : lower;
+      const bad = failedFetch(wide, narrow, lower, upper);
       if (bad) return [bad];
       const n = `${r.u.list} ${r.label}`;
+      // The open range [a,∞) is not stated (§4.2 shows [from] and [to]): its refusal is recorded, the relation judged when answered.
+      const open = await fetchFiltered(t, bearer, r.u.list, [r.make(a)]);
       return [
         subsetOf(`${n}: [b,c] ⊆ [a,d]`, narrow.ids, wide.ids, `[${b}, ${c}]`, `[${a}, ${d}]`),
-        subsetOf(`${n}: [a,d] ⊆ [a,∞)`, wide.ids, open.ids, `[${a}, ${d}]`, `[${a}, ∞)`),
-        disjoint(`${n}: [a,m] ∩ [m+1,d] = ∅`, lower.ids, upper.ids, `[${a}, ${m}]`, `[${m + 1}, ${d}]`),
+        open.ok ? subsetOf(`${n}: [a,d] ⊆ [a,∞)`, wide.ids, open.ids, `[${a}, ${d}]`, `[${a}, ∞)`) : open.finding,
+        adjacent ? disjoint(`${n}: [a,m] ∩ [m+1,d] = ∅`, lower.ids, upper.ids, `[${a}, ${m}]`, `[${m + 1}, ${d}]`) : noted(`${n}: [a,m] ∩ [m+1,d] = ∅`, `m = ${m} and d = ${d}: no upper range to compare`),
       ];
     };
     // a ≤ b ≤ c ≤ d a few percent of the values apart, so the ranges stay narrow.

@@ -6,8 +6,11 @@
  * - `strict`: what a record must satisfy to be owed (ranges exclusive, exact names and values, a checkbox set).
  * A record that satisfies `strict` must be returned; a returned record must satisfy `loose`.
  */
+import type { Check } from '../model/check.js';
 import type { Finding } from '../model/outcome.js';
-import { fail, pass } from '../model/outcome.js';
+import { fail, observed, pass } from '../model/outcome.js';
+import { isSuccess } from '../model/http.js';
+import { briefBody } from './status.js';
 import { describeFilter, ENUM_CF_TYPES, TEXT_CF_TYPES, type Clause, type Scalar } from '../protocol/filters.js';
 
 export interface CfValueView { readonly field_id?: unknown; readonly field_type?: unknown; readonly values?: readonly { readonly value?: unknown; readonly enum_id?: unknown }[] }
@@ -156,4 +159,24 @@ export function nothingToPage(what: string, count: number): Finding {
 export function condense(findings: readonly Finding[], what: string): Finding[] {
   const notable = findings.filter((f) => f.verdict !== 'passed');
   return notable.length > 0 ? notable : [pass(what, `${findings.length} checks held`)];
+}
+
+/**
+ * An open range (only [from] or only [to]) refused: recorded (informational), never a failure of its own. §4.2 shows a
+ * range with both bounds ("`Range` = `from`/`to` is allowed"); one bound alone is not stated (reading `open-point`, K18).
+ */
+export function openRangeRefused(what: string, status: number): Finding {
+  return observed('open range', `${what} refused with ${status}: a range with one bound is not stated (§4.2 shows [from] and [to]), recorded`);
+}
+
+/**
+ * A filter shape §4.2 allows is accepted: a 2xx (200 with records, or 204 when none match) passes, a refusal fails. An
+ * open range is not stated, so its refusal is recorded (`openRangeRefused`), not failed.
+ */
+export function shapeAccepted(what: string, openRange = false): Check {
+  return (res) => {
+    if (isSuccess(res.status)) return pass(what, `status ${res.status}`);
+    if (openRange && res.status >= 400 && res.status < 500) return openRangeRefused(what, res.status);
+    return fail(what, `expected a 2xx answer (200 with records, or 204 when none match), observed ${res.status}${briefBody(res)}`);
+  };
 }

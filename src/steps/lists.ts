@@ -5,7 +5,7 @@
  */
 import { parseJson } from '../checks/json.js';
 import { briefBody } from '../checks/status.js';
-import type { RecordView } from '../checks/filter-meaning.js';
+import { openRangeRefused, type RecordView } from '../checks/filter-meaning.js';
 import type { Finding } from '../model/outcome.js';
 import { fail, pass, SkipRule } from '../model/outcome.js';
 import { accountFlagsRequest, describeFilter, encodeFilter, listRequest, type Clause, type Encoding, type ListName } from '../protocol/filters.js';
@@ -36,17 +36,20 @@ export interface PageRead {
   readonly res: HttpResponse;
   readonly records: readonly RecordView[] | undefined;
   readonly next: string | undefined;
+  /** The answer carries `_links` (HAL): its `next` says whether more pages follow. Without, pages are asked by number. */
+  readonly linked: boolean;
 }
 
 /** One page: 204 is an empty page; a 2xx without `_embedded.<list>` cannot be read and ends the rule as errored. */
 export function readPage(res: HttpResponse, list: ListName): PageRead {
-  if (res.status === 204) return { res, records: [], next: undefined };
-  if (res.status < 200 || res.status >= 300) return { res, records: undefined, next: undefined };
+  if (res.status === 204) return { res, records: [], next: undefined, linked: true };
+  if (res.status < 200 || res.status >= 300) return { res, records: undefined, next: undefined, linked: true };
   const body = parseJson(res) as { _embedded?: Record<string, unknown>; _links?: { next?: { href?: unknown } } } | undefined;
   const records = body?._embedded?.[list];
   if (!Array.isArray(records)) throw new Precondition(`the ${list} list answered ${res.status} without an _embedded.${list} array${briefBody(res)}`);
   const href = body?._links?.next?.href;
-  return { res, records: records.filter((r): r is RecordView => typeof (r as RecordView)?.id === 'number'), next: typeof href === 'string' && records.length > 0 ? href : undefined };
+  const linked = body?._links !== null && typeof body?._links === 'object';
+  return { res, records: records.filter((r): r is RecordView => typeof (r as RecordView)?.id === 'number'), next: typeof href === 'string' && records.length > 0 ? href : undefined, linked };
 }
 
 /**
@@ -75,6 +78,7 @@ async function fetchPages(t: RuleContext, bearer: string, list: ListName, query:
   const statuses: number[] = [];
   let url: string | undefined = first.url;
   let pages = 0;
+  let pageSize = 0;
   while (url !== undefined && pages < maxPages) {
     const page = readPage(await t.send({ ...first, url }), list);
     pages += 1;
@@ -83,19 +87,35 @@ async function fetchPages(t: RuleContext, bearer: string, list: ListName, query:
       const finding = fail('list answered', `expected a 2xx answer to GET /api/v4/${list}?${decodeURIComponent(query)}${pages > 1 ? ` (page ${pages}, from _links.next)` : ''}, observed ${page.res.status}${briefBody(page.res)}`);
       return { ok: false, finding, records, ids, duplicates, pages, truncated: false, statuses };
     }
+    let fresh = 0;
     for (const r of page.records) {
       if (ids.has(r.id)) duplicates.push(r.id);
-      else { ids.add(r.id); records.push(r); }
+      else { ids.add(r.id); records.push(r); fresh += 1; }
     }
-    url = page.next;
+    if (pages === 1) pageSize = page.records.length;
+    // Without HAL links (the list body is "not shown", §4.2), the next page is asked by number while pages come full.
+    const more = !page.linked && fresh > 0 && page.records.length >= pageSize;
+    url = page.next ?? (more ? `${first.url}&page=${pages + 1}` : undefined);
   }
   const truncated = url !== undefined;
   return { ok: true, finding: pass('list answered', `${records.length} record(s) in ${pages} page(s)`), records, ids, duplicates, pages, truncated, statuses };
 }
 
-/** A filtered fetch in one encoding. */
-export function fetchFiltered(t: RuleContext, bearer: string, list: ListName, clauses: readonly Clause[], encoding?: Encoding, options?: { limit?: number }): Promise<ListFetch> {
-  return fetchAll(t, bearer, list, encodeFilter(clauses, encoding), options);
+/**
+ * A filtered fetch in one encoding. A filter holding an open range (only [from] or only [to]) that is refused with a
+ * 4xx is recorded, not failed: §4.2 shows a range with both bounds ("`Range` = `from`/`to` is allowed"), an open one is
+ * not stated (K18). The fetch stays not ok, so the rule judges nothing more of it.
+ */
+export async function fetchFiltered(t: RuleContext, bearer: string, list: ListName, clauses: readonly Clause[], encoding?: Encoding, options?: { limit?: number }): Promise<ListFetch> {
+  const f = await fetchAll(t, bearer, list, encodeFilter(clauses, encoding), options);
+  const last = f.statuses.at(-1) ?? 0;
+  if (f.ok || !hasOpenRange(clauses) || last < 400 || last >= 500) return f;
+  return { ...f, finding: openRangeRefused(`${list} filtered by ${describeFilter(clauses)}`, last) };
+}
+
+/** A range clause with only one bound. */
+export function hasOpenRange(clauses: readonly Clause[]): boolean {
+  return clauses.some((c) => (c.kind === 'range' || c.kind === 'cf-range') && (c.from === undefined || c.to === undefined));
 }
 
 /**

@@ -351,9 +351,9 @@ export const LISTS = requirements([
     needs: ['nothing'],
     reading: {
       kind: 'stated-behaviour', review: 'K20',
-      passed: 'the records matching every parameter (the intersection of the single-parameter results)',
-      failed: 'only a breakage: the spec does not say how parameters combine',
-      informational: 'another combination than AND, recorded',
+      passed: 'the records matching every parameter: a subset of each parameter\'s answer alone (AND)',
+      failed: 'a parameter that does not apply: the answer is neither within each parameter alone (AND) nor exactly their union (OR), e.g. one parameter ignored',
+      informational: 'the parameters combined as alternatives (exactly the union, OR): the spec does not say how parameters combine, recorded',
     },
     rules: ['lists.filter.meta.intersection'],
   },

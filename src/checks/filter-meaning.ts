@@ -90,30 +90,36 @@ function cfValuesMatch(type: string, items: readonly { value?: unknown; enum_id?
   });
 }
 
-/** All clauses hold (AND); undefined when one cannot be decided and none is false. */
-export function satisfies(r: RecordView, clauses: readonly Clause[], reading: Reading): Verdict3 {
+/**
+ * How the parameters of one filter combine: `all` (AND, the kit's reading) or `any` (OR). §4.2 does not say; another
+ * combination than AND is recorded, not failed (K20, REQ-4.2-combined-parameters).
+ */
+export type Combination = 'all' | 'any';
+
+/** All clauses hold (AND; `any`: one holds); undefined when no clause decides it. */
+export function satisfies(r: RecordView, clauses: readonly Clause[], reading: Reading, combine: Combination = 'all'): Verdict3 {
   let unknown = false;
   for (const c of clauses) {
     const v = satisfiesClause(r, c, reading);
-    if (v === false) return false;
+    if (v === (combine === 'any')) return v;
     if (v === undefined) unknown = true;
   }
-  return unknown ? undefined : true;
+  return unknown ? undefined : combine === 'all';
 }
 
 const ids = (list: readonly number[], max = 5): string => `${list.slice(0, max).join(', ')}${list.length > max ? ` and ${list.length - max} more` : ''}`;
 
 /** Soundness: every returned record satisfies the filter (loose reading); records that do not show the field are not judged. */
-export function returnedSatisfy(name: string, returned: readonly RecordView[], clauses: readonly Clause[]): Finding {
-  const wrong = returned.filter((r) => satisfies(r, clauses, 'loose') === false).map((r) => r.id);
+export function returnedSatisfy(name: string, returned: readonly RecordView[], clauses: readonly Clause[], combine: Combination = 'all'): Finding {
+  const wrong = returned.filter((r) => satisfies(r, clauses, 'loose', combine) === false).map((r) => r.id);
   return wrong.length === 0
     ? pass(name, `${returned.length} record(s) returned for ${describeFilter(clauses)}, each satisfies it`)
     : fail(name, `expected every record returned for ${describeFilter(clauses)} to satisfy it, observed ${wrong.length} that do not (ids ${ids(wrong)})`);
 }
 
 /** Completeness: every record of `universe` that satisfies the filter (strict reading) is among the returned ids. */
-export function noneMissing(name: string, returnedIds: ReadonlySet<number>, universe: readonly RecordView[], clauses: readonly Clause[], universeName: string): Finding {
-  const owed = universe.filter((r) => satisfies(r, clauses, 'strict') === true);
+export function noneMissing(name: string, returnedIds: ReadonlySet<number>, universe: readonly RecordView[], clauses: readonly Clause[], universeName: string, combine: Combination = 'all'): Finding {
+  const owed = universe.filter((r) => satisfies(r, clauses, 'strict', combine) === true);
   const missing = owed.filter((r) => !returnedIds.has(r.id)).map((r) => r.id);
   return missing.length === 0
     ? pass(name, `all ${owed.length} record(s) of ${universeName} that satisfy ${describeFilter(clauses)} were returned`)
@@ -179,4 +185,24 @@ export function shapeAccepted(what: string, openRange = false): Check {
     if (openRange && res.status >= 400 && res.status < 500) return openRangeRefused(what, res.status);
     return fail(what, `expected a 2xx answer (200 with records, or 204 when none match), observed ${res.status}${briefBody(res)}`);
   };
+}
+
+/**
+ * Several parameters combined as alternatives (OR) where the kit reads AND: recorded, not failed. §4.2 names each
+ * parameter ("filter[id] … By ids") and says "Filter parameters are sent as query parameters", not how several combine
+ * (K20, REQ-4.2-combined-parameters).
+ */
+export function combinedOtherwise(what: string, clauses: readonly Clause[]): Finding {
+  return observed('parameters combined', `${what}: the ${clauses.length} parameters of ${describeFilter(clauses)} were combined as alternatives (OR), not all together (AND); how parameters combine is not stated (§4.2), recorded`);
+}
+
+/**
+ * Two parameters together: a subset of each alone (AND) passes; exactly the union of the two (OR) is recorded
+ * (`combinedOtherwise`); anything else fails on the subset that does not hold (one parameter ignored).
+ */
+export function together(name: string, both: ReadonlySet<number>, a: ReadonlySet<number>, b: ReadonlySet<number>, names: { both: string; a: string; b: string }, clauses: readonly Clause[]): Finding[] {
+  const findings = [subsetOf(`${name}: A∧B ⊆ A`, both, a, names.both, names.a), subsetOf(`${name}: A∧B ⊆ B`, both, b, names.both, names.b)];
+  if (findings.every((f) => f.verdict === 'passed')) return findings;
+  const union = new Set([...a, ...b]);
+  return sameSet(name, both, union, '', '').verdict === 'passed' ? [combinedOtherwise(name, clauses)] : findings;
 }

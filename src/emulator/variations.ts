@@ -64,6 +64,8 @@ export const VARIATIONS = defineVariations([
     basis: 'open-point: §4.2 "Response body of list endpoints: not shown"; HAL and its links are the live service\'s shape (docs/field-notes.md), not the spec\'s.' },
   { name: 'lists-slow-filtered', description: 'The first filtered answer of each list is held 10 s before it is sent.',
     basis: 'effect-window: a hang is an answer slower than 30 s; a filter over a large list can take seconds.' },
+  { name: 'lists-filters-any', description: 'Several filter parameters in one request are combined as alternatives (OR): a record matching any of them is returned.',
+    basis: 'open-point: §4.2 names each parameter ("filter[id] … By ids", "filter[name] … By name") and says "Filter parameters are sent as query parameters", not how several combine (K20, REQ-4.2-combined-parameters: another combination than AND is recorded).' },
   // (end of lists)
 
   // ---- Chat: connection, participants, messages, delivery status, scope (§2.4–§2.9, §3.2, §3.3)

@@ -72,3 +72,26 @@ describe('open ranges (K18)', () => {
     expect(shapeAccepted('customers without a filter')(res(404)).verdict).toBe('failed');
   });
 });
+
+describe('parameters combined (K20)', () => {
+  it('passes two parameters together as a subset of each, records exactly the union, fails one parameter ignored', async () => {
+    const { together } = await import('../../src/checks/filter-meaning.js');
+    const names = { both: 'A and B', a: 'A', b: 'B' };
+    const clauses = [{ kind: 'values', field: 'id', values: [1] }, { kind: 'values', field: 'created_by', values: [2] }] as const;
+    const a = new Set([1, 2, 3]);
+    const b = new Set([3, 4]);
+    expect(together('leads', new Set([3]), a, b, names, clauses).map((f) => f.verdict)).toEqual(['passed', 'passed']);
+    expect(together('leads', new Set([1, 2, 3, 4]), a, b, names, clauses).map((f) => f.verdict)).toEqual(['informational']);
+    expect(together('leads', new Set([1, 2, 3]), a, b, names, clauses).map((f) => f.verdict)).toContain('failed');
+  });
+
+  it('reads a record against all the parameters, or any of them', async () => {
+    const { satisfies } = await import('../../src/checks/filter-meaning.js');
+    const r = { id: 1, created_by: 5 };
+    const clauses = [{ kind: 'values', field: 'id', values: [1] }, { kind: 'values', field: 'created_by', values: [2] }] as const;
+    expect(satisfies(r, clauses, 'strict')).toBe(false);
+    expect(satisfies(r, clauses, 'strict', 'any')).toBe(true);
+    expect(satisfies({ id: 2 }, clauses, 'strict', 'any')).toBe(undefined);
+    expect(satisfies({ id: 2, created_by: 3 }, clauses, 'strict', 'any')).toBe(false);
+  });
+});

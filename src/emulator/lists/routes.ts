@@ -6,7 +6,7 @@
  * 50, at most 250: a larger limit is lowered to 250); an empty result is 204 with an empty body; a bearer is required.
  * With the paid filter feature off, `filter` is ignored (as the live service is reported to do); `query` still works.
  * Allowed variations (../variations.ts) change the shape where the spec shows none: `lists-empty-200`,
- * `lists-id-descending`, `lists-small-pages`, `lists-plain-json-no-links`, `lists-slow-filtered`.
+ * `lists-id-descending`, `lists-small-pages`, `lists-plain-json-no-links`, `lists-slow-filtered`, `lists-filters-any`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../api/bearer.js';
@@ -111,6 +111,13 @@ export function listPage(
     const compiled = compileFilter(list, table, query.filter, ctx.faults, v);
     tests = [...compiled.tests];
     candidates = compiled.candidates;
+    // Only for the `lists-filters-any` variation: the parameters as alternatives, the id filter one of them.
+    if (v.isOn('lists-filters-any') && tests.length + (candidates ? 1 : 0) > 1) {
+      const ids = new Set(candidates ?? []);
+      const any = tests;
+      tests = [(i) => ids.has(i) || any.some((t) => t(i))];
+      candidates = undefined;
+    }
   }
   if (list !== 'customers' && typeof query.query === 'string' && query.query !== '') tests.push(searchTest(table, query.query, ctx.faults, v));
   const descending = v.isOn('lists-id-descending');

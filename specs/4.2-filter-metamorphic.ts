@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import {
-  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, noted, nothingToPage, RANGE_CF_TYPES, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, together, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
+  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, noted, nothingToPage, RANGE_CF_TYPES, readsLists, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, together, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
 } from './kit.js';
 
 const ALL = ['common', 'per-list', 'custom-fields'] as const;
@@ -32,9 +32,12 @@ interface Plan<T> {
   readonly judge: (c: T) => Promise<readonly Finding[]>;
 }
 
-/** A read-only relation rule: sweep its named cases, then generated ones (sweepThenProperty), over the visible lists. */
+/**
+ * A read-only relation rule: sweep its named cases, then generated ones (sweepThenProperty), over the visible lists; a
+ * list refused without a filter fails it (K22).
+ */
 function metaRule<T>(meta: RuleMeta, what: string, plan: (t: RuleContext, lists: Lists) => Plan<T>): RuleDraft {
-  return sweepRule<T, HttpResponse, Plan<T>>(meta, {
+  return readsLists(sweepRule<T, HttpResponse, Plan<T>>(meta, {
     setup: async (t) => {
       const bearer = await filterBearer(t);
       return plan(t, { bearer, us: await visibleUniverses(t, bearer) });
@@ -43,7 +46,7 @@ function metaRule<T>(meta: RuleMeta, what: string, plan: (t: RuleContext, lists:
     cases: (_t, p) => p.cases,
     judge: (_t, c, p) => p.judge(c),
     what,
-  });
+  }));
 }
 
 // --- consistent: filtered ⊆ unfiltered, and agrees with the records' own fields -------------------------------------

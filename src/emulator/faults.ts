@@ -260,7 +260,7 @@ export const FAULTS = defineFaults([
   { name: 'query-finds-nothing', description: 'The query search parameter matches no record.',
     caughtBy: ['lists.query.finds-by-name'] },
   { name: 'lists-customers-not-found', description: 'GET /api/v4/customers answers 404, as if the list did not exist (filtered or not).',
-    caughtBy: ['lists.filter.shapes'] },
+    caughtBy: ['lists.filter.shapes', 'lists.filter.no-server-error', 'lists.filter.meta.consistent', 'lists.filter.meta.union', 'lists.filter.meta.intersection', 'lists.filter.meta.range-narrowing', 'lists.filter.meta.encodings', 'lists.filter.meta.param-order', 'lists.filter.meta.pages-join'] },
   // Chat interface: signature (§5.2)
   { name: 'chat-signature-not-checked', description: 'Chat requests are accepted whatever their X-Signature, Content-MD5 and Date.',
     caughtBy: ['chat.signature.tampered-method', 'chat.signature.tampered-body-byte', 'chat.signature.tampered-content-md5', 'chat.signature.tampered-content-type', 'chat.signature.tampered-date', 'chat.signature.tampered-path', 'chat.signature.tampered-secret', 'chat.signature.checked-before-validation', 'chat.signature.upper-case-hex', 'chat.signature.date-skew'] },

@@ -6,12 +6,13 @@
 import { parseJson } from '../checks/json.js';
 import { briefBody } from '../checks/status.js';
 import { openRangeRefused, type RecordView } from '../checks/filter-meaning.js';
-import type { Finding } from '../model/outcome.js';
+import type { Finding, Outcome } from '../model/outcome.js';
 import { fail, pass, SkipRule } from '../model/outcome.js';
 import { accountFlagsRequest, describeFilter, encodeFilter, listRequest, type Clause, type Encoding, type ListName } from '../protocol/filters.js';
 import type { RuleContext } from '../model/context.js';
 import { Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
+import type { RuleDraft } from '../model/rule.js';
 import { apiToken } from './api-token.js';
 
 /** Records per page the steps ask for: the most the live service gives (docs/field-notes.md). */
@@ -142,8 +143,36 @@ export const VISIBLE_PAGES = 20;
  */
 export async function visibleRecords(t: RuleContext, bearer: string, list: ListName): Promise<ListFetch> {
   const all = await fetchAll(t, bearer, list, '', { maxPages: VISIBLE_PAGES });
-  if (!all.ok) throw new Precondition(`the unfiltered ${list} list could not be read: ${all.finding.detail}`);
+  if (!all.ok) throw new ListRefused(fail(`${list} without a filter`, `the unfiltered ${list} list could not be read (§4.2 "Filtering is available for four lists"): ${all.finding.detail}`));
   return all;
+}
+
+/**
+ * The unfiltered list a read-only rule filters was refused (a 404, a 401): a set-up step refused where the spec demands
+ * success, so the target's failure in every rule that reads it (reading `precondition`, K22), not an error of the kit.
+ * A rule that does not catch it still ends errored, as any Precondition.
+ */
+export class ListRefused extends Precondition {
+  constructor(readonly finding: Finding) {
+    super(finding.detail);
+  }
+}
+
+/** A built read-only list rule (a sweep over the visible lists): a refused unfiltered list ends it `failed` (K22). */
+export function readsLists(rule: RuleDraft): RuleDraft {
+  return { ...rule, run: readingLists(rule.run) };
+}
+
+/** A read-only list rule's body: a refused unfiltered list ends it `failed` with that finding (K22). */
+export function readingLists(run: (t: RuleContext) => Promise<Outcome>): (t: RuleContext) => Promise<Outcome> {
+  return async (t) => {
+    try {
+      return await run(t);
+    } catch (err) {
+      if (err instanceof ListRefused) return t.outcome([err.finding]);
+      throw err;
+    }
+  };
 }
 
 /** Ground truth through the control API (docs/control-api.md `GET /_control/lists/<list>`). */

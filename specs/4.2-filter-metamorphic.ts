@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import {
-  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, noted, nothingToPage, RANGE_CF_TYPES, readsLists, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, together, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
+  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, equivalentSpellings, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, noted, nothingToPage, RANGE_CF_TYPES, readsLists, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, together, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
 } from './kit.js';
 
 const ALL = ['common', 'per-list', 'custom-fields'] as const;
@@ -232,7 +232,7 @@ const encodings = metaRule(
   {
     id: 'lists.filter.meta.encodings', requires: [], needs: ['access-token'],
     title: 'Raw and percent-encoded brackets, [] and [0] arrays and the scalar single form give the same result',
-    reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms must mean the same filter.',
+    reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms should mean the same filter: a spelling refused fails, two spellings that answer differently are non_strict (REQ-4.2-encodings-equivalent, rfc-unstated).',
     covers: ['4.2/Single', '4.2/Multiple', '4.2/Custom fields', '4.2/Statuses (deals)'],
   },
   'encodings agreed',
@@ -242,7 +242,7 @@ const encodings = metaRule(
       const fb = await fetchFiltered(t, bearer, u.list, clauses, b);
       const bad = failedFetch(fa, fb);
       if (bad) return [bad];
-      return [sameSet(`${u.list} ${name(clauses)}: ${describeEncoding(a)} vs ${describeEncoding(b)}`, fa.ids, fb.ids, describeEncoding(a), describeEncoding(b))];
+      return [equivalentSpellings(`${u.list} ${name(clauses)}: ${describeEncoding(a)} vs ${describeEncoding(b)}`, fa.ids, fb.ids, describeEncoding(a), describeEncoding(b))];
     };
     const cases: { u: Universe; clauses: readonly Clause[]; a: Encoding; b: Encoding }[] = [];
     for (const [k, l] of LISTS.entries()) {

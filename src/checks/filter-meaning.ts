@@ -8,7 +8,7 @@
  */
 import type { Check } from '../model/check.js';
 import type { Finding } from '../model/outcome.js';
-import { fail, observed, pass } from '../model/outcome.js';
+import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import { isSuccess } from '../model/http.js';
 import { briefBody } from './status.js';
 import { describeFilter, ENUM_CF_TYPES, TEXT_CF_TYPES, type Clause, type Scalar } from '../protocol/filters.js';
@@ -205,4 +205,15 @@ export function together(name: string, both: ReadonlySet<number>, a: ReadonlySet
   if (findings.every((f) => f.verdict === 'passed')) return findings;
   const union = new Set([...a, ...b]);
   return sameSet(name, both, union, '', '').verdict === 'passed' ? [combinedOtherwise(name, clauses)] : findings;
+}
+
+/**
+ * Two spellings of one filter (raw or percent-encoded brackets, [] or [0] arrays, a scalar or a one-element array)
+ * return the same records; a difference is non_strict (reading `rfc-unstated`, REQ-4.2-encodings-equivalent): the
+ * spellings are equivalent by RFC 3986 and the clients' habits, not by words of §4.2. A spelling refused is judged by
+ * the fetch, not here.
+ */
+export function equivalentSpellings(name: string, a: ReadonlySet<number>, b: ReadonlySet<number>, aName: string, bName: string): Finding {
+  const same = sameSet(name, a, b, aName, bName);
+  return same.verdict === 'passed' ? same : nonStrict(name, same.detail);
 }

@@ -244,7 +244,7 @@ export const FAULTS = defineFaults([
   { name: 'statuses-pipeline-only', description: 'filter[statuses] elements are matched on pipeline_id only; status_id is ignored.',
     caughtBy: ['lists.filter.oracle.per-list', 'lists.filter.meta.consistent'] },
   { name: 'bracket-array-as-single', description: 'Arrays sent as repeated `[]` keys are read as a single value (the last one), as a naive query parser does.',
-    caughtBy: ['lists.filter.oracle.custom-fields', 'lists.filter.meta.union', 'lists.filter.meta.encodings'] },
+    caughtBy: ['lists.filter.oracle.custom-fields', 'lists.filter.meta.union'] },
   { name: 'ignore-url-custom-fields', description: 'Custom-field filters on fields of type url are ignored.',
     caughtBy: ['lists.filter.oracle.custom-fields', 'lists.filter.meta.consistent'] },
   { name: 'next-link-drops-filter', description: 'The _links.next of a list drops the filter parameters.',
@@ -259,6 +259,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['lists.filter.shapes', 'lists.filter.meta.encodings'] },
   { name: 'query-finds-nothing', description: 'The query search parameter matches no record.',
     caughtBy: ['lists.query.finds-by-name'] },
+  { name: 'lists-percent-brackets-ignored', description: 'Query keys with percent-encoded brackets (filter%5Bid%5D…) are not decoded: such a filter is an unknown parameter and ignored.',
+    caughtBy: ['lists.filter.meta.encodings'], verdict: 'non_strict' },
   { name: 'lists-customers-not-found', description: 'GET /api/v4/customers answers 404, as if the list did not exist (filtered or not).',
     caughtBy: ['lists.filter.shapes', 'lists.filter.no-server-error', 'lists.filter.meta.consistent', 'lists.filter.meta.union', 'lists.filter.meta.intersection', 'lists.filter.meta.range-narrowing', 'lists.filter.meta.encodings', 'lists.filter.meta.param-order', 'lists.filter.meta.pages-join'] },
   // Chat interface: signature (§5.2)

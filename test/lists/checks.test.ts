@@ -95,3 +95,11 @@ describe('parameters combined (K20)', () => {
     expect(satisfies({ id: 2, created_by: 3 }, clauses, 'strict', 'any')).toBe(false);
   });
 });
+
+describe('equivalentSpellings (REQ-4.2-encodings-equivalent)', () => {
+  it('passes the same records, is non_strict on a difference', async () => {
+    const { equivalentSpellings } = await import('../../src/checks/filter-meaning.js');
+    expect(equivalentSpellings('x', new Set([1, 2]), new Set([2, 1]), 'raw', 'percent').verdict).toBe('passed');
+    expect(equivalentSpellings('x', new Set([1, 2]), new Set([1, 2, 3]), 'raw', 'percent').verdict).toBe('non_strict');
+  });
+});

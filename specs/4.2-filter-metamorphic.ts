@@ -7,14 +7,16 @@
  */
 import fc from 'fast-check';
 import {
-  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, nothingToPage, RANGE_CF_TYPES, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
+  BRACKETS, type Clause, DEFAULT_ENCODING, defineSpec, describeEncoding, describeFilter, disjoint, type Encoding, encodingArb, ENCODINGS, ENUM_CF_TYPES, equivalentSpellings, fetchFiltered, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, noDuplicates, noted, nothingToPage, RANGE_CF_TYPES, readsLists, type RuleContext, type RuleDraft, type RuleMeta, sameSet, type Scalar, SINGLE_VALUED_INT_FIELDS, subsetOf, sweep, together, type SweepCase, sweepRule, TEXT_CF_TYPES, type Universe, visibleUniverses,
 } from './kit.js';
 
 const ALL = ['common', 'per-list', 'custom-fields'] as const;
 const name = (c: readonly Clause[]) => describeFilter(c);
 
+/** The first fetch that went wrong: a failure before a recorded refusal (an open range, K18). */
 function failedFetch(...fetches: ListFetch[]): Finding | undefined {
-  return fetches.find((f) => !f.ok)?.finding;
+  const bad = fetches.filter((f) => !f.ok).map((f) => f.finding);
+  return bad.find((f) => f.verdict === 'failed') ?? bad[0];
 }
 
 /** What the read-only rules filter: the lists as the target shows them without a filter. */
@@ -30,9 +32,12 @@ interface Plan<T> {
   readonly judge: (c: T) => Promise<readonly Finding[]>;
 }
 
-/** A read-only relation rule: sweep its named cases, then generated ones (sweepThenProperty), over the visible lists. */
+/**
+ * A read-only relation rule: sweep its named cases, then generated ones (sweepThenProperty), over the visible lists; a
+ * list refused without a filter fails it (K22).
+ */
 function metaRule<T>(meta: RuleMeta, what: string, plan: (t: RuleContext, lists: Lists) => Plan<T>): RuleDraft {
-  return sweepRule<T, HttpResponse, Plan<T>>(meta, {
+  return readsLists(sweepRule<T, HttpResponse, Plan<T>>(meta, {
     setup: async (t) => {
       const bearer = await filterBearer(t);
       return plan(t, { bearer, us: await visibleUniverses(t, bearer) });
@@ -41,7 +46,7 @@ function metaRule<T>(meta: RuleMeta, what: string, plan: (t: RuleContext, lists:
     cases: (_t, p) => p.cases,
     judge: (_t, c, p) => p.judge(c),
     what,
-  });
+  }));
 }
 
 // --- consistent: filtered ⊆ unfiltered, and agrees with the records' own fields -------------------------------------
@@ -50,7 +55,7 @@ const consistent = metaRule<{ u: Universe; c: SweepCase }>(
   {
     id: 'lists.filter.meta.consistent', requires: [], needs: ['access-token'],
     title: 'A filtered list is the part of the unfiltered list whose own fields satisfy the filter',
-    reading: 'Read-only. Every returned record is in the unfiltered list and its shown fields satisfy the filter (ranges inclusive, names as a case-insensitive substring: the lenient readings); every unfiltered record that satisfies it strictly (exclusive ranges, exact values) is returned. Records that do not show a field are not judged on it.',
+    reading: 'Read-only. Every returned record is in the unfiltered list and its shown fields satisfy the filter (ranges inclusive, names as a case-insensitive substring: the lenient readings); every unfiltered record that satisfies it strictly (exclusive ranges, exact values) is returned. Records that do not show a field are not judged on it. Several parameters are read together (AND); an answer that holds exactly as alternatives (OR) is recorded, not failed (K20); a range with one bound refused is recorded (K18).',
     covers: ['4.2/filter', '4.2/filter[id]', '4.2/filter[name]', '4.2/filter[created_by]', '4.2/filter[updated_by]', '4.2/filter[responsible_user_id]', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/filter[custom_fields_values]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[statuses]', '4.2/api/v4/leads filter[pipeline_id]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/api/v4/customers filter[status_id]', '4.2/Single', '4.2/Multiple', '4.2/Range', '4.2/Statuses (deals)', '4.2/Custom fields'],
   },
   'filtered lists consistent',
@@ -120,7 +125,7 @@ const intersection = metaRule(
   {
     id: 'lists.filter.meta.intersection', requires: [], needs: ['access-token'],
     title: 'Two filter parameters together return a subset of each one alone',
-    reading: 'Read-only. The parameters of the filter object narrow the list together (AND); the spec does not say so in words, so only ⊆ each alone is required, not equality with the intersection.',
+    reading: 'Read-only. The parameters of the filter object narrow the list together (AND): two together return a subset of each alone (equality with the intersection is not required). §4.2 does not say how parameters combine, so an answer that is exactly the union of the two (OR) is recorded, not failed (K20); one parameter ignored fails.',
     covers: ['4.2/filter'],
   },
   'intersections held',
@@ -132,8 +137,7 @@ const intersection = metaRule(
       const fab = await fetchFiltered(t, bearer, u.list, [a, b]);
       const bad = failedFetch(fa, fb, fab);
       if (bad) return [bad];
-      const both = `${u.list} filtered by ${name([a, b])}`;
-      return [subsetOf(`${u.list}: A∧B ⊆ A`, fab.ids, fa.ids, both, name([a])), subsetOf(`${u.list}: A∧B ⊆ B`, fab.ids, fb.ids, both, name([b]))];
+      return together(u.list, fab.ids, fa.ids, fb.ids, { both: `${u.list} filtered by ${name([a, b])}`, a: name([a]), b: name([b]) }, [a, b]);
     };
     const pairArb = (u: Universe) => filterOf(u.src, ALL, 2, 2).map((pair) => ({ u, pair }));
     // A wide range with a single user: the pair where one side alone is far larger than both together.
@@ -176,7 +180,7 @@ const ranges = metaRule(
   {
     id: 'lists.filter.meta.range-narrowing', requires: [], needs: ['access-token'],
     title: 'A narrower range returns a subset of a wider one, and two adjacent ranges share no record',
-    reading: 'Read-only. Holds whether bounds are inclusive or exclusive (that choice is reported by lists.filter.info.range-bounds): [b,c] ⊆ [a,d] ⊆ [a,∞) for a ≤ b ≤ c ≤ d, and [a,m] ∩ [m+1,d] = ∅ for integer values.',
+    reading: 'Read-only. Holds whether bounds are inclusive or exclusive (that choice is reported by lists.filter.info.range-bounds): [b,c] ⊆ [a,d] ⊆ [a,∞) for a ≤ b ≤ c ≤ d, and [a,m] ∩ [m+1,d] = ∅ for integer values. The open range [a,∞) is judged when answered; its refusal is recorded (§4.2 shows [from] and [to]; one bound alone is not stated, K18).',
     covers: ['4.2/Range', '4.2/filter[created_at]', '4.2/filter[updated_at]', '4.2/filter[closest_task_at]', '4.2/api/v4/leads filter[price]', '4.2/api/v4/leads filter[closed_at]', '4.2/api/v4/customers filter[next_price]', '4.2/api/v4/customers filter[next_date]', '4.2/numeric', '4.2/date, date_time'],
   },
   'range relations held',
@@ -186,16 +190,19 @@ const ranges = metaRule(
       const [a, b, m, c, d] = [0.9, 0.91, 0.92, 0.93, 0.94].map((p) => q(r.values, p)) as [number, number, number, number, number];
       const wide = await fetchFiltered(t, bearer, r.u.list, [r.make(a, d)]);
       const narrow = await fetchFiltered(t, bearer, r.u.list, [r.make(b, c)]);
-      const open = await fetchFiltered(t, bearer, r.u.list, [r.make(a)]);
+      // [m+1, d] exists only while m < d: values bunched at the top leave no upper range to compare (never a reversed one).
+      const adjacent = m + 1 <= d;
       const lower = await fetchFiltered(t, bearer, r.u.list, [r.make(a, m)]);
-      const upper = await fetchFiltered(t, bearer, r.u.list, [r.make(m + 1, d)]);
-      const bad = failedFetch(wide, narrow, open, lower, upper);
+      const upper = adjacent ? await fetchFiltered(t, bearer, r.u.list, [r.make(m + 1, d)]) : lower;
+      const bad = failedFetch(wide, narrow, lower, upper);
       if (bad) return [bad];
       const n = `${r.u.list} ${r.label}`;
+      // The open range [a,∞) is not stated (§4.2 shows [from] and [to]): its refusal is recorded, the relation judged when answered.
+      const open = await fetchFiltered(t, bearer, r.u.list, [r.make(a)]);
       return [
         subsetOf(`${n}: [b,c] ⊆ [a,d]`, narrow.ids, wide.ids, `[${b}, ${c}]`, `[${a}, ${d}]`),
-        subsetOf(`${n}: [a,d] ⊆ [a,∞)`, wide.ids, open.ids, `[${a}, ${d}]`, `[${a}, ∞)`),
-        disjoint(`${n}: [a,m] ∩ [m+1,d] = ∅`, lower.ids, upper.ids, `[${a}, ${m}]`, `[${m + 1}, ${d}]`),
+        open.ok ? subsetOf(`${n}: [a,d] ⊆ [a,∞)`, wide.ids, open.ids, `[${a}, ${d}]`, `[${a}, ∞)`) : open.finding,
+        adjacent ? disjoint(`${n}: [a,m] ∩ [m+1,d] = ∅`, lower.ids, upper.ids, `[${a}, ${m}]`, `[${m + 1}, ${d}]`) : noted(`${n}: [a,m] ∩ [m+1,d] = ∅`, `m = ${m} and d = ${d}: no upper range to compare`),
       ];
     };
     // a ≤ b ≤ c ≤ d a few percent of the values apart, so the ranges stay narrow.
@@ -225,7 +232,7 @@ const encodings = metaRule(
   {
     id: 'lists.filter.meta.encodings', requires: [], needs: ['access-token'],
     title: 'Raw and percent-encoded brackets, [] and [0] arrays and the scalar single form give the same result',
-    reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms must mean the same filter.',
+    reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms should mean the same filter: a spelling refused fails, two spellings that answer differently are non_strict (REQ-4.2-encodings-equivalent, rfc-unstated).',
     covers: ['4.2/Single', '4.2/Multiple', '4.2/Custom fields', '4.2/Statuses (deals)'],
   },
   'encodings agreed',
@@ -235,7 +242,7 @@ const encodings = metaRule(
       const fb = await fetchFiltered(t, bearer, u.list, clauses, b);
       const bad = failedFetch(fa, fb);
       if (bad) return [bad];
-      return [sameSet(`${u.list} ${name(clauses)}: ${describeEncoding(a)} vs ${describeEncoding(b)}`, fa.ids, fb.ids, describeEncoding(a), describeEncoding(b))];
+      return [equivalentSpellings(`${u.list} ${name(clauses)}: ${describeEncoding(a)} vs ${describeEncoding(b)}`, fa.ids, fb.ids, describeEncoding(a), describeEncoding(b))];
     };
     const cases: { u: Universe; clauses: readonly Clause[]; a: Encoding; b: Encoding }[] = [];
     for (const [k, l] of LISTS.entries()) {

@@ -5,7 +5,7 @@
  * does while the paid filter feature is off.
  */
 import {
-  accountFlagsRequest, apiToken, arrayAt, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, filterBearer, type Finding, jsonAt, type ListFetch, listRequest, mediaType, observed, operatorStep, parseJson, rule, visibleUniverses,
+  readingLists, accountFlagsRequest, apiToken, arrayAt, BRACKETS, type Clause, defineSpec, encodeFilter, fetchAll, filterBearer, type Finding, jsonAt, type ListFetch, listRequest, mediaType, observed, operatorStep, parseJson, rule, visibleUniverses,
 } from './kit.js';
 
 const outcomeOf = (f: ListFetch): string => (f.ok ? `${f.ids.size} record(s)` : f.finding.detail);
@@ -17,7 +17,7 @@ const rangeBounds = rule(
     reading: '§4.2 says "from/to is allowed" without saying whether the bounds belong to the range. The meaning rules accept both readings.',
     covers: ['4.2/Range'],
   },
-  async (t) => {
+  readingLists(async (t) => {
     const bearer = await filterBearer(t);
     const u = (await visibleUniverses(t, bearer, ['leads'])).get('leads')!;
     const r = u.records.find((x) => typeof x.created_at === 'number');
@@ -27,7 +27,7 @@ const rangeBounds = rule(
     const got = await fetchAll(t, bearer, 'leads', encodeFilter([clause]));
     const detail = !got.ok ? `from=to=X answered ${got.finding.detail}` : got.ids.has(r.id) ? 'inclusive: a record at exactly the bound is returned' : 'exclusive: a record at exactly the bound is not returned';
     return t.outcome([observed('range bounds', detail)]);
-  },
+  }),
 );
 
 const nameMatch = rule(
@@ -37,7 +37,7 @@ const nameMatch = rule(
     reading: '§4.2 says only "By name". The meaning rules pass a substring match and require an exact name to be found.',
     covers: ['4.2/filter[name]'],
   },
-  async (t) => {
+  readingLists(async (t) => {
     const bearer = await filterBearer(t);
     const u = (await visibleUniverses(t, bearer, ['contacts'])).get('contacts')!;
     const r = u.records.find((x) => typeof x.name === 'string' && (x.name as string).length >= 6);
@@ -51,7 +51,7 @@ const nameMatch = rule(
     const part = await probe(full.slice(1, -1));
     const cased = await probe(full.toUpperCase() === full ? full.toLowerCase() : full.toUpperCase());
     return t.outcome([observed('name match', `exact name: ${exact}; a substring: ${part}; other letter case: ${cased}`)]);
-  },
+  }),
 );
 
 const queryCustomers = rule(
@@ -61,7 +61,7 @@ const queryCustomers = rule(
     reading: '§4.2: query "exists on deals, contacts and companies only". Whether customers ignore it, refuse it or search is not said.',
     covers: ['4.2/query'],
   },
-  async (t) => {
+  readingLists(async (t) => {
     const bearer = await filterBearer(t);
     const u = (await visibleUniverses(t, bearer, ['customers'])).get('customers')!;
     const r = u.records.find((x) => typeof x.name === 'string' && x.name !== '');
@@ -70,7 +70,7 @@ const queryCustomers = rule(
     const seen = Math.min(250, u.ids.size);
     const detail = res.status >= 300 ? `refused with ${res.status}` : res.status === 204 ? 'answered 204: searched, nothing found' : count >= seen ? `ignored: ${count} record(s), as without query` : `searched: ${count} record(s) of ${seen}`;
     return t.outcome([observed('query on customers', detail)]);
-  },
+  }),
 );
 
 const multipleCheckboxDate = rule(
@@ -80,7 +80,7 @@ const multipleCheckboxDate = rule(
     reading: '§4.2\'s custom-field table says "not stated" for multiple values of checkbox, date and date_time fields. Reported: the answer to [1, 0] for a checkbox and to two dates.',
     covers: ['4.2/checkbox', '4.2/date, date_time'],
   },
-  async (t) => {
+  readingLists(async (t) => {
     const bearer = await filterBearer(t);
     const us = await visibleUniverses(t, bearer);
     const findings: Finding[] = [];
@@ -94,7 +94,7 @@ const multipleCheckboxDate = rule(
       findings.push(observed(type, !both.ok ? `two values: ${both.finding.detail}` : both.ids.size === unionSize ? `two values are alternatives (${both.ids.size} = union of the singles)` : `two values gave ${outcomeOf(both)}, the singles' union ${unionSize}`));
     }
     return t.outcome(findings);
-  },
+  }),
 );
 
 const responseShape = rule(

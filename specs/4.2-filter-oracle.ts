@@ -11,7 +11,7 @@ import {
 
 type Group = 'common' | 'per-list' | 'custom-fields';
 
-const READING = 'Ground truth from the control API (GET /_control/lists/<list>). A returned record must satisfy the filter on its ground-truth fields under the lenient reading (ranges inclusive, names and text values as a case-insensitive substring, an unset checkbox as 0); a record that satisfies it under the strict reading (exclusive ranges, exact values) must be returned. Pages are followed through _links.next.';
+const READING = 'Ground truth from the control API (GET /_control/lists/<list>). A returned record must satisfy the filter on its ground-truth fields under the lenient reading (ranges inclusive, names and text values as a case-insensitive substring, an unset checkbox as 0); a record that satisfies it under the strict reading (exclusive ranges, exact values) must be returned. Several parameters are read together (AND); an answer that holds exactly as alternatives (OR) is recorded, not failed, since §4.2 does not say how parameters combine (K20). A range with one bound refused is recorded (K18). Pages are followed through _links.next.';
 
 interface Oracle {
   readonly bearer: string;

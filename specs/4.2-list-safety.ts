@@ -31,7 +31,7 @@ export default defineSpec({
     sweepRule<PatternCase, HttpResponse, string>(
       { id: 'lists.filter.patterns-literal', requires: [],
         title: 'Pattern characters (%, _, *, ?, .*, quotes, backslash) in filter[name] and query are matched literally, never as wildcards',
-        reading: '§4.2: filter[name] selects records by name and query searches names; neither defines a pattern language, so %, _ or * are characters of a name. Every record returned must carry the value (usually none do: an empty answer passes); a 400 is non_strict. Skipped when the paid filter feature is off (filters are then ignored, docs/field-notes.md).' },
+        reading: '§4.2: filter[name] filters "By name" and query is a "Search string"; neither defines a pattern language, so %, _ or * are characters of a name. Every record returned must hold the value in any letter case: filter[name] in its name (an exact or a substring match, K35), query in any of its values (which fields it searches is not stated). Usually none do: an empty answer passes, and so does a refusal (4xx); a body that is not a list is recorded. Skipped when the paid filter feature is off (filters are then ignored, docs/field-notes.md).' },
       {
         setup: filterBearer,
         named: PATTERN_CASES,
@@ -43,7 +43,7 @@ export default defineSpec({
     sweepRule<ListName, HttpResponse, string>(
       { id: 'lists.filter.range-reversed', level: 'must', requires: [],
         title: 'A range whose from is after its to (filter[created_at]) selects nothing: an empty answer or 400, never records',
-        reading: '§4.2: a range filter selects values from [from] to [to]; with from after to no value is in it. A server that swaps or drops the bounds returns records the caller excluded. An empty 200, a 204 or a 400 pass; another 4xx is non_strict. Skipped when the paid filter feature is off.' },
+        reading: '§4.2: a range filter selects values from [from] to [to]; with from after to no value is in it. A server that swaps or drops the bounds returns records the caller excluded. An empty 200, a 204 or any 4xx pass (K34); a 2xx body not shaped as a list is recorded (the list body is "not shown"). Skipped when the paid filter feature is off.' },
       {
         setup: filterBearer,
         named: LISTS,

@@ -21,7 +21,7 @@ const PARAMETERS: readonly ParameterRow[] = [
   { slug: 'created-by', param: 'filter[created_by]', lists: 'all four lists', shapes: 'one user id or an array', meaning: 'the records created by those users', oracle: 'lists.filter.oracle.common' },
   { slug: 'updated-by', param: 'filter[updated_by]', lists: 'all four lists', shapes: 'one user id or an array', meaning: 'the records last modified by those users', oracle: 'lists.filter.oracle.common' },
   { slug: 'responsible-user-id', param: 'filter[responsible_user_id]', lists: 'all four lists', shapes: 'one user id or an array', meaning: 'the records those users are responsible for', oracle: 'lists.filter.oracle.common' },
-  { slug: 'created-at', param: 'filter[created_at]', lists: 'all four lists', shapes: 'a range of timestamps (from, to, or both)', meaning: 'the records created within the range', oracle: 'lists.filter.oracle.common' },
+  { slug: 'created-at', param: 'filter[created_at]', lists: 'all four lists', shapes: 'a range of timestamps (from and to)', meaning: 'the records created within the range', oracle: 'lists.filter.oracle.common' },
   { slug: 'updated-at', param: 'filter[updated_at]', lists: 'all four lists', shapes: 'a range of timestamps', meaning: 'the records modified within the range', oracle: 'lists.filter.oracle.common' },
   { slug: 'closest-task-at', param: 'filter[closest_task_at]', lists: 'all four lists', shapes: 'a range of timestamps', meaning: 'the records whose nearest task falls within the range', oracle: 'lists.filter.oracle.common' },
   { slug: 'price', param: 'filter[price]', lists: '/api/v4/leads', shapes: 'a range', meaning: 'the deals whose budget is within the range', oracle: 'lists.filter.oracle.per-list' },
@@ -275,7 +275,7 @@ export const LISTS = requirements([
   {
     id: 'REQ-4.2-kind-range', section: '4.2', source: 'table', level: 'must',
     statement: 'Range: filter[<field>][from]=<number>&filter[<field>][to]=<number>.',
-    observes: 'both bounds and either bound alone are accepted; a narrower range returns a subset',
+    observes: 'both bounds are accepted and a narrower range returns a subset; either bound alone is sent and its refusal recorded',
     needs: ['nothing'],
     reading: {
       kind: 'status-code', review: 'K18',
@@ -351,9 +351,9 @@ export const LISTS = requirements([
     needs: ['nothing'],
     reading: {
       kind: 'stated-behaviour', review: 'K20',
-      passed: 'the records matching every parameter (the intersection of the single-parameter results)',
-      failed: 'only a breakage: the spec does not say how parameters combine',
-      informational: 'another combination than AND, recorded',
+      passed: 'the records matching every parameter: a subset of each parameter\'s answer alone (AND)',
+      failed: 'a parameter that does not apply: the answer is neither within each parameter alone (AND) nor exactly their union (OR), e.g. one parameter ignored',
+      informational: 'the parameters combined as alternatives (exactly the union, OR): the spec does not say how parameters combine, recorded',
     },
     rules: ['lists.filter.meta.intersection'],
   },

@@ -6,8 +6,11 @@
  * - `strict`: what a record must satisfy to be owed (ranges exclusive, exact names and values, a checkbox set).
  * A record that satisfies `strict` must be returned; a returned record must satisfy `loose`.
  */
+import type { Check } from '../model/check.js';
 import type { Finding } from '../model/outcome.js';
-import { fail, pass } from '../model/outcome.js';
+import { fail, nonStrict, observed, pass } from '../model/outcome.js';
+import { isSuccess } from '../model/http.js';
+import { briefBody } from './status.js';
 import { describeFilter, ENUM_CF_TYPES, TEXT_CF_TYPES, type Clause, type Scalar } from '../protocol/filters.js';
 
 export interface CfValueView { readonly field_id?: unknown; readonly field_type?: unknown; readonly values?: readonly { readonly value?: unknown; readonly enum_id?: unknown }[] }
@@ -87,30 +90,36 @@ function cfValuesMatch(type: string, items: readonly { value?: unknown; enum_id?
   });
 }
 
-/** All clauses hold (AND); undefined when one cannot be decided and none is false. */
-export function satisfies(r: RecordView, clauses: readonly Clause[], reading: Reading): Verdict3 {
+/**
+ * How the parameters of one filter combine: `all` (AND, the kit's reading) or `any` (OR). §4.2 does not say; another
+ * combination than AND is recorded, not failed (K20, REQ-4.2-combined-parameters).
+ */
+export type Combination = 'all' | 'any';
+
+/** All clauses hold (AND; `any`: one holds); undefined when no clause decides it. */
+export function satisfies(r: RecordView, clauses: readonly Clause[], reading: Reading, combine: Combination = 'all'): Verdict3 {
   let unknown = false;
   for (const c of clauses) {
     const v = satisfiesClause(r, c, reading);
-    if (v === false) return false;
+    if (v === (combine === 'any')) return v;
     if (v === undefined) unknown = true;
   }
-  return unknown ? undefined : true;
+  return unknown ? undefined : combine === 'all';
 }
 
 const ids = (list: readonly number[], max = 5): string => `${list.slice(0, max).join(', ')}${list.length > max ? ` and ${list.length - max} more` : ''}`;
 
 /** Soundness: every returned record satisfies the filter (loose reading); records that do not show the field are not judged. */
-export function returnedSatisfy(name: string, returned: readonly RecordView[], clauses: readonly Clause[]): Finding {
-  const wrong = returned.filter((r) => satisfies(r, clauses, 'loose') === false).map((r) => r.id);
+export function returnedSatisfy(name: string, returned: readonly RecordView[], clauses: readonly Clause[], combine: Combination = 'all'): Finding {
+  const wrong = returned.filter((r) => satisfies(r, clauses, 'loose', combine) === false).map((r) => r.id);
   return wrong.length === 0
     ? pass(name, `${returned.length} record(s) returned for ${describeFilter(clauses)}, each satisfies it`)
     : fail(name, `expected every record returned for ${describeFilter(clauses)} to satisfy it, observed ${wrong.length} that do not (ids ${ids(wrong)})`);
 }
 
 /** Completeness: every record of `universe` that satisfies the filter (strict reading) is among the returned ids. */
-export function noneMissing(name: string, returnedIds: ReadonlySet<number>, universe: readonly RecordView[], clauses: readonly Clause[], universeName: string): Finding {
-  const owed = universe.filter((r) => satisfies(r, clauses, 'strict') === true);
+export function noneMissing(name: string, returnedIds: ReadonlySet<number>, universe: readonly RecordView[], clauses: readonly Clause[], universeName: string, combine: Combination = 'all'): Finding {
+  const owed = universe.filter((r) => satisfies(r, clauses, 'strict', combine) === true);
   const missing = owed.filter((r) => !returnedIds.has(r.id)).map((r) => r.id);
   return missing.length === 0
     ? pass(name, `all ${owed.length} record(s) of ${universeName} that satisfy ${describeFilter(clauses)} were returned`)
@@ -156,4 +165,55 @@ export function nothingToPage(what: string, count: number): Finding {
 export function condense(findings: readonly Finding[], what: string): Finding[] {
   const notable = findings.filter((f) => f.verdict !== 'passed');
   return notable.length > 0 ? notable : [pass(what, `${findings.length} checks held`)];
+}
+
+/**
+ * An open range (only [from] or only [to]) refused: recorded (informational), never a failure of its own. §4.2 shows a
+ * range with both bounds ("`Range` = `from`/`to` is allowed"); one bound alone is not stated (reading `open-point`, K18).
+ */
+export function openRangeRefused(what: string, status: number): Finding {
+  return observed('open range', `${what} refused with ${status}: a range with one bound is not stated (§4.2 shows [from] and [to]), recorded`);
+}
+
+/**
+ * A filter shape §4.2 allows is accepted: a 2xx (200 with records, or 204 when none match) passes, a refusal fails. An
+ * open range is not stated, so its refusal is recorded (`openRangeRefused`), not failed.
+ */
+export function shapeAccepted(what: string, openRange = false): Check {
+  return (res) => {
+    if (isSuccess(res.status)) return pass(what, `status ${res.status}`);
+    if (openRange && res.status >= 400 && res.status < 500) return openRangeRefused(what, res.status);
+    return fail(what, `expected a 2xx answer (200 with records, or 204 when none match), observed ${res.status}${briefBody(res)}`);
+  };
+}
+
+/**
+ * Several parameters combined as alternatives (OR) where the kit reads AND: recorded, not failed. §4.2 names each
+ * parameter ("filter[id] … By ids") and says "Filter parameters are sent as query parameters", not how several combine
+ * (K20, REQ-4.2-combined-parameters).
+ */
+export function combinedOtherwise(what: string, clauses: readonly Clause[]): Finding {
+  return observed('parameters combined', `${what}: the ${clauses.length} parameters of ${describeFilter(clauses)} were combined as alternatives (OR), not all together (AND); how parameters combine is not stated (§4.2), recorded`);
+}
+
+/**
+ * Two parameters together: a subset of each alone (AND) passes; exactly the union of the two (OR) is recorded
+ * (`combinedOtherwise`); anything else fails on the subset that does not hold (one parameter ignored).
+ */
+export function together(name: string, both: ReadonlySet<number>, a: ReadonlySet<number>, b: ReadonlySet<number>, names: { both: string; a: string; b: string }, clauses: readonly Clause[]): Finding[] {
+  const findings = [subsetOf(`${name}: A∧B ⊆ A`, both, a, names.both, names.a), subsetOf(`${name}: A∧B ⊆ B`, both, b, names.both, names.b)];
+  if (findings.every((f) => f.verdict === 'passed')) return findings;
+  const union = new Set([...a, ...b]);
+  return sameSet(name, both, union, '', '').verdict === 'passed' ? [combinedOtherwise(name, clauses)] : findings;
+}
+
+/**
+ * Two spellings of one filter (raw or percent-encoded brackets, [] or [0] arrays, a scalar or a one-element array)
+ * return the same records; a difference is non_strict (reading `rfc-unstated`, REQ-4.2-encodings-equivalent): the
+ * spellings are equivalent by RFC 3986 and the clients' habits, not by words of §4.2. A spelling refused is judged by
+ * the fetch, not here.
+ */
+export function equivalentSpellings(name: string, a: ReadonlySet<number>, b: ReadonlySet<number>, aName: string, bName: string): Finding {
+  const same = sameSet(name, a, b, aName, bName);
+  return same.verdict === 'passed' ? same : nonStrict(name, same.detail);
 }

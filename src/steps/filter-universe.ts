@@ -3,7 +3,7 @@
  * target shows without a filter, or the control API's ground truth) and the judging of one filtered fetch.
  */
 import fc from 'fast-check';
-import { noneMissing, returnedSatisfy, subsetOf, satisfies, type RecordView } from '../checks/filter-meaning.js';
+import { combinedOtherwise, type Combination, noneMissing, returnedSatisfy, subsetOf, satisfies, type RecordView } from '../checks/filter-meaning.js';
 import type { Finding } from '../model/outcome.js';
 import { fail, pass } from '../model/outcome.js';
 import { describeFilter, LISTS, type Clause, type ListName } from '../protocol/filters.js';
@@ -76,9 +76,16 @@ export async function judgeFilter(t: RuleContext, bearer: string, u: Universe, c
   if (!f.ok) return [f.finding];
   const name = `${u.list}: ${c.label}`;
   const returned = f.records.map((r) => u.byId.get(r.id) ?? r);
-  const findings = [returnedSatisfy(`${name} returns only matching records`, returned, c.clauses)];
+  const meaning = (combine: Combination) => [
+    returnedSatisfy(`${name} returns only matching records`, returned, c.clauses, combine),
+    noneMissing(`${name} returns every matching record`, f.ids, u.records, c.clauses, `the ${u.kind} ${u.list}`, combine),
+  ];
+  let judged = meaning('all');
+  // Several parameters that hold as alternatives (OR) rather than all together: recorded (K20), not failed.
+  if (c.clauses.length > 1 && judged.some((x) => x.verdict === 'failed') && meaning('any').every((x) => x.verdict === 'passed')) judged = [combinedOtherwise(name, c.clauses)];
+  const findings = [judged[0]!];
   if (!u.truncated) findings.push(subsetOf(`${name} ⊆ unfiltered`, f.ids, u.ids, `${u.list} filtered by ${describeFilter(c.clauses)}`, `the ${u.kind} ${u.list}`));
-  findings.push(noneMissing(`${name} returns every matching record`, f.ids, u.records, c.clauses, `the ${u.kind} ${u.list}`));
+  findings.push(...judged.slice(1));
   if (f.duplicates.length > 0) findings.push(fail(`${name} no duplicates`, `expected each record once across pages, observed ${f.duplicates.length} repeated (ids ${f.duplicates.slice(0, 5).join(', ')})`));
   return findings;
 }

@@ -5,13 +5,14 @@
  */
 import { parseJson } from '../checks/json.js';
 import { briefBody } from '../checks/status.js';
-import type { RecordView } from '../checks/filter-meaning.js';
-import type { Finding } from '../model/outcome.js';
+import { openRangeRefused, type RecordView } from '../checks/filter-meaning.js';
+import type { Finding, Outcome } from '../model/outcome.js';
 import { fail, pass, SkipRule } from '../model/outcome.js';
 import { accountFlagsRequest, describeFilter, encodeFilter, listRequest, type Clause, type Encoding, type ListName } from '../protocol/filters.js';
 import type { RuleContext } from '../model/context.js';
 import { Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
+import type { RuleDraft } from '../model/rule.js';
 import { apiToken } from './api-token.js';
 
 /** Records per page the steps ask for: the most the live service gives (docs/field-notes.md). */
@@ -36,17 +37,20 @@ export interface PageRead {
   readonly res: HttpResponse;
   readonly records: readonly RecordView[] | undefined;
   readonly next: string | undefined;
+  /** The answer carries `_links` (HAL): its `next` says whether more pages follow. Without, pages are asked by number. */
+  readonly linked: boolean;
 }
 
 /** One page: 204 is an empty page; a 2xx without `_embedded.<list>` cannot be read and ends the rule as errored. */
 export function readPage(res: HttpResponse, list: ListName): PageRead {
-  if (res.status === 204) return { res, records: [], next: undefined };
-  if (res.status < 200 || res.status >= 300) return { res, records: undefined, next: undefined };
+  if (res.status === 204) return { res, records: [], next: undefined, linked: true };
+  if (res.status < 200 || res.status >= 300) return { res, records: undefined, next: undefined, linked: true };
   const body = parseJson(res) as { _embedded?: Record<string, unknown>; _links?: { next?: { href?: unknown } } } | undefined;
   const records = body?._embedded?.[list];
   if (!Array.isArray(records)) throw new Precondition(`the ${list} list answered ${res.status} without an _embedded.${list} array${briefBody(res)}`);
   const href = body?._links?.next?.href;
-  return { res, records: records.filter((r): r is RecordView => typeof (r as RecordView)?.id === 'number'), next: typeof href === 'string' && records.length > 0 ? href : undefined };
+  const linked = body?._links !== null && typeof body?._links === 'object';
+  return { res, records: records.filter((r): r is RecordView => typeof (r as RecordView)?.id === 'number'), next: typeof href === 'string' && records.length > 0 ? href : undefined, linked };
 }
 
 /**
@@ -75,6 +79,7 @@ async function fetchPages(t: RuleContext, bearer: string, list: ListName, query:
   const statuses: number[] = [];
   let url: string | undefined = first.url;
   let pages = 0;
+  let pageSize = 0;
   while (url !== undefined && pages < maxPages) {
     const page = readPage(await t.send({ ...first, url }), list);
     pages += 1;
@@ -83,19 +88,35 @@ async function fetchPages(t: RuleContext, bearer: string, list: ListName, query:
       const finding = fail('list answered', `expected a 2xx answer to GET /api/v4/${list}?${decodeURIComponent(query)}${pages > 1 ? ` (page ${pages}, from _links.next)` : ''}, observed ${page.res.status}${briefBody(page.res)}`);
       return { ok: false, finding, records, ids, duplicates, pages, truncated: false, statuses };
     }
+    let fresh = 0;
     for (const r of page.records) {
       if (ids.has(r.id)) duplicates.push(r.id);
-      else { ids.add(r.id); records.push(r); }
+      else { ids.add(r.id); records.push(r); fresh += 1; }
     }
-    url = page.next;
+    if (pages === 1) pageSize = page.records.length;
+    // Without HAL links (the list body is "not shown", §4.2), the next page is asked by number while pages come full.
+    const more = !page.linked && fresh > 0 && page.records.length >= pageSize;
+    url = page.next ?? (more ? `${first.url}&page=${pages + 1}` : undefined);
   }
   const truncated = url !== undefined;
   return { ok: true, finding: pass('list answered', `${records.length} record(s) in ${pages} page(s)`), records, ids, duplicates, pages, truncated, statuses };
 }
 
-/** A filtered fetch in one encoding. */
-export function fetchFiltered(t: RuleContext, bearer: string, list: ListName, clauses: readonly Clause[], encoding?: Encoding, options?: { limit?: number }): Promise<ListFetch> {
-  return fetchAll(t, bearer, list, encodeFilter(clauses, encoding), options);
+/**
+ * A filtered fetch in one encoding. A filter holding an open range (only [from] or only [to]) that is refused with a
+ * 4xx is recorded, not failed: §4.2 shows a range with both bounds ("`Range` = `from`/`to` is allowed"), an open one is
+ * not stated (K18). The fetch stays not ok, so the rule judges nothing more of it.
+ */
+export async function fetchFiltered(t: RuleContext, bearer: string, list: ListName, clauses: readonly Clause[], encoding?: Encoding, options?: { limit?: number }): Promise<ListFetch> {
+  const f = await fetchAll(t, bearer, list, encodeFilter(clauses, encoding), options);
+  const last = f.statuses.at(-1) ?? 0;
+  if (f.ok || !hasOpenRange(clauses) || last < 400 || last >= 500) return f;
+  return { ...f, finding: openRangeRefused(`${list} filtered by ${describeFilter(clauses)}`, last) };
+}
+
+/** A range clause with only one bound. */
+export function hasOpenRange(clauses: readonly Clause[]): boolean {
+  return clauses.some((c) => (c.kind === 'range' || c.kind === 'cf-range') && (c.from === undefined || c.to === undefined));
 }
 
 /**
@@ -122,8 +143,36 @@ export const VISIBLE_PAGES = 20;
  */
 export async function visibleRecords(t: RuleContext, bearer: string, list: ListName): Promise<ListFetch> {
   const all = await fetchAll(t, bearer, list, '', { maxPages: VISIBLE_PAGES });
-  if (!all.ok) throw new Precondition(`the unfiltered ${list} list could not be read: ${all.finding.detail}`);
+  if (!all.ok) throw new ListRefused(fail(`${list} without a filter`, `the unfiltered ${list} list could not be read (§4.2 "Filtering is available for four lists"): ${all.finding.detail}`));
   return all;
+}
+
+/**
+ * The unfiltered list a read-only rule filters was refused (a 404, a 401): a set-up step refused where the spec demands
+ * success, so the target's failure in every rule that reads it (reading `precondition`, K22), not an error of the kit.
+ * A rule that does not catch it still ends errored, as any Precondition.
+ */
+export class ListRefused extends Precondition {
+  constructor(readonly finding: Finding) {
+    super(finding.detail);
+  }
+}
+
+/** A built read-only list rule (a sweep over the visible lists): a refused unfiltered list ends it `failed` (K22). */
+export function readsLists(rule: RuleDraft): RuleDraft {
+  return { ...rule, run: readingLists(rule.run) };
+}
+
+/** A read-only list rule's body: a refused unfiltered list ends it `failed` with that finding (K22). */
+export function readingLists(run: (t: RuleContext) => Promise<Outcome>): (t: RuleContext) => Promise<Outcome> {
+  return async (t) => {
+    try {
+      return await run(t);
+    } catch (err) {
+      if (err instanceof ListRefused) return t.outcome([err.finding]);
+      throw err;
+    }
+  };
 }
 
 /** Ground truth through the control API (docs/control-api.md `GET /_control/lists/<list>`). */

@@ -19,7 +19,10 @@ export interface HttpClientOptions {
   readonly connections?: number;
   /** Requests per second at most (remote targets); every request of the client counts, control calls too. */
   readonly rateLimitRps?: number;
-  /** Retries of a 429 answer, honouring Retry-After (default 5 when rate limited, else 0). */
+  /**
+   * Retries of a 429 answer, honouring Retry-After (default 5 when rate limited, else 2): a 429 is never a failure in
+   * itself (§8 "Rate limits: not shown"), so it is waited out before any check sees the answer (K21).
+   */
   readonly retries429?: number;
 }
 
@@ -33,7 +36,7 @@ export class HttpClient {
   constructor(options: HttpClientOptions = {}) {
     const timeout = options.timeoutMs ?? POLICY_HANG_MS;
     this.#limiter = options.rateLimitRps ? new RateLimiter({ rps: options.rateLimitRps }) : undefined;
-    this.#retries429 = options.retries429 ?? (options.rateLimitRps ? 5 : 0);
+    this.#retries429 = options.retries429 ?? (options.rateLimitRps ? 5 : 2);
     this.#agent = new Agent({
       headersTimeout: timeout,
       bodyTimeout: timeout,

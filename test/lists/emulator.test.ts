@@ -144,3 +144,44 @@ describe('list control API', () => {
     expect((await h.account(token, '?with=is_api_filter_enabled')).json.is_api_filter_enabled).toBe(true);
   });
 });
+
+describe('list variations (src/emulator/variations.ts)', () => {
+  const on = (name: string) => h.emu.variations.enable(name);
+
+  it('answers an empty list 200 with an empty page, or plain JSON without links, paged by number', async () => {
+    on('lists-empty-200');
+    const empty = await list('leads', 'filter[id]=1');
+    expect(empty.status).toBe(200);
+    expect(empty.json._embedded.leads).toEqual([]);
+    on('lists-plain-json-no-links');
+    const plain = await list('leads', 'limit=2&page=2');
+    expect(plain.contentType).toMatch(/^application\/json/);
+    expect(plain.json._links).toBeUndefined();
+    expect(plain.json._embedded.leads[0]._links).toBeUndefined();
+    expect(ids(plain)).toEqual(leads.map((l) => l.id).sort((a, b) => a - b).slice(2, 4));
+  });
+
+  it('refuses an open range with 400 and a reversed one with 422', async () => {
+    on('lists-open-range-refused');
+    on('lists-reversed-range-422');
+    expect((await list('leads', 'filter[price][from]=100')).status).toBe(400);
+    expect((await list('leads', 'filter[price][from]=100&filter[price][to]=200')).status).not.toBe(400);
+    expect((await list('leads', 'filter[price][from]=200&filter[price][to]=100')).status).toBe(422);
+  });
+
+  it('matches a name as a substring in any case, combines parameters as alternatives, pages small and newest first', async () => {
+    const name: string = leads[0].name;
+    on('lists-name-substring');
+    const part = await list('leads', `filter[name]=${encodeURIComponent(name.slice(1, -1).toUpperCase())}&limit=250`);
+    expect(ids(part)).toContain(leads[0].id);
+    on('lists-filters-any');
+    const either = await list('leads', `filter[id][0]=${leads[0].id}&filter[pipeline_id][0]=${leads[1].pipeline_id}&limit=250`);
+    expect(ids(either)).toEqual(expect.arrayContaining([leads[0].id, leads[1].id]));
+    on('lists-small-pages');
+    on('lists-id-descending');
+    const first = await list('leads', 'limit=250');
+    expect(first.json._embedded.leads).toHaveLength(20);
+    expect(first.json._embedded.leads[0].id).toBe(Math.max(...leads.map((l) => l.id)));
+    expect(first.json._links.next).toBeDefined();
+  });
+});

@@ -13,9 +13,12 @@
  * - a malformed shape of a known parameter (a range on a non-range field, a non-numeric bound, a statuses element
  *   missing a key, an unknown custom field, a range on a custom field of a type without ranges) is a 400 naming it;
  * - unknown parameters inside `filter` are ignored, as unknown query parameters are.
+ * Allowed variations (../variations.ts) change some of these where the spec leaves them open: `lists-name-substring`,
+ * `lists-open-range-refused`, `lists-reversed-range-422`, `lists-query-any-field`.
  */
 import { ProblemError } from '../errors.js';
 import type { FaultSwitches } from '../faults.js';
+import type { VariationSwitches } from '../variations.js';
 import type { CfType, ListName } from './data.js';
 import type { CfColumn, ListTable, NumericField } from './table.js';
 
@@ -70,19 +73,19 @@ function isRangeObject(v: unknown): v is Record<string, unknown> {
  */
 const compiled = new WeakMap<object, WeakMap<ListTable, { readonly faults: string; readonly filter: CompiledFilter }>>();
 
-export function compileFilter(list: ListName, table: ListTable, filter: unknown, faults: FaultSwitches): CompiledFilter {
-  if (!isObject(filter) || !Object.isFrozen(filter)) return compileFilterNow(list, table, filter, faults);
-  const active = faults.active().join(',');
+export function compileFilter(list: ListName, table: ListTable, filter: unknown, faults: FaultSwitches, variations: VariationSwitches): CompiledFilter {
+  if (!isObject(filter) || !Object.isFrozen(filter)) return compileFilterNow(list, table, filter, faults, variations);
+  const active = `${faults.active().join(',')}|${variations.active().join(',')}`;
   let byTable = compiled.get(filter);
   if (!byTable) compiled.set(filter, (byTable = new WeakMap()));
   const known = byTable.get(table);
   if (known?.faults === active) return known.filter;
-  const fresh = compileFilterNow(list, table, filter, faults);
+  const fresh = compileFilterNow(list, table, filter, faults, variations);
   byTable.set(table, { faults: active, filter: fresh });
   return fresh;
 }
 
-function compileFilterNow(list: ListName, table: ListTable, filter: unknown, faults: FaultSwitches): CompiledFilter {
+function compileFilterNow(list: ListName, table: ListTable, filter: unknown, faults: FaultSwitches, variations: VariationSwitches): CompiledFilter {
   if (!isObject(filter)) throw bad('`filter` must be an object of parameters, e.g. filter[id]=1');
   const params = FILTER_PARAMETERS[list];
   let keys = Object.keys(filter).filter((k) => Object.hasOwn(params, k));
@@ -114,15 +117,18 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
         if (faults.isOn('name-filter-wildcards')) {
           const patterns = [...values].map(likePattern);
           tests.push((i) => patterns.some((p) => p.test(names[i]!)));
+        } else if (variations.isOn('lists-name-substring')) {
+          const parts = [...values].map((v) => v.toLowerCase());
+          tests.push((i) => { const n = names[i]!.toLowerCase(); return parts.some((p) => n.includes(p)); });
         } else tests.push((i) => values.has(names[i]!));
         break;
       }
       case 'range':
-        tests.push(inRange(table.num[key as NumericField], range(name, value, faults)));
+        tests.push(inRange(table.num[key as NumericField], range(name, value, faults, variations)));
         break;
       case 'single-or-range': {
         const column = table.num[key as NumericField];
-        if (isRangeObject(value)) tests.push(inRange(column, range(name, value, faults)));
+        if (isRangeObject(value)) tests.push(inRange(column, range(name, value, faults, variations)));
         else {
           const values = listOf(value) ?? [value];
           if (values.length !== 1) throw bad(`${name} takes one value or a range ([from], [to]), not several values`);
@@ -135,7 +141,7 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
         tests.push(statuses(table, value, faults));
         break;
       case 'custom-fields':
-        tests.push(...customFields(table, value, faults));
+        tests.push(...customFields(table, value, faults, variations));
         break;
     }
   }
@@ -171,7 +177,7 @@ function number(name: string, v: unknown, faults: FaultSwitches): number {
 
 interface Bounds { readonly from?: number; readonly to?: number }
 
-function range(name: string, value: unknown, faults: FaultSwitches): Bounds {
+function range(name: string, value: unknown, faults: FaultSwitches, variations: VariationSwitches): Bounds {
   if (!isRangeObject(value)) throw bad(`${name} takes a range: ${name}[from]=…&${name}[to]=…`);
   const bound = (k: 'from' | 'to'): number | undefined => {
     const v = value[k];
@@ -180,6 +186,10 @@ function range(name: string, value: unknown, faults: FaultSwitches): Bounds {
   };
   let from = bound('from');
   let to = faults.isOn('range-upper-bound-ignored') ? undefined : bound('to');
+  if (variations.isOn('lists-open-range-refused') && (from === undefined || to === undefined)) throw bad(`${name} needs both [from] and [to]`);
+  if (variations.isOn('lists-reversed-range-422') && from !== undefined && to !== undefined && from > to) {
+    throw new ProblemError({ status: 422, detail: `${name}: [from] is after [to]` });
+  }
   if (faults.isOn('range-reversed-swapped') && from !== undefined && to !== undefined && from > to) [from, to] = [to, from];
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
@@ -236,7 +246,7 @@ function statuses(table: ListTable, value: unknown, faults: FaultSwitches): Test
   };
 }
 
-function customFields(table: ListTable, value: unknown, faults: FaultSwitches): Test[] {
+function customFields(table: ListTable, value: unknown, faults: FaultSwitches, variations: VariationSwitches): Test[] {
   if (!isObject(value) || Array.isArray(value)) throw bad('filter[custom_fields_values] takes field ids: filter[custom_fields_values][<field_id>][]=…');
   const tests: Test[] = [];
   for (const [fieldId, spec] of Object.entries(value)) {
@@ -244,16 +254,16 @@ function customFields(table: ListTable, value: unknown, faults: FaultSwitches): 
     const column = /^\d{1,15}$/.test(fieldId) ? table.cf.get(Number(fieldId)) : undefined;
     if (!column) throw bad(`${name}: no custom field ${fieldId} on this list`);
     if (column.def.type === 'url' && faults.isOn('ignore-url-custom-fields')) continue;
-    tests.push(customFieldTest(name, column, spec, faults));
+    tests.push(customFieldTest(name, column, spec, faults, variations));
   }
   return tests;
 }
 
-function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: FaultSwitches): Test {
+function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: FaultSwitches, variations: VariationSwitches): Test {
   const type = column.def.type;
   if (isRangeObject(spec)) {
     if (!RANGE_CF_TYPES.includes(type)) throw bad(`${name}: a ${type} field takes no range`);
-    return inRange(column.nums!, range(name, spec, faults));
+    return inRange(column.nums!, range(name, spec, faults, variations));
   }
   const values = multipleValues(name, spec, faults);
   if (column.nums) {
@@ -279,10 +289,25 @@ function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: 
   return (i) => wanted.has(bools[i] === 1 ? 1 : 0);
 }
 
-/** `query` (leads, contacts, companies): case-insensitive search in the name and the text custom fields. */
-export function searchTest(table: ListTable, query: string, faults: FaultSwitches): Test {
+/**
+ * `query` (leads, contacts, companies): case-insensitive search in the name and the text custom fields; under the
+ * `lists-query-any-field` variation in every custom field value and the id too.
+ */
+export function searchTest(table: ListTable, query: string, faults: FaultSwitches, variations: VariationSwitches): Test {
   if (faults.isOn('query-finds-nothing')) return () => false;
   const needle = query.toLowerCase();
-  const haystack = table.search;
+  const haystack = variations.isOn('lists-query-any-field') ? wideSearch(table) : table.search;
   return (i) => haystack[i]!.includes(needle);
+}
+
+const wide = new WeakMap<ListTable, readonly string[]>();
+
+/** Only for the `lists-query-any-field` variation: each record's id, name and every custom field value, lower-case. */
+function wideSearch(table: ListTable): readonly string[] {
+  let texts = wide.get(table);
+  if (!texts) {
+    texts = table.records.map((r) => [String(r.id), r.name, ...(r.custom_fields_values ?? []).flatMap((f) => f.values.map((v) => String(v.value)))].join('\n').toLowerCase());
+    wide.set(table, texts);
+  }
+  return texts;
 }

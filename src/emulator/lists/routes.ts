@@ -7,6 +7,8 @@
  * With the paid filter feature off, `filter` is ignored (as the live service is reported to do); `query` still works.
  * `order[<field>]=asc|desc` sorts (ORDER_FIELDS; anything else is a 400 naming it). `POST /api/v4/<list>` and `PATCH`
  * on the list and on a record create and update records (./writes.ts), in the live service's answer shapes.
+ * Allowed variations (../variations.ts) change the shape where the spec shows none: `lists-empty-200`,
+ * `lists-id-descending`, `lists-small-pages`, `lists-plain-json-no-links`, `lists-slow-filtered`, `lists-filters-any`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../api/bearer.js';
@@ -22,6 +24,12 @@ import { applyFields, batchOf, defaultName, inRecordOrder, newRecord, requestIdO
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 250;
+/** Page sizes under the `lists-small-pages` variation. */
+const SMALL_DEFAULT_LIMIT = 10;
+const SMALL_MAX_LIMIT = 20;
+/** How long `lists-slow-filtered` holds the first filtered answer of each list. */
+const SLOW_FILTERED_MS = 10_000;
+const heldLists = new WeakMap<EmulatorContext, Set<ListName>>();
 
 export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
   if (!app.hasRequestDecorator('principal')) app.decorateRequest('principal', null);
@@ -35,14 +43,18 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
   for (const list of LIST_NAMES) {
     const path = `/api/v4/${list}`;
     app.get(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
+      if (list === 'customers' && ctx.faults.isOn('lists-customers-not-found')) throw new ProblemError({ status: 404, detail: 'Not found' });
       const rawQuery = rawQueryOf(request.url);
       const query = queryOf(ctx, rawQuery, request.query);
       const url = `${linkBase(ctx, request)}${path}`;
       let body = listPage(ctx, list, query, rawQuery, url, store.table(list));
       // Only for the fault: a filter that finds nothing here is run over another account's records too.
       if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list));
+      if (query.filter !== undefined && ctx.variations.isOn('lists-slow-filtered')) await holdFirst(ctx, list);
+      const plain = ctx.variations.isOn('lists-plain-json-no-links');
+      if (body === undefined && ctx.variations.isOn('lists-empty-200')) body = emptyPage(list, query, rawQuery, url, plain);
       if (body === undefined) return reply.code(204).send();
-      return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
+      return reply.code(200).header('content-type', plain ? 'application/json; charset=utf-8' : 'application/hal+json; charset=utf-8').send(body);
     });
     app.post(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
       const made = createRecords(ctx, store, list, request.principal?.userId, request.body);
@@ -61,6 +73,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const { id } = request.params;
       const i = /^\d{1,15}$/.test(id) ? table.indexById.get(Number(id)) : undefined;
       if (i === undefined) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
+      if (ctx.variations.isOn('lists-plain-json-no-links')) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`${table.json[i]}}`);
       const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}}}`;
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });
@@ -148,6 +161,8 @@ function queryOf(ctx: EmulatorContext, rawQuery: string, parsed: unknown): Recor
   if (ctx.faults.isOn('bracket-array-as-single')) {
     return parseQuery(rawQuery.replace(/\[\]|%5B%5D/gi, ''));
   }
+  // Only for the fault: a key spelt with %5B is left undecoded, an unknown parameter.
+  if (ctx.faults.isOn('lists-percent-brackets-ignored')) return parseQuery(rawQuery.split('&').filter((p) => !/^[^=]*%5B/i.test(p)).join('&'));
   const query = (parsed ?? {}) as Record<string, unknown>;
   return ctx.faults.isOn('lists-query-latin1') ? latin1Strings(query) as Record<string, unknown> : query;
 }
@@ -173,16 +188,27 @@ export function listPage(
   ctx: EmulatorContext, list: ListName, query: Record<string, unknown>, rawQuery: string, listUrl: string,
   table: ListTable,
 ): string | undefined {
+  const v = ctx.variations;
   const page = positive('page', query.page, 1);
-  const limit = Math.min(MAX_LIMIT, positive('limit', query.limit, DEFAULT_LIMIT));
+  const limit = v.isOn('lists-small-pages')
+    ? Math.min(SMALL_MAX_LIMIT, positive('limit', query.limit, SMALL_DEFAULT_LIMIT))
+    : Math.min(MAX_LIMIT, positive('limit', query.limit, DEFAULT_LIMIT));
   let tests: Test[] = [];
   let candidates: readonly number[] | undefined;
   if (query.filter !== undefined && ctx.world.account.isApiFilterEnabled) {
-    const compiled = compileFilter(list, table, query.filter, ctx.faults);
+    const compiled = compileFilter(list, table, query.filter, ctx.faults, v);
     tests = [...compiled.tests];
     candidates = compiled.candidates;
+    // Only for the `lists-filters-any` variation: the parameters as alternatives, the id filter one of them.
+    if (v.isOn('lists-filters-any') && tests.length + (candidates ? 1 : 0) > 1) {
+      const ids = new Set(candidates ?? []);
+      const any = tests;
+      tests = [(i) => ids.has(i) || any.some((t) => t(i))];
+      candidates = undefined;
+    }
   }
-  if (list !== 'customers' && typeof query.query === 'string' && query.query !== '') tests.push(searchTest(table, query.query, ctx.faults));
+  if (list !== 'customers' && typeof query.query === 'string' && query.query !== '') tests.push(searchTest(table, query.query, ctx.faults, v));
+  const descending = v.isOn('lists-id-descending');
 
   const order = orderOf(list, table, query.order);
 
@@ -194,7 +220,8 @@ export function listPage(
   const nTests = tests.length;
   // Without `order`, records come in id order and the scan stops at the page's end; with it, every match is sorted first.
   const all: number[] | undefined = order ? [] : undefined;
-  scan: for (let k = 0; k < total; k += 1) {
+  scan: for (let n = 0; n < total; n += 1) {
+    const k = descending ? total - 1 - n : n;
     const i = candidates ? candidates[k]! : k;
     for (let t = 0; t < nTests; t += 1) if (!tests[t]!(i)) continue scan;
     if (all) { all.push(i); continue; }
@@ -210,6 +237,9 @@ export function listPage(
     hasMore = all.length > skip + limit;
   }
   if (rows.length === 0) return undefined;
+  if (v.isOn('lists-plain-json-no-links')) {
+    return `{"_page":${page},"_embedded":{"${list}":[${rows.map((i) => `${table.json[i]}}`).join(',')}]}}`;
+  }
 
   const self = rawQuery ? `${listUrl}?${rawQuery}` : listUrl;
   let links = `"self":{"href":${JSON.stringify(self)}}`;
@@ -254,6 +284,22 @@ function orderOf(list: ListName, table: ListTable, order: unknown): ((a: number,
   const sign = dir === 'asc' ? 1 : -1;
   const ids = table.ids;
   return (a, b) => (column[a]! - column[b]!) * sign || ids[a]! - ids[b]!;
+}
+
+/** Only for the `lists-empty-200` variation: the page of a list answer that holds no record. */
+function emptyPage(list: ListName, query: Record<string, unknown>, rawQuery: string, listUrl: string, plain: boolean): string {
+  const page = positive('page', query.page, 1);
+  const links = plain ? '' : `"_links":{"self":{"href":${JSON.stringify(rawQuery ? `${listUrl}?${rawQuery}` : listUrl)}}},`;
+  return `{"_page":${page},${links}"_embedded":{"${list}":[]}}`;
+}
+
+/** Only for the `lists-slow-filtered` variation: holds the first filtered answer of each list. */
+async function holdFirst(ctx: EmulatorContext, list: ListName): Promise<void> {
+  let held = heldLists.get(ctx);
+  if (!held) heldLists.set(ctx, (held = new Set()));
+  if (held.has(list)) return;
+  held.add(list);
+  await new Promise((resolve) => setTimeout(resolve, SLOW_FILTERED_MS));
 }
 
 /** Every query parameter as the client sent it except `page`, which each page link sets. */

@@ -65,6 +65,14 @@ export const REDIRECT_URI_VARIANTS = {
 } as const satisfies Record<string, (u: URL) => string | undefined>;
 export type RedirectUriVariant = keyof typeof REDIRECT_URI_VARIANTS;
 
+/**
+ * The variants that name the same resource under URL normalisation (RFC 3986 §6.2.2–6.2.3: host case, an explicit
+ * default port, a dot segment, a percent-encoded unreserved letter). Accepting them is an open point of the exact
+ * match (REQ-4.1-exchange-redirect-equivalent-forms, K27): recorded, not failed. Every other variant names another
+ * resource, and accepting it fails.
+ */
+export const EQUIVALENT_SPELLINGS: ReadonlySet<RedirectUriVariant> = new Set(['host-upper-case', 'default-port-explicit', 'dot-segment', 'percent-encoded-path']);
+
 function withPart(u: URL, change: (x: URL) => void): string {
   const x = new URL(u.href);
   change(x);

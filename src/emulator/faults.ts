@@ -493,7 +493,7 @@ export const FAULTS = defineFaults([
     caughtBy: ['hook.disconnect.once'] },
   { name: 'stale-token-challenge-bare', description: 'An expired or revoked access token gets 401 with a bare "Bearer" challenge, without error="invalid_token".',
     caughtBy: ['api.bearer.stale-token-error'] },
-  { name: 'account-api-answers-main-account', description: 'GET /api/v4/account answers the developer account whatever account the token was granted in.',
+  { name: 'allow-installs-in-first-account', description: 'Allow installs the integration, and grants the code, in the developer account whatever account the user chose.',
     caughtBy: ['oauth.allow.installs-in-chosen-account'] },
   // Chat interface: what the account stores from chat messages, read through the control API (truth; §2.4, §2.5, §2.8, §2.11, §3.3)
   { name: 'chat-profile-not-in-contact', description: 'The unsorted lead a first incoming message creates gets a contact with the sender\'s name only, without the profile\'s phone and email.',

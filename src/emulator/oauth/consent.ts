@@ -37,7 +37,7 @@ export function integrationOrNotFound(ctx: EmulatorContext, clientId: string): I
 
 function chosenAccount(ctx: EmulatorContext, integration: Integration, accountId: number | undefined): Account {
   const choices = accountChoices(ctx, integration);
-  if (accountId === undefined) return choices[0]!;
+  if (accountId === undefined || ctx.faults.isOn('allow-installs-in-first-account')) return choices[0]!;
   const account = choices.find((a) => a.id === accountId);
   if (!account) throw new ProblemError({ status: 400, detail: 'The account is not among the choices of this integration for this user' });
   return account;

@@ -64,6 +64,8 @@ export function mutation(field: TokenField, breakage: TokenBreakage): fc.Arbitra
     case 'wrong-type':
       return fc.oneof(
         fc.constantFrom<WrongType>('wrapped-in-array', 'wrapped-in-object').map((wrongType) => ({ field, breakage, wrongType })),
+        // true on its own: a loose comparison (PHP ==) takes it as equal to any string.
+        fc.constant({ field, breakage, wrongType: 'other' as const, value: true }),
         nonStringJson.map((value) => ({ field, breakage, wrongType: 'other' as const, value })),
       );
   }

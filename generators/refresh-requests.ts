@@ -26,10 +26,12 @@ export function nearMissesOf(field: RefreshField): RefreshMutation[] {
 
 /** Wrong JSON types of a field, named: the wrapped valid value (which a String() coercion accepts) and plain others. */
 export function wrongTypesOf(field: RefreshField): RefreshMutation[] {
+  // Plain other values first: one pair serves the whole sweep, and a wrapped value a server coerces and accepts (non_strict)
+  // consumes it, after which a value that must be refused would be refused for the wrong reason.
   return [
+    ...[42, true, null].map((value) => ({ field, breakage: 'wrong-type' as const, wrongType: 'other' as const, value })),
     { field, breakage: 'wrong-type', wrongType: 'wrapped-in-array' },
     { field, breakage: 'wrong-type', wrongType: 'wrapped-in-object' },
-    ...[42, true, null].map((value) => ({ field, breakage: 'wrong-type' as const, wrongType: 'other' as const, value })),
   ];
 }
 

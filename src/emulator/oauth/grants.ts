@@ -206,6 +206,11 @@ function refreshClientLeniently(ctx: EmulatorContext, params: TokenParams): Inte
 /** The refresh_token field; the `refresh-token-coerced` fault reads a non-string one with String(). */
 function refreshTokenValue(ctx: EmulatorContext, params: TokenParams): string {
   const raw = params.raw('refresh_token');
+  // Only for the `loose-secret-comparison` fault: true equals the first unused refresh token of any grant.
+  if (raw === true && ctx.faults.isOn('loose-secret-comparison')) {
+    const any = [...ctx.store.refreshTokens.values()].find((r) => r.usedAtMs === undefined && r.revokedAtMs === undefined);
+    if (any) return any.value;
+  }
   if (raw !== undefined && typeof raw !== 'string' && ctx.faults.isOn('refresh-token-coerced')) return String(raw);
   return params.required('refresh_token');
 }

@@ -83,6 +83,8 @@ export const VARIATIONS = defineVariations([
     basis: 'stated-behaviour: §4.1 "If not passed, it is not returned"; an empty state= is non_strict (REQ-4.1-page-state-absent, K5).' },
   { name: 'from-widget-zero', description: 'A plain Allow redirect carries `from_widget=0`.',
     basis: 'stated-behaviour: §4.1 from_widget "only when a hook is sent after a widget installation"; present with a falsy value is non_strict (REQ-4.1-allow-no-from-widget, K6).' },
+  { name: 'grant-page-coop', description: 'In post_message mode the access-granting page is served with Cross-Origin-Opener-Policy: same-origin, which severs the opened window from its opener.',
+    basis: 'stated-behaviour/open-point: §4.1 post_message "the redirect happens inside the opened window … it may report the result to the main window"; whether it can is recorded (REQ-4.1-page-mode-post-message, K7).' },
   { name: 'disconnect-hook-retried', description: 'Each disconnect hook is delivered a second time, identical, 200 ms later (a retry queue).',
     basis: 'effect-window: §6 one hook per disconnect; an identical second delivery (a retry) is non_strict (REQ-6-disconnect-hook-once, K31).' },
   { name: 'hook-client-id-other', description: 'The disconnect hook\'s client_id is the account\'s chat-interface id (client_uuid and the signature stay the integration\'s).',

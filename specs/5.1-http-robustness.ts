@@ -117,7 +117,7 @@ export default defineSpec({
     sweepRule<NoAuthCase>(
       { id: 'api.bearer.every-endpoint', level: 'must', requires: [],
         title: 'Every /api/v4 endpoint (account and the four lists) refuses a request without a valid bearer with 401 and the Bearer challenge',
-        reading: '§4.1 and §5.1.1: all /api/v4 calls carry the bearer; RFC 6750 §3: 401 with WWW-Authenticate: Bearer. 403 is non_strict.',
+        reading: '§4.1 and §5.1.1: all /api/v4 calls carry the bearer; RFC 6750 §3: 401 with WWW-Authenticate: Bearer. 403 is non_strict, and so is a 401 without the challenge (the spec does not restate it, K30).',
         covers: ['7/401'] },
       {
         named: NO_AUTH_CASES,

@@ -26,10 +26,12 @@ export function nearMissesOf(field: RefreshField): RefreshMutation[] {
 
 /** Wrong JSON types of a field, named: the wrapped valid value (which a String() coercion accepts) and plain others. */
 export function wrongTypesOf(field: RefreshField): RefreshMutation[] {
+  // Plain other values first: one pair serves the whole sweep, and a wrapped value a server coerces and accepts (non_strict)
+  // consumes it, after which a value that must be refused would be refused for the wrong reason.
   return [
+    ...[42, true, null].map((value) => ({ field, breakage: 'wrong-type' as const, wrongType: 'other' as const, value })),
     { field, breakage: 'wrong-type', wrongType: 'wrapped-in-array' },
     { field, breakage: 'wrong-type', wrongType: 'wrapped-in-object' },
-    ...[42, true, null].map((value) => ({ field, breakage: 'wrong-type' as const, wrongType: 'other' as const, value })),
   ];
 }
 
@@ -64,6 +66,14 @@ export const REDIRECT_URI_VARIANTS = {
   'percent-encoded-path': (u: URL) => (/[a-z]/i.test(u.pathname) ? u.href.replace(u.pathname, u.pathname.replace(/[a-z]/i, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)) : undefined),
 } as const satisfies Record<string, (u: URL) => string | undefined>;
 export type RedirectUriVariant = keyof typeof REDIRECT_URI_VARIANTS;
+
+/**
+ * The variants that name the same resource under URL normalisation (RFC 3986 §6.2.2–6.2.3: host case, an explicit
+ * default port, a dot segment, a percent-encoded unreserved letter). Accepting them is an open point of the exact
+ * match (REQ-4.1-exchange-redirect-equivalent-forms, K27): recorded, not failed. Every other variant names another
+ * resource, and accepting it fails.
+ */
+export const EQUIVALENT_SPELLINGS: ReadonlySet<RedirectUriVariant> = new Set(['host-upper-case', 'default-port-explicit', 'dot-segment', 'percent-encoded-path']);
 
 function withPart(u: URL, change: (x: URL) => void): string {
   const x = new URL(u.href);

@@ -64,6 +64,8 @@ export function mutation(field: TokenField, breakage: TokenBreakage): fc.Arbitra
     case 'wrong-type':
       return fc.oneof(
         fc.constantFrom<WrongType>('wrapped-in-array', 'wrapped-in-object').map((wrongType) => ({ field, breakage, wrongType })),
+        // true on its own: a loose comparison (PHP ==) takes it as equal to any string.
+        fc.constant({ field, breakage, wrongType: 'other' as const, value: true }),
         nonStringJson.map((value) => ({ field, breakage, wrongType: 'other' as const, value })),
       );
   }
@@ -85,6 +87,19 @@ export function applyMutation(fields: Record<string, unknown>, m: Mutation): Rec
       break;
   }
   return out[m.field] === fields[m.field] ? undefined : out;
+}
+
+/**
+ * How accepting a request with this breakage is judged (docs/verdicts.md readings): `failed` where it breaks security
+ * or a required member (a wrong or missing secret, code or client_id, another value of another type), `non_strict`
+ * where the member is unmarked (grant_type, redirect_uri missing) or a value of another JSON type that carries the valid
+ * one (`["<valid>"]`, coerced: K15), or a value of another type of a member that is not a credential.
+ */
+export function acceptanceOf(m: { readonly field: string; readonly breakage: TokenBreakage; readonly wrongType?: WrongType }): 'failed' | 'non_strict' {
+  const unmarked = m.field === 'grant_type' || m.field === 'redirect_uri';
+  if (m.breakage === 'missing') return unmarked ? 'non_strict' : 'failed';
+  if (m.breakage === 'wrong-type') return m.wrongType !== 'other' || unmarked ? 'non_strict' : 'failed';
+  return 'failed';
 }
 
 /** Texts that do not parse as JSON, each a mistake clients make (cut short, single quotes, XML, a form body); '' is no body. */

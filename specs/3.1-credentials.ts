@@ -3,7 +3,7 @@
  * §5.1.3 (secret optional on refresh), and how an access token stops working (expiry, deactivation; §7 401).
  */
 import {
-  accountRequest, clientError, deactivate, defineSpec, differentFrom, exchangeRule, field, type HttpResponse, jsonObjectBody, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, type RuleContext, scenarioRule, sideAccount, singleWinner, status, statusIn, step, type TokenPair, tokenPairOf, tokensIn, tokensOf, afterElapsed, isSuccess,
+  accountRequest, clientError, deactivate, defineSpec, differentFrom, exchangeRule, field, type HttpResponse, jsonObjectBody, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, type RuleContext, reinstallThen, scenarioRule, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, step, whenAccepted, winnerRefreshObserved, type TokenPair, tokenPairOf, tokensOf, afterElapsed, isSuccess,
 } from './kit.js';
 
 /** Parallel refresh exchanges of one token in the concurrency rule. */
@@ -15,14 +15,15 @@ interface Race {
   answers: readonly HttpResponse[];
 }
 
-/** The token pair of the one exchange that succeeded (the race step has checked there is exactly one). */
-function winnerOf(answers: readonly HttpResponse[]): TokenPair {
-  return tokensOf(answers.find((r) => r.status === 200 && tokenPairOf(r.text))!, 'the winning refresh exchange');
+/** A refresh of the winner's new refresh token; undefined when no exchange won (the race step judged that). */
+async function winnerRefresh(t: RuleContext, answers: readonly HttpResponse[]): Promise<HttpResponse | undefined> {
+  const won = answers.find((r) => r.status >= 200 && r.status < 300 && tokenPairOf(r.text));
+  return won ? refreshTokens(t, tokensOf(won, 'the winning refresh exchange').refresh_token) : undefined;
 }
 
 /** An access token that works now (else Precondition: other rules judge that). */
-async function workingAccess(t: RuleContext, accountId?: number): Promise<TokenPair> {
-  const pair = accountId === undefined ? await obtainTokens(t) : await tokensIn(t, accountId);
+async function workingAccess(t: RuleContext): Promise<TokenPair> {
+  const pair = await obtainTokens(t);
   const res = await t.send(accountRequest(t.target, pair.access_token));
   if (!isSuccess(res.status)) throw new Precondition(`a fresh access token was refused at /api/v4/account (status ${res.status})`);
   return pair;
@@ -69,10 +70,10 @@ export default defineSpec({
     ),
     exchangeRule(
       { id: 'oauth.refresh.without-secret', section: '5.1', requires: [], needs: ['one-code'], title: 'A refresh exchange without client_secret succeeds',
-        reading: '§4.1 lists client_secret as optional for the refresh grant and §5.1.3 says "secret optional on refresh".' },
+        reading: '§4.1 lists client_secret as optional for the refresh grant and §5.1.3 says "secret optional on refresh". "Listed as optional" is not a promise that every server takes it: a refusal with 400 or 401 is non_strict (K12).' },
       {
         send: async (t) => refreshTokens(t, (await obtainTokens(t)).refresh_token, { withSecret: false }),
-        expect: [status(200), refreshTokenPresent],
+        expect: [status(200, { refused: 'non_strict' }), whenAccepted(refreshTokenPresent)],
       },
     ),
     exchangeRule(
@@ -103,32 +104,34 @@ export default defineSpec({
         expect: [status(401)],
       },
     ),
-    exchangeRule(
+    scenarioRule<SideInstallation>(
       { id: 'api.bearer.deactivated-installation', requires: [], needs: ['consent', 'operator'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access token gets 401',
-        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict.',
+        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule.',
         covers: ['3.1/access token valid', '7/401'] },
       {
-        send: async (t) => {
-          const accountId = await sideAccount(t);
-          const pair = await workingAccess(t, accountId);
-          await deactivate(t, accountId);
-          return t.send(accountRequest(t.target, pair.access_token));
-        },
-        expect: [status(401)],
+        setup: sideInstallation,
+        steps: [
+          step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(undefined, { longLived: false }), [status(200), refreshTokenPresent]),
+          step<SideInstallation>('the access token before deactivation', (t, s) => t.send(accountRequest(t.target, sidePairOf(s).access_token)), [status(200)]),
+          step<SideInstallation>('after deactivation', async (t, s) => {
+            await deactivate(t, s.accountId!);
+            return t.send(accountRequest(t.target, sidePairOf(s).access_token));
+          }, [status(401)]),
+        ],
       },
     ),
     scenarioRule<Race>(
       { id: 'oauth.refresh.concurrent-single-use', requires: [], needs: ['one-code'],
         title: 'Parallel refresh exchanges of one refresh token: exactly one succeeds, and only its new token works afterwards',
-        reading: `§2.2 "exchangeable once only" holds under concurrency: ${RACERS} exchanges sent at once, at most one may succeed (and one must: the token was valid). Afterwards the old token is refused and the winner's new refresh token works.`,
+        reading: `§2.2 "exchangeable once only" holds under concurrency: ${RACERS} exchanges sent at once, at most one may succeed (two fail; none at all is non_strict, K13). Afterwards the old token is refused. Whether the winner's new refresh token still works is recorded: RFC 6749 §10.4 lets a server revoke the whole family when a rotated token is replayed, which the racing losers did (K14).`,
         covers: ['2.2/Refresh token', '3.1/refresh token valid', '8/Refresh token lifetime'] },
       {
         setup: async (t) => ({ first: await obtainTokens(t), answers: [] }),
         steps: [
           step('', async (t, race) => (race.answers = await Promise.all(Array.from({ length: RACERS }, () => refreshTokens(t, race.first.refresh_token)))), [singleWinner]),
           step('', (t, race) => refreshTokens(t, race.first.refresh_token), [clientError('old token refused')]),
-          step('winner works', (t, race) => refreshTokens(t, winnerOf(race.answers).refresh_token), [statusIn(200)]),
+          step('winner works', (t, race) => winnerRefresh(t, race.answers), [winnerRefreshObserved]),
         ],
       },
     ),

@@ -13,7 +13,7 @@ const BROWSER = ['browser'] as const;
 
 const NOT_WIDGET = 'it is sent only with the hook after a widget installation';
 
-const allowChecks = [parameterPresent('code'), parameterPresent('referer'), platformOneOrTwo, parameterAbsent('from_widget', NOT_WIDGET), parameterAbsent('error', 'the user allowed')];
+const allowChecks = [parameterPresent('code'), parameterPresent('referer'), platformOneOrTwo, parameterAbsent('from_widget', NOT_WIDGET, 'falsy'), parameterAbsent('error', 'the user allowed')];
 
 /** The query of the redirect a page view led to (the step before has checked there was one). */
 const paramsOf = async (_t: RuleContext, v: RedirectView) => v.hit!.params;
@@ -35,18 +35,18 @@ export default defineSpec({
     ),
     scenarioRule(
       { id: 'oauth.redirect.no-state', requires: [], needs: ['consent'], title: 'Without a state, the redirect carries no state parameter (Allow and Deny)',
-        reading: '§4.1: "If not passed, it is not returned"; an empty state= counts as returned.',
+        reading: '§4.1: "If not passed, it is not returned". An empty state= is non_strict (returned, but carrying nothing, K5); a state the integration never sent fails.',
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       {
         steps: [
-          step<undefined, URLSearchParams>('', (t) => redirectQuery(t, { decision: 'allow' }), [parameterAbsent('state', 'none was passed (Allow)')]),
-          step<undefined, URLSearchParams>('', (t) => redirectQuery(t, { decision: 'deny' }), [parameterAbsent('state', 'none was passed (Deny)')]),
+          step<undefined, URLSearchParams>('', (t) => redirectQuery(t, { decision: 'allow' }), [parameterAbsent('state', 'none was passed (Allow)', 'empty')]),
+          step<undefined, URLSearchParams>('', (t) => redirectQuery(t, { decision: 'deny' }), [parameterAbsent('state', 'none was passed (Deny)', 'empty')]),
         ],
       },
     ),
     scenarioRule(
       { id: 'oauth.redirect.allow-parameters', requires: [], needs: ['consent'], title: 'Allow redirects with code, referer and platform 1 or 2, and no from_widget',
-        reading: '§4.1 behaviour 3. Checked for every account the user can pick (the control API lists them with their domain; without one, the accounts the page offers); platform must be 1 or 2, and 1 exactly for an account the control API places on the regional domain.',
+        reading: '§4.1 behaviour 3. Checked for every account the user can pick (the control API lists them with their domain; without one, the accounts the page offers); platform must be 1 or 2, and 1 exactly for an account the control API places on the regional domain. from_widget with a falsy value (0, false, empty) is non_strict (present, but saying no widget, K6).',
         covers: ['6/Authorization redirect', '4.1/Access-granting page/client_id'] },
       {
         steps: [
@@ -109,7 +109,7 @@ export default defineSpec({
     ),
     scenarioRule<RedirectView & { messages: readonly unknown[] }>(
       { id: 'oauth.page.allow-post-message', requires: [...BROWSER], needs: ['login'], title: 'Allow in post_message mode: the redirect happens inside the opened window, which can report to its opener',
-        reading: '§4.1 mode post_message. The opened window must reach the Redirect URI itself (the main window stays), and keep its opener so that the integration\'s page there can postMessage the result: the main window must receive it.',
+        reading: '§4.1 mode post_message. The opened window must reach the Redirect URI itself while the main window stays. Whether the main window receives a postMessage is recorded: the spec says the window "may report the result" (K7; an opener severed by COOP gets none).',
         covers: ['4.1/Access-granting page/mode', '6/Authorization redirect'] },
       {
         setup: (t) => allowWithPostMessage(t, `pm-${t.runId}`),

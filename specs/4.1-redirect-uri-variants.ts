@@ -5,7 +5,7 @@
  * way, an explicit default port, a dot segment, a percent-encoded letter. Variants from generators/refresh-requests.ts.
  */
 import {
-  codeGrant, defineSpec, exchange, freshCode, type HttpResponse, jsonObjectBody, REDIRECT_URI_VARIANTS, redirectUriVariant, type RedirectUriVariant, type RuleContext, status, sweepRule,
+  codeGrant, defineSpec, EQUIVALENT_SPELLINGS, exchange, freshCode, type HttpResponse, jsonObjectBody, REDIRECT_URI_VARIANTS, redirectUriVariant, type RedirectUriVariant, type RuleContext, status, sweepRule, whenRefused,
 } from './kit.js';
 
 const VARIANTS = Object.keys(REDIRECT_URI_VARIANTS) as RedirectUriVariant[];
@@ -21,7 +21,7 @@ export default defineSpec({
     sweepRule<RedirectUriVariant, HttpResponse>(
       { id: 'oauth.token.redirect-uri.variants', requires: [], needs: ['fresh-code'],
         title: 'A code exchange whose redirect_uri is an equivalent-looking form of the registered one is refused with 400',
-        reading: '§4.1 "must match exactly", §5.1.4 "identical", RFC 6749 §3.1.2.3 (simple string comparison): no normalisation of case, scheme, port, slash, query, fragment or encoding. A fresh code per variant, JSON as the spec states; another 4xx is non_strict.' },
+        reading: '§4.1 "must match exactly", §5.1.4 "identical", RFC 6749 §3.1.2.3 (simple string comparison): no normalisation of case, scheme, port, slash, query, fragment or encoding. A fresh code per variant, JSON as the spec states; another 4xx is non_strict. A spelling that names the same resource under URL normalisation (host case, an explicit default port, a dot segment, a percent-encoded letter) accepted is recorded, not failed (K27): the comparison is exact, but nothing else can be reached through it.' },
       {
         named: applicable,
         what: 'redirect_uri variants',
@@ -29,7 +29,7 @@ export default defineSpec({
           const fields = codeGrant(t.target, await freshCode(t));
           return exchange(t, { ...fields, redirect_uri: redirectUriVariant(t.credentials.redirectUri, variant) });
         },
-        expect: [status(400), jsonObjectBody],
+        expect: (_t, variant) => (EQUIVALENT_SPELLINGS.has(variant) ? [status(400, { accepted: 'informational' }), whenRefused(jsonObjectBody)] : [status(400), jsonObjectBody]),
         label: (variant) => variant,
       },
     ),

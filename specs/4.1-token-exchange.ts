@@ -4,10 +4,29 @@
  */
 import fc from 'fast-check';
 import {
-  accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, freshCode, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observedStatus, propertyRule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage, type TokenField, tokensOf,
+  acceptanceOf, accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, freshCode, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observedStatus, propertyRule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage, type TokenField, tokensOf,
 } from './kit.js';
 
 const refusal = [status(400), jsonContentType, jsonObjectBody] as const;
+
+/**
+ * The rules that own "response Content-Type: application/json (also on error)" (REQ-4.1-exchange-error-json) judge the
+ * refusal's body; the others judge only the status, so one non-JSON refusal is one failure, not ten (one-observation, K16).
+ */
+const JUDGES_BODY = new Set(['oauth.token.code.wrong', 'oauth.token.client-id.missing']);
+
+/**
+ * How one broken exchange is judged: 400 passes, another 4xx (415 to a form body, 401 for client credentials) is
+ * non_strict; an acceptance by the reading of what was broken (acceptanceOf: K11, K15); the body only where the rule
+ * owns it and the request was JSON as the spec states (K16).
+ */
+function refusalOf(id: string, m: Mutation, encoding: 'json' | 'form') {
+  const accepted = acceptanceOf(m);
+  return [
+    status(400, accepted === 'non_strict' ? { accepted } : {}),
+    ...(JUDGES_BODY.has(id) && encoding === 'json' ? [jsonContentType, jsonObjectBody] : []),
+  ];
+}
 
 const BREAKAGES: Record<TokenBreakage, string> = { missing: 'missing', wrong: 'a wrong value', 'wrong-type': 'a value of the wrong JSON type' };
 const WHY: Record<TokenField, string> = {
@@ -35,7 +54,9 @@ function brokenExchangeRule(field: TokenField, breakage: TokenBreakage): RuleDra
     requires: [],
     needs: ['fresh-code'],
     title: `A code exchange with ${field} ${BREAKAGES[breakage]} is refused with 400 and a JSON body`,
-    reading: `${WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.`,
+    reading: `${WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2; 415 to the form-encoded case) is non_strict.`
+      + (acceptanceOf({ field, breakage, wrongType: 'wrapped-in-array' }) === 'non_strict' ? ` Accepted is non_strict: ${breakage === 'wrong-type' ? 'a value of another JSON type coerced (["<valid>"]) is a departure, not a breach, and for a member that is no credential so is any other' : 'the table does not mark the member required'}.` : '')
+      + (JUDGES_BODY.has(`oauth.token.${field.replace('_', '-')}.${breakage}`) ? ' The refusal of a JSON request must be an application/json object with details (§4.1 "also on error").' : ' The refusal\'s body is judged by oauth.token.code.wrong and oauth.token.client-id.missing (one observation, one verdict).'),
   };
   return propertyRule<{ m: Mutation; encoding: 'json' | 'form' }>(meta, {
     cases: () => fc.record({
@@ -43,7 +64,7 @@ function brokenExchangeRule(field: TokenField, breakage: TokenBreakage): RuleDra
       encoding: breakage === 'wrong-type' ? fc.constant('json' as const) : fc.constantFrom('json' as const, 'form' as const),
     }),
     send: async (t, { m, encoding }) => exchange(t, await brokenRequest(t, m), encoding),
-    expect: refusal,
+    expect: (_t, { m, encoding }) => refusalOf(meta.id, m, encoding),
   });
 }
 
@@ -79,7 +100,7 @@ export default defineSpec({
 
     exchangeRule(
       { id: 'oauth.token.code-reuse-revokes', section: '3.1', level: 'should', requires: [], needs: ['one-code'], title: 'Reusing a code revokes the access token first issued for it',
-        reading: 'RFC 6749 §4.1.2: the server SHOULD revoke all tokens previously issued from a code that is used twice (a stolen code was replayed).' },
+        reading: 'RFC 6749 §4.1.2: the server SHOULD revoke all tokens previously issued from a code that is used twice (a stolen code was replayed). The spec does not restate it: an access token that still works is non_strict (K10); 403 is non_strict too.' },
       {
         send: async (t) => {
           const fields = codeGrant(t.target, await freshCode(t));
@@ -87,12 +108,13 @@ export default defineSpec({
           await exchange(t, fields);
           return t.send(accountRequest(t.target, first.access_token));
         },
-        expect: [status(401)],
+        expect: [status(401, { accepted: 'non_strict' })],
       },
     ),
 
     propertyRule(
-      { id: 'oauth.token.no-secret-echo', level: 'should', requires: [], needs: ['fresh-code'], title: 'No refusal echoes the client secret, the code or a wrong secret sent' },
+      { id: 'oauth.token.no-secret-echo', level: 'should', requires: [], needs: ['fresh-code'], title: 'No refusal echoes the client secret (an echoed code or wrong secret is recorded)',
+        reading: 'The client secret is the credential that must not travel back (§2.1 "visible only to administrators"); a code or a wrong value the client sent itself, echoed, is recorded (K23).' },
       {
         cases: () => fc.constantFrom(...TOKEN_FIELDS).chain((field) => mutation(field, 'wrong')),
         send: async (t, m) => exchange(t, await brokenRequest(t, m)),

@@ -5,7 +5,7 @@
  * not happen under other rules' feet.
  */
 import {
-  defineSpec, disconnectAndReceive, exchangeRule, hookArrived, hookHasAllParameters, hookIsGet, hookParameterEquals, hookSignatureValid, type ReceivedHook, receivedHook, scenarioRule, step,
+  defineSpec, disconnectAndReceive, exchangeRule, hookArrived, hookHasAllParameters, hookIsGet, hookParameterEquals, hookParameterRecorded, hookSignatureValid, type ReceivedHook, receivedHook, scenarioRule, step,
 } from './kit.js';
 
 const HOOK = ['control', 'hook'] as const;
@@ -23,20 +23,20 @@ export default defineSpec({
     scenarioRule<Disconnect>(
       { id: 'hook.disconnect.parameters', section: '6', requires: [...HOOK], exclusive: true,
         title: 'Disconnecting the integration sends a GET to the hook URL with account_id, client_id, client_uuid and signature',
-        reading: '§6 and §4.1: a GET with account_id and client_id, the authenticity parameters signature and client_uuid (§5.3: all required). account_id must name the disconnected account, client_id the integration (CLIENT_ID).',
+        reading: '§6 and §4.1: a GET with account_id and client_id, the authenticity parameters signature and client_uuid (§5.3: all required). account_id must name the disconnected account. client_id must be present; which id it carries the spec does not say (the integration is identified by client_uuid, §5.3), so its value is recorded (K32).',
         covers: ['6/Disconnect hook', '2.1/Disconnect hook URL'] },
       {
         setup: (t) => disconnectAndReceive(t),
         steps: [
           step('', async (_t, d) => d, [hookArrived]),
-          step('', async (_t, d) => d.hook!, (t, d) => [hookIsGet, hookHasAllParameters, hookParameterEquals('account_id', String(d.accountId), 'the disconnected account'), hookParameterEquals('client_id', t.credentials.clientId, 'the integration ID')]),
+          step('', async (_t, d) => d.hook!, (t, d) => [hookIsGet, hookHasAllParameters, hookParameterEquals('account_id', String(d.accountId), 'the disconnected account'), hookParameterRecorded('client_id', t.credentials.clientId, 'the integration ID')]),
         ],
       },
     ),
     exchangeRule<ReceivedHook>(
       { id: 'hook.disconnect.signature', requires: [...HOOK], exclusive: true,
         title: 'The hook signature is hex HMAC-SHA256 of client_uuid|account_id under the secret key',
-        reading: '§5.3. Hex digits compared case-insensitively.', covers: ['6/Disconnect hook'] },
+        reading: '§5.3: the hexadecimal HMAC-SHA256, compared by the receiver as text. The right HMAC in upper-case hex is non_strict (§5.2 calls hex lower-case; K17).', covers: ['6/Disconnect hook'] },
       { send: (t) => receivedHook(t), expect: (t) => [hookSignatureValid(t.credentials.clientSecret)] },
     ),
     exchangeRule<ReceivedHook>(

@@ -423,7 +423,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-2.2-refresh-valid-3-months', section: '2.2', source: 'table', level: 'must',
     statement: 'The refresh token is valid 3 months.',
-    observes: 'a refresh token still works 89 days minus an hour after issue',
+    observes: 'a refresh token still works 89 days after issue',
     needs: ['person', 'clock'],
     reading: {
       kind: 'lifetime', review: 'K2',
@@ -557,7 +557,7 @@ export const ACCESS = requirements([
     reading: {
       kind: 'security', review: 'K23',
       passed: 'neither the client secret nor a channel secret among the claims',
-      failed: 'the client secret or a channel secret among the claims',
+      failed: 'the client secret, a channel secret or the refresh token among the claims (the refresh token outlives the access token that carries it)',
       informational: 'other values among the claims (an authorization code), recorded',
     },
     rules: ['oauth.jwt.no-secrets'],
@@ -720,7 +720,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-3.1-refresh-expired', section: '3.1', source: 'table', level: 'must',
     statement: 'After 3 months without a refresh the refresh token expires; the integration loses access.',
-    observes: 'a refresh token is refused 92 days plus an hour after issue',
+    observes: 'a refresh token is refused 93 days plus an hour after issue',
     needs: ['person', 'clock'],
     reading: {
       kind: 'lifetime', review: 'K3',
@@ -736,10 +736,10 @@ export const ACCESS = requirements([
     observes: 'after deactivation the access token gets 401 at /api/v4/account',
     needs: ['person'],
     reading: {
-      kind: 'status-code',
+      kind: 'status-code', also: ['precondition'],
       passed: '401 to API calls after the deactivation',
       non_strict: 'another 4xx',
-      failed: 'a 2xx after the deactivation',
+      failed: 'a 2xx after the deactivation; the integration\'s installation in the side account refused before it (its code exchange must succeed, §3.1; issue 19 §4)',
     },
     rules: ['api.bearer.deactivated-installation'],
   },
@@ -749,10 +749,10 @@ export const ACCESS = requirements([
     observes: 'a refresh exchange with the installation\'s refresh token is refused after deactivation',
     needs: ['person'],
     reading: {
-      kind: 'status-code', also: ['security'],
+      kind: 'status-code', also: ['security', 'precondition'],
       passed: 'the refresh refused with 400',
       non_strict: 'another 4xx',
-      failed: 'new tokens issued after the deactivation',
+      failed: 'new tokens issued after the deactivation; the integration\'s installation in the side account refused before it (its code exchange must succeed, §3.1; issue 19 §4)',
     },
     rules: ['oauth.deactivation.revokes-credentials'],
   },
@@ -1018,7 +1018,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-4.1-page-mode-post-message', section: '4.1', source: 'table', level: 'must',
     statement: 'mode=post_message: the redirect happens inside the opened window, which may report to the main window.',
-    observes: 'the opened window reaches the Redirect URI and keeps its opener, which receives a postMessage',
+    observes: 'the opened window reaches the Redirect URI while the main window stays; whether the main window receives a postMessage is recorded',
     needs: ['browser'],
     reading: {
       kind: 'stated-behaviour', review: 'K7',
@@ -1087,7 +1087,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-4.1-allow-installs-in-account', section: '4.1', source: 'prose', level: 'must',
     statement: 'On Allow, the integration is installed in the chosen account.',
-    observes: 'the code from Allow in account X yields tokens whose /api/v4/account is X',
+    observes: 'the code from Allow in account X, exchanged at X\'s own base_url, yields a token that works there (the account answer\'s id recorded)',
     needs: ['person'],
     reading: {
       kind: 'stated-behaviour', review: 'K33',
@@ -1485,7 +1485,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-4.1-hook-client-id', section: '4.1', source: 'prose', level: 'must',
     statement: 'The hook\'s client_id names the integration.',
-    observes: 'client_id equals the integration ID',
+    observes: 'client_id is present; whether it equals the integration ID is recorded',
     needs: ['person', 'hook'],
     reading: {
       kind: 'answer-member', also: ['effect-window'], review: 'K32',
@@ -1805,7 +1805,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-8-refresh-lifetime', section: '8', source: 'table', level: 'must',
     statement: 'Refresh token lifetime: 3 months; single use.',
-    observes: 'works at 89 days, refused at 92; refused when used twice',
+    observes: 'works at 89 days, refused after 93; refused when used twice',
     needs: ['person', 'clock'],
     reading: {
       kind: 'lifetime', review: 'K2, K3',

@@ -3,7 +3,7 @@
  */
 import type { Judge } from '../model/check.js';
 import type { ReceivedHook } from '../model/context.js';
-import { fail, pass } from '../model/outcome.js';
+import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import { disconnectHookSignature, HOOK_PARAMETERS } from '../hook/sign.js';
 
 export type HookCheck = Judge<ReceivedHook>;
@@ -28,7 +28,10 @@ export function hookParameterEquals(name: string, expected: string, what: string
     : fail(name, `expected ${name} to be ${what}, observed ${h.query.has(name) ? 'another value' : `no ${name}`}`);
 }
 
-/** signature = hex HMAC-SHA256 of `<client_uuid>|<account_id>` under the secret key (hex compared case-insensitively). */
+/**
+ * signature = hex HMAC-SHA256 of `<client_uuid>|<account_id>` under the secret key (REQ-5.3-signature): lower-case hex
+ * passes; the right HMAC in upper-case hex is non_strict (K17: a receiver comparing strings as §5.3 says would refuse it).
+ */
 export function hookSignatureValid(clientSecret: string): HookCheck {
   return (h) => {
     const uuid = h.query.get('client_uuid');
@@ -36,9 +39,22 @@ export function hookSignatureValid(clientSecret: string): HookCheck {
     const signature = h.query.get('signature');
     if (!uuid || !account || !signature) return fail('signature', 'expected client_uuid, account_id and signature to check the signature, observed one missing');
     const expected = disconnectHookSignature(uuid, account, clientSecret);
-    if (signature.toLowerCase() === expected) return pass('signature', 'HMAC-SHA256 of client_uuid|account_id under the secret key');
+    if (signature === expected) return pass('signature', 'HMAC-SHA256 of client_uuid|account_id under the secret key');
+    if (signature.toLowerCase() === expected) return nonStrict('signature', 'the right HMAC-SHA256 of client_uuid|account_id, in upper-case hex (receivers compare the hex text)');
     const reversed = disconnectHookSignature(account, uuid, clientSecret) === signature.toLowerCase();
     return fail('signature', `expected hex HMAC-SHA256 of "<client_uuid>|<account_id>" under the secret key, observed another value${reversed ? ' (it signs "<account_id>|<client_uuid>")' : ''}`);
+  };
+}
+
+/**
+ * `name` is present; whether it equals `expected` is recorded, not judged (REQ-4.1-hook-client-id: the spec names the
+ * hook's client_id but not which id it carries; the integration is identified by client_uuid, §5.3; K32).
+ */
+export function hookParameterRecorded(name: string, expected: string, what: string): HookCheck {
+  return (h) => {
+    const value = h.query.get(name);
+    if (!value) return fail(name, `expected a ${name} parameter, observed ${h.query.has(name) ? 'an empty one' : 'none'}`);
+    return value === expected ? pass(name, `${name} is ${what}`) : observed(name, `${name} is present but not ${what} (the spec does not say which id it carries), recorded`);
   };
 }
 

@@ -20,7 +20,8 @@ export function isJsonMediaType(type: string): boolean {
 export const jsonContentType: Check = (res) => {
   const type = mediaType(res);
   if (type === 'application/json') return pass('JSON Content-Type', res.headers['content-type'] ?? '');
-  if (isJsonMediaType(type)) return nonStrict('JSON Content-Type', `expected application/json, observed ${type} (a JSON type, not the stated one)`);
+  // text/json is an old alias of JSON (REQ-0-bodies-json, K8): JSON, not the stated type.
+  if (isJsonMediaType(type) || type === 'text/json') return nonStrict('JSON Content-Type', `expected application/json, observed ${type} (a JSON type, not the stated one)`);
   return fail('JSON Content-Type', `expected application/json, observed ${type || 'no Content-Type'}`);
 };
 
@@ -69,8 +70,15 @@ export function requestField(res: HttpResponse, name: string): unknown {
   }
 }
 
+/**
+ * The body of a refusal is a JSON object. "Details in the body" (§4.1, §4.3, §7): an empty object `{}` carries none,
+ * which is non_strict (REQ-4.1-exchange-400-details, K9).
+ */
 export const jsonObjectBody: Check = (res) => {
   const body = parseJson(res);
+  if (body !== null && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) {
+    return nonStrict('JSON object body', 'expected a JSON object with details, observed an empty object {}');
+  }
   return body !== null && typeof body === 'object' && !Array.isArray(body)
     ? pass('JSON object body')
     : fail('JSON object body', `expected a JSON object body, observed ${res.text ? `"${res.text.slice(0, 80)}"` : 'an empty body'}`);

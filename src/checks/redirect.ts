@@ -3,7 +3,7 @@
  * redirect's query so a report names exactly what is off.
  */
 import type { Finding } from '../model/outcome.js';
-import { fail, pass } from '../model/outcome.js';
+import { fail, nonStrict, pass } from '../model/outcome.js';
 
 export type RedirectCheck = (params: URLSearchParams) => Finding;
 
@@ -18,10 +18,19 @@ export function stateReturned(sent: string): RedirectCheck {
   };
 }
 
-export function parameterAbsent(name: string, why: string): RedirectCheck {
-  return (params) => params.has(name)
-    ? fail(`no ${name}`, `expected no ${name} parameter (${why}), observed ${name}=${shown(params.get(name)!)}`)
-    : pass(`no ${name}`);
+/**
+ * No `name` parameter. `lenient` says which present values are a lesser departure (non_strict): `empty` an empty value
+ * (`state=`, K5: returned, but carrying nothing), `falsy` also 0 and false (`from_widget=0`, K6: present, saying no).
+ */
+export function parameterAbsent(name: string, why: string, lenient?: 'empty' | 'falsy'): RedirectCheck {
+  const lesser = (v: string) => (lenient === 'empty' || lenient === 'falsy') && v === '' || (lenient === 'falsy' && ['0', 'false'].includes(v.toLowerCase()));
+  return (params) => {
+    if (!params.has(name)) return pass(`no ${name}`);
+    const values = params.getAll(name);
+    return values.every(lesser)
+      ? nonStrict(`no ${name}`, `expected no ${name} parameter (${why}), observed ${values.map((v) => `${name}=${shown(v)}`).join(', ')}: present, but saying nothing`)
+      : fail(`no ${name}`, `expected no ${name} parameter (${why}), observed ${name}=${shown(params.get(name)!)}`);
+  };
 }
 
 export function parameterPresent(name: string): RedirectCheck {

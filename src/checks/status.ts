@@ -6,17 +6,40 @@ import type { Check } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 
-export function status(expected: number, options: { also?: readonly number[] } = {}): Check {
+/**
+ * `also`: other codes judged non_strict. `accepted`: how a 2xx is judged where a refusal is stated, when the reading of
+ * what was sent calls its acceptance a lesser departure (an unmarked member missing, a value of another JSON type
+ * coerced: non_strict) or an open point (an equivalent spelling: informational); by default it fails.
+ */
+export function status(expected: number, options: { also?: readonly number[]; accepted?: 'non_strict' | 'informational'; refused?: 'non_strict' | 'informational' } = {}): Check {
   const name = `status ${expected}`;
   return (res) => {
     if (res.status === expected) return pass(name, `status ${res.status}`);
     if (res.status >= 500) return fail(name, `expected ${expected}, observed ${res.status} (a server error)`);
+    if (options.accepted && expected >= 400 && res.status >= 200 && res.status < 300) {
+      const detail = `expected ${expected}, observed ${res.status}: accepted, which the reading of what was sent allows`;
+      return options.accepted === 'non_strict' ? nonStrict(name, detail) : observed(name, detail);
+    }
+    if (options.refused && expected < 300 && res.status >= 400 && res.status < 500) {
+      const detail = `expected ${expected}, observed ${res.status}: refused, which the reading of the statement allows${briefBody(res)}`;
+      return options.refused === 'non_strict' ? nonStrict(name, detail) : observed(name, detail);
+    }
     if (options.also?.includes(res.status)) return nonStrict(name, `expected ${expected}, observed ${res.status} (accepted as non-strict)`);
     if (Math.floor(res.status / 100) === Math.floor(expected / 100)) {
       return nonStrict(name, `expected ${expected}, observed ${res.status} (same class)`);
     }
     return fail(name, `expected ${expected}, observed ${res.status}${briefBody(res)}`);
   };
+}
+
+/** `check` judged only on a 2xx answer (what a success carries); another answer is judged by the status check alone. */
+export function whenAccepted(check: Check): Check {
+  return (res) => (res.status >= 200 && res.status < 300 ? check(res) : pass('answer body', `status ${res.status}: no success body to judge`));
+}
+
+/** `check` judged only on a 4xx answer (what a refusal carries); an accepted request is judged by the status check alone. */
+export function whenRefused(check: Check): Check {
+  return (res) => (res.status >= 400 && res.status < 500 ? check(res) : pass('refusal body', `status ${res.status}: no refusal body to judge`));
 }
 
 /** Any 4xx: the request is refused, whatever the code. For rules where the spec says "refused" without a code. */

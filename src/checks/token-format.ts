@@ -25,7 +25,10 @@ function claimsOf(res: HttpResponse): Record<string, unknown> | undefined {
 
 const mask = (s: string) => `${s.slice(0, 4)}…`;
 
-/** The access token is signed with an asymmetric algorithm and carries a signature (RFC 8725 §3.1, §3.2). */
+/**
+ * The access token is a JWS whose header names a signature or MAC algorithm and which carries the signature (RFC 8725
+ * §3.1–3.2, REQ-2.2-jwt-signed): HS*, RS*, PS*, ES* and EdDSA all pass (K24); alg none or an empty signature fails.
+ */
 export const accessTokenSigned: Check = (res) => {
   const token = accessTokenOf(res);
   if (!token) return fail('signed JWT', 'expected a token answer with an access_token, observed none');
@@ -38,35 +41,44 @@ export const accessTokenSigned: Check = (res) => {
   const signature = token.split('.')[2] ?? '';
   if (typeof alg !== 'string' || alg.toLowerCase() === 'none') return fail('signed JWT', `expected a signature algorithm in the header, observed alg ${JSON.stringify(alg)}`);
   if (!signature) return fail('signed JWT', `the header names ${alg} but the signature part is empty`);
-  // An HMAC key would be shared with whoever verifies; only the issuer can verify it, which is legal but unusual.
-  if (/^HS/i.test(alg)) return nonStrict('signed JWT', `alg ${alg}: an HMAC signature, verifiable only with a shared key (the live service uses RS256)`);
   return pass('signed JWT', `alg ${alg}, signature present`);
 };
 
-/** No claim of the access token holds one of `secrets` (the claims are readable by anyone who holds the token). */
-export function claimsHoldNoSecret(secrets: readonly (string | undefined)[]): Check {
+/**
+ * No claim of the access token holds the client secret or the refresh token (the claims are readable by anyone who
+ * holds the token, REQ-2.2-jwt-no-secrets). `recorded` are values whose presence is only recorded (an authorization
+ * code, already spent once the token exists: K23).
+ */
+export function claimsHoldNoSecret(secrets: readonly (string | undefined)[], recorded: readonly (string | undefined)[] = []): Check {
   const known = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 8);
+  const noted = recorded.filter((s): s is string => typeof s === 'string' && s.length >= 8);
   return (res) => {
     const claims = claimsOf(res);
     if (!claims) return fail('no secret in claims', 'expected an access token whose claims decode');
     const text = JSON.stringify(claims);
     const refresh = tokenPairOf(res.text)?.refresh_token;
     const found = [...known, ...(refresh ? [refresh] : [])].filter((s) => text.includes(s));
-    return found.length === 0
+    if (found.length > 0) return fail('no secret in claims', `the access token's claims carry ${found.length} secret value(s) (masked: ${found.map(mask).join(', ')})`);
+    const seen = noted.filter((s) => text.includes(s));
+    return seen.length === 0
       ? pass('no secret in claims', `claims ${Object.keys(claims).join(', ')}`)
-      : fail('no secret in claims', `the access token's claims carry ${found.length} secret value(s) (masked: ${found.map(mask).join(', ')})`);
+      : observed('no secret in claims', `the claims carry ${seen.length} spent value(s) such as the authorization code (masked: ${seen.map(mask).join(', ')}), recorded`);
   };
 }
 
-/** Every token answer's access token has a jti, and no two are the same (RFC 7519 §4.1.7). */
+/**
+ * The access tokens differ, and so do their jti claims where they carry one (RFC 7519 §4.1.7 makes jti optional,
+ * REQ-2.2-jwt-jti-unique): tokens without a jti pass when they are distinct (K25); two equal tokens or jtis fail.
+ */
 export const distinctJti: Judge<readonly HttpResponse[]> = (answers) => {
-  const jtis = answers.map((r) => claimsOf(r)?.jti);
-  const missing = jtis.filter((j) => typeof j !== 'string' || j === '').length;
-  if (missing > 0) return fail('unique jti', `expected a jti claim in every access token, observed ${missing} of ${jtis.length} without one`);
-  const distinct = new Set(jtis).size;
-  return distinct === jtis.length
-    ? pass('unique jti', `${jtis.length} access tokens, ${distinct} distinct jti`)
-    : fail('unique jti', `expected ${jtis.length} distinct jti claims, observed ${distinct}`);
+  const tokens = answers.map((r) => accessTokenOf(r));
+  if (tokens.some((tk) => tk === undefined)) return fail('unique jti', `expected an access token in each of ${answers.length} answers, observed ${tokens.filter((tk) => tk === undefined).length} without one`);
+  if (new Set(tokens).size !== tokens.length) return fail('unique jti', `expected ${tokens.length} distinct access tokens, observed ${new Set(tokens).size}`);
+  const jtis = answers.map((r) => claimsOf(r)?.jti).filter((j) => typeof j === 'string' && j !== '');
+  if (new Set(jtis).size !== jtis.length) return fail('unique jti', `expected distinct jti claims, observed ${jtis.length} jtis of which ${new Set(jtis).size} distinct`);
+  return pass('unique jti', jtis.length === tokens.length
+    ? `${tokens.length} access tokens, ${jtis.length} distinct jti`
+    : `${tokens.length} distinct access tokens, ${jtis.length} with a jti (the claim is optional, RFC 7519 §4.1.7)`);
 };
 
 /** Records the claim names and audience of the access token (info). */
@@ -77,30 +89,38 @@ export const claimsObserved: Check = (res) => {
   return observed('claims', `claims ${Object.keys(claims).sort().join(', ')}; aud ${aud === undefined ? 'absent' : typeof aud === 'string' ? 'a string' : Array.isArray(aud) ? 'an array' : typeof aud}`);
 };
 
-/** RFC 6749 §5.1: a token answer carries Cache-Control: no-store. */
+/** RFC 6749 §5.1: a token answer carries Cache-Control: no-store; the spec does not restate it, so its absence is non_strict (K26). */
 export const cacheControlNoStore: Check = (res) => {
   const value = res.headers['cache-control'] ?? '';
   return /(^|,)\s*no-store\s*(,|$)/i.test(value)
     ? pass('Cache-Control no-store', `Cache-Control: ${value}`)
-    : fail('Cache-Control no-store', `expected Cache-Control: no-store on a token answer (RFC 6749 §5.1), observed ${value ? `Cache-Control: ${value}` : 'none'}`);
+    : nonStrict('Cache-Control no-store', `expected Cache-Control: no-store on a token answer (RFC 6749 §5.1), observed ${value ? `Cache-Control: ${value}` : 'none'}`);
 };
 
-/** RFC 6750 §3: a 401 of a protected resource carries a WWW-Authenticate challenge of the Bearer scheme. */
+/**
+ * RFC 6750 §3: a 401 of a protected resource carries a WWW-Authenticate challenge of the Bearer scheme, with any
+ * parameters (realm, error, error_description). The spec does not restate it: a 401 without it is non_strict (K30).
+ */
 export const wwwAuthenticateBearer: Check = (res) => {
   if (res.status !== 401) return pass('WWW-Authenticate', `status ${res.status}: no challenge is due`);
   const value = res.headers['www-authenticate'] ?? '';
   return /^\s*bearer(\s|,|$)/i.test(value)
     ? pass('WWW-Authenticate', `WWW-Authenticate: ${value}`)
-    : fail('WWW-Authenticate', `expected a 401 to carry WWW-Authenticate: Bearer (RFC 6750 §3), observed ${value ? `WWW-Authenticate: ${value}` : 'none'}`);
+    : nonStrict('WWW-Authenticate', `expected a 401 to carry WWW-Authenticate: Bearer (RFC 6750 §3), observed ${value ? `WWW-Authenticate: ${value}` : 'none'}`);
 };
 
-/** RFC 6750 §3.1: the challenge names the error code (`invalid_token` for a token that is not valid). */
+/**
+ * RFC 6750 §3.1: the challenge names the error code (`invalid_token` for a token that is not valid). The spec does not
+ * restate it: a challenge without it, or without any challenge, is non_strict (K30). Judged only on a 401 (the status
+ * is judged by its own check).
+ */
 export function wwwAuthenticateError(code: string): Check {
   return (res) => {
+    if (res.status !== 401) return pass('error attribute', `status ${res.status}: no challenge is judged`);
     const value = res.headers['www-authenticate'] ?? '';
-    const m = /error\s*=\s*"?([^",\s]+)"?/i.exec(value);
+    const m = /(?:^|[\s,])error\s*=\s*"?([^",\s]+)"?/i.exec(value);
     if (m?.[1] === code) return pass('error attribute', `error="${code}"`);
-    return fail('error attribute', `expected WWW-Authenticate to carry error="${code}" (RFC 6750 §3.1), observed ${value ? `WWW-Authenticate: ${value}` : 'no WWW-Authenticate'}`);
+    return nonStrict('error attribute', `expected WWW-Authenticate to carry error="${code}" (RFC 6750 §3.1), observed ${value ? `WWW-Authenticate: ${value}` : 'no WWW-Authenticate'}`);
   };
 }
 

@@ -26,7 +26,9 @@ const BOUND = new WeakMap<IncomingMessage, Account>();
  */
 export function accountAddressRewriter(ctx: EmulatorContext): (req: IncomingMessage) => string {
   return (req) => {
-    const url = req.url ?? '/';
+    // The `api-v5-alias` variation: a newer version segment served as v4.
+    const asked = req.url ?? '/';
+    const url = ctx.variations.isOn('api-v5-alias') && asked.startsWith('/api/v5/') ? `/api/v4/${asked.slice('/api/v5/'.length)}` : asked;
     if (!url.startsWith(`${ACCOUNT_PREFIX}/`)) return url;
     const rest = url.slice(ACCOUNT_PREFIX.length + 1);
     const cut = rest.search(/[/?]/);

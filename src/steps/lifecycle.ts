@@ -5,7 +5,8 @@
  */
 import { Precondition } from '../errors.js';
 import type { ReceivedHook, RuleContext } from '../model/context.js';
-import { codeGrant } from '../protocol/oauth.js';
+import { accountRequest, codeGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
+import type { HttpResponse } from '../model/http.js';
 import { consentLocation, pageAccounts } from './live-code.js';
 import { operatorStep, operatorValue } from './live-operator.js';
 import { exchange, tokensOf } from './oauth.js';
@@ -15,6 +16,8 @@ export interface ControlAccount {
   readonly id: number;
   readonly platform?: number;
   readonly admin_role?: string;
+  /** The account's own {base_url}, when the control API names it. */
+  readonly base_url?: string;
 }
 
 /**
@@ -93,6 +96,35 @@ export async function tokensIn(t: RuleContext, accountId: number): Promise<Token
   const code = params.get('code');
   if (!code) throw new Precondition('consent gave no code');
   return tokensOf(await exchange(t, codeGrant(t.target, code)), 'the code exchange');
+}
+
+/**
+ * The address of the account a grant was made in (§0: "{base_url}: address of one customer account; each account has
+ * its own sub-domain"): the control API's base_url for it, else the developer account's BASE_URL, else the redirect's
+ * `referer` ("address of the user's account", §4.1), with BASE_URL's scheme when it names only a host.
+ */
+export async function accountAddress(t: RuleContext, accountId: number, referer: string | null): Promise<string> {
+  const all = await accounts(t);
+  const own = all.find((a) => a.id === accountId)?.base_url;
+  if (typeof own === 'string' && own) return own.replace(/\/+$/, '');
+  if (all[0]?.id === accountId || !referer) return t.target.baseUrl;
+  return (/^https?:\/\//i.test(referer) ? referer : `${new URL(t.target.baseUrl).protocol}//${referer}`).replace(/\/+$/, '');
+}
+
+/**
+ * A grant in `accountId`: its code exchanged at that account's own address. Returns the exchange's answer (a refusal is
+ * for the rule to judge: §3.1 demands the exchange succeed) and, when it gave a pair, the request of GET
+ * /api/v4/account with its token at the same address (a service may bind tokens to their account's {base_url}, K33).
+ */
+export async function grantAt(t: RuleContext, accountId: number): Promise<HttpResponse> {
+  const { params } = await consentRedirect(t, { accountId });
+  const code = params.get('code');
+  if (!code) throw new Precondition('consent gave no code');
+  const baseUrl = await accountAddress(t, accountId, params.get('referer'));
+  const target = { ...t.target, baseUrl };
+  const exchanged = await t.send(tokenRequest(target, codeGrant(target, code)));
+  const pair = exchanged.status >= 200 && exchanged.status < 300 ? tokenPairOf(exchanged.text) : undefined;
+  return pair ? t.send(accountRequest(target, pair.access_token)) : exchanged;
 }
 
 /** An administrator deactivates the installation: through the control API, else asked of the operator. */

@@ -78,3 +78,12 @@ export async function afterElapsed<T>(t: RuleContext, e: Elapse, act: () => Prom
 export async function targetNow(t: RuleContext): Promise<number> {
   return t.target.capabilities.includes('control') ? t.control.now() : Math.floor(Date.now() / 1000);
 }
+
+/**
+ * The clock server_time is judged against (REQ-2.3-server-time): the target's control clock within 5 s, else the kit's
+ * clock within 300 s (the target's clock may differ from ours by minutes).
+ */
+export async function serverTimeArgs(t: RuleContext): Promise<[now: number, toleranceS: number]> {
+  const control = t.target.capabilities.includes('control');
+  return [await targetNow(t), control ? 5 : 300];
+}

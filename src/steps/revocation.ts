@@ -1,10 +1,18 @@
 /**
  * Every credential of one installation (§2.2): an access and refresh token from a code exchange and a long-lived token,
  * in a side account, so that deactivating or disconnecting it (§3.1, §6) leaves the installation other rules use alone.
+ *
+ * The side account was deactivated or disconnected by earlier runs, so the integration is installed there again first
+ * (consent, then the code exchange). §3.1 demands that exchange succeed ("valid code, client credentials and Redirect
+ * URI → tokens issued"): a refusal is the target's failure, judged as a step of the rule (the `precondition` reading),
+ * not an error of the kit (issue 19 §4).
  */
+import type { HttpResponse } from '../model/http.js';
 import type { RuleContext } from '../model/context.js';
-import type { TokenPair } from '../protocol/oauth.js';
-import { sideAccount, tokensIn, type LongLived } from './lifecycle.js';
+import { Precondition } from '../errors.js';
+import { codeGrant, tokenPairOf, type TokenPair } from '../protocol/oauth.js';
+import { consentRedirect, sideAccount, type LongLived } from './lifecycle.js';
+import { exchange } from './oauth.js';
 
 export interface InstallationCredentials {
   readonly accountId: number;
@@ -12,26 +20,62 @@ export interface InstallationCredentials {
   readonly longLived: LongLived;
 }
 
+/** A side installation being set up: the reinstall's code exchange, then every credential once it gave a pair. */
+export interface SideInstallation {
+  accountId?: number;
+  exchanged?: HttpResponse;
+  pair?: TokenPair;
+  creds?: InstallationCredentials;
+}
+
 const DAY_S = 86_400;
 
-export async function installationCredentials(t: RuleContext): Promise<InstallationCredentials> {
-  const accountId = await sideAccount(t);
-  const pair = await tokensIn(t, accountId);
-  const now = await t.control.now();
-  const longLived = await t.control.call<LongLived>('POST', '/long-lived-tokens', { account_id: accountId, expires_at: now + 30 * DAY_S });
-  return { accountId, pair, longLived };
+/** A fixture for `reinstallThen`. */
+export const sideInstallation = async (): Promise<SideInstallation> => ({});
+
+/**
+ * Installs the integration in the side account again and exchanges the code (the answer is returned, for the step to
+ * judge); when the exchange gave a token pair, makes a long-lived token and then ends the installation with `end`.
+ */
+export function reinstallThen(end?: (t: RuleContext, accountId: number) => Promise<void>, options: { longLived?: boolean } = {}) {
+  return async (t: RuleContext, side: SideInstallation): Promise<HttpResponse> => {
+    const accountId = await sideAccount(t);
+    const { params } = await consentRedirect(t, { accountId });
+    const code = params.get('code');
+    if (!code) throw new Precondition('consent gave no code');
+    const res = await exchange(t, codeGrant(t.target, code));
+    side.accountId = accountId;
+    side.exchanged = res;
+    const pair = res.status >= 200 && res.status < 300 ? tokenPairOf(res.text) : undefined;
+    if (!pair) return res;
+    side.pair = pair;
+    if (options.longLived === false) return res;
+    const now = await t.control.now();
+    const longLived = await t.control.call<LongLived>('POST', '/long-lived-tokens', { account_id: accountId, expires_at: now + 30 * DAY_S });
+    side.creds = { accountId, pair, longLived };
+    if (end) await end(t, accountId);
+    return res;
+  };
 }
 
-/** The same, then the administrator deactivates the installation. */
-export async function deactivatedCredentials(t: RuleContext): Promise<InstallationCredentials> {
-  const creds = await installationCredentials(t);
-  await t.control.call('POST', '/deactivate', { account_id: creds.accountId });
-  return creds;
+/** The administrator deactivates the installation (control API). */
+export const deactivateThrough = async (t: RuleContext, accountId: number): Promise<void> => {
+  await t.control.call('POST', '/deactivate', { account_id: accountId });
+};
+
+/** The user disconnects the integration from the account (control API). */
+export const disconnectThrough = async (t: RuleContext, accountId: number): Promise<void> => {
+  await t.control.call('POST', '/disconnect', { account_id: accountId });
+};
+
+/** The credentials a judged reinstall gave (the scenario stops before this when it gave none). */
+export function credentialsOf(side: SideInstallation): InstallationCredentials {
+  if (!side.creds) throw new Precondition('the reinstall gave no credentials');
+  return side.creds;
 }
 
-/** The same, then the user disconnects the integration from the account. */
-export async function disconnectedCredentials(t: RuleContext): Promise<InstallationCredentials> {
-  const creds = await installationCredentials(t);
-  await t.control.call('POST', '/disconnect', { account_id: creds.accountId });
-  return creds;
+/** The token pair a judged reinstall gave (the scenario stops before this when it gave none). */
+export function sidePairOf(side: SideInstallation): TokenPair {
+  if (!side.pair) throw new Precondition('the reinstall gave no token pair');
+  return side.pair;
 }

@@ -1,10 +1,10 @@
 /**
  * The disconnect hook after the secret key is regenerated (§2.1, §5.3): the emulator signs it with the new key, and
  * under `hook-signed-with-old-secret` with the old one; its client_id is the integration ID, and under
- * `hook-client-id-wrong` it is not. With the checks that judge it: `hookSignatureValid` and `hookSignatureNotUnder`.
+ * `hook-client-id-other` it is not. With the checks that judge it: `hookSignatureValid` and `hookSignatureNotUnder`.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hookParameterEquals, hookSignatureNotUnder, hookSignatureValid } from '../../src/checks/hook.js';
+import { hookParameterEquals, hookParameterRecorded, hookSignatureNotUnder, hookSignatureValid } from '../../src/checks/hook.js';
 import { HookListener } from '../../src/hook/listener.js';
 import type { ReceivedHook } from '../../src/model/context.js';
 import { Harness } from '../emulator/helpers.js';
@@ -27,6 +27,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   h.emu.faults.clear();
+  h.emu.variations.clear();
   await h.postJson('/_control/secret', { client_secret: h.env.CLIENT_SECRET });
 });
 
@@ -60,10 +61,11 @@ describe('the disconnect hook after regeneration', () => {
     expect(old.detail).not.toContain(h.env.CLIENT_SECRET!);
   });
 
-  it('names another client_id under hook-client-id-wrong, client_uuid and signature still right', async () => {
-    h.emu.faults.enable('hook-client-id-wrong');
+  it('names another client_id under the hook-client-id-other variation, client_uuid and signature still right', async () => {
+    h.emu.variations.enable('hook-client-id-other');
     const { hook, fresh } = await hookAfterRegeneration();
     expect(verdict(hookParameterEquals('client_id', h.env.CLIENT_ID!, 'the integration ID')(hook))).toBe('failed');
+    expect(verdict(hookParameterRecorded('client_id', h.env.CLIENT_ID!, 'the integration ID')(hook))).toBe('informational');
     expect(hook.query.get('client_uuid')).toBe(h.env.CLIENT_ID);
     expect(verdict(hookSignatureValid(fresh)(hook))).toBe('passed');
   });

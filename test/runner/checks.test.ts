@@ -145,10 +145,13 @@ describe('status sets, refusals and observations', () => {
   });
   it('noSecretEcho also counts the fields of the request the answer came from', () => {
     const answered = { ...res(400, { detail: 'bad code code-0123456789' }), request: { method: 'POST', url: 'http://h', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'code-0123456789' }) } };
-    expect(verdict(noSecretEcho([], { requestFields: ['code'] })(answered))).toBe('failed');
+    // A code the client sent, echoed, is recorded (K23); a secret the client holds, echoed, fails.
+    expect(verdict(noSecretEcho([], { requestFields: ['code'] })(answered))).toBe('informational');
     expect(verdict(noSecretEcho([])(answered))).toBe('passed');
+    expect(verdict(noSecretEcho(['code-0123456789'], { requestFields: ['code'] })(answered))).toBe('failed');
     const form = { ...answered, request: { ...answered.request, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'code=code-0123456789' } };
-    expect(verdict(noSecretEcho([], { requestFields: ['code'] })(form))).toBe('failed');
+    expect(verdict(noSecretEcho([], { requestFields: ['code'] })(form))).toBe('informational');
+    expect(verdict(noSecretEcho([], { recorded: ['code-0123456789'] })(answered))).toBe('informational');
   });
 });
 
@@ -176,7 +179,7 @@ describe('history, hook and page checks', () => {
     expect(verdict(redirectedIn('popup', 'the popup')({ hit }))).toBe('passed');
     expect(verdict(redirectedIn('popup', 'the popup')({}))).toBe('failed');
     expect(verdict(postMessageReceived({ messages: [{ href: 'https://r.example/cb?code=abc' }] }))).toBe('passed');
-    expect(verdict(postMessageReceived({ messages: [{ href: 'https://r.example/cb?error=x' }] }))).toBe('failed');
+    expect(verdict(postMessageReceived({ messages: [{ href: 'https://r.example/cb?error=x' }] }))).toBe('informational');
     expect(verdict(oneAccountOffered({ choices: 2 }))).toBe('failed');
     expect(verdict(loginFormShown({ loginForm: false, allowButtons: 0 }))).toBe('failed');
   });

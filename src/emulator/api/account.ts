@@ -99,6 +99,5 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: RouteOptions)
 /** The account the token was granted in (§4.1: Allow installs the integration in the account the user chose). */
 function tokenAccount(ctx: RouteOptions['ctx'], accountId: number | undefined): Account {
   const { account, otherAccounts } = ctx.world;
-  if (ctx.faults.isOn('account-api-answers-main-account')) return account;
   return [account, ...otherAccounts].find((a) => a.id === accountId) ?? account;
 }

@@ -32,6 +32,8 @@ const unauthorized = (detail: string): ProblemError => new ProblemError({ status
 
 export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
   return async function checkBearer(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    // Only for the `account-api-down` fault: the account API's store is unreachable.
+    if (ctx.faults.isOn('account-api-down')) throw new ProblemError({ status: 503, detail: 'The account store is unavailable' });
     if (ctx.faults.isOn('bearer-not-checked')) {
       const { account, admin, integration } = ctx.world;
       request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
@@ -43,9 +45,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
       return;
     }
-    const token = bearerToken(request.headers.authorization, !ctx.faults.isOn('bearer-scheme-case-sensitive'));
+    const token = bearerToken(request.headers.authorization, !ctx.variations.isOn('bearer-scheme-exact-case'));
     if (token === undefined) {
-      if (!ctx.faults.isOn('no-www-authenticate')) reply.header('www-authenticate', 'Bearer');
+      if (!ctx.faults.isOn('no-www-authenticate')) reply.header('www-authenticate', challenge(ctx));
       throw unauthorized('An Authorization: Bearer header is required');
     }
     const record = await resolve(ctx, token);
@@ -68,9 +70,23 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
 /** `stale`: a token that was valid once (expired or revoked), where the `stale-token-challenge-bare` fault applies. */
 function invalidToken(ctx: EmulatorContext, reply: FastifyReply, detail: string, options: { stale?: boolean } = {}): ProblemError {
   const f = ctx.faults;
-  const bare = f.isOn('www-authenticate-without-error') || (options.stale === true && f.isOn('stale-token-challenge-bare'));
-  if (!f.isOn('no-www-authenticate')) reply.header('www-authenticate', bare ? 'Bearer' : 'Bearer error="invalid_token"');
+  const bare = ctx.variations.isOn('www-authenticate-without-error') || (options.stale === true && f.isOn('stale-token-challenge-bare'));
+  if (!f.isOn('no-www-authenticate')) reply.header('www-authenticate', challenge(ctx, bare ? undefined : detail));
   return unauthorized(detail);
+}
+
+/**
+ * The Bearer challenge (RFC 6750 §3): bare without a token, with error="invalid_token" for a token that is not valid
+ * (`detail` given). The `www-authenticate-extra-params` and `www-authenticate-without-error` variations add a realm
+ * and error_description, or keep only the realm.
+ */
+function challenge(ctx: EmulatorContext, detail?: string): string {
+  const v = ctx.variations;
+  if (v.isOn('www-authenticate-without-error')) return 'Bearer realm="api"';
+  if (v.isOn('www-authenticate-extra-params')) {
+    return detail === undefined ? 'Bearer realm="api"' : `Bearer realm="api", error="invalid_token", error_description="${detail.replace(/["\\]/g, '')}"`;
+  }
+  return detail === undefined ? 'Bearer' : 'Bearer error="invalid_token"';
 }
 
 /** RFC 6750 §2.1: the scheme is case-insensitive, the token is one b64token. */
@@ -88,8 +104,9 @@ async function resolve(ctx: EmulatorContext, token: string): Promise<BearerRecor
   if (!looksLikeJwt(token) && !unsignedAccepted) return ctx.store.bearerByOpaqueValue(token) ?? refreshTokenAsBearer(ctx, token);
   if (ctx.faults.isOn('skip-jwt-signature-check') || unsignedAccepted) return unverifiedLookup(ctx, token);
   const payload = await verifiedClaims(ctx, token);
-  if (!payload || typeof payload.jti !== 'string') return undefined;
-  const record = ctx.store.bearers.get(payload.jti);
+  if (!payload) return undefined;
+  // The `jwt-without-jti` variation's tokens are kept by their value.
+  const record = typeof payload.jti === 'string' ? ctx.store.bearers.get(payload.jti) : ctx.store.bearerByOpaqueValue(token);
   return record && record.clientId === payload.aud ? record : undefined;
 }
 

@@ -45,9 +45,14 @@ export class ChatBodyTooLarge extends Error {
   }
 }
 
-/** The body's size is within the limit, or ChatBodyTooLarge; `chat-oversized-accepted` lifts the limit. */
-export function checkBodySize(body: Buffer, faults: FaultSwitches): void {
-  if (body.length > CHAT_BODY_LIMIT && !faults.isOn('chat-oversized-accepted')) throw new ChatBodyTooLarge(body.length);
+/**
+ * The body's size is within the limit, or ChatBodyTooLarge; the `chat-large-bodies-accepted` variation lifts the limit,
+ * the `chat-crash-on-large-body` fault turns the refusal into a crash.
+ */
+export function checkBodySize(body: Buffer, faults: FaultSwitches, variations?: { isOn(name: 'chat-large-bodies-accepted'): boolean }): void {
+  if (body.length <= CHAT_BODY_LIMIT || variations?.isOn('chat-large-bodies-accepted')) return;
+  if (faults.isOn('chat-crash-on-large-body')) throw new Error(`out of memory reading ${body.length} bytes`);
+  throw new ChatBodyTooLarge(body.length);
 }
 
 /** The body's text: UTF-8 (§5.2 signs the UTF-8 bytes); `chat-text-latin1` reads each byte as one character. */

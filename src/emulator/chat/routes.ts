@@ -35,7 +35,7 @@ export async function chatRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CHAT_READ_LIMIT }, (request: FastifyRequest, body: Buffer, done) => {
       request.rawBody = body;
       try {
-        checkBodySize(body, ctx.faults);
+        checkBodySize(body, ctx.faults, ctx.variations);
       } catch (err) {
         return done(err as Error, undefined);
       }
@@ -317,7 +317,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (channel) verifySignature(ctx, request, channel.secret);
     const allow = allowedMethods(below);
     if (allow.length > 0) {
-      if (!f.isOn('chat-wrong-method-no-allow')) reply.header('allow', allow.join(', '));
+      // Only for the `chat-wrong-method-crash` fault: the fallback of the router throws.
+      if (f.isOn('chat-wrong-method-crash')) throw new Error(`no handler for ${request.method}`);
+      if (!ctx.variations.isOn('chat-405-without-allow')) reply.header('allow', allow.join(', '));
       return sendChatError(reply, new ChatError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not served on this path; allowed: ${allow.join(', ')}`), f);
     }
     if (f.isOn('chat-unknown-path-html')) return reply.code(404).header('content-type', 'text/html; charset=utf-8').send('<html><body><h1>404 Not Found</h1></body></html>');

@@ -37,7 +37,7 @@ export function integrationOrNotFound(ctx: EmulatorContext, clientId: string): I
 
 function chosenAccount(ctx: EmulatorContext, integration: Integration, accountId: number | undefined): Account {
   const choices = accountChoices(ctx, integration);
-  if (accountId === undefined) return choices[0]!;
+  if (accountId === undefined || ctx.faults.isOn('allow-installs-in-first-account')) return choices[0]!;
   const account = choices.find((a) => a.id === accountId);
   if (!account) throw new ProblemError({ status: 400, detail: 'The account is not among the choices of this integration for this user' });
   return account;
@@ -52,7 +52,8 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
   const keepState = d.state !== undefined && !f.isOn('drop-state');
   const addState = () => {
     if (keepState) location.searchParams.set('state', d.state!);
-    else if (d.state === undefined && f.isOn('state-always-sent')) location.searchParams.set('state', '');
+    else if (d.state === undefined && ctx.variations.isOn('state-empty-when-absent')) location.searchParams.set('state', '');
+    else if (d.state === undefined && f.isOn('state-invented')) location.searchParams.set('state', `s${Math.random().toString(36).slice(2, 10)}`);
   };
   if (d.decision === 'deny') {
     if (f.isOn('deny-installs')) install(ctx, integration.clientId, chosenAccount(ctx, integration, d.accountId).id);
@@ -70,6 +71,7 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
   const platform = platformOf(account);
   location.searchParams.set('platform', f.isOn('platform-as-name') ? (platform === 1 ? 'regional' : 'global') : String(platform));
   if ((d.widget && !f.isOn('widget-hook-without-from-widget')) || f.isOn('from-widget-always')) location.searchParams.set('from_widget', '1');
+  else if (ctx.variations.isOn('from-widget-zero')) location.searchParams.set('from_widget', '0');
   return { location: withRawState(ctx, location, d.state), code, account_id: account.id };
 }
 

@@ -10,6 +10,8 @@ import { retiredSecret, uninstall } from './lifecycle.js';
 
 /** A receiver that does not answer within this is reported as such; the disconnect itself stands. */
 const HOOK_TIMEOUT_MS = 3_000;
+/** When the `disconnect-hook-retried` variation delivers the hook again. */
+const RETRY_DELAY_MS = 200;
 
 export interface HookDelivery {
   /** The hook URL without its query (the query carries the signature; not secret, but noise). */
@@ -33,12 +35,13 @@ export function disconnectHookQuery(ctx: EmulatorContext, integration: Integrati
   const accountId = String(account.id);
   const clientUuid = f.isOn('hook-client-uuid-wrong') ? account.amojoId : integration.clientId;
   const signed = f.isOn('hook-signature-reversed') ? `${accountId}|${clientUuid}` : `${clientUuid}|${accountId}`;
-  const clientId = f.isOn('hook-client-id-wrong') ? account.amojoId : integration.clientId;
+  const clientId = ctx.variations.isOn('hook-client-id-other') ? account.amojoId : integration.clientId;
   const query = new URLSearchParams({ account_id: accountId, client_id: clientId });
   if (!f.isOn('hook-missing-client-uuid')) query.set('client_uuid', clientUuid);
   // A signer that kept the key it was configured with: regeneration reached the token endpoint, not the hook sender.
   const key = (f.isOn('hook-signed-with-old-secret') ? retiredSecret(ctx, integration.clientId) : undefined) ?? integration.clientSecret;
-  query.set('signature', createHmac('sha256', key).update(signed).digest('hex'));
+  const signature = createHmac('sha256', key).update(signed).digest('hex');
+  query.set('signature', ctx.variations.isOn('hook-signature-upper-hex') ? signature.toUpperCase() : signature);
   return query;
 }
 
@@ -49,8 +52,17 @@ export async function disconnectIntegration(ctx: EmulatorContext, integration: I
   const outcome = { account_id: account.id, client_id: integration.clientId, was_installed: wasInstalled, revoked };
   if (!integration.hookUrl) return outcome;
   const hook = await sendHook(integration.hookUrl, disconnectHookQuery(ctx, integration, account));
-  // Only for the fault: a retry queue that does not know the first delivery succeeded sends it again.
-  if (ctx.faults.isOn('disconnect-hook-twice')) await sendHook(integration.hookUrl, disconnectHookQuery(ctx, integration, account));
+  // The `disconnect-hook-retried` variation: a retry queue delivers the same hook again a little later.
+  if (ctx.variations.isOn('disconnect-hook-retried')) {
+    const again = disconnectHookQuery(ctx, integration, account);
+    setTimeout(() => void sendHook(integration.hookUrl!, again), RETRY_DELAY_MS);
+  }
+  // Only for the `disconnect-hook-twice-differing` fault: the chat channel's disconnect sends a hook of its own.
+  if (ctx.faults.isOn('disconnect-hook-twice-differing')) {
+    const other = disconnectHookQuery(ctx, integration, account);
+    other.set('client_uuid', account.amojoId);
+    await sendHook(integration.hookUrl, other);
+  }
   return { ...outcome, hook };
 }
 

@@ -24,7 +24,7 @@ export interface IssuedTokens {
 
 /** The integration named by client_id: the public one or the private one of the world. */
 function checkClientId(ctx: EmulatorContext, params: TokenParams): Integration {
-  if (ctx.faults.isOn('skip-client-id-check')) return ctx.world.integration;
+  if (ctx.faults.isOn('skip-client-id-check') || looselyTrue(ctx, params, 'client_id')) return ctx.world.integration;
   const integration = integrationById(ctx, params.required('client_id'));
   if (!integration) throw invalid(checkParam('client_id'), 'Client authentication failed', 'invalid_client');
   return integration;
@@ -39,11 +39,36 @@ function checkClientSecret(ctx: EmulatorContext, integration: Integration, given
   }
 }
 
+/** Only for the `loose-secret-comparison` fault: a JSON true compares equal to any value (PHP ==). */
+function looselyTrue(ctx: EmulatorContext, params: TokenParams, field: 'client_id' | 'client_secret' | 'code'): boolean {
+  return ctx.faults.isOn('loose-secret-comparison') && params.raw(field) === true;
+}
+
+/**
+ * The `redirect-uri-equivalent-spellings` variation: a URI as RFC 3986 §6.2.2 normalises it (scheme and host case, the
+ * default port, dot segments, percent-encoded unreserved characters decoded); the query and fragment stay.
+ */
+function normalisedUri(uri: string): string {
+  // WHATWG URL parsing drops surrounding spaces and tabs: a URI with them is another string, not another spelling.
+  if (/[\s\u0000-\u001f]/.test(uri)) return uri;
+  try {
+    const u = new URL(uri);
+    u.pathname = u.pathname.replace(/%([0-9A-Fa-f]{2})/g, (m, hex: string) => {
+      const c = String.fromCharCode(parseInt(hex, 16));
+      return /[A-Za-z0-9\-._~]/.test(c) ? c : m.toUpperCase();
+    });
+    return u.href;
+  } catch {
+    return uri;
+  }
+}
+
 /** §5.1 item 4: identical to the registered Redirect URI, byte for byte (no normalisation, no prefix match). */
 function checkRedirectUri(ctx: EmulatorContext, integration: Integration, params: TokenParams, required: boolean): void {
   if (ctx.faults.isOn('skip-redirect-uri-check')) return;
   const given = required ? params.required('redirect_uri') : params.optional('redirect_uri');
-  if (given !== undefined && given !== integration.redirectUri && !(ctx.faults.isOn('redirect-uri-normalised') && loosely(given) === loosely(integration.redirectUri))) {
+  const equivalent = ctx.variations.isOn('redirect-uri-equivalent-spellings') && given !== undefined && normalisedUri(given) === normalisedUri(integration.redirectUri);
+  if (given !== undefined && given !== integration.redirectUri && !equivalent && !(ctx.faults.isOn('redirect-uri-normalised') && loosely(given) === loosely(integration.redirectUri))) {
     throw invalid('Redirect URI is not associated with client', 'The `redirect_uri` does not match the registered Redirect URI', 'invalid_grant');
   }
 }
@@ -61,14 +86,16 @@ function loosely(uri: string): string {
 export async function authorizationCodeGrant(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {
   const integration = checkClientId(ctx, params);
   const { clientId } = integration;
-  if (!ctx.faults.isOn('skip-client-secret-check')) checkClientSecret(ctx, integration, params.optional('client_secret'));
+  if (!ctx.faults.isOn('skip-client-secret-check') && !looselyTrue(ctx, params, 'client_secret')) checkClientSecret(ctx, integration, params.optional('client_secret'));
   checkRedirectUri(ctx, integration, params, true);
 
   if (!params.has('code') && ctx.faults.isOn('accept-missing-code')) {
     const { account, admin } = ctx.world;
     return issuePair(ctx, { clientId, userId: admin.id, accountId: account.id, grantId: randomUUID() }, site);
   }
-  const code = ctx.store.codes.get(params.required('code'));
+  const code = looselyTrue(ctx, params, 'code')
+    ? [...ctx.store.codes.values()].find((c) => c.clientId === clientId && c.usedAtMs === undefined && c.revokedAtMs === undefined)
+    : ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
   if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
     throw invalid('Authorization code was not issued to this client', 'The authorization code belongs to another client', 'invalid_grant');
@@ -76,7 +103,7 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   const now = ctx.clock.nowMs();
   if (code.usedAtMs !== undefined && !ctx.faults.isOn('accept-reused-code')) {
     // RFC 6749 §4.1.2: a second use suggests the code leaked, so the tokens issued from it go too.
-    if (!ctx.faults.isOn('no-revoke-on-code-reuse')) ctx.store.revokeGrant(code.grantId, now);
+    if (!ctx.variations.isOn('code-replay-keeps-tokens')) ctx.store.revokeGrant(code.grantId, now);
     throw invalid('Authorization code has been revoked', 'The authorization code was already used', 'invalid_grant');
   }
   if (code.revokedAtMs !== undefined) {
@@ -111,8 +138,8 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   const { clientId } = integration;
   // §5.1 item 3: the secret is optional on refresh, but a secret that is sent must be right.
   const secret = f.isOn('refresh-ignores-wrong-secret') ? undefined : params.optional('client_secret');
-  if (secret !== undefined || f.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret, 'refresh');
-  if (!f.isOn('refresh-ignores-redirect-uri')) checkRedirectUri(ctx, integration, params, false);
+  if (secret !== undefined || ctx.variations.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret, 'refresh');
+  if (!ctx.variations.isOn('refresh-ignores-redirect-uri')) checkRedirectUri(ctx, integration, params, false);
 
   if (!params.has('refresh_token') && f.isOn('refresh-missing-token-issues')) {
     const { account, admin } = ctx.world;
@@ -137,6 +164,8 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   }
   if (isRevoked(ctx, record, 'refresh')) throw invalid('Token has been revoked', 'The refresh token was revoked', 'invalid_grant');
   if (record.usedAtMs !== undefined && !f.isOn('reuse-old-refresh-token')) {
+    // The `refresh-replay-revokes-family` variation: a replayed refresh token revokes every token of its grant (RFC 6749 §10.4).
+    if (ctx.variations.isOn('refresh-replay-revokes-family')) ctx.store.revokeGrant(record.grantId, ctx.clock.nowMs());
     throw invalid('Token has been revoked', 'The refresh token was already exchanged', 'invalid_grant');
   }
   const now = ctx.clock.nowMs();
@@ -177,6 +206,11 @@ function refreshClientLeniently(ctx: EmulatorContext, params: TokenParams): Inte
 /** The refresh_token field; the `refresh-token-coerced` fault reads a non-string one with String(). */
 function refreshTokenValue(ctx: EmulatorContext, params: TokenParams): string {
   const raw = params.raw('refresh_token');
+  // Only for the `loose-secret-comparison` fault: true equals the first unused refresh token of any grant.
+  if (raw === true && ctx.faults.isOn('loose-secret-comparison')) {
+    const any = [...ctx.store.refreshTokens.values()].find((r) => r.usedAtMs === undefined && r.revokedAtMs === undefined);
+    if (any) return any.value;
+  }
   if (raw !== undefined && typeof raw !== 'string' && ctx.faults.isOn('refresh-token-coerced')) return String(raw);
   return params.required('refresh_token');
 }

@@ -44,9 +44,26 @@ export interface IssuedAccessToken {
   readonly expiresIn: number;
 }
 
+/** The access token lifetime: a day, or what a lifetime variation says (§2.2: "Lifetime is returned as expires_in"). */
+export function accessTokenTtlSeconds(ctx: EmulatorContext): number {
+  if (ctx.variations.isOn('access-token-lifetime-2h')) return 2 * 3_600;
+  if (ctx.variations.isOn('access-token-lifetime-48h')) return 48 * 3_600;
+  return ACCESS_TOKEN_TTL_SECONDS;
+}
+
+/** How access and long-lived JWTs are signed and which claims they leave out, by the variations. */
+function jwtForm(ctx: EmulatorContext): { alg: 'RS256' | 'HS256'; omit: ('jti' | 'exp' | 'iat')[] } {
+  const v = ctx.variations;
+  return {
+    alg: v.isOn('jwt-hs256') ? 'HS256' : 'RS256',
+    omit: [...(v.isOn('jwt-without-jti') ? ['jti' as const] : []), ...(v.isOn('jwt-without-exp-iat') ? ['exp' as const, 'iat' as const] : [])],
+  };
+}
+
 export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedAccessToken> {
+  const ttl = accessTokenTtlSeconds(ctx);
   const iat = ctx.clock.nowSeconds();
-  const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
+  const exp = iat + ttl;
   const jti = ctx.faults.isOn('jwt-jti-per-grant') ? grant.grantId : randomUUID();
   const record = {
     jti, kind: 'access' as const, clientId: grant.clientId, userId: grant.userId, accountId: grant.accountId,
@@ -55,9 +72,10 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site:
   if (ctx.faults.isOn('access-token-not-jwt')) {
     const token = ctx.secrets.add(secretToken(48));
     ctx.store.addBearer(record, token);
-    return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+    return { token, expiresIn: ttl };
   }
   const { host } = site;
+  const form = jwtForm(ctx);
   const token = ctx.secrets.add(await signAccessToken({
     aud: grant.clientId,
     jti,
@@ -69,12 +87,15 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site:
     base_domain: host,
     api_domain: host,
     scopes: ctx.world.integration.scopes,
+    ...(form.omit.includes('jti') ? { sid: randomUUID() } : {}),
     ...(ctx.faults.isOn('jwt-carries-secret') ? { client_secret: ctx.world.integration.clientSecret } : {}),
-  }));
-  ctx.store.addBearer(record);
+  }, form));
+  // A token without a jti is kept by its value (the registry's opaque-token map).
+  if (form.omit.includes('jti')) ctx.store.addBearer(record, token);
+  else ctx.store.addBearer(record);
   // The fault keeps the token's header and claims and drops what makes it trustworthy.
   const issued = ctx.faults.isOn('jwt-signature-stripped') ? `${token.split('.').slice(0, 2).join('.')}.` : token;
-  return { token: issued, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  return { token: issued, expiresIn: ttl };
 }
 
 /** `store: false` mints a value the emulator will not recognise (the `new-refresh-token-dead` fault). */
@@ -97,7 +118,7 @@ export async function issueLongLivedToken(ctx: EmulatorContext, who: Omit<Grant,
   const token = ctx.secrets.add(await signAccessToken({
     aud: who.clientId, jti, iat, nbf: iat, exp, sub: String(who.userId), account_id: who.accountId,
     base_domain: host, api_domain: host, scopes: ctx.world.integration.scopes,
-  }));
+  }, { alg: jwtForm(ctx).alg }));
   ctx.store.addBearer({ jti, kind: 'long_lived', clientId: who.clientId, userId: who.userId, accountId: who.accountId, issuedAtMs: iat * 1000, expiresAtMs: exp * 1000 });
   return { token, jti };
 }

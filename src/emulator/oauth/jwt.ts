@@ -3,8 +3,11 @@
  * RSA key generation takes long enough to slow a test suite that starts many emulators. Instances still refuse
  * each other's tokens, because a token is only accepted when its `jti` is in the instance's own registry.
  */
-import { SignJWT, errors, generateKeyPair, jwtVerify, type JWTPayload } from 'jose';
-import { randomUUID } from 'node:crypto';
+import { SignJWT, decodeProtectedHeader, errors, generateKeyPair, jwtVerify, type JWTPayload } from 'jose';
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** The HMAC key of the `jwt-hs256` variation: one per process, held by the emulator alone. */
+const HMAC_KEY = randomBytes(32);
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>> & { readonly kid: string };
 
@@ -26,20 +29,28 @@ export interface AccessClaims {
   readonly base_domain: string;
   readonly api_domain: string;
   readonly scopes: readonly string[];
+  /** A session id, under the `jwt-without-jti` variation: what keeps two tokens of one second apart without a jti. */
+  readonly sid?: string;
 }
 
-export async function signAccessToken(claims: AccessClaims): Promise<string> {
+/**
+ * Signs the claims RS256, or HS256 under the `jwt-hs256` variation; `omit` leaves claims out (the `jwt-without-jti`
+ * and `jwt-without-exp-iat` variations: the registry still knows the token's lifetime).
+ */
+export async function signAccessToken(claims: AccessClaims, options: { alg?: 'RS256' | 'HS256'; omit?: readonly ('jti' | 'exp' | 'iat')[] } = {}): Promise<string> {
   const { privateKey, kid } = await signingKeys();
   const { aud, jti, iat, nbf, exp, sub, ...rest } = claims;
-  return new SignJWT({ ...rest, scopes: [...claims.scopes] })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid })
+  const omit = new Set(options.omit ?? []);
+  const hmac = options.alg === 'HS256';
+  let jwt = new SignJWT({ ...rest, scopes: [...claims.scopes] })
+    .setProtectedHeader(hmac ? { alg: 'HS256', typ: 'JWT' } : { alg: 'RS256', typ: 'JWT', kid })
     .setAudience(aud)
-    .setJti(jti)
-    .setIssuedAt(iat)
     .setNotBefore(nbf)
-    .setExpirationTime(exp)
-    .setSubject(sub)
-    .sign(privateKey);
+    .setSubject(sub);
+  if (!omit.has('jti')) jwt = jwt.setJti(jti);
+  if (!omit.has('iat')) jwt = jwt.setIssuedAt(iat);
+  if (!omit.has('exp')) jwt = jwt.setExpirationTime(exp);
+  return jwt.sign(hmac ? HMAC_KEY : privateKey);
 }
 
 export type VerifiedToken =
@@ -52,8 +63,17 @@ export type VerifiedToken =
  */
 export async function verifyAccessToken(token: string, now: Date, options: { ignoreNbf?: boolean } = {}): Promise<VerifiedToken> {
   const { publicKey } = await signingKeys();
+  let hmac = false;
   try {
-    const { payload } = await jwtVerify(token, publicKey, { algorithms: ['RS256'], currentDate: now });
+    hmac = decodeProtectedHeader(token).alg === 'HS256';
+  } catch {
+    return { ok: false };
+  }
+  try {
+    // An HS256 token verifies only under the emulator's own HMAC key (the `jwt-hs256` variation); never under the RSA key.
+    const { payload } = hmac
+      ? await jwtVerify(token, HMAC_KEY, { algorithms: ['HS256'], currentDate: now })
+      : await jwtVerify(token, publicKey, { algorithms: ['RS256'], currentDate: now });
     return { ok: true, payload, expired: false };
   } catch (e) {
     // jose checks the signature before the claims, so an expired token here is authentic.

@@ -5,6 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ProblemError } from '../errors.js';
 import type { FaultSwitches } from '../faults.js';
+import type { VariationSwitches } from '../variations.js';
 
 export type TokenField = 'grant_type' | 'client_id' | 'client_secret' | 'code' | 'refresh_token' | 'redirect_uri';
 
@@ -15,7 +16,7 @@ export function invalid(hint: string, detail: string, error = 'invalid_request')
 export const checkParam = (field: TokenField): string => `Check the \`${field}\` parameter`;
 
 export class TokenParams {
-  constructor(private readonly body: Record<string, unknown>, private readonly faults: FaultSwitches) {}
+  constructor(private readonly body: Record<string, unknown>, private readonly faults: FaultSwitches, private readonly variations?: VariationSwitches) {}
 
   has(field: TokenField): boolean {
     return Object.hasOwn(this.body, field);
@@ -31,6 +32,8 @@ export class TokenParams {
     if (!this.has(field)) return undefined;
     const value = this.body[field];
     if (typeof value === 'string') return value;
+    // The `token-coerces-wrapped-values` variation: ["<value>"] read as "<value>".
+    if (this.variations?.isOn('token-coerces-wrapped-values') && Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') return value[0];
     if (this.faults.isOn('accept-wrong-types')) return String(value);
     throw invalid(checkParam(field), `The \`${field}\` parameter must be a string`);
   }

@@ -21,7 +21,9 @@ export const TOKEN_PATH = '/oauth2/access_token';
 export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => sendTokenError(ctx, request, reply, err));
   app.post(TOKEN_PATH, async (request, reply) => {
-    const params = new TokenParams(readBody(ctx, request), ctx.faults);
+    // Only for the `token-endpoint-down` fault: the token store is unreachable.
+    if (ctx.faults.isOn('token-endpoint-down')) throw new ProblemError({ status: 503, detail: 'The token store is unavailable' });
+    const params = new TokenParams(readBody(ctx, request), ctx.faults, ctx.variations);
     const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     const body = tokenResponse(ctx, tokens);
@@ -33,7 +35,7 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     crashOnOddQuery(ctx, request.url);
     if (!ctx.faults.isOn('token-via-get') || request.method !== 'GET' || !request.url.startsWith(`${TOKEN_PATH}?`)) return undefined;
     const query = Object.fromEntries(new URLSearchParams(request.url.slice(TOKEN_PATH.length + 1)));
-    const tokens = await exchange(ctx, new TokenParams(query, ctx.faults), { host: clientOrigin(ctx, request).host });
+    const tokens = await exchange(ctx, new TokenParams(query, ctx.faults, ctx.variations), { host: clientOrigin(ctx, request).host });
     return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(tokenResponse(ctx, tokens)));
   });
   methodNotAllowed(app, TOKEN_PATH, ['POST']);
@@ -82,7 +84,9 @@ function tokenResponse(ctx: EmulatorContext, tokens: IssuedTokens): Record<strin
     access_token: tokens.accessToken,
   };
   if (!f.isOn('drop-refresh-token')) body.refresh_token = tokens.refreshToken;
-  if (!f.isOn('drop-server-time')) body.server_time = f.isOn('server-time-in-ms') ? ctx.clock.nowMs() : ctx.clock.nowSeconds();
+  // The `server-time-skewed` variation: the server's clock runs 3 minutes ahead of the emulator's control clock.
+  const skew = ctx.variations.isOn('server-time-skewed') ? 180 : 0;
+  if (!f.isOn('drop-server-time')) body.server_time = f.isOn('server-time-in-ms') ? ctx.clock.nowMs() + skew * 1000 : ctx.clock.nowSeconds() + skew;
   return body;
 }
 
@@ -98,12 +102,15 @@ function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: Fa
     const received = body ? new TokenParams(body, f).receivedSecrets() : '';
     if (received) shown = { ...p, detail: `${p.detail} (received ${received})` };
   }
-  const status = f.isOn('error-status-200') && p.status === 400 ? 200 : p.status;
+  // The `token-errors-401` variation: client authentication and revoked refresh tokens answered 401 (RFC 6749 §5.2; the live service).
+  const as401 = ctx.variations.isOn('token-errors-401') && p.status === 400 && (p.error === 'invalid_client' || p.hint === 'Token has been revoked');
+  const status = f.isOn('error-status-200') && p.status === 400 ? 200 : as401 ? 401 : p.status;
   if (f.isOn('error-as-html')) {
     const html = `<!doctype html><html><head><title>${p.status} Error</title></head><body><h1>${escapeHtml(shown.detail)}</h1></body></html>`;
     return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(html);
   }
-  return noStore(ctx, reply).code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(problemBody(shown)));
+  const type = ctx.variations.isOn('token-errors-problem-json') ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8';
+  return noStore(ctx, reply).code(status).header('content-type', type).send(JSON.stringify(problemBody(as401 ? { ...shown, status: 401 } : shown)));
 }
 
 /** The spec names 400 for every invalid exchange, so framework refusals of the body (media type, parse) are 400 here too. */
@@ -117,7 +124,7 @@ function tokenProblem(err: unknown): Problem {
 
 /** RFC 6749 §5.1: token answers (and the endpoint's errors, which may quote a request) are never cached. */
 function noStore(ctx: EmulatorContext, reply: FastifyReply): FastifyReply {
-  return ctx.faults.isOn('token-cacheable') ? reply : reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  return ctx.faults.isOn('token-cacheable') || ctx.variations.isOn('token-no-cache-control') ? reply : reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 }
 
 function escapeHtml(s: string): string {

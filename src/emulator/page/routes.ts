@@ -153,6 +153,9 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       return reply.code(302).header('location', `${ctx.world.integration.redirectUri}?error=invalid_client`).send();
     }
     const q = readQuery(ctx, query);
+    // The `grant-page-coop` variation: in post_message mode the page isolates itself from its opener (COOP same-origin),
+    // so the integration's page at the Redirect URI has no opener to report to.
+    if (q.mode === 'post_message' && ctx.variations.isOn('grant-page-coop')) reply.header('cross-origin-opener-policy', 'same-origin');
     const session = sessionOf(ctx, request);
     if (!session && !f.isOn('page-skips-login')) return loginPage(reply, q, 200, '', f.isOn('page-framable'));
     return grantPage(ctx, reply, q, session?.formToken ?? 'none');

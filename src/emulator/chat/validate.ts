@@ -3,6 +3,7 @@
  * 400 names all of them. Wrong JSON types are refused, never coerced. The object validators mirror the spec tables.
  */
 import type { FaultSwitches } from '../faults.js';
+import type { VariationSwitches } from '../variations.js';
 import type { FieldError } from './errors.js';
 
 export const MESSAGE_TYPES = ['text', 'contact', 'file', 'video', 'picture', 'voice', 'audio', 'sticker', 'location'] as const;
@@ -23,7 +24,7 @@ const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== undefined;
 /** Collects field errors; each accessor returns the value when it is valid, undefined otherwise. */
 export class Validator {
   readonly errors: FieldError[] = [];
-  constructor(readonly faults: FaultSwitches) {}
+  constructor(readonly faults: FaultSwitches, readonly variations?: VariationSwitches) {}
 
   add(field: string, message: string): void {
     this.errors.push({ field, message });
@@ -225,12 +226,14 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
 
 /** §2.8: only `post` is a supported type; `url` is the link. */
 function sharedPost(c: Validator, s: Obj, at: string): SharedPostIn {
-  const url = c.faults.isOn('chat-shared-post-url-optional') ? (typeof s.url === 'string' ? s.url : '') : c.str(s, 'url', at, { required: true });
+  const urlOptional = c.faults.isOn('chat-shared-post-url-optional') || (c.variations?.isOn('chat-shared-post-url-lenient') && s.url === undefined);
+  const url = urlOptional ? (typeof s.url === 'string' ? s.url : '') : c.str(s, 'url', at, { required: true });
   const previewLink = c.str(s, 'preview_link', at, { optional: true });
   const previewPermalink = c.str(s, 'preview_permalink', at, { optional: true });
   const siteName = c.str(s, 'site_name', at, { optional: true });
   const type = c.str(s, 'type', at);
-  if (type !== undefined && type !== 'post' && !c.faults.isOn('chat-shared-post-any-type')) c.add(join(at, 'type'), 'must be "post"');
+  const anyType = c.faults.isOn('chat-shared-post-any-type') || c.variations?.isOn('chat-shared-post-type-lenient');
+  if (type !== undefined && type !== 'post' && !anyType) c.add(join(at, 'type'), 'must be "post"');
   return {
     url: url ?? '', ...(type !== undefined && { type }), ...(siteName !== undefined && { siteName }),
     ...(previewLink !== undefined && { previewLink }), ...(previewPermalink !== undefined && { previewPermalink }),

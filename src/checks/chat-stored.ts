@@ -5,7 +5,7 @@
  */
 import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
-import { fail, pass } from '../model/outcome.js';
+import { fail, observed, pass } from '../model/outcome.js';
 import { shown } from './fields.js';
 
 /** A participant as the account keeps it: `id` on the chat-interface side, `client_id` on the integration side. */
@@ -118,6 +118,18 @@ export function previewStoredAs(sent: PreviewSent): Judge<SharedPostSeen> {
         : fail(name, `expected a copy of the preview_link image downloaded into the account (source "downloaded", another url than the temporary link), observed ${seen}`);
     }
     return preview === undefined ? pass(name, 'none, as none was sent') : fail(name, `expected no preview (none was sent), observed ${seen}`);
+  };
+}
+
+/**
+ * The same observation for an `info` rule (§2.8's storage is not shown by any answer of the spec; C16 of the review):
+ * what the account kept, recorded, never failed.
+ */
+export function previewStoredObserved(sent: PreviewSent): Judge<SharedPostSeen> {
+  const judge = previewStoredAs(sent);
+  return (seen) => {
+    const f = judge(seen);
+    return observed(f.check, f.verdict === 'passed' ? `as the wording says: ${f.detail}` : f.detail);
   };
 }
 

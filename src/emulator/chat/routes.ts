@@ -113,6 +113,7 @@ function objectOf(c: Validator, body: unknown): Obj {
 function connected(state: ChatState, scopeId: string): Connection {
   const conn = state.connections.get(scopeId);
   if (!conn || !state.isConnected(conn)) {
+    if (conn && state.faultOn('chat-disconnected-scope-crash')) throw new Error('simulated crash: the disconnected connection is read');
     // The variation: a scope that is not connected is data the service does not take (400), not a missing resource.
     if (conn && state.variationOn('chat-disconnected-scope-400')) throw invalidRequest([{ field: 'scope_id', message: 'the channel is not connected to an account under this scope_id' }]);
     throw notFound('SCOPE_NOT_FOUND', 'the channel is not connected to an account under this scope_id');
@@ -153,6 +154,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const title = v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
     const opts = { ...(title !== undefined && { title }), ...(v.hook !== undefined && { hookApiVersion: v.hook }), isTimeWindowDisabled: v.tw };
     const usual = scopeIdOf(channel!, account);
+    const before = state.connections.get(usual);
+    if (before && !state.isConnected(before) && f.isOn('chat-reconnect-refused')) throw invalidRequest([{ field: 'account_id', message: 'the channel was disconnected in this account' }]);
     // The race fault: a connect that overlapped another of the same account found no connection and made its own.
     const raced = f.isOn('chat-connect-race') && await overlapped(ctx, `connect ${usual}`);
     if (ctx.variations.isOn('chat-connect-race-409') && await connectInFlight(ctx, usual)) throw new ChatError(409, 'CONFLICT', 'another connect of this account is in progress');
@@ -230,8 +233,10 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const scopeId = request.params.scopeId!;
     const status = gate(ctx, request, { channel: state.channelOfScope(scopeId), validate: (c, raw) => deliveryStatus(c, coercedStatus(ctx.variations, objectOf(c, raw)), '', { alias: true }) });
     const conn = connected(state, scopeId);
-    const m = state.message(conn, request.params.msgid!);
+    const found = state.message(conn, request.params.msgid!);
+    const m = f.isOn('chat-delivery-status-msgid-only') && found?.clientId !== request.params.msgid ? undefined : found;
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+    if (status?.code === -1 && status.error === undefined && f.isOn('chat-error-text-missing-crash')) throw new Error('simulated crash: the error text of a -1 status is stored unchecked');
     if (status && m.status && ctx.variations.isOn('chat-delivery-status-forward-only') && statusRank(status.code) < statusRank(m.status.code)) {
       throw invalidRequest([{ field: 'status_code', message: `the message is already ${m.status.code}; a delivery status does not go back` }]);
     }
@@ -679,21 +684,28 @@ function coercedStatus(variations: VariationSwitches, o: Obj): Obj {
   return variations.isOn('chat-status-code-coerced') && typeof v === 'string' && /^-?\d+$/.test(v) ? { ...o, status_code: Number(v) } : o;
 }
 
-const CONNECTS = new WeakMap<EmulatorContext, Set<string>>();
+const CONNECTS = new WeakMap<EmulatorContext, Map<string, number>>();
+
+/** How many connects of one scope may be in progress at once under `chat-connect-race-409` before the next gets 409. */
+const CONNECT_BURST = 3;
 
 /**
- * Under `chat-connect-race-409`: whether another connect of the same scope is in progress. Each connect stays in
- * progress a few milliseconds (a round trip to a store), and one that arrives meanwhile is refused with 409.
+ * Under `chat-connect-race-409`: whether a burst of connects of the same scope is in progress. Each connect stays in
+ * progress a few milliseconds (a round trip to a store); one that arrives while CONNECT_BURST others are in progress
+ * is refused with 409 (a few rules connecting at once are served; a burst of workers reconnecting at once is not).
  */
 async function connectInFlight(ctx: EmulatorContext, scopeId: string): Promise<boolean> {
   let busy = CONNECTS.get(ctx);
-  if (!busy) CONNECTS.set(ctx, (busy = new Set()));
-  if (busy.has(scopeId)) return true;
-  busy.add(scopeId);
+  if (!busy) CONNECTS.set(ctx, (busy = new Map()));
+  const before = busy.get(scopeId) ?? 0;
+  if (before >= CONNECT_BURST) return true;
+  busy.set(scopeId, before + 1);
   try {
     await new Promise((r) => setTimeout(r, 30));
   } finally {
-    busy.delete(scopeId);
+    const left = (busy.get(scopeId) ?? 1) - 1;
+    if (left > 0) busy.set(scopeId, left);
+    else busy.delete(scopeId);
   }
   return false;
 }

@@ -6,6 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { VariationName } from '../variations.js';
+import type { FaultName } from '../faults.js';
 import type { EmulatorContext } from '../context.js';
 import { isInstalled } from '../oauth/lifecycle.js';
 import type { MessageIn, ParticipantIn } from './validate.js';
@@ -173,6 +174,11 @@ export class ChatState {
   }
 
   /** The channel whose secret signs a request to this scope: from the connection, or the scope id's prefix. */
+  /** Whether a fault is on (src/emulator/faults.ts). */
+  faultOn(name: FaultName): boolean {
+    return this.ctx.faults.isOn(name);
+  }
+
   /** Whether an allowed variation is on (src/emulator/variations.ts). */
   variationOn(name: VariationName): boolean {
     return this.ctx.variations.isOn(name);

@@ -208,6 +208,7 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
   }
   c.str(m, 'callback_data', at, { optional: true });
   const ds = c.obj(m, 'delivery_status', at);
+  if (ds && c.faults.isOn('chat-delivery-status-in-message-refused')) c.add(join(at, 'delivery_status'), 'is not taken in a message');
   const status = ds ? deliveryStatus(c, ds, join(at, 'delivery_status')) : undefined;
   const mediaDuration = c.int(m, 'media_duration', at, { optional: true, min: 0 });
   const shared = c.obj(m, 'shared_post', at);
@@ -232,6 +233,7 @@ function sharedPost(c: Validator, s: Obj, at: string): SharedPostIn {
   const previewPermalink = c.str(s, 'preview_permalink', at, { optional: true });
   const siteName = c.str(s, 'site_name', at, { optional: true });
   const type = c.str(s, 'type', at);
+  if (c.faults.isOn('chat-shared-post-refused')) c.add(at, 'shared posts are not supported');
   const anyType = c.faults.isOn('chat-shared-post-any-type') || c.variations?.isOn('chat-shared-post-type-lenient');
   if (type !== undefined && type !== 'post' && !anyType) c.add(join(at, 'type'), 'must be "post"');
   return {
@@ -270,7 +272,9 @@ export function deliveryStatus(c: Validator, o: Obj, at: string, opts: { alias?:
   }
   const errorCode = c.int(o, 'error_code', at, { required: code === -1 && !unvalidated });
   if (errorCode !== undefined && !unvalidated && !(ERROR_CODES as readonly number[]).includes(errorCode)) c.add(join(at, 'error_code'), 'must be one of 901 to 905');
-  const error = c.str(o, 'error', at, { required: code === -1 && errorCode === 905 && !unvalidated, nonEmpty: errorCode === 905 && !unvalidated });
+  // §4.3: error is "required only when status_code is -1"; §3.3 asks it with 905 (the variation and the crash fault read only that).
+  const textFor905Only = c.variations?.isOn('chat-error-text-905-only') || c.faults.isOn('chat-error-text-missing-crash');
+  const error = c.str(o, 'error', at, { required: code === -1 && (errorCode === 905 || !textFor905Only) && !unvalidated, nonEmpty: errorCode === 905 && !unvalidated });
   if (code === undefined) return undefined;
   return { code, ...(errorCode !== undefined && { errorCode }), ...(error !== undefined && { error }) };
 }

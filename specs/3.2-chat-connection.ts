@@ -5,7 +5,7 @@
  * channel of the settings), so that rules sharing the configured channel are not disturbed.
  */
 import {
-  accountMessage, chatHookCount, chatSession, ChatSession, defineSpec, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, type RuleContext, scenarioRule, secondAccountId, spareChannel, status, step, valueIs, isSuccess,
+  accountMessage, chatHookCount, chatSession, ChatSession, defineSpec, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, type RuleContext, scenarioRule, someHooks, secondAccountId, spareChannel, status, step, valueIs, isSuccess,
 } from './kit.js';
 
 /** A conversation of the rule's own on its channel. */
@@ -60,7 +60,7 @@ export default defineSpec({
     ),
     scenarioRule<OwnConversation>(
       { id: 'chat.connection.hooks-stop', requires: ['write', 'control'], needs: ['counters'], title: 'Outgoing-message hooks arrive while connected and stop after disconnect',
-        reading: '§3.2 and §6: "Hooks stop". A manager writing from the account is simulated through the control API, which also reads the hooks sent. Uses its own channel.',
+        reading: '§3.2 and §6: "Hooks stop". A manager writing from the account is simulated through the control API, which also reads the hooks sent. While connected at least one hook is due (a second for the same message, a retry, is not judged: C18 of the review); after the disconnect none, over the whole 30 s window. Uses its own channel.',
         covers: ['3.2/connected', '4.3/Disconnect channel'] },
       {
         setup: async (t) => {
@@ -73,7 +73,7 @@ export default defineSpec({
             await accountMessage(c.s, c.conv);
             c.hooksBefore = (await t.eventually(() => chatHookCount(t, c.scope), { within: HOOK_WINDOW_MS, until: (n) => n >= 1 })).value;
             return c.hooksBefore;
-          }, [valueIs(equals(1), 'hook while connected', 'the hooks for a message from the account')]),
+          }, [someHooks('while connected')]),
           step<OwnConversation, number>('', async (t, c) => {
             await mustDisconnect(c.s);
             await accountMessage(c.s, c.conv);

@@ -75,8 +75,6 @@ export const VARIATIONS = defineVariations([
     basis: 'unmarked-member: §2.8 url "Link to the post" is left unmarked beside optional siblings: accepted when missing is non_strict.' },
   { name: 'chat-preview-always-downloaded', description: 'A shared_post\'s preview is always downloaded into the account, the preview_permalink too (it is kept beside the copy).',
     basis: 'open-point: what the account keeps of a preview is not shown in any answer of the spec (§2.8 "the image is downloaded into the account", "the image is not downloaded"): recorded, never failed.' },
-  { name: 'chat-connect-race-409', description: 'A connect that arrives while three others of the same channel and account are in progress (a burst of parallel connects) is refused with 409; the accepted ones answer the one scope_id.',
-    basis: 'status-code: §3.2 names one connection per account; a parallel request refused with a 4xx while every 200 names one scope_id is non_strict, not a second connection.' },
   { name: 'chat-history-unknown-scope-204', description: 'History under a scope_id that was never returned by connect answers 204 (no chat there) instead of 404.',
     basis: 'status-code: §7 "204 history: Chat does not exist or has no messages"; §4.3 names no code for an unknown scope_id, and nothing of another scope is shown.' },
   { name: 'chat-chat-ids-by-conversation', description: 'A chat\'s chat-interface id is derived from the channel and its conversation_id, so the same conversation_id in two accounts gets the same chat id (the chats stay apart).',

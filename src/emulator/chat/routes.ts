@@ -158,7 +158,6 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (before && !state.isConnected(before) && f.isOn('chat-reconnect-refused')) throw invalidRequest([{ field: 'account_id', message: 'the channel was disconnected in this account' }]);
     // The race fault: a connect that overlapped another of the same account found no connection and made its own.
     const raced = f.isOn('chat-connect-race') && await overlapped(ctx, `connect ${usual}`);
-    if (ctx.variations.isOn('chat-connect-race-409') && await connectInFlight(ctx, usual)) throw new ChatError(409, 'CONFLICT', 'another connect of this account is in progress');
     const conn = state.connect(channel!, account, opts, raced ? `${usual}-${randomUUID().slice(0, 8)}` : usual);
     const body: Record<string, unknown> = { account_id: account.amojoId, scope_id: conn.scopeId, title: conn.title, hook_api_version: conn.hookApiVersion, is_time_window_disabled: conn.isTimeWindowDisabled };
     if (f.isOn('chat-connect-no-scope-id')) delete body.scope_id;
@@ -682,30 +681,4 @@ function statusRank(code: number): number {
 function coercedStatus(variations: VariationSwitches, o: Obj): Obj {
   const v = o.status_code;
   return variations.isOn('chat-status-code-coerced') && typeof v === 'string' && /^-?\d+$/.test(v) ? { ...o, status_code: Number(v) } : o;
-}
-
-const CONNECTS = new WeakMap<EmulatorContext, Map<string, number>>();
-
-/** How many connects of one scope may be in progress at once under `chat-connect-race-409` before the next gets 409. */
-const CONNECT_BURST = 3;
-
-/**
- * Under `chat-connect-race-409`: whether a burst of connects of the same scope is in progress. Each connect stays in
- * progress a few milliseconds (a round trip to a store); one that arrives while CONNECT_BURST others are in progress
- * is refused with 409 (a few rules connecting at once are served; a burst of workers reconnecting at once is not).
- */
-async function connectInFlight(ctx: EmulatorContext, scopeId: string): Promise<boolean> {
-  let busy = CONNECTS.get(ctx);
-  if (!busy) CONNECTS.set(ctx, (busy = new Map()));
-  const before = busy.get(scopeId) ?? 0;
-  if (before >= CONNECT_BURST) return true;
-  busy.set(scopeId, before + 1);
-  try {
-    await new Promise((r) => setTimeout(r, 30));
-  } finally {
-    const left = (busy.get(scopeId) ?? 1) - 1;
-    if (left > 0) busy.set(scopeId, left);
-    else busy.delete(scopeId);
-  }
-  return false;
 }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, countByClientId, createdChat, defaultOrAbsent, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty, isSuccess, isWrongJsonType, refusalPreferred, scenarioRule, step, whenAccepted,
+  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, countByClientId, createdChat, defaultOrAbsent, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty, isSuccess, isWrongJsonType, nonStrict, refusalPreferred, scenarioRule, step, whenAccepted,
 } from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
@@ -140,7 +140,7 @@ export default defineSpec({
     ),
     rule(
       { id: 'chat.message.kinds', requires: ['write'], title: 'Incoming, manager and bot messages are accepted and the history tells them apart (client_id only for the client)',
-        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants". Needs MANAGER_USER_ID and BOT_ID.',
+        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants" (§2.5: "absent for account users"): a client_id value for the manager or the bot fails; null or "" is non_strict (C9 of the review). Needs MANAGER_USER_ID and BOT_ID.',
         covers: [SEND('Incoming from client'), SEND('Outgoing from an identifiable account user'), SEND('Outgoing from the integration bot'), SEND('receiver'), HISTORY('sender / receiver'), '2.5/ref_id'] },
       async (t) => {
         const s = await chatSession(t);
@@ -161,13 +161,18 @@ export default defineSpec({
         const botItem = itemOf(items, bot.msgid);
         if (!inItem || !mgrItem || !botItem) return t.outcome([...findings, fail('history', `expected the 3 messages in the history, observed ${items.length}`)]);
         const problems: string[] = [];
+        const emptied: string[] = [];
         if (inItem.sender?.client_id !== client.id) problems.push(`incoming sender.client_id is ${JSON.stringify(inItem.sender?.client_id)}, not ${client.id}`);
         if (inItem.receiver && Object.keys(inItem.receiver).length > 0) problems.push('the incoming message has a receiver');
         for (const [kind, item] of [['manager', mgrItem], ['bot', botItem]] as const) {
-          if (item.sender?.client_id !== undefined && item.sender.client_id !== '') problems.push(`the ${kind} sender has client_id ${JSON.stringify(item.sender.client_id)} (client_id is only for external participants)`);
+          const cid = item.sender?.client_id as unknown;
+          if (cid === null || cid === '') emptied.push(`the ${kind} sender has client_id ${JSON.stringify(cid)} (absent is stated)`);
+          else if (cid !== undefined) problems.push(`the ${kind} sender has client_id ${JSON.stringify(cid)} (client_id is only for external participants)`);
           if (item.receiver?.client_id !== client.id) problems.push(`the ${kind} message's receiver.client_id is ${JSON.stringify(item.receiver?.client_id)}, not the client ${client.id}`);
         }
-        findings.push(problems.length === 0 ? pass('kinds in history', 'client_id on the client only, receivers on outgoing messages') : fail('kinds in history', problems.join('; ')));
+        findings.push(problems.length > 0 ? fail('kinds in history', problems.join('; '))
+          : emptied.length > 0 ? nonStrict('kinds in history', `"absent" spelt otherwise (C9 of the review): ${emptied.join('; ')}`)
+            : pass('kinds in history', 'client_id on the client only, receivers on outgoing messages'));
         return t.outcome(findings);
       },
     ),

@@ -1017,8 +1017,8 @@ export const CHAT = requirements([
     needs: ['control'],
     reading: {
       kind: 'stated-behaviour', review: 'C13',
-      passed: 'a message accepted without delivery_status',
-      failed: 'refused for the missing status',
+      passed: 'a message accepted without delivery_status; no status stored before any is sent',
+      failed: 'refused for the missing status, or stored as delivered, read or error (1, 2, -1) before any status was sent',
       informational: 'how the sent state reads before any status (null, absent, "sent")',
     },
     rules: ['chat.delivery-status.in-message', 'chat.delivery-status.applied'],
@@ -1138,7 +1138,7 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-connect-optional-omitted', section: '4.3', source: 'prose', level: 'must',
     statement: 'title and is_time_window_disabled (and hook_api_version, which has a default) may be omitted.',
-    observes: 'connect with account_id alone answers 200',
+    observes: 'connect without title and is_time_window_disabled answers 200; with account_id alone, 200 with hook_api_version v1',
     needs: ['nothing'],
     reading: {
       kind: 'status-code', review: 'C2',

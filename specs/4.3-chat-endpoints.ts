@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, countByClientId, createdChat, defaultOrAbsent, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty, isSuccess, isWrongJsonType, nonStrict, refusalPreferred, scenarioRule, step, whenAccepted,
+  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, connectBody, countByClientId, createdChat, defaultOrAbsent, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty, isSuccess, isWrongJsonType, nonStrict, refusalPreferred, scenarioRule, step, whenAccepted,
 } from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
@@ -54,7 +54,7 @@ export default defineSpec({
       {
         setup: (t) => chatSession(t),
         steps: [
-          step('without title and is_time_window_disabled', (_t, s) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId, hook_api_version: 'v1' } }),
+          step('without title and is_time_window_disabled', (_t, s) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId) }),
             (_t, s) => [status(200), connectAnswer(s.channel.accountId)]),
           step('account_id alone', (_t, s) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId } }),
             (_t, s) => [status(200, { also: [400] }), whenAccepted(connectAnswer(s.channel.accountId)), whenAccepted(defaultOrAbsent('hook_api_version', 'v1'))]),

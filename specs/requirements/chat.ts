@@ -145,7 +145,7 @@ export const CHAT = requirements([
     reading: {
       kind: 'stated-behaviour', also: ['answer-member'], review: 'C3',
       passed: 'title equal to the channel name when not sent',
-      non_strict: 'title missing from the answer (the probe gives hook_api_version v1, so only title is left out)',
+      non_strict: 'title missing from the answer (the probe gives hook_api_version, so only title is left out)',
       failed: 'another title than the channel name',
     },
     rules: ['chat.connect.title-default'],

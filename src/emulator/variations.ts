@@ -73,7 +73,7 @@ export const VARIATIONS = defineVariations([
     basis: 'enumeration: §2.8 "Post type; only post is supported" says what is supported, not what the request may carry: another type accepted is non_strict.' },
   { name: 'chat-shared-post-url-lenient', description: 'A shared_post without url is accepted (stored with an empty url).',
     basis: 'unmarked-member: §2.8 url "Link to the post" is left unmarked beside optional siblings: accepted when missing is non_strict.' },
-  { name: 'chat-preview-always-downloaded', description: 'A shared_post\'s preview is always downloaded into the account, the preview_permalink too (it is kept beside the copy).',
+  { name: 'chat-preview-always-downloaded', description: 'A shared_post\'s preview is always a downloaded copy: with both preview fields the preview_link is downloaded (the permalink is not preferred), with preview_permalink alone its image is downloaded too.',
     basis: 'open-point: what the account keeps of a preview is not shown in any answer of the spec (§2.8 "the image is downloaded into the account", "the image is not downloaded"): recorded, never failed.' },
   { name: 'chat-history-unknown-scope-204', description: 'History under a scope_id that was never returned by connect answers 204 (no chat there) instead of 404.',
     basis: 'status-code: §7 "204 history: Chat does not exist or has no messages"; §4.3 names no code for an unknown scope_id, and nothing of another scope is shown.' },

@@ -7,7 +7,7 @@ import { defaultOrAbsent, refusedOrTaken, unknownScopeAnswer, whenAccepted } fro
 import { connectAnswer } from '../../src/checks/chat.js';
 import { carriesSent } from '../../src/checks/chat-history.js';
 import { someHooks } from '../../src/checks/chat-effects.js';
-import { previewStoredObserved } from '../../src/checks/chat-stored.js';
+import { previewStoredObserved, sentByDefault } from '../../src/checks/chat-stored.js';
 import type { HttpResponse } from '../../src/model/http.js';
 import type { HistoryItem } from '../../src/steps/chat.js';
 
@@ -94,5 +94,14 @@ describe('re-hosted media (C12), hooks (C18), previews (C16)', () => {
     const seen = { res: res(200, {}), post: { url: 'u', preview: { source: 'downloaded', url: 'https://x/copy' } } };
     expect(previewStoredObserved({ preview_permalink: 'https://p' })(seen as never).verdict).toBe('informational');
     expect(previewStoredObserved({ preview_link: 'https://l' })(seen as never).verdict).toBe('informational');
+  });
+});
+
+describe('the default status (C13)', () => {
+  it('no status passes, another spelling of sent is recorded, a stated code fails', () => {
+    expect(sentByDefault({ delivery_status: null }).verdict).toBe('passed');
+    expect(sentByDefault({}).verdict).toBe('passed');
+    expect(sentByDefault({ delivery_status: 'sent' }).verdict).toBe('informational');
+    expect(sentByDefault({ delivery_status: { status_code: 1 } }).verdict).toBe('failed');
   });
 });

@@ -59,6 +59,14 @@ export type Breakage =
 
 export type FieldCase = FieldSpec & Breakage;
 
+/**
+ * A case that gives a field a value of another JSON type (the `wrong-type` reading: coerced or ignored and accepted is
+ * non_strict), as against a missing field or a string outside an enumeration (`enumeration`: accepted fails).
+ */
+export function isWrongJsonType(c: FieldCase): boolean {
+  return c.breakage === 'wrong-type' && !(c.type === 'enum' && typeof c.value === 'string');
+}
+
 /** Named values of other JSON types than `type`: the canonical wrong values of a deterministic sweep. */
 export function wrongValues(type: JsonType): { wrongType: string; value: unknown }[] {
   const all: Record<string, unknown> = { 'a number': 7, 'a boolean': true, 'an object': { value: 'x' }, 'an array': ['x'], null: null, 'a string': 'x7', 'a fraction': 1.5 };

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import {
-  absent, absentOrEmpty, applyCase, chatSession, ChatSession, chatSweepRule, createdChat, defineSpec, describeCase, describeExternalId, describeOmitted, equals, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, type FieldCase, fieldCaseArb, fields, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, type ParticipantBody, type RuleMeta, sampleMessage, scenarioRule, status, step, sweepCases, validExternalId, withoutPaths,
+  absentWhenNotGiven, applyCase, chatSession, ChatSession, chatSweepRule, createdChat, defineSpec, describeCase, describeExternalId, describeOmitted, emptyAvatar, equals, isWrongJsonType, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, type FieldCase, fieldCaseArb, fields, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, type ParticipantBody, phoneShownAs, refusalPreferred, type RuleMeta, sampleMessage, scenarioRule, status, step, sweepCases, validExternalId, withoutPaths,
 } from './kit.js';
 
 const refusal = [status(400), jsonContentType];
@@ -76,6 +76,9 @@ const MESSAGE_FIELDS: Record<string, FieldSpec[]> = {
 
 type MessageCase = FieldCase & { messageType: string };
 
+/** §2.7 media is not marked required (file_name and file_size are): a missing media link is an unmarked member. */
+const isUnmarkedMedia = (c: MessageCase): boolean => c.breakage === 'missing' && c.path[c.path.length - 1] === 'media';
+
 const MESSAGE_CASES: MessageCase[] = [
   ...Object.entries(MESSAGE_FIELDS).flatMap(([messageType, fields]) => sweepCases(fields).map((c) => ({ ...c, messageType }))),
   { path: [...M, 'type'], type: 'enum', breakage: 'wrong-type', wrongType: 'an unknown type', value: 'gif', messageType: 'text' },
@@ -118,7 +121,7 @@ export default defineSpec({
     ),
     scenarioRule<{ s: ChatSession; full: ReturnType<typeof fullParticipant>; bare: ParticipantBody }>(
       { id: 'chat.participant.answer', requires: ['write'], title: 'The created chat\'s user carries phone and email when given, and leaves them out when not',
-        reading: '§2.5: in responses, phone and email are "both absent when not given"; avatar is empty if not given.', covers: ['2.5/profile', '2.5/avatar'] },
+        reading: '§2.5: in responses, phone and email are "both absent when not given"; avatar is empty if not given. answer-member: null or "" for phone and email, and null or no member for avatar, are non_strict; a phone given back in another spelling of the same number (digits only) is non_strict (C6–C8 of the review).', covers: ['2.5/profile', '2.5/avatar'] },
       {
         setup: async (t) => {
           const s = await chatSession(t);
@@ -126,10 +129,10 @@ export default defineSpec({
         },
         steps: [
           step('', (_t, { s, full }) => s.createChat(s.conversationId(), full), (_t, { full }) => [
-            status(200), createdChat(full.id), fields('given', { 'user.phone': equals(full.profile.phone), 'user.email': equals(full.profile.email) }),
+            status(200), createdChat(full.id), phoneShownAs('user.phone', full.profile.phone), field('user.email', equals(full.profile.email)),
           ]),
           step('', (_t, { s, bare }) => s.createChat(s.conversationId(), bare), [
-            fields('not given', { 'user.phone': absent, 'user.email': absent }), field('user.avatar', absentOrEmpty, 'avatar'),
+            absentWhenNotGiven('user.phone', 'user.email'), emptyAvatar('user.avatar'),
           ]),
         ],
       },
@@ -160,14 +163,14 @@ export default defineSpec({
     // §2.7 message
     chatSweepRule<MessageCase>(
       { id: 'chat.message.required', section: '2.7', requires: ['write'], title: 'A message without type, or without a field its type requires, or with one of another type, is refused with 400',
-        reading: '§2.7: type required; text for text; file_name and file_size (and the media link) for file, video, picture; location (lon, lat) for location; contact (name, phone) for contact.',
+        reading: '§2.7: type required; text for text; file_name and file_size for file, video, picture; location (lon, lat) for location; contact (name, phone) for contact: accepted without them fails. media is left unmarked ("Link to image, file, …"): a picture without it accepted is non_strict (C10 of the review); a value of another JSON type coerced or ignored and accepted is non_strict (wrong-type, C11); a type outside the list accepted fails (enumeration).',
         covers: ['2.7/type', '2.7/text', '2.7/media', '2.7/file_name', '2.7/file_size', '2.7/location', '2.7/contact', '4.3/Send, edit or import a message/message'] },
       {
         connect: true,
         named: MESSAGE_CASES,
         cases: () => fc.constantFrom(...Object.keys(MESSAGE_FIELDS)).chain((messageType) => fieldCaseArb(MESSAGE_FIELDS[messageType]!).map((c) => ({ ...c, messageType }))),
         send: (s, c) => s.postEvent(applyCase(messageEvent(s, { message: sampleMessage(c.messageType, c.messageType === 'text' ? 'hi' : '') }), c)),
-        expect: refusal,
+        expect: (c) => (isWrongJsonType(c) || isUnmarkedMedia(c) ? [refusalPreferred(400), jsonContentType] : refusal),
         label: (c) => `${c.messageType}: ${describeCase(c)}`,
       },
     ),
@@ -181,14 +184,14 @@ export default defineSpec({
 
     // §2.8 shared_post
     chatSweepRule<string>(
-      { id: 'chat.shared-post.type', section: '2.8', requires: ['write'], title: 'shared_post.type "post" is accepted; any other type is refused with 400',
-        reading: '§2.8: "only post is supported".', covers: ['2.8/type', '2.8/url'] },
+      { id: 'chat.shared-post.type', section: '2.8', requires: ['write'], title: 'shared_post.type "post" is accepted; any other type is refused with 400 (accepted: non_strict)',
+        reading: '§2.8: "only post is supported" says what is supported, not what the request may carry (enumeration, C14 of the review): "post" refused fails; another type refused with 400 passes, accepted is non_strict.', covers: ['2.8/type', '2.8/url'] },
       {
         connect: true,
         named: ['post', 'article', 'video', 'Post', ''],
         cases: () => fc.oneof(fc.constant('post'), fc.string({ maxLength: 10 }).filter((x) => x !== 'post')),
         send: (s, type) => s.postEvent(messageEvent(s, { message: { ...sampleMessage('text', 'shared'), shared_post: { url: 'https://social.example/post/2', type } } })),
-        expect: (type) => (type === 'post' ? accepted : refusal),
+        expect: (type) => (type === 'post' ? accepted : [refusalPreferred(400), jsonContentType]),
         label: (type) => `type ${JSON.stringify(type)}`,
       },
     ),

@@ -4,8 +4,8 @@
  * nothing on any route; disconnect needs account_id and disconnects that account only.
  */
 import {
-  chatPaths, chatSession, type ChatRouteName, clientError, connectBody, defineSpec, disconnectedFixture, exchangeRule, type HttpResponse, jsonContentType,
-  noScopeId, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, spareChannel, status, step, sweepRule, uniqueId, unknownScopeFixture,
+  chatPaths, chatSession, type ChatRouteName, connectBody, defineSpec, disconnectedFixture, exchangeRule, type HttpResponse, jsonContentType,
+  noScopeId, refusedOrTaken, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, spareChannel, status, step, sweepRule, uniqueId, unknownScopeAnswer, unknownScopeFixture,
   type ChatSession,
 } from './kit.js';
 
@@ -23,40 +23,40 @@ export default defineSpec({
     exchangeRule(
       { id: 'chat.connect.unknown-account', section: '2.4', level: 'should', requires: [],
         title: 'Connect for an account_id the chat interface does not know is refused (4xx) and hands out no scope_id',
-        reading: '§2.4: account_id is the account id in the chat interface; a made-up one names no account, so no connection can be made. The spec gives no code: any 4xx passes.',
+        reading: '§2.4: account_id is the account id in the chat interface; a made-up one names no account, so no connection can be made. "400 when data is invalid" (§4.3): 400 passes, another 4xx (404) is non_strict (C30 of the review).',
         covers: ['2.4/account_id', '4.3/Connect channel/account_id'] },
       {
         send: async (t) => {
           const s = await chatSession(t);
           return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(uniqueId(t, 'no-account')) });
         },
-        expect: [clientError(), noScopeId, jsonContentType],
+        expect: [status(400), noScopeId, jsonContentType],
       },
     ),
     sweepRule<ChatRouteName, HttpResponse, RouteFixture>(
       { id: 'chat.scope.unknown', section: '4.3', level: 'should', requires: ['write'],
         title: 'Every scope route refuses (4xx) a scope_id of the channel that was never connected',
-        reading: '§4.3: {scope_id} is returned by connect. A well-formed scope_id (<channel_id>_<account id>, docs/field-notes.md) for an account never connected names no connection; the spec gives no code: any 4xx passes. Signed correctly with the channel secret.',
+        reading: '§4.3: {scope_id} is returned by connect. A well-formed scope_id (<channel_id>_<account id>, docs/field-notes.md) for an account never connected names no connection: 404 passes, and for history 204 too (§7 "chat does not exist"); another 4xx is non_strict; a success fails (C28 of the review). Signed correctly with the channel secret.',
         covers: ['2.4/scope_id'] },
       {
         setup: unknownScopeFixture,
         named: SCOPE_ROUTES,
         label: (route) => `${route} under an unknown scope_id`,
         send: (_t, route, f) => f.session.send(routeCall(route, f)),
-        expect: [clientError(), jsonContentType],
+        expect: (_t, route) => (route === 'history' ? [unknownScopeAnswer(true)] : [unknownScopeAnswer(false), jsonContentType]),
       },
     ),
     sweepRule<ChatRouteName, HttpResponse, RouteFixture>(
       { id: 'chat.connection.disconnected-routes', level: 'should', requires: ['write'], needs: ['second-channel'],
         title: 'After disconnect, every scope route under the old scope_id is refused (4xx): create chat, message, delivery status, history, typing, react',
-        reading: '§3.2: disconnect leads to not connected. The spec names the refusal only for sending; the other routes act on the same connection, so a 4xx is expected from each (no code stated). Uses its own channel (the control API\'s, else CHANNEL_ID_2).',
+        reading: '§3.2: disconnect leads to not connected. The spec states no refusal for a scope that is not connected: a 4xx from each route passes (no code stated), an acceptance is non_strict (C20 of the review). Uses its own channel (the control API\'s, else CHANNEL_ID_2).',
         covers: ['3.2/not connected', '4.3/Disconnect channel'] },
       {
         setup: disconnectedFixture,
         named: SCOPE_ROUTES,
         label: (route) => `${route} after disconnect`,
         send: (_t, route, f) => f.session.send(routeCall(route, f)),
-        expect: [clientError()],
+        expect: [refusedOrTaken()],
       },
     ),
     scenarioRule<ChatSession>(
@@ -76,7 +76,7 @@ export default defineSpec({
     scenarioRule<TwoAccounts>(
       { id: 'chat.disconnect.one-account', requires: ['write'], needs: ['second-channel', 'second-account'],
         title: 'Disconnecting the channel in one account leaves it connected in another: that account\'s messages are still accepted',
-        reading: '§2.4: scope_id identifies the connection for one account; §4.3: disconnect names the account_id. Two accounts connect one channel of its own; disconnecting the first refuses its messages (any 4xx) and leaves the second\'s accepted.',
+        reading: '§2.4: scope_id identifies the connection for one account; §4.3: disconnect names the account_id. Two accounts connect one channel of its own; disconnecting the first leaves the second\'s messages accepted; the first\'s are refused (any 4xx; accepted is non_strict, C20 of the review).',
         covers: ['2.4/scope_id', '3.2/not connected', '3.2/connected'] },
       {
         setup: async (t) => {
@@ -89,7 +89,7 @@ export default defineSpec({
         steps: [
           step('disconnect the first account', (_t, f) => f.a.disconnect(), [status(200)]),
           step('the second account sends', (_t, f) => f.b.sendMessage(f.b.payload(f.conversationId, f.b.client())), [status(200)]),
-          step('the first account sends', (_t, f) => f.a.sendMessage(f.a.payload(f.conversationId, f.a.client())), [clientError()]),
+          step('the first account sends', (_t, f) => f.a.sendMessage(f.a.payload(f.conversationId, f.a.client())), [refusedOrTaken()]),
         ],
       },
     ),

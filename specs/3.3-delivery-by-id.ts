@@ -1,20 +1,21 @@
 /**
- * §4.3 "Update delivery status": {msgid} is "a message id". The integration's msgid is checked by
- * chat.delivery-status.accepted; whether the chat-interface id (new_message.msgid) names the message too is recorded.
+ * §4.3 "Update delivery status": {msgid} is "a message id", and new_message.msgid is the "Message id in the chat
+ * interface": a status for that id must be taken (C25 of the review). Whether the integration-side msgid (the one
+ * sent) names the message too is recorded.
  */
 import {
-  chatSession, defineSpec, exchangeRule, observedStatus,
+  chatSession, defineSpec, emptyOrJsonBody, exchangeRule, observedStatus, status,
 } from './kit.js';
 
 export default defineSpec({
   section: '3.3',
   title: 'Message delivery status: which id names the message',
-  level: 'info',
+  level: 'must',
   rules: [
     exchangeRule(
       { id: 'chat.delivery-status.by-chat-interface-id', section: '4.3', requires: ['write'],
-        title: 'Whether a delivery status with the chat-interface message id (new_message.msgid) in the path is accepted',
-        reading: '§4.3 calls {msgid} "a message id" without saying which side\'s; the integration-side msgid is the one the rules rely on. Reported, not judged.',
+        title: 'A delivery status with the chat-interface message id (new_message.msgid) in the path answers 200',
+        reading: '§4.3: the path\'s {msgid} is "a message id", and new_message.msgid is the "Message id in the chat interface", whose paths these are; a 404 for it fails (status-code, C25 of the review).',
         covers: ['4.3/Update delivery status/status_code'] },
       {
         send: async (t) => {
@@ -22,7 +23,21 @@ export default defineSpec({
           const sent = await s.mustSend(s.payload(s.conversationId(), s.client()));
           return s.deliveryStatus(sent.id, { status_code: 2 });
         },
-        expect: [observedStatus('chat-interface id in the path')],
+        expect: [status(200), emptyOrJsonBody],
+      },
+    ),
+    exchangeRule(
+      { id: 'chat.delivery-status.by-msgid', section: '4.3', level: 'info', requires: ['write'],
+        title: 'Whether a delivery status with the integration-side msgid (the one sent) in the path is accepted',
+        reading: '§4.3 names the chat-interface id; whether the integration-side msgid names the message too is not stated. Reported, not judged (C25 of the review).',
+        covers: ['4.3/Update delivery status/status_code'] },
+      {
+        send: async (t) => {
+          const s = await chatSession(t);
+          const sent = await s.mustSend(s.payload(s.conversationId(), s.client()));
+          return s.deliveryStatus(sent.msgid, { status_code: 2 });
+        },
+        expect: [observedStatus('integration-side msgid in the path')],
       },
     ),
   ],

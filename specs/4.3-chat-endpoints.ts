@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, countByClientId, createdChat, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty, isSuccess,
+  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, connectBody, countByClientId, createdChat, defaultOrAbsent, defineSpec, describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt, jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage, status, sweepCases, sweepThenProperty, isSuccess, isWrongJsonType, nonStrict, refusalPreferred, scenarioRule, step, whenAccepted,
 } from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
@@ -47,21 +47,23 @@ export default defineSpec({
         covers: [CONNECT('account_id'), CONNECT('hook_api_version'), '2.4/account_id', '2.4/scope_id', '2.4/hook_api_version', '4.3/Connect channel'] },
       { send: async (t) => (await chatSession(t)).connect(), expect: async (t) => [status(200), jsonContentType, connectAnswer((await chatSession(t)).channel.accountId)] },
     ),
-    exchangeRule(
-      { id: 'chat.connect.optional-omitted', requires: [], title: 'Connect with account_id alone (no title, hook_api_version, is_time_window_disabled) succeeds',
-        reading: 'docs/design.md §2: connect without title or is_time_window_disabled must succeed; hook_api_version has a default (v1), so it may be omitted too.',
+    scenarioRule<ChatSession>(
+      { id: 'chat.connect.optional-omitted', requires: [], title: 'Connect without title and is_time_window_disabled succeeds; with account_id alone it succeeds and answers hook_api_version v1',
+        reading: '§4.3: title and is_time_window_disabled are optional and "may be omitted": refused fails. hook_api_version is not marked optional but has a default (v1): connect without it refused with 400 is non_strict, and an answer without it is non_strict (C2 of the review).',
         covers: [CONNECT('title'), CONNECT('is_time_window_disabled'), '2.4/title', '2.4/is_time_window_disabled'] },
       {
-        send: async (t) => { const s = await chatSession(t); return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId } }); },
-        expect: async (t) => [status(200), connectAnswer((await chatSession(t)).channel.accountId), (res) => {
-          const v = jsonAt(res, 'hook_api_version');
-          return v === undefined || v === 'v1' ? pass('default hook_api_version', `hook_api_version ${String(v ?? 'absent')}`) : fail('default hook_api_version', `expected v1 (the default) or nothing, observed ${JSON.stringify(v)}`);
-        }],
+        setup: (t) => chatSession(t),
+        steps: [
+          step('without title and is_time_window_disabled', (_t, s) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId) }),
+            (_t, s) => [status(200), connectAnswer(s.channel.accountId)]),
+          step('account_id alone', (_t, s) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId } }),
+            (_t, s) => [status(200, { also: [400] }), whenAccepted(connectAnswer(s.channel.accountId)), whenAccepted(defaultOrAbsent('hook_api_version', 'v1'))]),
+        ],
       },
     ),
     rule(
       { id: 'chat.connect.invalid', requires: [], title: 'Connect without account_id, or with a field of the wrong type or an unknown hook_api_version, is refused with 400',
-        reading: 'Optional fields may be omitted, but when given they have the stated type; hook_api_version is v1 or v2 (§2.4). Only account_id is removed; the others are given wrong values.',
+        reading: 'Optional fields may be omitted, but when given they have the stated type; hook_api_version is v1 or v2 (§2.4). Only account_id is removed; the others are given wrong values. account_id missing or a hook_api_version outside v1, v2 accepted fails; a value of another JSON type coerced or ignored and accepted is non_strict (wrong-type, C31 of the review).',
         covers: [CONNECT('account_id'), CONNECT('hook_api_version'), CONNECT('title'), CONNECT('is_time_window_disabled')] },
       async (t) => {
         const s = await chatSession(t);
@@ -70,7 +72,7 @@ export default defineSpec({
         const named = [...cases, { path: ['hook_api_version'], type: 'enum' as const, breakage: 'wrong-type' as const, wrongType: 'an unknown version', value: 'v3' }];
         return sweepThenProperty(t, { named: named, cases: fieldCaseArb(CONNECT_FIELDS).filter((c) => c.breakage === 'wrong-type' || c.path[0] === 'account_id'), check: async (c) => {
           const res = await s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: applyCase(valid, c) });
-          return t.check(res, refusal).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` }));
+          return t.check(res, isWrongJsonType(c) ? [refusalPreferred(400), jsonContentType] : refusal).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` }));
         } });
       },
     ),
@@ -138,7 +140,7 @@ export default defineSpec({
     ),
     rule(
       { id: 'chat.message.kinds', requires: ['write'], title: 'Incoming, manager and bot messages are accepted and the history tells them apart (client_id only for the client)',
-        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants". Needs MANAGER_USER_ID and BOT_ID.',
+        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants" (§2.5: "absent for account users"): a client_id value for the manager or the bot fails; null or "" is non_strict (C9 of the review). Needs MANAGER_USER_ID and BOT_ID.',
         covers: [SEND('Incoming from client'), SEND('Outgoing from an identifiable account user'), SEND('Outgoing from the integration bot'), SEND('receiver'), HISTORY('sender / receiver'), '2.5/ref_id'] },
       async (t) => {
         const s = await chatSession(t);
@@ -159,13 +161,18 @@ export default defineSpec({
         const botItem = itemOf(items, bot.msgid);
         if (!inItem || !mgrItem || !botItem) return t.outcome([...findings, fail('history', `expected the 3 messages in the history, observed ${items.length}`)]);
         const problems: string[] = [];
+        const emptied: string[] = [];
         if (inItem.sender?.client_id !== client.id) problems.push(`incoming sender.client_id is ${JSON.stringify(inItem.sender?.client_id)}, not ${client.id}`);
         if (inItem.receiver && Object.keys(inItem.receiver).length > 0) problems.push('the incoming message has a receiver');
         for (const [kind, item] of [['manager', mgrItem], ['bot', botItem]] as const) {
-          if (item.sender?.client_id !== undefined && item.sender.client_id !== '') problems.push(`the ${kind} sender has client_id ${JSON.stringify(item.sender.client_id)} (client_id is only for external participants)`);
+          const cid = item.sender?.client_id as unknown;
+          if (cid === null || cid === '') emptied.push(`the ${kind} sender has client_id ${JSON.stringify(cid)} (absent is stated)`);
+          else if (cid !== undefined) problems.push(`the ${kind} sender has client_id ${JSON.stringify(cid)} (client_id is only for external participants)`);
           if (item.receiver?.client_id !== client.id) problems.push(`the ${kind} message's receiver.client_id is ${JSON.stringify(item.receiver?.client_id)}, not the client ${client.id}`);
         }
-        findings.push(problems.length === 0 ? pass('kinds in history', 'client_id on the client only, receivers on outgoing messages') : fail('kinds in history', problems.join('; ')));
+        findings.push(problems.length > 0 ? fail('kinds in history', problems.join('; '))
+          : emptied.length > 0 ? nonStrict('kinds in history', `"absent" spelt otherwise (C9 of the review): ${emptied.join('; ')}`)
+            : pass('kinds in history', 'client_id on the client only, receivers on outgoing messages'));
         return t.outcome(findings);
       },
     ),

@@ -40,7 +40,7 @@ export default defineSpec({
     exchangeRule(
       { id: 'chat.connect.time-window-default', section: '2.4', requires: [],
         title: 'Connect without is_time_window_disabled answers it false, or leaves it out',
-        reading: '§2.4 and §4.3: is_time_window_disabled is optional, default false; "empty values may be omitted", so no value passes too.',
+        reading: '§2.4 and §4.3: is_time_window_disabled is optional, default false; the answer carries the request fields "in the shape of 2.4", so false passes and no value is non_strict (a listed member missing, C4 of the review).',
         covers: [CONNECT('is_time_window_disabled'), '2.4/is_time_window_disabled'] },
       {
         send: async (t) => {

@@ -24,6 +24,7 @@ export * from '../src/checks/token.js';
 export * from '../src/checks/secrets.js';
 export * from '../src/checks/chat.js';
 export * from '../src/checks/chat-scope.js';
+export * from '../src/checks/chat-members.js';
 export * from '../src/checks/chat-history.js';
 export * from '../src/checks/chat-effects.js';
 export * from '../src/checks/chat-records.js';

@@ -15,6 +15,11 @@ export function notificationsAre(n: number): Judge<EffectCounts> {
 }
 
 /** Hooks counted for a scope: `expected` of them, no more (none after a disconnect, one per account message before). */
+/** At least one outgoing-message hook: a second one for the same message (a retry) is not judged here (C18 of the review). */
+export function someHooks(when: string): Judge<number> {
+  return (n) => (n >= 1 ? pass(`hooks ${when}`, `${n}`) : fail(`hooks ${when}`, `expected an outgoing-message hook ${when}, observed none`));
+}
+
 export function hooksAre(expected: number, when: string): Judge<number> {
   return (n) => (n === expected ? pass(`hooks ${when}`, `${n}`) : fail(`hooks ${when}`, `expected ${expected} outgoing-message hook(s) ${when}, observed ${n}`));
 }

@@ -78,16 +78,20 @@ export function sentTimeIs(clientId: string, sent: { readonly timestamp: number;
 /** The §4.3 history fields a sent §2.7 message maps to: the element shows each one the message was sent with. */
 const HISTORY_FIELDS = ['type', 'media', 'file_name', 'file_size', 'location', 'contact'] as const;
 
+/** A media URL the service re-hosted: present and non-empty (answer-member: not necessarily the URL sent; C12 of the review). */
+const rehosted = (v: unknown): boolean => typeof v === 'string' && v !== '';
+
 /**
  * The element carries the type and the file, location or contact fields the message was sent with (and its text when
- * it had one): a valid message of any type is accepted and shown as sent. Extra fields are allowed.
+ * it had one): a valid message of any type is accepted and shown as sent. Extra fields are allowed; `media` may be
+ * a re-hosted copy (any non-empty URL).
  */
 export function carriesSent(clientId: string, sent: Readonly<Record<string, unknown>>): Judge<HistoryItem[]> {
   return (items) => {
     const m = only(items, clientId)?.message;
     if (!m) return fail('as sent', `message ${clientId} is not in the history`);
     const fields = [...HISTORY_FIELDS.filter((k) => sent[k] !== undefined), ...(sent.text ? ['text' as const] : [])];
-    const differ = fields.filter((k) => !showsValue(m[k], sent[k]));
+    const differ = fields.filter((k) => !(showsValue(m[k], sent[k]) || (k === 'media' && rehosted(m[k]))));
     return differ.length === 0
       ? pass('as sent', `${String(sent.type)}: ${fields.join(', ')}`)
       : fail('as sent', differ.map((k) => `${k} ${show(m[k])} is not ${show(sent[k])}`).join('; '));

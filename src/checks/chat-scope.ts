@@ -31,13 +31,42 @@ export function echoes(sent: Readonly<Record<string, unknown>>): Check {
   };
 }
 
-/** A field the request left out is its default or absent ("empty values may be omitted"). */
+/**
+ * A field the request left out is answered with its default (answer-member): the default passes; left out of the
+ * answer is non_strict (a listed member missing, C2 and C4 of the review); another value fails.
+ */
 export function defaultOrAbsent(field: string, value: unknown): Check {
   return (res) => {
     const body = parseJson(res);
     const seen = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
-    return seen === undefined || seen === value
-      ? pass(`${field} default`, seen === undefined ? 'absent' : JSON.stringify(seen))
-      : fail(`${field} default`, `expected ${JSON.stringify(value)} (the default) or no value, observed ${JSON.stringify(seen)}`);
+    if (seen === undefined) return nonStrict(`${field} default`, `expected ${JSON.stringify(value)} (the default), observed no ${field} in the answer`);
+    return showsValue(seen, value)
+      ? pass(`${field} default`, JSON.stringify(seen))
+      : fail(`${field} default`, `expected ${JSON.stringify(value)} (the default), observed ${JSON.stringify(seen)}`);
+  };
+}
+
+/**
+ * A request under a scope that is no longer connected (§3.2 "not connected"): the spec names no refusal, so any 4xx
+ * passes and an acceptance is non_strict (C20, C21 of the review); anything else fails.
+ */
+export function refusedOrTaken(name = 'refused'): Check {
+  return (res) => {
+    if (res.status >= 400 && res.status < 500) return pass(name, `refused with ${res.status}`);
+    if (res.status >= 200 && res.status < 300) return nonStrict(name, `expected a refusal (4xx), observed ${res.status}: the request was taken${briefBody(res)}`);
+    return fail(name, `expected a refusal (4xx), observed ${res.status}${briefBody(res)}`);
+  };
+}
+
+/**
+ * A route under a scope_id that was never connected (§4.3, §7): 404 passes, and for history 204 too ("chat does not
+ * exist"); another 4xx is non_strict; a success fails (C28 of the review).
+ */
+export function unknownScopeAnswer(history: boolean): Check {
+  const name = 'unknown scope';
+  return (res) => {
+    if (res.status === 404 || (history && res.status === 204)) return pass(name, `status ${res.status}`);
+    if (res.status >= 400 && res.status < 500) return nonStrict(name, `expected 404${history ? ' or 204' : ''}, observed ${res.status} (same class)`);
+    return fail(name, `expected 404${history ? ' or 204' : ''} (no connection under that scope_id), observed ${res.status}${briefBody(res)}`);
   };
 }

@@ -5,8 +5,8 @@
  */
 import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
-import { fail, pass } from '../model/outcome.js';
-import { shown } from './fields.js';
+import { fail, observed, pass } from '../model/outcome.js';
+import { shown, valueAt } from './fields.js';
 
 /** A participant as the account keeps it: `id` on the chat-interface side, `client_id` on the integration side. */
 export interface StoredParticipant {
@@ -120,6 +120,32 @@ export function previewStoredAs(sent: PreviewSent): Judge<SharedPostSeen> {
     return preview === undefined ? pass(name, 'none, as none was sent') : fail(name, `expected no preview (none was sent), observed ${seen}`);
   };
 }
+
+/**
+ * The same observation for an `info` rule (§2.8's storage is not shown by any answer of the spec; C16 of the review):
+ * what the account kept, recorded, never failed.
+ */
+export function previewStoredObserved(sent: PreviewSent): Judge<SharedPostSeen> {
+  const judge = previewStoredAs(sent);
+  return (seen) => {
+    const f = judge(seen);
+    return observed(f.check, f.verdict === 'passed' ? `as the wording says: ${f.detail}` : f.detail);
+  };
+}
+
+/**
+ * §3.3 "sent: none (the default; no numeric value given)": a message before any status is not delivered, read or in
+ * error. No status (null or absent) passes; another spelling of "sent" is recorded (C13 of the review); a stated code
+ * (1, 2 or -1) fails: the message was only sent.
+ */
+export const sentByDefault: Judge<unknown> = (truth) => {
+  const name = 'sent';
+  const ds = valueAt(truth, 'delivery_status');
+  if (ds === null || ds === undefined) return pass(name, 'no delivery status (sent)');
+  const code = valueAt(ds, 'status_code');
+  if (code === 1 || code === 2 || code === -1) return fail(name, `expected the default status sent (no numeric value), observed status_code ${shown(code)}`);
+  return observed(name, `sent, spelt ${shown(ds)}`);
+};
 
 /** The unsorted lead of a conversation as stored (undefined when none was created within the window). */
 export interface LeadSeen {

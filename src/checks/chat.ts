@@ -1,7 +1,7 @@
 /**
  * Checks of chat interface answers (§2.4, §4.3): one job each, named after the field they judge.
  */
-import { fail, pass } from '../model/outcome.js';
+import { fail, nonStrict, pass } from '../model/outcome.js';
 import { parseJson } from './json.js';
 import type { Check, Judge } from '../model/check.js';
 
@@ -12,12 +12,13 @@ function body(res: Parameters<Check>[0]): Record<string, unknown> | undefined {
   return b !== null && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : undefined;
 }
 
-/** Connect answers the request fields plus a string `scope_id` (§4.3, §2.4). */
+/** Connect answers the request fields plus a string `scope_id` (§4.3, §2.4); account_id not echoed is non_strict (C1 of the review). */
 export function connectAnswer(accountId: string): Check {
   return (res) => {
     const b = body(res);
     if (!b) return fail('connect answer', 'expected a JSON object with scope_id, observed none');
     if (typeof b.scope_id !== 'string' || b.scope_id === '') return fail('connect answer', `expected scope_id, a non-empty string; observed ${show(b.scope_id)}`);
+    if (b.account_id === undefined) return nonStrict('connect answer', `scope_id ${b.scope_id}; account_id (a request field) not echoed`);
     if (b.account_id !== accountId) return fail('connect answer', `expected account_id ${accountId} (the request field), observed ${show(b.account_id)}`);
     return pass('connect answer', `scope_id ${b.scope_id}`);
   };

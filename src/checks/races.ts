@@ -84,6 +84,31 @@ export function oneValueAt(field: string): Judge<readonly HttpResponse[]> {
   };
 }
 
+/**
+ * Parallel requests that must each succeed, where a request that lost the race may be told so (C23 of the review):
+ * each `code` passes; another 2xx, or a 4xx (409 Conflict, 429 Too Many Requests) beside at least one success, is
+ * non_strict; no success at all, or an answer outside 2xx/4xx, fails.
+ */
+export function eachAnsweredOrBusy(code: number): Judge<readonly HttpResponse[]> {
+  const name = `each ${code}`;
+  return (answers) => {
+    const ok = answers.filter((r) => r.status >= 200 && r.status < 300).length;
+    const refused = answers.filter((r) => r.status >= 400 && r.status < 500).length;
+    if (answers.every((r) => r.status === code)) return pass(name, `${answers.length} × ${code}`);
+    if (ok > 0 && ok + refused === answers.length) return nonStrict(name, `expected ${code} from each of ${answers.length} parallel requests, observed ${statuses(answers)}: ${ok} accepted, ${refused} refused`);
+    return fail(name, `expected ${code} from each of ${answers.length} parallel requests, observed ${statuses(answers)}`);
+  };
+}
+
+/** Every successful (2xx) racing answer names one and the same non-empty string at `field`; refusals name none. */
+export function oneValueAmongAccepted(field: string): Judge<readonly HttpResponse[]> {
+  const among = oneValueAt(field);
+  return (answers) => {
+    const accepted = answers.filter((r) => r.status >= 200 && r.status < 300);
+    return accepted.length === 0 ? fail(`one ${field}`, `expected ${field} in an accepted answer, observed none accepted (statuses ${statuses(answers)})`) : among(accepted);
+  };
+}
+
 /** One msgid sent several times to a conversation of its own, in sequence or in parallel, and what the history then holds. */
 export interface RepeatSeen {
   readonly how: 'in sequence' | 'in parallel';

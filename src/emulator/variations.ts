@@ -134,6 +134,38 @@ export const VARIATIONS = defineVariations([
   // (end of lists)
 
   // ---- Chat: connection, participants, messages, delivery status, scope (§2.4–§2.9, §3.2, §3.3)
+  { name: 'chat-connect-echo-minimal', description: 'Connect answers `account_id` and `scope_id` only: title, hook_api_version and is_time_window_disabled are left out of the answer (the connection keeps them).',
+    basis: 'answer-member: a listed member missing from an answer is non_strict; §4.3 connect "Response 200: the request fields plus scope_id" does not say the members are always there.' },
+  { name: 'chat-avatar-rehosted', description: 'A participant\'s avatar comes back in create-chat and history answers as a copy on the emulator\'s own file storage (`<base>/files/avatars/<id>`), not the URL sent.',
+    basis: 'answer-member: media and avatar URLs may come back re-hosted (present, non-empty); §2.5 avatar "must be reachable from outside and serve a downloadable image".' },
+  { name: 'chat-media-rehosted', description: 'The history\'s `message.media` and `thumbnail` are copies on the emulator\'s own file storage (`<base>/files/media/<id>`), not the URL sent.',
+    basis: 'answer-member: media URLs may come back re-hosted (present, non-empty); §2.7 media "must be downloadable", §4.3 history message[media] "Link to the file".' },
+  { name: 'chat-avatar-null', description: 'A participant given without avatar comes back with `avatar: null` instead of "".',
+    basis: 'answer-member: "empty" spelt null where the spec says "avatar (empty if not given)" is non_strict (§2.5 responses).' },
+  { name: 'chat-avatar-omitted', description: 'A participant given without avatar comes back without an avatar member instead of "".',
+    basis: 'answer-member: a listed member missing is non_strict; §4.3 history "Empty values may be omitted"; §2.5 "avatar (empty if not given)".' },
+  { name: 'chat-profile-null', description: 'A participant given without phone or email comes back with `phone: null` and `email: null` instead of leaving them out.',
+    basis: 'answer-member: "empty" spelt null where §2.5 says "phone, email (both absent when not given)" is non_strict.' },
+  { name: 'chat-phone-normalised', description: 'A participant\'s phone comes back with digits only (`+1 000-000` → `1000000`), in answers and in the contact of the unsorted lead.',
+    basis: 'answer-member: a phone in an equivalent spelling is non_strict (§2.5 "phone (string, optional)" states no format); the contact keeps the same number.' },
+  { name: 'chat-status-code-coerced', description: 'Delivery status accepts `status_code` as a string of digits ("1") and reads it as the number.',
+    basis: 'wrong-type: a member of a stated JSON type coerced and accepted is non_strict (§4.3 Update delivery status "status_code int Required. 1, 2 or -1").' },
+  { name: 'chat-delivery-status-forward-only', description: 'A delivery status that goes back (read, then delivered; error, then delivered) is refused with 400; the message keeps its status.',
+    basis: 'open-point: §3.3 "Transitions between delivery statuses: not shown".' },
+  { name: 'chat-error-text-905-only', description: 'A -1 delivery status with 901–904 and no error text is accepted (only 905 needs it).',
+    basis: 'required-member read with §3.3: "905 Any other reason; error text must be sent with it" names the text for 905 only, so taking 901–904 without it is non_strict (§4.3 "Required only when status_code is -1").' },
+  { name: 'chat-shared-post-type-lenient', description: 'A shared_post whose type is not "post" is accepted (stored as given).',
+    basis: 'enumeration: §2.8 "Post type; only post is supported" says what is supported, not what the request may carry: another type accepted is non_strict.' },
+  { name: 'chat-shared-post-url-lenient', description: 'A shared_post without url is accepted (stored with an empty url).',
+    basis: 'unmarked-member: §2.8 url "Link to the post" is left unmarked beside optional siblings: accepted when missing is non_strict.' },
+  { name: 'chat-preview-always-downloaded', description: 'A shared_post\'s preview is always a downloaded copy: with both preview fields the preview_link is downloaded (the permalink is not preferred), with preview_permalink alone its image is downloaded too.',
+    basis: 'open-point: what the account keeps of a preview is not shown in any answer of the spec (§2.8 "the image is downloaded into the account", "the image is not downloaded"): recorded, never failed.' },
+  { name: 'chat-history-unknown-scope-204', description: 'History under a scope_id that was never returned by connect answers 204 (no chat there) instead of 404.',
+    basis: 'status-code: §7 "204 history: Chat does not exist or has no messages"; §4.3 names no code for an unknown scope_id, and nothing of another scope is shown.' },
+  { name: 'chat-chat-ids-by-conversation', description: 'A chat\'s chat-interface id is derived from the channel and its conversation_id, so the same conversation_id in two accounts gets the same chat id (the chats stay apart).',
+    basis: 'security: only another account\'s data reached fails; §4.3 "id (string, chat id in the chat interface)" states no format and no uniqueness across scopes.' },
+  { name: 'chat-disconnected-scope-400', description: 'A request under a disconnected scope_id is refused with 400 (invalid data) instead of 404.',
+    basis: 'status-code: §3.2 "not connected" names no code; §4.3 "400 when data is invalid": another 4xx than the one the kit prefers is at worst non_strict.' },
   // (end of chat, first part)
 
   // ---- Chat: chats, new_message, edits, history, typing, reactions, signature, effects (§4.3, §5.2, §6)

@@ -3,6 +3,7 @@
  * leads and the notifications one conversation of one scope has caused so far, and the chat hooks of a scope.
  */
 import { chatHookCount, HISTORY_WINDOW_MS, type ChatSession } from './chat.js';
+import { HOOK_WINDOW_MS } from './lifecycle.js';
 
 export interface EffectCounts {
   readonly leads: number;
@@ -22,9 +23,9 @@ export async function accountWrites(s: ChatSession, conversationId: string, scop
 }
 
 /**
- * Hooks of a scope watched over the whole window (docs/verdicts.md): returns as soon as one more than `before` shows,
+ * Hooks of a scope watched over the whole hook window, 30 s (docs/verdicts.md; C19 of the review): returns as soon as one more than `before` shows,
  * else after the window; a rule expecting none thereby waits the window out.
  */
 export async function watchChatHooks(s: ChatSession, scopeId: string, before: number): Promise<number> {
-  return (await s.t.eventually(() => chatHookCount(s.t, scopeId), { within: HISTORY_WINDOW_MS, until: (n) => n > before })).value;
+  return (await s.t.eventually(() => chatHookCount(s.t, scopeId), { within: HOOK_WINDOW_MS, until: (n) => n > before })).value;
 }

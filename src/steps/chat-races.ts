@@ -22,6 +22,11 @@ export function connectsAtOnce(s: ChatSession, n = RACERS): Promise<HttpResponse
   return Promise.all(Array.from({ length: n }, () => s.connect()));
 }
 
+/** The first successful (2xx) answer of a race, else the first answer (the judges report the lack of a success). */
+export function firstAccepted(answers: readonly HttpResponse[]): HttpResponse {
+  return answers.find((r) => r.status >= 200 && r.status < 300) ?? answers[0]!;
+}
+
 /** Creates the chat of `conv` and gives its chat-interface id; Precondition when it is not created. */
 export async function mustCreateChat(s: ChatSession, conv: string, user: ParticipantBody): Promise<string> {
   const res = await s.createChat(conv, user);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedOrRefused, eachAnswered, oneValueAt, type RepeatSeen, repeatsAnswered, sameHistoryAs, textOneOf } from '../../src/checks/races.js';
+import { acceptedOrRefused, eachAnswered, eachAnsweredOrBusy, oneValueAmongAccepted, oneValueAt, type RepeatSeen, repeatsAnswered, sameHistoryAs, textOneOf } from '../../src/checks/races.js';
 import type { HttpResponse } from '../../src/model/http.js';
 
 const res = (s: number, body: unknown = {}): HttpResponse => ({ status: s, headers: { 'content-type': 'application/json' }, text: JSON.stringify(body), durationMs: 1 });
@@ -58,5 +58,23 @@ describe('textOneOf', () => {
     expect(textOneOf('m', ['edit 1', 'edit 3'])(items).verdict).toBe('passed');
     expect(textOneOf('m', ['edit 1'])(items).verdict).toBe('failed');
     expect(textOneOf('x', ['edit 3'])(items).verdict).toBe('failed');
+  });
+});
+
+describe('eachAnsweredOrBusy (C23 of the review)', () => {
+  it('passes each 200, is non_strict for 409/429 beside a 200, fails without any success', () => {
+    expect(eachAnsweredOrBusy(200)([res(200), res(200)]).verdict).toBe('passed');
+    expect(eachAnsweredOrBusy(200)([res(200), res(409), res(429)]).verdict).toBe('non_strict');
+    expect(eachAnsweredOrBusy(200)([res(200), res(201)]).verdict).toBe('non_strict');
+    expect(eachAnsweredOrBusy(200)([res(409), res(409)]).verdict).toBe('failed');
+    expect(eachAnsweredOrBusy(200)([res(200), res(302)]).verdict).toBe('failed');
+  });
+});
+
+describe('oneValueAmongAccepted', () => {
+  it('judges only the successful answers', () => {
+    expect(oneValueAmongAccepted('scope_id')([res(200, { scope_id: 'a' }), res(409, { error: 'busy' }), res(200, { scope_id: 'a' })]).verdict).toBe('passed');
+    expect(oneValueAmongAccepted('scope_id')([res(200, { scope_id: 'a' }), res(200, { scope_id: 'b' }), res(409)]).verdict).toBe('failed');
+    expect(oneValueAmongAccepted('scope_id')([res(409), res(409)]).verdict).toBe('failed');
   });
 });

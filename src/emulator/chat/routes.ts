@@ -5,11 +5,12 @@
  * what was received, and JSON is parsed only after the signature holds. Messages are processed synchronously:
  * a message is in the history as soon as the 200 is sent.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { toProblem } from '../errors.js';
 import type { FaultSwitches } from '../faults.js';
+import type { VariationSwitches } from '../variations.js';
 import { ChatError, invalidRequest, notFound, sendChatError } from './errors.js';
 import { allowedMethods, bodyText, CHAT_READ_LIMIT, checkBodySize, crashOnMalformed, crashOnOddInput, pathBelow } from './http.js';
 import { verifySignature } from './signature.js';
@@ -66,7 +67,7 @@ function gate<T>(ctx: EmulatorContext, request: FastifyRequest, g: Gate<T>): T {
   if (!g.channel) throw notFound('CHANNEL_NOT_FOUND', 'channel does not exist');
   const validateFirst = ctx.faults.isOn('chat-validate-before-signature');
   if (!validateFirst) verifyAnyOf(ctx, request, g.channel.secret);
-  const c = new Validator(ctx.faults);
+  const c = new Validator(ctx.faults, ctx.variations);
   const value = g.validate(c, readJson(ctx.faults, request));
   if (c.errors.length > 0) throw invalidRequest(c.errors);
   if (validateFirst) verifySignature(ctx, request, g.channel.secret);
@@ -112,7 +113,12 @@ function objectOf(c: Validator, body: unknown): Obj {
 
 function connected(state: ChatState, scopeId: string): Connection {
   const conn = state.connections.get(scopeId);
-  if (!conn || !state.isConnected(conn)) throw notFound('SCOPE_NOT_FOUND', 'the channel is not connected to an account under this scope_id');
+  if (!conn || !state.isConnected(conn)) {
+    if (conn && state.faultOn('chat-disconnected-scope-crash')) throw new Error('simulated crash: the disconnected connection is read');
+    // The variation: a scope that is not connected is data the service does not take (400), not a missing resource.
+    if (conn && state.variationOn('chat-disconnected-scope-400')) throw invalidRequest([{ field: 'scope_id', message: 'the channel is not connected to an account under this scope_id' }]);
+    throw notFound('SCOPE_NOT_FOUND', 'the channel is not connected to an account under this scope_id');
+  }
   return conn;
 }
 
@@ -149,12 +155,15 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const title = v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
     const opts = { ...(title !== undefined && { title }), ...(v.hook !== undefined && { hookApiVersion: v.hook }), isTimeWindowDisabled: v.tw };
     const usual = scopeIdOf(channel!, account);
+    const before = state.connections.get(usual);
+    if (before && !state.isConnected(before) && f.isOn('chat-reconnect-refused')) throw invalidRequest([{ field: 'account_id', message: 'the channel was disconnected in this account' }]);
     // The race fault: a connect that overlapped another of the same account found no connection and made its own.
     const raced = f.isOn('chat-connect-race') && await overlapped(ctx, `connect ${usual}`);
     const conn = state.connect(channel!, account, opts, raced ? `${usual}-${randomUUID().slice(0, 8)}` : usual);
     const body: Record<string, unknown> = { account_id: account.amojoId, scope_id: conn.scopeId, title: conn.title, hook_api_version: conn.hookApiVersion, is_time_window_disabled: conn.isTimeWindowDisabled };
     if (f.isOn('chat-connect-no-scope-id')) delete body.scope_id;
     if (f.isOn('chat-connect-answers-defaults')) Object.assign(body, { hook_api_version: 'v1', is_time_window_disabled: false });
+    if (ctx.variations.isOn('chat-connect-echo-minimal')) for (const k of ['title', 'hook_api_version', 'is_time_window_disabled']) delete body[k];
     return json(reply, body);
   });
 
@@ -200,7 +209,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       if (f.isOn('chat-create-race')) await raceWindow(ctx).hold(`chat ${scopeId} ${v.conversationId}`);
       chat = state.newChat(conn, v.conversationId, state.client(conn, v.user!), v.externalId);
     } else if (v.user) state.client(conn, v.user);
-    const user = personView(chat.user, f.isOn('chat-create-user-no-client-id') ? 'drop-client-id' : 'as-is');
+    const user = personView(chat.user, f.isOn('chat-create-user-no-client-id') ? 'drop-client-id' : 'as-is', lookOf(ctx));
     return json(reply, { id: chat.id, user });
   });
 
@@ -222,10 +231,15 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
   // Update delivery status
   app.post<P>('/:scopeId/:msgid/delivery_status', async (request, reply) => {
     const scopeId = request.params.scopeId!;
-    const status = gate(ctx, request, { channel: state.channelOfScope(scopeId), validate: (c, raw) => deliveryStatus(c, objectOf(c, raw), '', { alias: true }) });
+    const status = gate(ctx, request, { channel: state.channelOfScope(scopeId), validate: (c, raw) => deliveryStatus(c, coercedStatus(ctx.variations, objectOf(c, raw)), '', { alias: true }) });
     const conn = connected(state, scopeId);
-    const m = state.message(conn, request.params.msgid!);
+    const found = state.message(conn, request.params.msgid!);
+    const m = f.isOn('chat-delivery-status-msgid-only') && found?.clientId !== request.params.msgid ? undefined : found;
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+    if (status?.code === -1 && status.error === undefined && f.isOn('chat-error-text-missing-crash')) throw new Error('simulated crash: the error text of a -1 status is stored unchecked');
+    if (status && m.status && ctx.variations.isOn('chat-delivery-status-forward-only') && statusRank(status.code) < statusRank(m.status.code)) {
+      throw invalidRequest([{ field: 'status_code', message: `the message is already ${m.status.code}; a delivery status does not go back` }]);
+    }
     if (status && !(m.status && f.isOn('chat-delivery-status-first-only'))) m.status = status;
     return emptyOk(reply);
   });
@@ -245,13 +259,14 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         return { offset, limit };
       },
     });
+    if (!state.connections.has(scopeId) && ctx.variations.isOn('chat-history-unknown-scope-204')) return reply.code(204).send();
     const conn = connected(state, scopeId);
     const chat = state.chatByEitherId(conn, request.params.conversationId!);
     if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
     const page = chat ? historyPage(chat.messages, offset, q.limit) : [];
     if (page.length === 0) return reply.code(204).send();
-    const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields')));
+    const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'), lookOf(ctx)));
     if (f.isOn('chat-history-timestamp-ms')) for (const item of items) item.timestamp = item.msec_timestamp;
     return json(reply, { messages: items });
   });
@@ -481,7 +496,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
     ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
     ...(status && { status }),
-    ...(sharedPost && { sharedPost: storedSharedPost(sharedPost, ctx.baseUrl(), f) }),
+    ...(sharedPost && { sharedPost: storedSharedPost(sharedPost, ctx.baseUrl(), f, ctx.variations) }),
     ...(v.replyTo && { replyTo: storedQuote(v.replyTo, resolve(v.replyTo), f) }),
     ...(v.forwards.length > 0 && { forwards: v.forwards.map((e) => storedQuote(e, resolve(e), f)) }),
   };
@@ -536,7 +551,7 @@ function recordIncoming(ctx: EmulatorContext, state: ChatState, conn: Connection
   state.leads.push({
     id: chat.leadId, scope_id: conn.scopeId, account_id: conn.account.amojoId, chat_id: chat.id, conversation_id: chat.conversationId,
     pipeline_id: state.pipelineFor(conn, ext), source_external_id: ext ?? null,
-    contact: { name: u.name, ...(!ctx.faults.isOn('chat-profile-not-in-contact') && { ...(u.phone !== undefined && { phone: u.phone }), ...(u.email !== undefined && { email: u.email }) }) }, created_at: now,
+    contact: { name: u.name, ...(!ctx.faults.isOn('chat-profile-not-in-contact') && { ...(u.phone !== undefined && { phone: phoneShown(u.phone, ctx.variations) }), ...(u.email !== undefined && { email: u.email }) }) }, created_at: now,
   });
 }
 
@@ -604,15 +619,47 @@ function editedPerson(p: Obj): Person {
 
 // ---- views
 
-function personView(p: Person, mode: 'as-is' | 'drop-client-id' | 'fake-client-id' = 'as-is'): Record<string, unknown> {
-  const clientId = mode === 'drop-client-id' ? undefined : mode === 'fake-client-id' ? (p.clientId ?? p.id) : p.clientId;
-  return { id: p.id, ...(clientId !== undefined && { client_id: clientId }), name: p.name, avatar: p.avatar, ...(p.phone !== undefined && { phone: p.phone }), ...(p.email !== undefined && { email: p.email }) };
+/** How answers show people and files: the variations that re-host files or spell "empty" otherwise, and the base of the emulator's file storage. */
+interface Look {
+  readonly variations?: VariationSwitches;
+  readonly base: string;
 }
 
-function historyItem(m: StoredMessage, confused: boolean, dropFiles: boolean): Record<string, unknown> {
+const lookOf = (ctx: EmulatorContext): Look => ({ variations: ctx.variations, base: ctx.baseUrl() });
+
+/** A short stable name for a file copy on the emulator's own storage (it does not serve them: there is no outside network). */
+const copyName = (url: string): string => createHash('sha256').update(url).digest('hex').slice(0, 16);
+
+/** The phone as answers show it: under `chat-phone-normalised`, digits only. */
+function phoneShown(phone: string, variations?: VariationSwitches): string {
+  return variations?.isOn('chat-phone-normalised') ? phone.replace(/\D/g, '') : phone;
+}
+
+/** §2.5 avatar "empty if not given": "" by default; null or left out under the variations; a given one re-hosted under `chat-avatar-rehosted`. */
+function avatarMember(avatar: string, look?: Look): Record<string, unknown> {
+  const v = look?.variations;
+  if (avatar === '') return v?.isOn('chat-avatar-omitted') ? {} : { avatar: v?.isOn('chat-avatar-null') ? null : '' };
+  return { avatar: v?.isOn('chat-avatar-rehosted') ? `${look!.base}/files/avatars/${copyName(avatar)}` : avatar };
+}
+
+function personView(p: Person, mode: 'as-is' | 'drop-client-id' | 'fake-client-id' = 'as-is', look?: Look): Record<string, unknown> {
+  const clientId = mode === 'drop-client-id' ? undefined : mode === 'fake-client-id' ? (p.clientId ?? p.id) : p.clientId;
+  const nulls = look?.variations?.isOn('chat-profile-null') ?? false;
+  return {
+    id: p.id, ...(clientId !== undefined && { client_id: clientId }), name: p.name, ...avatarMember(p.avatar, look),
+    ...(p.phone !== undefined ? { phone: phoneShown(p.phone, look?.variations) } : nulls && { phone: null }),
+    ...(p.email !== undefined ? { email: p.email } : nulls && { email: null }),
+  };
+}
+
+function historyItem(m: StoredMessage, confused: boolean, dropFiles: boolean, look?: Look): Record<string, unknown> {
   const c = m.content;
   const message: Record<string, unknown> = { id: m.id, client_id: m.clientId, type: c.type, text: c.text };
-  if (c.media !== undefined) { message.media = c.media; message.thumbnail = c.media; }
+  if (c.media !== undefined) {
+    const media = look?.variations?.isOn('chat-media-rehosted') ? `${look.base}/files/media/${copyName(c.media)}` : c.media;
+    message.media = media;
+    message.thumbnail = media;
+  }
   if (!dropFiles) {
     if (c.fileName !== undefined) message.file_name = c.fileName;
     if (c.fileSize !== undefined) message.file_size = c.fileSize;
@@ -622,8 +669,19 @@ function historyItem(m: StoredMessage, confused: boolean, dropFiles: boolean): R
   return {
     timestamp: m.timestamp,
     msec_timestamp: m.msecTimestamp,
-    sender: personView(m.sender, confused ? 'fake-client-id' : 'as-is'),
-    ...(m.receiver && { receiver: personView(m.receiver) }),
+    sender: personView(m.sender, confused ? 'fake-client-id' : 'as-is', look),
+    ...(m.receiver && { receiver: personView(m.receiver, 'as-is', look) }),
     message,
   };
+}
+
+/** §3.3 order of the delivery statuses for `chat-delivery-status-forward-only`: delivered, read, and error last. */
+function statusRank(code: number): number {
+  return code === -1 ? 3 : code;
+}
+
+/** Under `chat-status-code-coerced`, a status_code given as a string of digits is read as the number. */
+function coercedStatus(variations: VariationSwitches, o: Obj): Obj {
+  const v = o.status_code;
+  return variations.isOn('chat-status-code-coerced') && typeof v === 'string' && /^-?\d+$/.test(v) ? { ...o, status_code: Number(v) } : o;
 }

@@ -4,7 +4,9 @@
  * conversation, by message id and integration-side msgid), never scans. Cleared on a control reset; an integration
  * disconnect (§6 last line, §3.2) disconnects that account's channel connections.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import type { VariationName } from '../variations.js';
+import type { FaultName } from '../faults.js';
 import type { EmulatorContext } from '../context.js';
 import { isInstalled } from '../oauth/lifecycle.js';
 import type { MessageIn, ParticipantIn } from './validate.js';
@@ -172,6 +174,16 @@ export class ChatState {
   }
 
   /** The channel whose secret signs a request to this scope: from the connection, or the scope id's prefix. */
+  /** Whether a fault is on (src/emulator/faults.ts). */
+  faultOn(name: FaultName): boolean {
+    return this.ctx.faults.isOn(name);
+  }
+
+  /** Whether an allowed variation is on (src/emulator/variations.ts). */
+  variationOn(name: VariationName): boolean {
+    return this.ctx.variations.isOn(name);
+  }
+
   channelOfScope(scopeId: string): ChannelRecord | undefined {
     const conn = this.connections.get(scopeId);
     if (conn) return conn.channel;
@@ -237,7 +249,9 @@ export class ChatState {
   }
 
   newChat(conn: Connection, conversationId: string, user: Person, sourceExternalId?: string): Chat {
-    const chat: Chat = { id: randomUUID(), conversationId, scopeId: conn.scopeId, user, messages: [], comments: new Map(), ...(sourceExternalId !== undefined && { sourceExternalId }) };
+    // The variation: the chat id is derived from the channel and the conversation_id, the same in every account.
+    const id = this.variationOn('chat-chat-ids-by-conversation') ? createHash('sha256').update(`${conn.channel.id}|${conversationId}`).digest('hex').slice(0, 32) : randomUUID();
+    const chat: Chat = { id, conversationId, scopeId: conn.scopeId, user, messages: [], comments: new Map(), ...(sourceExternalId !== undefined && { sourceExternalId }) };
     this.chatsByConversation.set(`${this.namespace(conn)}|${conversationId}`, chat);
     this.chatsById.set(chat.id, chat);
     return chat;

@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FaultSwitches } from '../faults.js';
+import type { VariationSwitches } from '../variations.js';
 import type { EmbeddedContent, EmbeddedIn, MessageIn, SharedPostIn } from './validate.js';
 
 export interface StoredPreview {
@@ -52,10 +53,11 @@ export interface QuotableMessage {
 }
 
 /** §2.8: the permalink when given (unless the fault prefers the link), else a downloaded copy of preview_link, else none. */
-export function storedSharedPost(sp: SharedPostIn, filesBase: string, faults: FaultSwitches): StoredSharedPost {
-  const linkWins = sp.previewLink !== undefined && faults.isOn('chat-preview-link-preferred');
+export function storedSharedPost(sp: SharedPostIn, filesBase: string, faults: FaultSwitches, variations?: VariationSwitches): StoredSharedPost {
+  const linkWins = sp.previewLink !== undefined && (faults.isOn('chat-preview-link-preferred') || !!variations?.isOn('chat-preview-always-downloaded'));
   let preview: StoredPreview | null = null;
-  if (sp.previewPermalink !== undefined && !linkWins) preview = { source: 'permalink', url: sp.previewPermalink };
+  if (sp.previewPermalink !== undefined && sp.previewLink === undefined && variations?.isOn('chat-preview-always-downloaded')) preview = { source: 'downloaded', url: `${filesBase}/files/previews/${randomUUID()}` };
+  else if (sp.previewPermalink !== undefined && !linkWins) preview = { source: 'permalink', url: sp.previewPermalink };
   else if (sp.previewLink !== undefined) {
     preview = faults.isOn('chat-preview-link-kept') ? { source: 'link', url: sp.previewLink } : { source: 'downloaded', url: `${filesBase}/files/previews/${randomUUID()}` };
   }

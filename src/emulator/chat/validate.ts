@@ -3,6 +3,7 @@
  * 400 names all of them. Wrong JSON types are refused, never coerced. The object validators mirror the spec tables.
  */
 import type { FaultSwitches } from '../faults.js';
+import type { VariationSwitches } from '../variations.js';
 import type { FieldError } from './errors.js';
 
 export const MESSAGE_TYPES = ['text', 'contact', 'file', 'video', 'picture', 'voice', 'audio', 'sticker', 'location'] as const;
@@ -23,7 +24,7 @@ const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== undefined;
 /** Collects field errors; each accessor returns the value when it is valid, undefined otherwise. */
 export class Validator {
   readonly errors: FieldError[] = [];
-  constructor(readonly faults: FaultSwitches) {}
+  constructor(readonly faults: FaultSwitches, readonly variations?: VariationSwitches) {}
 
   add(field: string, message: string): void {
     this.errors.push({ field, message });
@@ -207,6 +208,7 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
   }
   c.str(m, 'callback_data', at, { optional: true });
   const ds = c.obj(m, 'delivery_status', at);
+  if (ds && c.faults.isOn('chat-delivery-status-in-message-refused')) c.add(join(at, 'delivery_status'), 'is not taken in a message');
   const status = ds ? deliveryStatus(c, ds, join(at, 'delivery_status')) : undefined;
   const mediaDuration = c.int(m, 'media_duration', at, { optional: true, min: 0 });
   const shared = c.obj(m, 'shared_post', at);
@@ -225,12 +227,15 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
 
 /** §2.8: only `post` is a supported type; `url` is the link. */
 function sharedPost(c: Validator, s: Obj, at: string): SharedPostIn {
-  const url = c.faults.isOn('chat-shared-post-url-optional') ? (typeof s.url === 'string' ? s.url : '') : c.str(s, 'url', at, { required: true });
+  const urlOptional = c.faults.isOn('chat-shared-post-url-optional') || (c.variations?.isOn('chat-shared-post-url-lenient') && s.url === undefined);
+  const url = urlOptional ? (typeof s.url === 'string' ? s.url : '') : c.str(s, 'url', at, { required: true });
   const previewLink = c.str(s, 'preview_link', at, { optional: true });
   const previewPermalink = c.str(s, 'preview_permalink', at, { optional: true });
   const siteName = c.str(s, 'site_name', at, { optional: true });
   const type = c.str(s, 'type', at);
-  if (type !== undefined && type !== 'post' && !c.faults.isOn('chat-shared-post-any-type')) c.add(join(at, 'type'), 'must be "post"');
+  if (c.faults.isOn('chat-shared-post-refused')) c.add(at, 'shared posts are not supported');
+  const anyType = c.faults.isOn('chat-shared-post-any-type') || c.variations?.isOn('chat-shared-post-type-lenient');
+  if (type !== undefined && type !== 'post' && !anyType) c.add(join(at, 'type'), 'must be "post"');
   return {
     url: url ?? '', ...(type !== undefined && { type }), ...(siteName !== undefined && { siteName }),
     ...(previewLink !== undefined && { previewLink }), ...(previewPermalink !== undefined && { previewPermalink }),
@@ -267,7 +272,9 @@ export function deliveryStatus(c: Validator, o: Obj, at: string, opts: { alias?:
   }
   const errorCode = c.int(o, 'error_code', at, { required: code === -1 && !unvalidated });
   if (errorCode !== undefined && !unvalidated && !(ERROR_CODES as readonly number[]).includes(errorCode)) c.add(join(at, 'error_code'), 'must be one of 901 to 905');
-  const error = c.str(o, 'error', at, { required: code === -1 && errorCode === 905 && !unvalidated, nonEmpty: errorCode === 905 && !unvalidated });
+  // §4.3: error is "required only when status_code is -1"; §3.3 asks it with 905 (the variation and the crash fault read only that).
+  const textFor905Only = c.variations?.isOn('chat-error-text-905-only') || c.faults.isOn('chat-error-text-missing-crash');
+  const error = c.str(o, 'error', at, { required: code === -1 && (errorCode === 905 || !textFor905Only) && !unvalidated, nonEmpty: errorCode === 905 && !unvalidated });
   if (code === undefined) return undefined;
   return { code, ...(errorCode !== undefined && { errorCode }), ...(error !== undefined && { error }) };
 }

@@ -1,0 +1,63 @@
+/**
+ * Checks of the chat interface where the spec's wording leaves a choice the readings of docs/verdicts.md name:
+ * a request member taken leniently (`unmarked-member`, `wrong-type`, §2.8's shared_post.type), and the members of a
+ * participant in an answer (`answer-member`: "avatar (empty if not given)", "phone, email (both absent when not
+ * given)", a phone in another spelling). Review rows C6–C8, C14, C15, C27, C31 (docs/review-2026-11-26.md).
+ */
+import type { Check } from '../model/check.js';
+import { fail, nonStrict, pass } from '../model/outcome.js';
+import { jsonAt, type Path, shown } from './fields.js';
+import { briefBody } from './status.js';
+
+const pathName = (path: Path): string => (typeof path === 'string' ? path : path.join('.'));
+
+/**
+ * A request the service should refuse with `stated` but may take leniently (a coerced wrong type, an unmarked member
+ * missing, a value outside what is "supported"): `stated` passes; another 4xx, or a 2xx, is non_strict; anything
+ * else fails (a 5xx is failed by the runner too).
+ */
+export function refusalPreferred(stated = 400): Check {
+  const name = `status ${stated}`;
+  return (res) => {
+    if (res.status === stated) return pass(name, `status ${res.status}`);
+    if (res.status >= 400 && res.status < 500) return nonStrict(name, `expected ${stated}, observed ${res.status} (same class)`);
+    if (res.status >= 200 && res.status < 300) return nonStrict(name, `expected ${stated}, observed ${res.status}: taken leniently${briefBody(res)}`);
+    return fail(name, `expected ${stated}, observed ${res.status}${briefBody(res)}`);
+  };
+}
+
+/** §2.5 "avatar (empty if not given)": "" passes; left out or null is non_strict; any other value fails. */
+export function emptyAvatar(path: Path): Check {
+  const name = pathName(path);
+  return (res) => {
+    const v = jsonAt(res, path);
+    if (v === '') return pass(name, 'empty');
+    if (v === undefined || v === null) return nonStrict(name, `expected "" (empty if not given), observed ${v === null ? 'null' : 'no avatar member'}`);
+    return fail(name, `expected "" (no avatar was given), observed ${shown(v)}`);
+  };
+}
+
+/** §2.5 "phone, email (both absent when not given)": absent passes; null or "" is non_strict; a value fails. */
+export function absentWhenNotGiven(...paths: readonly string[]): Check {
+  const name = `not given: ${paths.join(', ')}`;
+  return (res) => {
+    const seen = paths.map((p) => [p, jsonAt(res, p)] as const);
+    const valued = seen.filter(([, v]) => v !== undefined && v !== null && v !== '');
+    if (valued.length > 0) return fail(name, `expected ${paths.join(', ')} absent (none was given), observed ${valued.map(([p, v]) => `${p} ${shown(v)}`).join('; ')}`);
+    const empty = seen.filter(([, v]) => v !== undefined);
+    if (empty.length > 0) return nonStrict(name, `expected absent, observed ${empty.map(([p, v]) => `${p} ${shown(v)}`).join('; ')} ("empty" spelt otherwise)`);
+    return pass(name, 'absent');
+  };
+}
+
+/** A phone given in a request, as an answer shows it: the same string passes; the same digits otherwise spelt is non_strict. */
+export function phoneShownAs(path: Path, sent: string): Check {
+  const name = pathName(path);
+  const digits = (s: string) => s.replace(/\D/g, '');
+  return (res) => {
+    const v = jsonAt(res, path);
+    if (v === sent) return pass(name, shown(v));
+    if (typeof v === 'string' && digits(v) !== '' && digits(v) === digits(sent)) return nonStrict(name, `expected ${shown(sent)}, observed ${shown(v)} (the same number, normalised)`);
+    return fail(name, `expected ${shown(sent)}, observed ${shown(v)}`);
+  };
+}

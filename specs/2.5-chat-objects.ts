@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import {
-  absent, absentOrEmpty, applyCase, chatSession, ChatSession, chatSweepRule, createdChat, defineSpec, describeCase, describeExternalId, describeOmitted, equals, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, type FieldCase, fieldCaseArb, fields, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, type ParticipantBody, type RuleMeta, sampleMessage, scenarioRule, status, step, sweepCases, validExternalId, withoutPaths,
+  absent, absentOrEmpty, applyCase, caseReading, chatSession, ChatSession, chatSweepRule, createdChat, defineSpec, describeCase, describeExternalId, describeOmitted, equals, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, type FieldCase, fieldCaseArb, fields, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, type ParticipantBody, refusalChecks, type RuleMeta, sampleMessage, scenarioRule, status, step, sweepCases, validExternalId, withoutPaths,
 } from './kit.js';
 
 const refusal = [status(400), jsonContentType];
@@ -22,14 +22,20 @@ function post(s: ChatSession, body: Record<string, unknown>) {
   return 'event_type' in body ? s.postEvent(body) : s.postChats(body);
 }
 
-/** Sweep + property over field cases of one body: each broken copy must be refused with 400. */
+/** The answer to one broken member, judged by its case's reading (required, unmarked, wrong type, enumeration). */
+const refusalOf = (c: FieldCase) => refusalChecks(caseReading(c));
+
+/**
+ * Sweep + property over field cases of one body: each broken copy should be refused with 400; what accepting it gives
+ * follows the case's reading (a required member missing fails; an unmarked one missing or a wrong JSON type is non_strict).
+ */
 function requiredRule(meta: RuleMeta, build: (s: ChatSession) => Record<string, unknown>, fields: readonly FieldSpec[]) {
   return chatSweepRule<FieldCase>({ ...meta, requires: ['write'] }, {
     connect: true,
     named: sweepCases(fields),
     cases: () => fieldCaseArb(fields),
     send: (s, c) => post(s, applyCase(build(s), c)),
-    expect: refusal,
+    expect: refusalOf,
     label: describeCase,
   });
 }
@@ -67,7 +73,7 @@ const M = ['payload', 'message'];
 /** §2.7: the fields each message type requires. */
 const MESSAGE_FIELDS: Record<string, FieldSpec[]> = {
   text: [{ path: [...M], type: 'object' }, { path: [...M, 'type'], type: 'enum' }, { path: [...M, 'text'], type: 'string' }],
-  picture: [{ path: [...M, 'media'], type: 'string' }, { path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
+  picture: [{ path: [...M, 'media'], type: 'string', unmarked: true }, { path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
   file: [{ path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
   video: [{ path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
   location: [{ path: [...M, 'location'], type: 'object' }, { path: [...M, 'location', 'lon'], type: 'number' }, { path: [...M, 'location', 'lat'], type: 'number' }],
@@ -108,7 +114,7 @@ export default defineSpec({
       { id: 'chat.sender.required', title: 'A message whose sender lacks id or name, or has either of another type, is refused with 400',
         covers: ['2.5/id', '2.5/name', '4.3/Send, edit or import a message/sender'] },
       (s) => messageEvent(s),
-      [{ path: P('payload', 'sender'), type: 'object' }, { path: P('payload', 'sender', 'id'), type: 'string' }, { path: P('payload', 'sender', 'name'), type: 'string' }],
+      [{ path: P('payload', 'sender'), type: 'object', unmarked: true }, { path: P('payload', 'sender', 'id'), type: 'string' }, { path: P('payload', 'sender', 'name'), type: 'string' }],
     ),
     optionalRule(
       { id: 'chat.participant.optional', title: 'avatar, profile (phone, email) and profile_link of a participant may each be omitted',
@@ -167,7 +173,7 @@ export default defineSpec({
         named: MESSAGE_CASES,
         cases: () => fc.constantFrom(...Object.keys(MESSAGE_FIELDS)).chain((messageType) => fieldCaseArb(MESSAGE_FIELDS[messageType]!).map((c) => ({ ...c, messageType }))),
         send: (s, c) => s.postEvent(applyCase(messageEvent(s, { message: sampleMessage(c.messageType, c.messageType === 'text' ? 'hi' : '') }), c)),
-        expect: refusal,
+        expect: refusalOf,
         label: (c) => `${c.messageType}: ${describeCase(c)}`,
       },
     ),
@@ -230,12 +236,12 @@ export default defineSpec({
     // §4.3 the message event itself
     requiredRule(
       { id: 'chat.message-event.required', section: '4.3', title: 'A message event without event_type, payload, timestamps, conversation_id, msgid or message, or with one of another type, is refused with 400',
-        reading: 'The §4.3 payload table marks optional fields as such; the unmarked ones (timestamp, msec_timestamp, conversation_id, msgid, sender) are required for a new message.',
+        reading: 'The §4.3 payload table marks optional fields as such and leaves event_type, payload, timestamp, msec_timestamp, conversation_id, msgid and sender unmarked (unmarked-member: missing and accepted is non_strict); message is "Required"; a value of another JSON type accepted is non_strict (wrong-type), an event_type outside new_message/edit_message accepted fails (enumeration).',
         covers: ['event_type', 'payload', 'timestamp', 'msec_timestamp', 'conversation_id', 'msgid', 'message', 'silent'].map((k) => `4.3/Send, edit or import a message/${k}`) },
       (s) => messageEvent(s),
       [
-        { path: P('event_type'), type: 'enum' }, { path: P('payload'), type: 'object' }, { path: P('payload', 'timestamp'), type: 'int' },
-        { path: P('payload', 'msec_timestamp'), type: 'int' }, { path: P('payload', 'conversation_id'), type: 'string' }, { path: P('payload', 'msgid'), type: 'string' },
+        { path: P('event_type'), type: 'enum', unmarked: true }, { path: P('payload'), type: 'object', unmarked: true }, { path: P('payload', 'timestamp'), type: 'int', unmarked: true },
+        { path: P('payload', 'msec_timestamp'), type: 'int', unmarked: true }, { path: P('payload', 'conversation_id'), type: 'string', unmarked: true }, { path: P('payload', 'msgid'), type: 'string', unmarked: true },
       ],
     ),
   ],

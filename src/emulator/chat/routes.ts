@@ -547,7 +547,8 @@ function recordIncoming(ctx: EmulatorContext, state: ChatState, conn: Connection
   const now = ctx.clock.nowSeconds();
   const first = chat.leadId === undefined;
   if (first || !ctx.faults.isOn('chat-notification-first-only')) {
-    const times = first && ctx.variations.isOn('chat-first-message-notifies-twice') ? 2 : 1;
+    // Two notifications (the new chat, and its message) only for a chat's very first message, not after a silent import.
+    const times = first && chat.messages.length <= 1 && ctx.variations.isOn('chat-first-message-notifies-twice') ? 2 : 1;
     later(() => {
       for (let i = 0; i < times; i += 1) state.notifications.push({ id: state.notifications.length + 1, scope_id: conn.scopeId, chat_id: chat.id, conversation_id: chat.conversationId, msgid: m.clientId, text: m.content.text, created_at: now });
     });

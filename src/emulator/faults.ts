@@ -464,7 +464,7 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.message.conversation-ref-id-foreign'] },
   { name: 'chat-edit-any-scope', description: 'An edit finds the message it names in any account\'s scope, not only in the scope it is sent to.',
     caughtBy: ['chat.edit.other-scope'] },
-  { name: 'chat-write-first-not-linked', description: 'A client\'s reply naming a write-first chat by conversation_ref_id starts a chat of its own instead of continuing that one.',
+  { name: 'chat-write-first-reply-refused', description: 'A client\'s reply naming a write-first chat by conversation_ref_id is refused with 400: the chat the account started has no conversation_id to match.',
     caughtBy: ['chat.message.conversation-ref-id-write-first'] },
   // Access, lists and account API: transport, media types, request limits (§0, §4.1, §4.2, §5.1)
   { name: 'api-links-plain-http', description: 'The account answer\'s HAL links point at plain http on the account\'s public host (http://<subdomain>.example.com), so a client following them sends its bearer in clear.',

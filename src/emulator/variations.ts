@@ -88,6 +88,8 @@ export const VARIATIONS = defineVariations([
     basis: 'stated-behaviour (C50): §4.3 "Allowed kinds: incoming from client … and outgoing reply from an account user"; a bot comment accepted is non_strict (REQ-4.3-comment-bot-refused).' },
   { name: 'chat-first-message-notifies-twice', description: 'The first incoming message of a chat makes two notifications (one for the new chat, one for the message).',
     basis: 'effect-window (C40): REQ-2.6-first-message-only reads two notifications for the first message as non_strict; §4.3 rule 2 counts "one unsorted lead and one notification" only for a bulk import.' },
+  { name: 'chat-write-first-not-linked', description: 'A client\'s reply naming a write-first chat by conversation_ref_id is accepted but starts a chat of its own instead of continuing that one.',
+    basis: 'open-point (C46): §4.3 conversation_ref_id "must be sent … so the two chats are linked"; REQ-4.3-message-conversation-ref-id-write-first judges the 200 and records whether the chats are linked (only the account shows it).' },
   { name: 'chat-effects-late', description: 'Unsorted leads and notifications are recorded 10 s after the message that causes them was answered.',
     basis: 'effect-window (C66): "Response 200 (accepted for processing; the message appears after processing)"; an expected lead or notification may come within the 15 s window.',
     run: { fullWindows: true } },

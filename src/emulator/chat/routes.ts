@@ -480,7 +480,10 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     throw invalidRequest([{ field: 'payload.conversation_ref_id', message: 'is not a chat of this channel connection' }]);
   }
   // The client's reply to a write-first chat links it: the conversation continues in the chat the account started.
-  if (!chat && referred && referred.conversationId === '' && !f.isOn('chat-write-first-not-linked')) {
+  if (!chat && referred && referred.conversationId === '' && f.isOn('chat-write-first-reply-refused')) {
+    throw invalidRequest([{ field: 'payload.conversation_ref_id', message: 'names a chat without conversation_id' }]);
+  }
+  if (!chat && referred && referred.conversationId === '' && !ctx.variations.isOn('chat-write-first-not-linked')) {
     state.linkConversation(conn, v.conversationId, referred);
     chat = referred;
   }

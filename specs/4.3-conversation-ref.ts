@@ -4,7 +4,7 @@
  */
 import {
   chatSession, type ChatSession, clientError, type Conversation, conversationWith, defineSpec, type ForeignChat, foreignHistory, heldOnce,
-  holdsMessages, foreignChat, scenarioRule, status, step, textIs, uniqueId, writeFirst, recorded,
+  holdsMessages, foreignChat, scenarioRule, status, step, textIs, uniqueId, writeFirst, keptAsNotes,
 } from './kit.js';
 
 interface WithForeign extends Conversation {
@@ -39,7 +39,7 @@ export default defineSpec({
         },
         steps: [
           step('the client\'s reply', (_t, w) => w.s.sendMessage({ ...w.s.payload(w.conv, w.s.client('Replying Client'), { conversation_ref_id: w.chatId, message: { type: 'text', text: 'the client replies' } }), msgid: w.reply }), [status(200)]),
-          step('history under the reply\'s conversation_id', (_t, w) => w.s.allHistory(w.conv, (items) => items.length >= 2), (_t, w) => recorded([
+          step('history under the reply\'s conversation_id', (_t, w) => w.s.allHistory(w.conv, (items) => items.length >= 2), (_t, w) => keptAsNotes([
             holdsMessages(2), heldOnce(w.reply), textIs(w.reply, 'the client replies'),
           ])),
         ],

@@ -72,3 +72,15 @@ export function refusalPreferred(name: string, stated = 400): Check {
     return nonStrict(name, `expected ${stated}, observed ${res.status} (${isSuccess(res.status) ? 'accepted' : 'another answer'}; non_strict under this statement's reading)`);
   };
 }
+
+/**
+ * The same judges, kept as notes of a `must` or `should` rule: a side observation its statement leaves open (C46:
+ * whether a write-first chat is linked, which only the account shows) is reported in the detail and never changes the
+ * rule's verdict (an `informational` finding would make the whole rule informational).
+ */
+export function keptAsNotes<S>(judges: readonly Judge<S>[]): Judge<S>[] {
+  return judges.map((judge) => (subject: S) => {
+    const f = judge(subject);
+    return { ...f, verdict: 'passed' as const, detail: `recorded: ${f.detail || f.verdict}` };
+  });
+}

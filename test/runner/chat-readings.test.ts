@@ -7,7 +7,7 @@ import { caseReading, type FieldCase } from '../../generators/chat-requests.js';
 import { editAnswer, emptyOrJsonBody, newMessageAnswer } from '../../src/checks/chat.js';
 import { firstNotifications } from '../../src/checks/chat-effects.js';
 import { emptyHistory, overLimit, pageSize, refusedOrNoMessages, sentTimeIs } from '../../src/checks/chat-history.js';
-import { recorded, refusalAsRead, refusalChecks, refusalPreferred } from '../../src/checks/field-cases.js';
+import { keptAsNotes, recorded, refusalAsRead, refusalChecks, refusalPreferred } from '../../src/checks/field-cases.js';
 import type { HttpResponse } from '../../src/model/http.js';
 import { fail, pass } from '../../src/model/outcome.js';
 
@@ -58,6 +58,13 @@ describe('recorded (C44, C45, C61)', () => {
     const [a, b] = recorded([() => fail('x', 'expected 4xx, observed 200'), () => pass('y', 'ok')]);
     expect(a!(undefined)).toEqual({ check: 'x', verdict: 'informational', detail: 'expected 4xx, observed 200' });
     expect(b!(undefined).verdict).toBe('informational');
+  });
+});
+
+describe('keptAsNotes (C46)', () => {
+  it('keeps a side observation in the detail of a passing finding', () => {
+    const [a] = keptAsNotes([() => fail('linked', 'the reply started a chat of its own')]);
+    expect(a!(undefined)).toEqual({ check: 'linked', verdict: 'passed', detail: 'recorded: the reply started a chat of its own' });
   });
 });
 

@@ -90,6 +90,8 @@ export const VARIATIONS = defineVariations([
     basis: 'effect-window (C40): REQ-2.6-first-message-only reads two notifications for the first message as non_strict; §4.3 rule 2 counts "one unsorted lead and one notification" only for a bulk import.' },
   { name: 'chat-write-first-not-linked', description: 'A client\'s reply naming a write-first chat by conversation_ref_id is accepted but starts a chat of its own instead of continuing that one.',
     basis: 'open-point (C46): §4.3 conversation_ref_id "must be sent … so the two chats are linked"; REQ-4.3-message-conversation-ref-id-write-first judges the 200 and records whether the chats are linked (only the account shows it).' },
+  { name: 'chat-history-receive-time', description: 'History elements show the time the message was received as timestamp and msec_timestamp, not the time it was sent with.',
+    basis: 'answer-member (C41): REQ-4.3-history-timestamps reads the receive time instead of the payload\'s as non_strict; §4.3 history "timestamp | int | Send time".' },
   { name: 'chat-effects-late', description: 'Unsorted leads and notifications are recorded 10 s after the message that causes them was answered.',
     basis: 'effect-window (C66): "Response 200 (accepted for processing; the message appears after processing)"; an expected lead or notification may come within the 15 s window.',
     run: { fullWindows: true } },

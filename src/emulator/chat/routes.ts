@@ -272,6 +272,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (page.length === 0) return va.isOn('chat-history-empty-as-200') ? json(reply, { messages: [] }) : reply.code(204).send();
     const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields')));
     if (va.isOn('chat-history-empty-values-omitted')) for (const item of items) omitEmpty(item);
+    if (va.isOn('chat-history-receive-time')) {
+      page.forEach((m, i) => { if (m.receivedMs !== undefined) Object.assign(items[i]!, { timestamp: Math.floor(m.receivedMs / 1000), msec_timestamp: m.receivedMs }); });
+    }
     if (f.isOn('chat-history-timestamp-ms')) for (const item of items) item.timestamp = item.msec_timestamp;
     return json(reply, { messages: items });
   });
@@ -498,7 +501,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const { sharedPost, deliveryStatus: given } = v.message;
   const status = given ?? (f.isOn('chat-status-default-delivered') ? { code: 1 } : undefined);
   const m: StoredMessage = {
-    id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp,
+    id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp, receivedMs: ctx.clock.nowMs(),
     sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
     ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
     ...(status && { status }),

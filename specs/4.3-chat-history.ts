@@ -3,7 +3,7 @@
  * without limit answers; timestamp and msec_timestamp are the message's send time in seconds and in milliseconds.
  */
 import {
-  chatPaths, chatSession, type ChatSession, defineSpec, exchangeRule, type HistoryItem, type HttpResponse, jsonContentType, scenarioRule, sentTimeIs, status, step, sweepRule, refusedOrNoMessages, refusalChecks, historyItemsOf, observedPageSize,
+  chatPaths, chatSession, type ChatSession, defineSpec, exchangeRule, type HistoryItem, type HttpResponse, scenarioRule, sentTimeIs, step, sweepRule, refusedOrNoMessages, refusalChecks, historyItemsOf, observedPageSize,
 } from './kit.js';
 
 const HISTORY = (f: string) => `4.3/Get chat history/${f}`;

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, type ChatSession, chatRule, chatSweepRule, defineSpec, describeCase, describeExternalId, exchangeRule, EXTERNAL_ID_BOUNDARY,
+  applyCase, type ChatSession, chatSweepRule, defineSpec, describeCase, describeExternalId, exchangeRule, EXTERNAL_ID_BOUNDARY,
   externalIdAccepted, type ExternalIdCase, type FieldCase, fieldCaseArb, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload,
   type HttpResponse, newMessageBody, noBody, spareChannel, status, sweepCases, validExternalId, conversationWith, type Conversation,
   caseReading, type CaseReading, refusalChecks,

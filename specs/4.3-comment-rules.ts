@@ -4,7 +4,7 @@
  * comment's message goes without (callback_data, delivery_status, shared_post) get is recorded.
  */
 import {
-  chatSession, type ChatSession, chatSweepRule, conversationsOf, type ConversationView, defineSpec, editMessageBody, exchangeRule, jsonContentType,
+  chatSession, type ChatSession, chatSweepRule, conversationsOf, type ConversationView, defineSpec, editMessageBody, exchangeRule,
   type HttpResponse, type MessagePayload, messageTruth, type MessageTruth, type ParticipantBody, postConversationHolds, equals, valueField, scenarioRule, status, statusObserved, step, refusalPreferred, jsonContentTypeIfRefused,
 } from './kit.js';
 

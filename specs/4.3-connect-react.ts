@@ -4,7 +4,7 @@
  * conversation and message belong to different chats reaches no message.
  */
 import {
-  chatPaths, chatSession, type ChatSession, clientError, connectBody, defaultOrAbsent, defineSpec, echoes, exchangeRule, type HttpResponse, jsonContentType, spareChannel, status, recorded,
+  chatPaths, chatSession, type ChatSession, clientError, connectBody, defaultOrAbsent, defineSpec, echoes, exchangeRule, type HttpResponse, spareChannel, status, recorded,
 } from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;

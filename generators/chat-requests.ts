@@ -51,6 +51,11 @@ export type JsonType = 'string' | 'int' | 'number' | 'object' | 'array' | 'bool'
 export interface FieldSpec {
   readonly path: readonly (string | number)[];
   readonly type: JsonType;
+  /**
+   * The member is left unmarked in a table whose siblings are marked optional (reading `unmarked-member`): missing
+   * and accepted is non_strict. Without it the member is required (`required-member`): missing and accepted fails.
+   */
+  readonly unmarked?: boolean;
 }
 
 export type Breakage =
@@ -116,6 +121,15 @@ export function fieldCaseArb(fields: readonly FieldSpec[]): fc.Arbitrary<FieldCa
     fc.constant({ ...f, breakage: 'missing' as const }),
     wrongValueArb(f.type).map((w) => ({ ...f, breakage: 'wrong-type' as const, ...w })),
   ));
+}
+
+/**
+ * The reading (docs/verdicts.md) that judges a case: a missing member by how the spec marks it, a value of another
+ * JSON type by `wrong-type`, and a string outside an enumerated set (an `enum` member) by `enumeration`.
+ */
+export function caseReading(c: FieldCase): 'required-member' | 'unmarked-member' | 'wrong-type' | 'enumeration' {
+  if (c.breakage === 'missing') return c.unmarked ? 'unmarked-member' : 'required-member';
+  return c.type === 'enum' && typeof c.value === 'string' ? 'enumeration' : 'wrong-type';
 }
 
 export function describeCase(c: FieldCase): string {

@@ -5,9 +5,10 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, type ChatSession, chatRule, chatSweepRule, defineSpec, describeCase, describeExternalId, exchangeRule, EXTERNAL_ID_BOUNDARY,
+  applyCase, type ChatSession, chatSweepRule, defineSpec, describeCase, describeExternalId, exchangeRule, EXTERNAL_ID_BOUNDARY,
   externalIdAccepted, type ExternalIdCase, type FieldCase, fieldCaseArb, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload,
   type HttpResponse, newMessageBody, noBody, spareChannel, status, sweepCases, validExternalId, conversationWith, type Conversation,
+  caseReading, type CaseReading, refusalChecks,
 } from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
@@ -29,7 +30,10 @@ const FORWARDED_FIELDS: FieldSpec[] = [
   { path: [...FW, 'msec_timestamp'], type: 'int' }, { path: [...FW, 'sender'], type: 'object' }, { path: [...FW, 'sender', 'name'], type: 'string' },
 ];
 
-interface Broken { readonly what: string; readonly value: unknown }
+/** A broken value and the reading that judges its acceptance (docs/verdicts.md); without one, `required-member`. */
+interface Broken { readonly what: string; readonly value: unknown; readonly reading?: CaseReading }
+
+const refusalOf = (c: Broken) => refusalChecks(c.reading ?? 'required-member');
 
 export default defineSpec({
   section: '4.3',
@@ -38,17 +42,17 @@ export default defineSpec({
   rules: [
     chatSweepRule<Broken>(
       { id: 'chat.create-chat.conversation-id', requires: ['write'],
-        title: 'Create chat without conversation_id, or with one that is not a non-empty string, is refused with 400',
-        reading: 'The create-chat table gives conversation_id (string), the chat id on the integration side, unmarked optional: it is required.',
+        title: 'Create chat without conversation_id, or with one that is not a non-empty string, is refused with 400 (accepting it is non_strict)',
+        reading: 'The create-chat table leaves conversation_id (string) unmarked where user[avatar] and the others are marked optional: unmarked-member (missing or empty and accepted is non_strict); another JSON type accepted is non_strict (wrong-type).',
         covers: ['4.3/Create chat/conversation_id'] },
       {
         connect: true,
         named: [
-          { what: 'missing', value: undefined }, { what: 'a number (42)', value: 42 }, { what: 'null', value: null },
-          { what: 'an object', value: { id: 'x' } }, { what: 'an empty string', value: '' },
+          { what: 'missing', value: undefined, reading: 'unmarked-member' }, { what: 'a number (42)', value: 42, reading: 'wrong-type' }, { what: 'null', value: null, reading: 'wrong-type' },
+          { what: 'an object', value: { id: 'x' }, reading: 'wrong-type' }, { what: 'an empty string', value: '', reading: 'unmarked-member' },
         ],
         send: (s, c) => s.postChats({ ...(c.value !== undefined && { conversation_id: c.value }), user: s.client() }),
-        expect: refusal,
+        expect: refusalOf,
         label: (c) => `conversation_id ${c.what}`,
       },
     ),
@@ -80,12 +84,12 @@ export default defineSpec({
       {
         connect: true,
         named: [
-          { what: 'an empty reply_to', value: {} }, { what: 'message null', value: { message: null } },
-          { what: 'message a string', value: { message: 'quoted' } }, { what: 'message an array', value: { message: [fullEmbedded()] } },
+          { what: 'an empty reply_to', value: {} }, { what: 'message null', value: { message: null }, reading: 'wrong-type' },
+          { what: 'message a string', value: { message: 'quoted' }, reading: 'wrong-type' }, { what: 'message an array', value: { message: [fullEmbedded()] }, reading: 'wrong-type' },
           { what: 'the quote beside message', value: { msg: fullEmbedded() } },
         ],
         send: (s, c) => s.postEvent(messageEvent(s, { reply_to: c.value as MessagePayload['reply_to'] })),
-        expect: refusal,
+        expect: refusalOf,
         label: (c) => c.what,
       },
     ),
@@ -97,12 +101,12 @@ export default defineSpec({
       {
         connect: true,
         named: [
-          { what: 'an empty forwards', value: {} }, { what: 'messages an object', value: { messages: {} } },
-          { what: 'messages null', value: { messages: null } }, { what: 'messages one embedded message, not in an array', value: { messages: fullEmbedded() } },
+          { what: 'an empty forwards', value: {} }, { what: 'messages an object', value: { messages: {} }, reading: 'wrong-type' },
+          { what: 'messages null', value: { messages: null }, reading: 'wrong-type' }, { what: 'messages one embedded message, not in an array', value: { messages: fullEmbedded() }, reading: 'wrong-type' },
           { what: 'only conversation_id', value: { conversation_id: 'elsewhere' } },
         ],
         send: (s, c) => s.postEvent(messageEvent(s, { forwards: c.value as MessagePayload['forwards'] })),
-        expect: refusal,
+        expect: refusalOf,
         label: (c) => c.what,
       },
     ),
@@ -116,7 +120,7 @@ export default defineSpec({
         named: sweepCases(FORWARDED_FIELDS),
         cases: () => fieldCaseArb(FORWARDED_FIELDS),
         send: (s, c) => s.postEvent(applyCase(messageEvent(s, { forwards: { messages: [fullEmbedded()] } }), c)),
-        expect: refusal,
+        expect: (c) => refusalChecks(caseReading(c)),
         label: describeCase,
       },
     ),
@@ -133,15 +137,17 @@ export default defineSpec({
         label: (type) => `event_type ${JSON.stringify(type)}`,
       },
     ),
-    chatRule<Conversation>(
+    chatSweepRule<'react' | 'unreact', Conversation>(
       { id: 'chat.react.without-emoji', requires: ['write'],
-        title: 'A react (not only an unreact) without emoji is accepted with 200',
-        reading: '§4.3 reaction table: emoji is optional, for either type.',
+        title: 'A react and an unreact without emoji are accepted with 200',
+        reading: '§4.3 reaction table: emoji is optional, for either type. A react names its reaction, so a react without emoji refused with 400 is non_strict (C59); an unreact without emoji refused fails.',
         covers: ['4.3/Reaction/emoji', '4.3/Reaction/type'] },
       {
         setup: (s) => conversationWith(s.t, 1),
-        send: (c) => c.s.react({ conversation_id: c.conv, msgid: c.sent[0]!.msgid, user: { id: c.client.id }, type: 'react' }),
-        expect: accepted,
+        named: ['react', 'unreact'],
+        send: (c, type) => c.s.react({ conversation_id: c.conv, msgid: c.sent[0]!.msgid, user: { id: c.client.id }, type }),
+        expect: (type) => [type === 'react' ? status(200, { also: [400] }) : status(200)],
+        label: (type) => `${type} without emoji`,
       },
     ),
     exchangeRule<HttpResponse, ChatSession>(

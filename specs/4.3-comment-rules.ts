@@ -4,8 +4,8 @@
  * comment's message goes without (callback_data, delivery_status, shared_post) get is recorded.
  */
 import {
-  chatSession, type ChatSession, chatSweepRule, conversationsOf, type ConversationView, defineSpec, editMessageBody, exchangeRule, jsonContentType,
-  type HttpResponse, type MessagePayload, messageTruth, type MessageTruth, type ParticipantBody, postConversationHolds, equals, valueField, scenarioRule, status, statusObserved, step,
+  chatSession, type ChatSession, chatSweepRule, conversationsOf, type ConversationView, defineSpec, editMessageBody, exchangeRule,
+  type HttpResponse, type MessagePayload, messageTruth, type MessageTruth, type ParticipantBody, postConversationHolds, equals, valueField, scenarioRule, status, statusObserved, step, refusalPreferred, jsonContentTypeIfRefused,
 } from './kit.js';
 
 const COMMENT = '4.3/Send a comment';
@@ -44,12 +44,12 @@ export default defineSpec({
     exchangeRule<HttpResponse, Commented>(
       { id: 'chat.comment.edit-refused', requires: ['write'],
         title: 'An edit_message of a comment (message.post present) is refused with 400',
-        reading: '§4.3 "Send a comment": event_type is "only new_message". The comment\'s text is not read back: no API of the spec shows comments.',
+        reading: '§4.3 "Send a comment": event_type is "only new_message". Refused with 400 passes; accepted, or refused with another 4xx, is non_strict (C49): whether the comment then changes is judged by chat.comment.unchanged-after-edit.',
         covers: [COMMENT, '4.3/Send, edit or import a message/event_type'] },
       {
         setup: commented,
         send: (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, msgid: c.msgid, message: commentOn(c.postId, 'an edited comment') })),
-        expect: [status(400), jsonContentType],
+        expect: [refusalPreferred('edit refused'), jsonContentTypeIfRefused],
       },
     ),
     scenarioRule<Commented>(
@@ -68,12 +68,12 @@ export default defineSpec({
     exchangeRule<HttpResponse, Commented>(
       { id: 'chat.comment.bot-refused', level: 'should', requires: ['write'],
         title: 'A comment sent as the integration bot (sender.ref_id = bot id, with a receiver) is refused with 400',
-        reading: '§4.3 "Send a comment": the allowed kinds are the client\'s comment and an account user\'s reply; the bot\'s is not one of them. Needs BOT_ID.',
+        reading: '§4.3 "Send a comment": the allowed kinds are the client\'s comment and an account user\'s reply; the bot\'s is not one of them. Refused with 400 passes; accepted, or refused with another 4xx, is non_strict (C50). Needs BOT_ID.',
         covers: [COMMENT] },
       {
         setup: commented,
         send: (_t, c) => c.s.sendMessage(replyComment(c, c.s.bot('Bot'))),
-        expect: [status(400), jsonContentType],
+        expect: [refusalPreferred('bot comment refused'), jsonContentTypeIfRefused],
       },
     ),
     scenarioRule<Commented>(

@@ -4,7 +4,7 @@
  */
 import {
   chatSession, type ChatSession, clientError, type Conversation, conversationWith, defineSpec, type ForeignChat, foreignHistory, heldOnce,
-  holdsMessages, foreignChat, scenarioRule, status, step, textIs, uniqueId, writeFirst,
+  holdsMessages, foreignChat, scenarioRule, status, step, textIs, uniqueId, writeFirst, keptAsNotes,
 } from './kit.js';
 
 interface WithForeign extends Conversation {
@@ -30,7 +30,7 @@ export default defineSpec({
     scenarioRule<WriteFirst>(
       { id: 'chat.message.conversation-ref-id-write-first', level: 'must', requires: ['write', 'control'],
         title: 'A client\'s reply naming a write-first chat by conversation_ref_id continues that chat: its history holds the account\'s message and the reply',
-        reading: '§4.3: conversation_ref_id "must be sent when a client replies to a message sent through the write-first option, so the two chats are linked". The write-first chat is started through the control API (POST /_control/chat/write-first); the reply carries a new conversation_id, under which the history then shows both messages.',
+        reading: '§4.3: conversation_ref_id "must be sent when a client replies to a message sent through the write-first option, so the two chats are linked". The write-first chat is started through the control API (POST /_control/chat/write-first); the reply carries a new conversation_id, under which the history then shows both messages. The reply\'s 200 is judged; whether the chats are linked is recorded (C46: only the account shows it).',
         covers: ['4.3/Send, edit or import a message/conversation_ref_id', '4.3/Send, edit or import a message/conversation_id'] },
       {
         setup: async (t) => {
@@ -39,9 +39,9 @@ export default defineSpec({
         },
         steps: [
           step('the client\'s reply', (_t, w) => w.s.sendMessage({ ...w.s.payload(w.conv, w.s.client('Replying Client'), { conversation_ref_id: w.chatId, message: { type: 'text', text: 'the client replies' } }), msgid: w.reply }), [status(200)]),
-          step('history under the reply\'s conversation_id', (_t, w) => w.s.allHistory(w.conv, (items) => items.length >= 2), (_t, w) => [
+          step('history under the reply\'s conversation_id', (_t, w) => w.s.allHistory(w.conv, (items) => items.length >= 2), (_t, w) => keptAsNotes([
             holdsMessages(2), heldOnce(w.reply), textIs(w.reply, 'the client replies'),
-          ]),
+          ])),
         ],
       },
     ),

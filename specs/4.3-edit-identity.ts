@@ -6,8 +6,8 @@
  */
 import {
   absentFromHistory, clientError, type Conversation, conversationWith, defineSpec, type DuplicateSeen, editMessageBody, equals, exchangeRule,
-  heldOnce, holdsMessages, type HistoryItem, leadOf, type LeadView, observedDuplicate, scenarioRule, status, step, textIs, valueFields,
-  chatSession, type ChatSession, type ForeignChat, foreignChat, postToScope,
+  heldOnce, holdsMessages, type HistoryItem, observedDuplicate, scenarioRule, status, step, textIs, valueFields,
+  chatSession, type ChatSession, type ForeignChat, foreignChat, postToScope, recorded, editCarrying, ignoredOnEdit, leadsOnceSeen, leadsWatched, type LeadsSeen,
 } from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
@@ -48,14 +48,14 @@ function quoteIgnoredRule(quote: 'reply_to' | 'forwards') {
   return scenarioRule<WithElsewhere>(
     { id: `chat.edit.${quote === 'reply_to' ? 'reply-to' : 'forwards'}-ignored`, requires: ['write'],
       title: `An edit carrying ${quote}, even ${odd}, is accepted and changes the text only: the message stays one message, and the conversation holds no other`,
-      reading: `§4.3 payload table: ${quote} is ignored on edit, so it can neither change the message nor make the edit refused (even ${odd}, which a new message could not carry). The history shows no quotes: it shows the edited message once with the new text, and no message added.`,
+      reading: `§4.3 payload table: ${quote} is ignored on edit, so it can neither change the message nor make the edit refused (even ${odd}, which a new message could not carry); refused with 400 is non_strict (C43), and the edit is then sent without it. The history shows no quotes: it shows the edited message once with the new text, and no message added.`,
       covers: [SEND(quote)] },
     {
       setup: withElsewhere,
       steps: [
-        step('edit with a valid quote', (_t, c) => c.s.postEvent(quotingEdit(c, quote, true, 'edited with a valid quote')), [status(200)]),
+        step('edit with a valid quote', (_t, c) => editCarrying(c.s, quotingEdit(c, quote, true, 'edited with a valid quote'), [quote]), ignoredOnEdit),
         historyAfter('edited with a valid quote'),
-        step(`edit with ${odd}`, (_t, c) => c.s.postEvent(quotingEdit(c, quote, false, `edited with ${odd}`)), [status(200)]),
+        step(`edit with ${odd}`, (_t, c) => editCarrying(c.s, quotingEdit(c, quote, false, `edited with ${odd}`), [quote]), ignoredOnEdit),
         historyAfter(`edited with ${odd}`),
       ],
     },
@@ -77,31 +77,31 @@ export default defineSpec({
     scenarioRule<Conversation>(
       { id: 'chat.edit.source-ignored', requires: ['write', 'control'],
         title: 'An edit carrying another source leaves the chat\'s unsorted lead as it was: one lead, of the first message\'s source',
-        reading: '§4.3 payload table: source is ignored on edit; §2.6: the source of the first incoming message decides the lead. Read through the control API (GET /_control/chat/unsorted).',
+        reading: '§4.3 payload table: source is ignored on edit; §2.6: the source of the first incoming message decides the lead. Read through the control API (GET /_control/chat/unsorted): the lead is awaited for the effect window (15 s), and after the edit watched the whole window for a second lead or a changed source (C66).',
         covers: [SEND('source'), '2.6/external_id'] },
       {
         setup: (t) => conversationWith(t, 1, { source: { external_id: 'edit-source-a' } }),
         steps: [
-          step<Conversation, LeadView>('lead before', (_t, c) => leadOf(c.s, c.conv), [valueFields('lead before', { count: equals(1), source: equals('edit-source-a') })]),
-          step('edit with another source', (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, msgid: c.sent[0]!.msgid, source: { external_id: 'edit-source-b' }, message: { type: 'text', text: 'edited, source ignored' } })), [status(200)]),
+          step<Conversation, LeadsSeen>('lead before', (_t, c) => leadsOnceSeen(c.s, c.conv), [valueFields('lead before', { count: equals(1), source: equals('edit-source-a') })]),
+          step('edit with another source', (_t, c) => editCarrying(c.s, editMessageBody({ conversation_id: c.conv, msgid: c.sent[0]!.msgid, source: { external_id: 'edit-source-b' }, message: { type: 'text', text: 'edited, source ignored' } }), ['source']), ignoredOnEdit),
           step('history', (_t, c) => showing(c, c.sent[0]!.msgid, 'edited, source ignored'), (_t, c) => [textIs(c.sent[0]!.msgid, 'edited, source ignored')]),
-          step<Conversation, LeadView>('lead after', (_t, c) => leadOf(c.s, c.conv), [valueFields('lead after', { count: equals(1), source: equals('edit-source-a') })]),
+          step<Conversation, LeadsSeen>('lead after', (_t, c) => leadsWatched(c.s, c.conv, 'edit-source-a'), [valueFields('lead after', { count: equals(1), source: equals('edit-source-a') })]),
         ],
       },
     ),
     scenarioRule<Conversation>(
-      { id: 'chat.edit.unknown-message', level: 'should', requires: ['write'],
-        title: 'An edit of a msgid or an id that names no message is refused (4xx), and the conversation is unchanged',
-        reading: '§4.3: an edit carries "the identifying ids" of the message it changes; none is named, so the edit cannot apply. The spec names no code for it: any 4xx passes.',
+      { id: 'chat.edit.unknown-message', level: 'info', requires: ['write'],
+        title: 'What an edit of a msgid or an id that names no message gets, and what the conversation holds afterwards',
+        reading: 'open-point (C44): what an edit naming a message that does not exist gets is not stated; the answers and the history are recorded (a refusal and an unchanged conversation is the natural reading).',
         covers: [SEND('msgid'), SEND('id')] },
       {
         setup: (t) => conversationWith(t, 1),
         steps: [
-          step('edit of an unknown msgid', (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, msgid: c.s.msgid(), message: { type: 'text', text: 'edit of nothing' } })), [clientError()]),
-          step('edit of an unknown id', (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, id: `no-such-${c.s.msgid()}`, message: { type: 'text', text: 'edit of nothing' } })), [clientError()]),
-          step('history', (_t, c) => c.s.allHistory(c.conv), (_t, c) => [
+          step('edit of an unknown msgid', (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, msgid: c.s.msgid(), message: { type: 'text', text: 'edit of nothing' } })), recorded([clientError()])),
+          step('edit of an unknown id', (_t, c) => c.s.postEvent(editMessageBody({ conversation_id: c.conv, id: `no-such-${c.s.msgid()}`, message: { type: 'text', text: 'edit of nothing' } })), recorded([clientError()])),
+          step('history', (_t, c) => c.s.allHistory(c.conv), (_t, c) => recorded([
             heldOnce(c.sent[0]!.msgid), textIs(c.sent[0]!.msgid, 'message 1'), holdsMessages(1),
-          ]),
+          ])),
         ],
       },
     ),

@@ -7,7 +7,7 @@
 import {
   absentFromHistory, conversationHookCount, type Conversation, conversationWith, chatSession, type ChatSession, defineSpec, equals, type ForeignChat,
   foreignHistory, forwardNaming, type ForwardSource, forwardSource, heldOnce, type HistoryItem, hooksAfterAccountMessage, hooksBeyond, importedBotMessage,
-  type ParticipantBody, foreignChat, scenarioRule, status, step, uniqueId, valueIs,
+  type ParticipantBody, foreignChat, scenarioRule, status, step, uniqueId, valueIs, refusalPreferred, isSuccess, jsonContentTypeIfRefused,
 } from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
@@ -17,11 +17,13 @@ interface Forwarding extends Conversation {
   readonly from: ForwardSource;
   accepted: string;
   refused: string;
+  /** The answer to the forward that should be refused: when it was accepted (non_strict, C48), the message may be stored. */
+  refusedStatus: number;
 }
 
 async function forwarding(t: Parameters<typeof conversationWith>[0]): Promise<Forwarding> {
   const c = await conversationWith(t, 1);
-  return { ...c, from: await forwardSource(c), accepted: '', refused: '' };
+  return { ...c, from: await forwardSource(c), accepted: '', refused: '', refusedStatus: 0 };
 }
 
 /** The same, and a chat of the configured channel in a second account. */
@@ -46,7 +48,7 @@ export default defineSpec({
     scenarioRule<Forwarding>(
       { id: 'chat.forwards.ref-id-unknown', requires: ['write'],
         title: 'A forward whose conversation_ref_id names one of the integration\'s chats is accepted; one naming no chat (a made-up id) is refused with 400 and stored nowhere',
-        reading: '§4.3 forwards: optional conversation_ref_id, "the chat must belong to the integration"; a made-up id names no chat at all. The spec\'s code for invalid data is 400 (another 4xx is non_strict). The accepted forward names the chat-interface id (create chat\'s id) of the conversation the forwarded message comes from.',
+        reading: '§4.3 forwards: optional conversation_ref_id, "the chat must belong to the integration"; a made-up id names no chat at all. The spec\'s code for invalid data is 400; another 4xx, or the forward accepted with nothing foreign in it (the forwarded message is the client\'s own), is non_strict (C48). The accepted forward names the chat-interface id (create chat\'s id) of the conversation the forwarded message comes from.',
         covers: [SEND('forwards')] },
       {
         setup: forwarding,
@@ -56,13 +58,15 @@ export default defineSpec({
             f.accepted = p.msgid;
             return f.s.sendMessage(p);
           }, [status(200)]),
-          step<Forwarding>('naming a made-up chat', (_t, f) => {
+          step<Forwarding>('naming a made-up chat', async (_t, f) => {
             const p = forwardNaming(f, f.from, uniqueId(f.s.t, 'no-such-chat'), 'forwarded from nowhere');
             f.refused = p.msgid;
-            return f.s.sendMessage(p);
-          }, [status(400)]),
+            const res = await f.s.sendMessage(p);
+            f.refusedStatus = res.status;
+            return res;
+          }, [refusalPreferred('a made-up chat refused'), jsonContentTypeIfRefused]),
           step<Forwarding, HistoryItem[]>('history', (_t, f) => f.s.allHistory(f.conv, (items) => items.length >= 2), (_t, f) => [
-            heldOnce(f.accepted), absentFromHistory(f.refused),
+            heldOnce(f.accepted), ...(isSuccess(f.refusedStatus) ? [] : [absentFromHistory(f.refused)]),
           ]),
         ],
       },
@@ -70,7 +74,7 @@ export default defineSpec({
     scenarioRule<ForwardingForeign>(
       { id: 'chat.forwards.ref-id-other-account', requires: ['write'], needs: ['second-account'],
         title: 'A forward whose conversation_ref_id is a chat of a second account is refused with 400; neither conversation changes',
-        reading: '§4.3 forwards: conversation_ref_id names a chat that "must belong to the integration"; a chat of another account\'s connection is not one a message sent under this scope_id may name (§2.4: a scope is one account\'s connection). 400 is the spec\'s code for invalid data (another 4xx is non_strict). The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
+        reading: '§4.3 forwards: conversation_ref_id names a chat that "must belong to the integration"; a chat of another account\'s connection is not one a message sent under this scope_id may name (§2.4: a scope is one account\'s connection). 400 is the spec\'s code for invalid data; another 4xx, or the forward accepted with nothing foreign in it (the forwarded message is the client\'s own), is non_strict (C48), and the second account\'s chat must stay without messages. A forward naming the client\'s own chat is accepted first. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
         covers: [SEND('forwards'), '2.4/scope_id'] },
       {
         setup: async (t) => {
@@ -78,12 +82,15 @@ export default defineSpec({
           return { ...f, foreign: await foreignChat(f.s) };
         },
         steps: [
-          step<ForwardingForeign>('naming the second account\'s chat', (_t, f) => {
+          step<ForwardingForeign>('naming its own chat', (_t, f) => f.s.sendMessage(forwardNaming(f, f.from, f.from.chatId, 'forwarded from my own chat')), [status(200)]),
+          step<ForwardingForeign>('naming the second account\'s chat', async (_t, f) => {
             const p = forwardNaming(f, f.from, f.foreign.chatId, 'forwarded from another account');
             f.refused = p.msgid;
-            return f.s.sendMessage(p);
-          }, [status(400)]),
-          step<ForwardingForeign, HistoryItem[]>('history', (_t, f) => f.s.allHistory(f.conv), (_t, f) => [absentFromHistory(f.refused)]),
+            const res = await f.s.sendMessage(p);
+            f.refusedStatus = res.status;
+            return res;
+          }, [refusalPreferred('another account\'s chat refused'), jsonContentTypeIfRefused]),
+          step<ForwardingForeign, HistoryItem[]>('history', (_t, f) => f.s.allHistory(f.conv), (_t, f) => (isSuccess(f.refusedStatus) ? [] : [absentFromHistory(f.refused)])),
           step('the second account\'s chat', (_t, f) => foreignHistory(f.s, f.foreign), [status(204)]),
         ],
       },

@@ -45,6 +45,7 @@ export * from '../src/checks/isolation.js';
 export * from '../src/checks/hook-count.js';
 export * from '../src/checks/chat-stored.js';
 export * from '../src/checks/outgoing-hook.js';
+export * from '../src/checks/field-cases.js';
 
 // requests and steps
 export * from '../src/protocol/oauth.js';
@@ -98,3 +99,4 @@ export * from '../generators/chat-model.js';
 export * from '../generators/filters.js';
 export * from '../generators/chat-http.js';
 export * from '../generators/invalid-utf8.js';
+export * from '../src/steps/chat-edits.js';

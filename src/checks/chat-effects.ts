@@ -3,7 +3,7 @@
  * message, so that "one lead for the first message" and "one notification per message" are told apart from totals.
  */
 import type { Judge } from '../model/check.js';
-import { fail, pass } from '../model/outcome.js';
+import { fail, nonStrict, pass } from '../model/outcome.js';
 import type { EffectCounts } from '../steps/chat-effects.js';
 
 export function leadsAre(n: number): Judge<EffectCounts> {
@@ -23,3 +23,10 @@ export function someHooks(when: string): Judge<number> {
 export function hooksAre(expected: number, when: string): Judge<number> {
   return (n) => (n === expected ? pass(`hooks ${when}`, `${n}`) : fail(`hooks ${when}`, `expected ${expected} outgoing-message hook(s) ${when}, observed ${n}`));
 }
+
+/** The first incoming message's notifications: one passes; two are non_strict (C40, REQ-2.6-first-message-only); else fails. */
+export const firstNotifications: Judge<EffectCounts> = (c) => {
+  if (c.notifications === 1) return pass('notifications', '1');
+  if (c.notifications === 2) return nonStrict('notifications', 'expected 1 notification for the first message, observed 2');
+  return fail('notifications', `expected 1 notification for the first message, observed ${c.notifications}`);
+};

@@ -4,7 +4,8 @@
  */
 import type { Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
-import { fail, observed, pass } from '../model/outcome.js';
+import { fail, nonStrict, observed, pass } from '../model/outcome.js';
+import { isSuccess } from '../model/http.js';
 import { arrayAt } from './fields.js';
 import { showsValue } from './json.js';
 import { status } from './status.js';
@@ -62,18 +63,30 @@ export function absentFromHistory(clientId: string): Judge<HistoryItem[]> {
 /**
  * The element's timestamp and msec_timestamp are the time the message was sent with: seconds and milliseconds
  * (§4.3 history table), so a value in the other unit, or one that does not agree with the other, is caught.
+ * `receivedMs` is when the kit sent it (the message carries a time an hour earlier): a history that shows that
+ * receive time instead, in both units alike, is non_strict (REQ-4.3-history-timestamps, C41).
  */
-export function sentTimeIs(clientId: string, sent: { readonly timestamp: number; readonly msec_timestamp: number }): Judge<HistoryItem[]> {
+export function sentTimeIs(clientId: string, sent: { readonly timestamp: number; readonly msec_timestamp: number }, receivedMs?: number): Judge<HistoryItem[]> {
   return (items) => {
     const item = only(items, clientId);
     if (!item) return fail('send time', `message ${clientId} is not in the history`);
     const problems: string[] = [];
     if (item.timestamp !== sent.timestamp) problems.push(`timestamp ${show(item.timestamp)} is not ${sent.timestamp} (seconds)`);
     if (item.msec_timestamp !== sent.msec_timestamp) problems.push(`msec_timestamp ${show(item.msec_timestamp)} is not ${sent.msec_timestamp} (milliseconds)`);
-    return problems.length === 0 ? pass('send time', `${sent.timestamp} s, ${sent.msec_timestamp} ms`) : fail('send time', problems.join('; '));
+    if (problems.length === 0) return pass('send time', `${sent.timestamp} s, ${sent.msec_timestamp} ms`);
+    if (receivedMs !== undefined && isReceiveTime(item.timestamp, item.msec_timestamp, receivedMs)) {
+      return nonStrict('send time', `the history shows the time the message was received (${String(item.timestamp)} s, ${String(item.msec_timestamp)} ms), not the send time it carried (${sent.timestamp} s)`);
+    }
+    return fail('send time', problems.join('; '));
   };
 }
 
+/** Seconds and milliseconds of one instant, within five minutes of `receivedMs`. */
+function isReceiveTime(seconds: unknown, ms: unknown, receivedMs: number): boolean {
+  const near = 300_000;
+  return typeof seconds === 'number' && typeof ms === 'number' && Number.isInteger(seconds) && Number.isInteger(ms)
+    && Math.floor(ms / 1000) === seconds && Math.abs(ms - receivedMs) < near;
+}
 
 /** The §4.3 history fields a sent §2.7 message maps to: the element shows each one the message was sent with. */
 const HISTORY_FIELDS = ['type', 'media', 'file_name', 'file_size', 'location', 'contact'] as const;
@@ -112,13 +125,66 @@ export const acceptedAndShownAsSent: readonly Judge<SentAndRead>[] = [
   (o) => carriesSent(o.msgid, o.message)(o.items),
 ];
 
-/** limit=0: a 400, or an answer with no messages (204, or 200 with an empty `messages` array). */
+/**
+ * limit=0 (C55): a 400, or an answer with no messages (204, or 200 with an empty `messages` array) passes; another 4xx,
+ * or a 200 with messages (limit=0 read as "no limit" or clamped to 1), is non_strict; only a breakage fails.
+ */
 export const refusedOrNoMessages: Judge<HttpResponse> = (res) => {
   if (res.status === 400 || res.status === 204) return pass('limit 0', `status ${res.status}`);
   const messages = arrayAt(res, ['messages']);
   if (res.status === 200 && messages?.length === 0) return pass('limit 0', '200 with no messages');
-  return fail('limit 0', `expected 400 or no messages, observed ${res.status}${messages ? ` with ${messages.length} message(s)` : ''}`);
+  if (res.status >= 500) return fail('limit 0', `expected 400 or no messages, observed ${res.status} (a server error)`);
+  return nonStrict('limit 0', `expected 400 or no messages, observed ${res.status}${messages ? ` with ${messages.length} message(s)` : ''}`);
 };
+
+/**
+ * History of a chat that does not exist, or has no messages (§4.3, §7: 204). 204 passes; 200 with an empty
+ * `messages` array is non_strict; 200 with messages fails. A refusal: non_strict for a chat that does not exist
+ * (404), failed for an existing chat (C51).
+ */
+export function emptyHistory(kind: 'no chat' | 'no messages'): Judge<HttpResponse> {
+  return (res) => {
+    if (res.status === 204) return pass(kind, 'status 204');
+    const messages = arrayAt(res, ['messages']);
+    if (res.status >= 500) return fail(kind, `expected 204, observed ${res.status} (a server error)`);
+    if (isSuccess(res.status)) {
+      return (messages?.length ?? 0) === 0
+        ? nonStrict(kind, `expected 204, observed ${res.status} with no messages`)
+        : fail(kind, `expected 204, observed ${res.status} with ${messages!.length} message(s) for a chat with ${kind === 'no chat' ? 'no existence' : 'no messages'}`);
+    }
+    return kind === 'no chat'
+      ? nonStrict(kind, `expected 204, observed ${res.status} (a refusal of a chat that does not exist)`)
+      : fail(kind, `expected 204, observed ${res.status}: the existing chat was refused`);
+  };
+}
+
+/**
+ * A history page holds at most `max` messages (§4.3, §8: limit "maximum 50 per request"); `stated` is the limit the
+ * request gave (or none). Fewer than asked while more exist (but some) is non_strict (C52); more than `max` fails.
+ */
+export function pageSize(name: string, o: { readonly max: number; readonly asked?: number; readonly exist: number }): Judge<HttpResponse> {
+  return (res) => {
+    const n = historyItemsOf(res).length;
+    if (n > o.max) return fail(name, `expected at most ${o.max} messages in one answer, observed ${n}`);
+    const want = Math.min(o.asked ?? o.max, o.exist);
+    if (o.asked !== undefined && n < want) {
+      return n > 0 ? nonStrict(name, `expected ${want} of the ${o.exist} messages, observed ${n}`) : fail(name, `expected ${want} of the ${o.exist} messages, observed none`);
+    }
+    return pass(name, `${n} messages`);
+  };
+}
+
+/** limit above the maximum (51): 400 passes; another 4xx is non_strict (C53); 200 with at most 50 passes; more fails. */
+export function overLimit(max: number): Judge<HttpResponse> {
+  const name = `limit ${max + 1}`;
+  return (res) => {
+    if (res.status === 400) return pass(name, 'refused with 400');
+    if (res.status >= 500) return fail(name, `expected 400 or at most ${max} messages, observed ${res.status} (a server error)`);
+    if (res.status >= 400) return nonStrict(name, `expected 400 or at most ${max} messages, observed ${res.status} (another refusal)`);
+    const n = historyItemsOf(res).length;
+    return n <= max ? pass(name, `capped: ${n} messages`) : fail(name, `expected 400 or at most ${max} messages, observed ${res.status} with ${n} messages`);
+  };
+}
 
 /** The messages of a history answer (none when the body has no `messages` array). */
 export function historyItemsOf(res: HttpResponse): HistoryItem[] {

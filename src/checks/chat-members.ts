@@ -7,24 +7,9 @@
 import type { Check } from '../model/check.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
 import { jsonAt, type Path, shown } from './fields.js';
-import { briefBody } from './status.js';
 
 const pathName = (path: Path): string => (typeof path === 'string' ? path : path.join('.'));
 
-/**
- * A request the service should refuse with `stated` but may take leniently (a coerced wrong type, an unmarked member
- * missing, a value outside what is "supported"): `stated` passes; another 4xx, or a 2xx, is non_strict; anything
- * else fails (a 5xx is failed by the runner too).
- */
-export function refusalPreferred(stated = 400): Check {
-  const name = `status ${stated}`;
-  return (res) => {
-    if (res.status === stated) return pass(name, `status ${res.status}`);
-    if (res.status >= 400 && res.status < 500) return nonStrict(name, `expected ${stated}, observed ${res.status} (same class)`);
-    if (res.status >= 200 && res.status < 300) return nonStrict(name, `expected ${stated}, observed ${res.status}: taken leniently${briefBody(res)}`);
-    return fail(name, `expected ${stated}, observed ${res.status}${briefBody(res)}`);
-  };
-}
 
 /** §2.5 "avatar (empty if not given)": "" passes; left out or null is non_strict; any other value fails. */
 export function emptyAvatar(path: Path): Check {

@@ -194,14 +194,17 @@ export class ChatSession {
 
   async readPages(conversationId: string, limit = 50): Promise<HistoryItem[]> {
     const out: HistoryItem[] = [];
-    for (let offset = 0; offset < 10_000; offset += limit) {
+    // A page shorter than the limit need not be the last (a server may answer fewer, C52): read on from where it
+    // ended until a page is empty (204, or 200 with no messages).
+    for (let offset = 0; offset < 10_000;) {
       const res = await this.history(conversationId, { offset, limit });
       if (res.status === 204) break;
       if (!isSuccess(res.status)) throw new Precondition(`reading the history answered ${res.status}${briefBody(res)}`);
       const page = (parseJson(res) as { messages?: unknown } | undefined)?.messages;
       if (!Array.isArray(page)) throw new Precondition('the history answered 200 without a messages array');
       out.push(...(page as HistoryItem[]));
-      if (page.length < limit) break;
+      if (page.length === 0) break;
+      offset += page.length;
     }
     return out;
   }

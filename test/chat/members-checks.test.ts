@@ -2,7 +2,8 @@
  * The checks of review rows C1–C31 (docs/review-2026-11-26.md): what each reading passes, marks non_strict and fails.
  */
 import { describe, expect, it } from 'vitest';
-import { absentWhenNotGiven, emptyAvatar, phoneShownAs, refusalPreferred } from '../../src/checks/chat-members.js';
+import { absentWhenNotGiven, emptyAvatar, phoneShownAs } from '../../src/checks/chat-members.js';
+import { refusalPreferred } from '../../src/checks/field-cases.js';
 import { defaultOrAbsent, refusedOrTaken, unknownScopeAnswer } from '../../src/checks/chat-scope.js';
 import { whenAccepted } from '../../src/checks/status.js';
 import { connectAnswer } from '../../src/checks/chat.js';
@@ -16,11 +17,11 @@ const res = (s: number, body?: unknown): HttpResponse => ({ status: s, headers: 
 
 describe('refusalPreferred (wrong-type, unmarked-member, shared_post.type)', () => {
   it('passes 400, is non_strict for another 4xx or a 2xx, fails a 5xx or a redirect', () => {
-    expect(refusalPreferred()(res(400, {})).verdict).toBe('passed');
-    expect(refusalPreferred()(res(422, {})).verdict).toBe('non_strict');
-    expect(refusalPreferred()(res(200, {})).verdict).toBe('non_strict');
-    expect(refusalPreferred()(res(302)).verdict).toBe('failed');
-    expect(refusalPreferred()(res(500, {})).verdict).toBe('failed');
+    expect(refusalPreferred('status 400')(res(400, {})).verdict).toBe('passed');
+    expect(refusalPreferred('status 400')(res(422, {})).verdict).toBe('non_strict');
+    expect(refusalPreferred('status 400')(res(200, {})).verdict).toBe('non_strict');
+    expect(refusalPreferred('status 400')(res(302)).verdict).toBe('failed');
+    expect(refusalPreferred('status 400')(res(500, {})).verdict).toBe('failed');
   });
 });
 

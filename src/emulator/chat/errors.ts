@@ -13,7 +13,7 @@ export interface FieldError {
 
 export class ChatError extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 405 | 413,
+    readonly status: 400 | 403 | 404 | 405 | 413 | 422,
     readonly errorType: string,
     readonly description: string,
     readonly errors: readonly FieldError[] = [],

@@ -65,13 +65,23 @@ interface Gate<T> {
 /** Signature, then validation, then the caller's existence checks. */
 function gate<T>(ctx: EmulatorContext, request: FastifyRequest, g: Gate<T>): T {
   if (!g.channel) throw notFound('CHANNEL_NOT_FOUND', 'channel does not exist');
-  const validateFirst = ctx.faults.isOn('chat-validate-before-signature');
-  if (!validateFirst) verifyAnyOf(ctx, request, g.channel.secret);
+  const validateFirst = ctx.variations.isOn('chat-validates-before-signature');
+  if (!validateFirst) signatureGate(ctx, () => verifyAnyOf(ctx, request, g.channel!.secret));
   const c = new Validator(ctx.faults, ctx.variations);
   const value = g.validate(c, readJson(ctx.faults, request));
   if (c.errors.length > 0) throw invalidRequest(c.errors);
   if (validateFirst) verifySignature(ctx, request, g.channel.secret);
   return value;
+}
+
+/** A wrong signature is a 403; under `chat-signature-error-crash` the error escapes unmapped, as a 500. */
+function signatureGate(ctx: EmulatorContext, verify: () => void): void {
+  try {
+    verify();
+  } catch (err) {
+    if (ctx.faults.isOn('chat-signature-error-crash') && err instanceof ChatError) throw new Error(`simulated crash in the signature check: ${err.description}`);
+    throw err;
+  }
 }
 
 /** The channel's own secret; under `chat-signature-any-channel-secret`, any registered channel's secret passes too. */
@@ -129,6 +139,7 @@ type P = { Params: Record<string, string> };
 
 function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: ChatState): void {
   const f = ctx.faults;
+  const va = ctx.variations;
 
   // Connect channel
   app.post<P>('/:channelId/connect', async (request, reply) => {
@@ -195,7 +206,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       channel: state.channelOfScope(scopeId),
       validate: (c, raw) => {
         const body = objectOf(c, raw);
-        const madeUp = f.isOn('chat-create-conversation-id-optional') && (typeof body.conversation_id !== 'string' || body.conversation_id === '');
+        const madeUp = va.isOn('chat-create-conversation-id-optional') && (typeof body.conversation_id !== 'string' || body.conversation_id === '');
         const conversationId = madeUp ? `made-up-${randomUUID()}` : c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
         // The unchecked-source fault reads external_id through a validator whose errors are thrown away.
         const externalId = source(f.isOn('chat-create-source-unchecked') ? new Validator(f) : c, body, '');
@@ -222,10 +233,14 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     }
     const channel = state.channelOfScope(scopeId);
     const conn0 = state.connections.get(scopeId);
-    const v = gate(ctx, request, { channel, validate: (c, raw) => validateMessageEvent(c, raw, conn0, channel) });
+    const v = gate(ctx, request, { channel, validate: (c, raw) => ignoredOnEditRefused(c, validateMessageEvent(c, raw, conn0, channel)) });
     const conn = connected(state, scopeId);
     const body = v.event === 'edit_message' ? await editMessage(ctx, state, conn, v) : await newMessage(ctx, state, conn, v);
-    return json(reply, f.isOn('chat-message-response-flat') ? body.new_message : body);
+    if (v.event === 'edit_message' && va.isOn('chat-edit-answer-empty')) return emptyOk(reply);
+    const nm = body.new_message;
+    if (va.isOn('chat-new-message-answer-without-ids')) { delete nm.conversation_id; delete nm.ref_id; }
+    if (va.isOn('chat-receiver-id-omitted') && nm.receiver_id === null) delete nm.receiver_id;
+    return json(reply, f.isOn('chat-message-response-flat') ? nm : body);
   });
 
   // Update delivery status
@@ -252,10 +267,14 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       validate: (c) => {
         const query = (request.query ?? {}) as Record<string, unknown>;
         crashOnOddInput(f, undefined, query);
-        const read = f.isOn('chat-history-query-lenient') ? lenientInt : queryInt;
+        const read = va.isOn('chat-history-query-clamped') ? lenientInt : queryInt;
         const offset = read(c, query, 'offset', 0) ?? 0;
-        const limit = read(c, query, 'limit', 1) ?? HISTORY_LIMIT_MAX;
-        if (limit > HISTORY_LIMIT_MAX && !f.isOn('chat-history-limit-unenforced')) c.add('limit', `must be at most ${HISTORY_LIMIT_MAX}`);
+        const given = read(c, query, 'limit', 1);
+        const limit = given ?? (f.isOn('chat-history-no-default-limit') ? Number.MAX_SAFE_INTEGER : HISTORY_LIMIT_MAX);
+        if (given !== undefined && limit > HISTORY_LIMIT_MAX && !f.isOn('chat-history-limit-unenforced')) {
+          if (va.isOn('chat-history-limit-over-max-422')) throw new ChatError(422, 'UNPROCESSABLE', `limit must be at most ${HISTORY_LIMIT_MAX}`);
+          c.add('limit', `must be at most ${HISTORY_LIMIT_MAX}`);
+        }
         return { offset, limit };
       },
     });
@@ -263,10 +282,15 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = connected(state, scopeId);
     const chat = state.chatByEitherId(conn, request.params.conversationId!);
     if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
+    if (chat && chat.messages.length === 0 && f.isOn('chat-history-empty-chat-404')) throw notFound('CHAT_NOT_FOUND', 'chat has no messages');
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
     const page = chat ? historyPage(chat.messages, offset, q.limit) : [];
-    if (page.length === 0) return reply.code(204).send();
+    if (page.length === 0) return va.isOn('chat-history-empty-as-200') ? json(reply, { messages: [] }) : reply.code(204).send();
     const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'), lookOf(ctx)));
+    if (va.isOn('chat-history-empty-values-omitted')) for (const item of items) omitEmpty(item);
+    if (va.isOn('chat-history-receive-time')) {
+      page.forEach((m, i) => { if (m.receivedMs !== undefined) Object.assign(items[i]!, { timestamp: Math.floor(m.receivedMs / 1000), msec_timestamp: m.receivedMs }); });
+    }
     if (f.isOn('chat-history-timestamp-ms')) for (const item of items) item.timestamp = item.msec_timestamp;
     return json(reply, { messages: items });
   });
@@ -278,7 +302,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       channel: state.channelOfScope(scopeId),
       validate: (c, raw) => {
         const body = objectOf(c, raw);
-        if (f.isOn('chat-typing-unvalidated')) return;
+        if (va.isOn('chat-typing-unvalidated')) return;
         c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
         c.int(body, 'duration_ms', '', { required: f.isOn('chat-typing-requires-duration'), min: 0 });
         const sender = c.obj(body, 'sender', '', { required: true });
@@ -286,7 +310,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       },
     });
     if (!f.isOn('chat-typing-any-scope')) connected(state, scopeId);
-    return reply.code(204).send();
+    return va.isOn('chat-typing-answers-200') ? emptyOk(reply) : reply.code(204).send();
   });
 
   // Reaction
@@ -306,7 +330,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const user = c.obj(body, 'user', '', { required: !lax });
         if (user) { c.str(user, 'id', 'user', { required: !lax }); c.str(user, 'ref_id', 'user'); }
         const type = lax ? 'react' : c.oneOf(body, 'type', '', ['react', 'unreact'] as const, { required: true });
-        const emoji = c.str(body, 'emoji', '', { required: type === 'react' && f.isOn('chat-react-emoji-required') });
+        const emoji = c.str(body, 'emoji', '', { required: (type === 'react' && va.isOn('chat-react-emoji-required')) || f.isOn('chat-reaction-emoji-required') });
         return { conversationId, conversationRefId, id, msgid, type: type ?? 'react', emoji: emoji ?? '', userId: String((user?.id as string | undefined) ?? '') };
       },
     });
@@ -397,7 +421,7 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   c.str(p, 'conversation_ref_id', 'payload');
   const timestamp = c.int(p, 'timestamp', 'payload', { required: !edit, min: 0 }) ?? 0;
   const msecTimestamp = c.int(p, 'msec_timestamp', 'payload', { required: !edit, min: 0 }) ?? timestamp * 1000;
-  const silent = c.faults.isOn('chat-silent-truthy') ? Boolean(p.silent) : c.bool(p, 'silent', 'payload') ?? false;
+  const silent = c.variations.isOn('chat-silent-truthy') ? Boolean(p.silent) : c.bool(p, 'silent', 'payload') ?? false;
   const msgid = c.str(p, 'msgid', 'payload', { required: !edit, nonEmpty: true });
   const id = edit ? c.str(p, 'id', 'payload') : undefined;
   if (edit && id === undefined && msgid === undefined) c.add('payload.msgid', 'or payload.id is required to edit');
@@ -418,7 +442,7 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
     const isBot = ref === channel.botId;
     if (ref === undefined) c.add('payload.sender.ref_id', 'is required for an outgoing message (an account user id or the bot id)');
     else if (!isBot && !conn.account.userIds.includes(ref)) c.add('payload.sender.ref_id', 'is neither an account user id nor the bot id');
-    if (isBot && msg?.postId !== undefined && !c.faults.isOn('chat-comment-bot-accepted')) c.add('payload.sender.ref_id', 'the bot cannot reply to a comment');
+    if (isBot && msg?.postId !== undefined && !c.variations.isOn('chat-comment-bot-accepted')) c.add('payload.sender.ref_id', 'the bot cannot reply to a comment');
   }
   let replyTo: MessageEvent['replyTo'];
   const rt = c.obj(p, 'reply_to', 'payload');
@@ -460,7 +484,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const resolve = (e: EmbeddedIn) => (e.id !== undefined ? state.message(conn, e.id) : e.msgid !== undefined ? state.message(conn, e.msgid) : undefined);
   if (v.replyTo && (v.replyTo.id !== undefined || v.replyTo.msgid !== undefined)) {
     const quoted = resolve(v.replyTo);
-    if (!quoted || (!f.isOn('chat-reply-any-chat') && quoted.chat !== chat)) {
+    if (!quoted || (!ctx.variations.isOn('chat-reply-to-any-chat') && quoted.chat !== chat)) {
       throw invalidRequest([{ field: 'payload.reply_to.message', message: 'must be a message of the same chat' }]);
     }
   }
@@ -477,7 +501,10 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     throw invalidRequest([{ field: 'payload.conversation_ref_id', message: 'is not a chat of this channel connection' }]);
   }
   // The client's reply to a write-first chat links it: the conversation continues in the chat the account started.
-  if (!chat && referred && referred.conversationId === '' && !f.isOn('chat-write-first-not-linked')) {
+  if (!chat && referred && referred.conversationId === '' && f.isOn('chat-write-first-reply-refused')) {
+    throw invalidRequest([{ field: 'payload.conversation_ref_id', message: 'names a chat without conversation_id' }]);
+  }
+  if (!chat && referred && referred.conversationId === '' && !ctx.variations.isOn('chat-write-first-not-linked')) {
     state.linkConversation(conn, v.conversationId, referred);
     chat = referred;
   }
@@ -492,7 +519,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const { sharedPost, deliveryStatus: given } = v.message;
   const status = given ?? (f.isOn('chat-status-default-delivered') ? { code: 1 } : undefined);
   const m: StoredMessage = {
-    id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp,
+    id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp, receivedMs: ctx.clock.nowMs(),
     sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
     ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
     ...(status && { status }),
@@ -532,27 +559,55 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
  * connection (a chat of another account's connection is not; the scope is what a request reaches, §2.4).
  */
 function forwardedChatKnown(ctx: EmulatorContext, state: ChatState, conn: Connection, refId: string): boolean {
-  if (ctx.faults.isOn('chat-forwards-ref-id-unchecked')) return true;
+  if (ctx.faults.isOn('chat-forwards-ref-id-unchecked') || ctx.variations.isOn('chat-forwards-ref-id-unchecked')) return true;
   if (state.chatByEitherId(conn, refId)) return true;
   return ctx.faults.isOn('chat-forwards-ref-id-any-account') && [...state.connections.values()].some((other) => state.chatByEitherId(other, refId) !== undefined);
 }
 
 /** A non-silent incoming message notifies the account, and the first one of a chat creates its unsorted lead. */
 function recordIncoming(ctx: EmulatorContext, state: ChatState, conn: Connection, chat: Chat, m: StoredMessage, externalId: string | undefined): void {
+  // The late-effects variation records both 10 s after the answer (they are decided now, as the message is).
+  const later = (record: () => void) => (ctx.variations.isOn('chat-effects-late') ? void setTimeout(record, LATE_EFFECT_MS).unref() : record());
   const now = ctx.clock.nowSeconds();
   const first = chat.leadId === undefined;
   if (first || !ctx.faults.isOn('chat-notification-first-only')) {
-    state.notifications.push({ id: state.notifications.length + 1, scope_id: conn.scopeId, chat_id: chat.id, conversation_id: chat.conversationId, msgid: m.clientId, text: m.content.text, created_at: now });
+    // Two notifications (the new chat, and its message) only for a chat's very first message, not after a silent import.
+    const times = first && chat.messages.length <= 1 && ctx.variations.isOn('chat-first-message-notifies-twice') ? 2 : 1;
+    later(() => {
+      for (let i = 0; i < times; i += 1) state.notifications.push({ id: state.notifications.length + 1, scope_id: conn.scopeId, chat_id: chat.id, conversation_id: chat.conversationId, msgid: m.clientId, text: m.content.text, created_at: now });
+    });
   }
   if (!first && !ctx.faults.isOn('chat-lead-per-message')) return;
   const ext = externalId ?? chat.sourceExternalId;
-  chat.leadId = state.nextLeadId();
+  const leadId = (chat.leadId = state.nextLeadId());
   const u = chat.user;
-  state.leads.push({
-    id: chat.leadId, scope_id: conn.scopeId, account_id: conn.account.amojoId, chat_id: chat.id, conversation_id: chat.conversationId,
-    pipeline_id: state.pipelineFor(conn, ext), source_external_id: ext ?? null,
+  const pipelineId = state.pipelineFor(conn, ext);
+  later(() => state.leads.push({
+    id: leadId, scope_id: conn.scopeId, account_id: conn.account.amojoId, chat_id: chat.id, conversation_id: chat.conversationId,
+    pipeline_id: pipelineId, source_external_id: ext ?? null,
     contact: { name: u.name, ...(!ctx.faults.isOn('chat-profile-not-in-contact') && { ...(u.phone !== undefined && { phone: phoneShown(u.phone, ctx.variations) }), ...(u.email !== undefined && { email: u.email }) }) }, created_at: now,
-  });
+  }));
+}
+
+/** How late the `chat-effects-late` variation records a lead or a notification: inside the 15 s effect window. */
+const LATE_EFFECT_MS = 10_000;
+
+/** The fields §4.3 says are ignored on edit; the `chat-edit-ignored-fields-refused` variation refuses an edit carrying one. */
+const IGNORED_ON_EDIT = ['source', 'sender', 'receiver', 'reply_to', 'forwards'] as const;
+
+function ignoredOnEditRefused(c: Validator, v: MessageEvent): MessageEvent {
+  if (v.event === 'edit_message' && c.variations.isOn('chat-edit-ignored-fields-refused')) {
+    for (const k of IGNORED_ON_EDIT) if (Object.hasOwn(v.p, k)) c.add(`payload.${k}`, 'is not taken on edit');
+  }
+  return v;
+}
+
+/** "Empty values may be omitted" (§4.3 history): the `chat-history-empty-values-omitted` variation leaves them out. */
+function omitEmpty(item: Record<string, unknown>): void {
+  for (const key of ['sender', 'receiver', 'message']) {
+    const o = item[key];
+    if (o && typeof o === 'object') for (const [k, val] of Object.entries(o)) if (val === '' || val === null) delete (o as Record<string, unknown>)[k];
+  }
 }
 
 /** The sender of an outgoing message: an account user (ref_id = user id) or the bot (ref_id = bot id); no client id. */

@@ -64,6 +64,8 @@ export interface StoredMessage {
   readonly seq: number;
   readonly timestamp: number;
   readonly msecTimestamp: number;
+  /** When the emulator received it (ms): what the `chat-history-receive-time` variation shows instead of the send time. */
+  readonly receivedMs?: number;
   readonly sender: Person;
   readonly receiver?: Person;
   content: MessageIn;

@@ -3,7 +3,7 @@
  * 400 names all of them. Wrong JSON types are refused, never coerced. The object validators mirror the spec tables.
  */
 import type { FaultSwitches } from '../faults.js';
-import type { VariationSwitches } from '../variations.js';
+import { VariationSwitches } from '../variations.js';
 import type { FieldError } from './errors.js';
 
 export const MESSAGE_TYPES = ['text', 'contact', 'file', 'video', 'picture', 'voice', 'audio', 'sticker', 'location'] as const;
@@ -24,7 +24,8 @@ const has = (o: Obj, k: string) => Object.hasOwn(o, k) && o[k] !== undefined;
 /** Collects field errors; each accessor returns the value when it is valid, undefined otherwise. */
 export class Validator {
   readonly errors: FieldError[] = [];
-  constructor(readonly faults: FaultSwitches, readonly variations?: VariationSwitches) {}
+  /** `variations`: the allowed variations of the emulator (../variations.ts); none when a validator only checks. */
+  constructor(readonly faults: FaultSwitches, readonly variations: VariationSwitches = new VariationSwitches()) {}
 
   add(field: string, message: string): void {
     this.errors.push({ field, message });
@@ -45,8 +46,10 @@ export class Validator {
     if (this.#absent(o, k, path, !!opts.required, !!opts.optional)) return undefined;
     const v = o[k];
     if (typeof v !== 'string') {
-      if (this.#wrongType()) this.add(join(path, k), 'must be a string');
-      return typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+      // Under the wrong-types fault scalars are coerced; what cannot be coerced (an object, an array, null) is refused.
+      const coerced = typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+      if (this.#wrongType() || coerced === undefined) this.add(join(path, k), 'must be a string');
+      return coerced;
     }
     if (opts.nonEmpty && v.length === 0) this.add(join(path, k), 'must not be empty');
     return v;
@@ -56,8 +59,8 @@ export class Validator {
     if (this.#absent(o, k, path, !!opts.required, !!opts.optional)) return undefined;
     const v = o[k];
     if (typeof v !== 'number' || !Number.isSafeInteger(v)) {
-      if (this.#wrongType()) this.add(join(path, k), 'must be an integer');
-      const n = Number(v);
+      const n = typeof v === 'string' || typeof v === 'boolean' ? Number(v) : Number.NaN;
+      if (this.#wrongType() || !Number.isSafeInteger(n)) this.add(join(path, k), 'must be an integer');
       return Number.isSafeInteger(n) ? n : undefined;
     }
     if (opts.min !== undefined && v < opts.min) this.add(join(path, k), `must be at least ${opts.min}`);

@@ -37,6 +37,8 @@ export interface ChatReal {
 }
 
 type Cmd = fc.AsyncCommand<ChatModel, ChatReal>;
+/** One command of the model-based chat rule. */
+export type ChatCommand = Cmd;
 
 const ok = (res: { status: number; text: string }, what: string): void => {
   if (!isSuccess(res.status)) throw new ModelMismatch(`${what} answered ${res.status}: ${res.text.slice(0, 120)}`);
@@ -174,6 +176,18 @@ function orderOf(expected: readonly ModelMessage[], items: readonly HistoryItem[
 }
 
 export const CONVERSATIONS = 2;
+
+/**
+ * Sequences run every time before the generated ones, whatever the case count (the quick profile's 5 cases may draw
+ * no edit or no paged read): messages, an edit by msgid and one by id, an import, and history read in pages of 2 and 3.
+ */
+export function namedChatSequences(): Iterable<ChatCommand>[] {
+  return [[
+    new CreateChat(0), new Send(0, 'one'), new Send(0, 'two'), new Send(0, 'three'), new Edit(0, 1, 'edited', false),
+    new Send(1, 'a'), new Import(1, 3), new Edit(1, 0, 'by id', true), new History(0, 2), new History(1, 3),
+    new Status(0, 0, 2), new React(1, 1, 'react'),
+  ]];
+}
 
 /** Command sequences over two conversations. */
 export function chatCommands(maxCommands = 10): fc.Arbitrary<Iterable<Cmd>> {

@@ -205,6 +205,17 @@ export const EXTERNAL_ID_BOUNDARY = { accepted: 'x'.repeat(40), refused: 'x'.rep
 
 // ---- robustness: arbitrary bodies at the message endpoint
 
+/** Odd events every run tries, whatever the case count: `payload.message` of every JSON type but an object, no payload. */
+export const ODD_MESSAGE_EVENTS: readonly unknown[] = [
+  { event_type: 'new_message', payload: { message: 'text' } },
+  { event_type: 'new_message', payload: { message: null } },
+  { event_type: 'new_message', payload: { message: [1, 2] } },
+  { event_type: 'new_message', payload: { message: 42 } },
+  { event_type: 'new_message', payload: 'not an object' },
+  { event_type: 'new_message' },
+  [],
+];
+
 export const oddMessageEvent: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.record({

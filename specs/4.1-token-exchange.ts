@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import {
-  acceptanceOf, accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, freshCode, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observedStatus, propertyRule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage, type TokenField, tokensOf,
+  acceptanceOf, accountRequest, anyJsonBody, applyMutation, codeGrant, defineSpec, exchange, exchangeFreshCode, exchangeRule, freshCode, jsonContentType, jsonObjectBody, mutation, type Mutation, noSecretEcho, noServerError, notJsonText, observedStatus, propertyRule, sweepRule, type RuleContext, type RuleDraft, type RuleMeta, status, TOKEN_FIELDS, type TokenBreakage, type TokenField, tokensOf,
 } from './kit.js';
 
 const refusal = [status(400), jsonContentType, jsonObjectBody] as const;
@@ -58,13 +58,21 @@ function brokenExchangeRule(field: TokenField, breakage: TokenBreakage): RuleDra
       + (acceptanceOf({ field, breakage, wrongType: 'wrapped-in-array' }) === 'non_strict' ? ` Accepted is non_strict: ${breakage === 'wrong-type' ? 'a value of another JSON type coerced (["<valid>"]) is a departure, not a breach, and for a member that is no credential so is any other' : 'the table does not mark the member required'}.` : '')
       + (JUDGES_BODY.has(`oauth.token.${field.replace('_', '-')}.${breakage}`) ? ' The refusal of a JSON request must be an application/json object with details (§4.1 "also on error").' : ' The refusal\'s body is judged by oauth.token.code.wrong and oauth.token.client-id.missing (one observation, one verdict).'),
   };
-  return propertyRule<{ m: Mutation; encoding: 'json' | 'form' }>(meta, {
+  type Case = { m: Mutation; encoding: 'json' | 'form' };
+  // The shapes a wrong type takes ([valid], { value: valid }, true) every run, whatever the case count: each has its own
+  // reading (a coerced valid value is non_strict, a loose `true` taken as a secret is a breach).
+  const named: Case[] = breakage === 'wrong-type'
+    ? [{ m: { field, breakage, wrongType: 'wrapped-in-array' }, encoding: 'json' }, { m: { field, breakage, wrongType: 'wrapped-in-object' }, encoding: 'json' }, { m: { field, breakage, wrongType: 'other', value: true }, encoding: 'json' }]
+    : [];
+  return sweepRule<Case>(meta, {
+    named,
     cases: () => fc.record({
       m: mutation(field, breakage),
       encoding: breakage === 'wrong-type' ? fc.constant('json' as const) : fc.constantFrom('json' as const, 'form' as const),
     }),
     send: async (t, { m, encoding }) => exchange(t, await brokenRequest(t, m), encoding),
     expect: (_t, { m, encoding }) => refusalOf(meta.id, m, encoding),
+    label: ({ m, encoding }) => `${'wrongType' in m ? m.wrongType : m.breakage} (${encoding})`,
   });
 }
 

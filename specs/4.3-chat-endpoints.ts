@@ -5,9 +5,9 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, arrayAt, chatPaths, chatSession, ChatSession, connectAnswer, connectBody, countByClientId, createdChat, defaultOrAbsent, defineSpec,
+  applyCase, arrayAt, ODD_MESSAGE_EVENTS, sweepRule, chatPaths, chatSession, ChatSession, connectAnswer, connectBody, countByClientId, createdChat, defaultOrAbsent, defineSpec,
   describeCase, editMessageBody, emptyOrJsonBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt,
-  jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, propertyRule, rule, sampleMessage,
+  jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, rule, sampleMessage,
   status, sweepCases, sweepThenProperty, isSuccess, nonStrict, refusalPreferred, scenarioRule, step, whenAccepted, caseReading, editAnswer,
   effectCountsOver, leadsAre, notificationsAre, leadsOnceSeen, emptyHistory, pageSize, overLimit, refusalChecks, jsonContentTypeIfRefused,
 } from './kit.js';
@@ -515,13 +515,15 @@ export default defineSpec({
     ),
 
     // ---- robustness
-    propertyRule<unknown>(
+    sweepRule<unknown>(
       { id: 'chat.message.no-server-error', level: 'should', requires: [], title: 'Arbitrary JSON at the message endpoint, correctly signed, never causes a 5xx',
         covers: [SEND('payload'), SEND('message')] },
       {
+        named: ODD_MESSAGE_EVENTS,
         cases: () => oddMessageEvent,
         send: async (t, body) => (await chatSession(t)).postEvent(body),
         expect: [noServerError],
+        label: (body) => JSON.stringify(body).slice(0, 60),
       },
     ),
   ],

@@ -4,7 +4,7 @@
  * (parallel messages to one conversation each appear once).
  */
 import {
-  chatCommands, chatSession, countByClientId, defineSpec, fail, ModelMismatch, nonStrict, observed, pass, rule, runChatModel,
+  type ChatCommand, chatCommands, chatSession, countByClientId, defineSpec, fail, ModelMismatch, namedChatSequences, nonStrict, observed, pass, rule, runChatModel, sweepThenProperty,
 } from './kit.js';
 
 const SEND = (f: string) => `4.3/Send, edit or import a message/${f}`;
@@ -23,7 +23,7 @@ export default defineSpec({
         const s = await chatSession(t);
         await s.scope();
         const orders = new Set<string>();
-        return t.property(chatCommands(), async (cmds) => {
+        const check = async (cmds: Iterable<ChatCommand>) => {
           try {
             const departures = await runChatModel(s, cmds, orders);
             return [pass('model', 'the history matched the model'), ...departures.map((d) => nonStrict('model', d))];
@@ -31,7 +31,8 @@ export default defineSpec({
             if (err instanceof ModelMismatch) return [fail('model', err.message)];
             throw err;
           }
-        });
+        };
+        return sweepThenProperty(t, { named: namedChatSequences(), check, cases: chatCommands(), what: 'named sequences' });
       },
     ),
     rule(

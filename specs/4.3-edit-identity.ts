@@ -6,7 +6,7 @@
  */
 import {
   absentFromHistory, clientError, type Conversation, conversationWith, defineSpec, type DuplicateSeen, editMessageBody, equals, exchangeRule,
-  heldOnce, holdsMessages, type HistoryItem, observedDuplicate, scenarioRule, status, step, textIs, valueFields,
+  heldOnce, holdsMessages, type HistoryItem, observedDuplicate, scenarioRule, step, textIs, valueFields,
   chatSession, type ChatSession, type ForeignChat, foreignChat, postToScope, recorded, editCarrying, ignoredOnEdit, leadsOnceSeen, leadsWatched, type LeadsSeen,
 } from './kit.js';
 

@@ -13,7 +13,7 @@ import { ControlError, Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import { chatPaths, createChatBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
-import { chatSession, configuredChannel, HISTORY_WINDOW_MS, type ChatSession } from './chat.js';
+import { chatSession, HISTORY_WINDOW_MS, type ChatSession } from './chat.js';
 import { secondAccountId } from './live-chat.js';
 
 export interface SentMessage {

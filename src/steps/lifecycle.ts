@@ -204,8 +204,10 @@ export async function disconnectAndReceive(t: RuleContext): Promise<{ hook: Rece
   await t.hooks();
   const accountId = await sideAccount(t);
   await consentRedirect(t, { accountId });
+  // A hook received before this disconnect is not its hook (an earlier rule's, or a retry of it).
+  const since = Date.now();
   await t.control.call('POST', '/disconnect', { account_id: accountId });
-  const hook = await t.waitForHook((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), { within: HOOK_WINDOW_MS });
+  const hook = await t.waitForHook((h) => h.receivedAt >= since && (h.query.get('account_id') === String(accountId) || !h.query.has('account_id')), { within: HOOK_WINDOW_MS });
   return { hook, accountId };
 }
 

@@ -51,12 +51,10 @@ export async function disconnectIntegration(ctx: EmulatorContext, integration: I
   if (integration.clientId === ctx.world.integration.clientId) ctx.integrationDisconnected(account.id);
   const outcome = { account_id: account.id, client_id: integration.clientId, was_installed: wasInstalled, revoked };
   if (!integration.hookUrl) return outcome;
-  const hook = await sendHook(integration.hookUrl, disconnectHookQuery(ctx, integration, account));
-  // The `disconnect-hook-retried` variation: a retry queue delivers the same hook again a little later.
-  if (ctx.variations.isOn('disconnect-hook-retried')) {
-    const again = disconnectHookQuery(ctx, integration, account);
-    setTimeout(() => void sendHook(integration.hookUrl!, again), RETRY_DELAY_MS);
-  }
+  const query = disconnectHookQuery(ctx, integration, account);
+  const hook = await sendHook(integration.hookUrl, query);
+  // The `disconnect-hook-retried` variation: a retry queue delivers the same hook, as it was, again a little later.
+  if (ctx.variations.isOn('disconnect-hook-retried')) setTimeout(() => void sendHook(integration.hookUrl!, query), RETRY_DELAY_MS);
   // Only for the `disconnect-hook-twice-differing` fault: the chat channel's disconnect sends a hook of its own.
   if (ctx.faults.isOn('disconnect-hook-twice-differing')) {
     const other = disconnectHookQuery(ctx, integration, account);

@@ -212,6 +212,8 @@ export const VARIATIONS = defineVariations([
   { name: 'chat-effects-late', description: 'Unsorted leads and notifications are recorded 10 s after the message that causes them was answered.',
     basis: 'effect-window (C66): "Response 200 (accepted for processing; the message appears after processing)"; an expected lead or notification may come within the 15 s window.',
     run: { fullWindows: true }, scope: CHAT_SCOPE },
+  { name: 'chat-text-nfc', description: 'Every string of a chat body is stored in Unicode normalisation form C (a combining accent joined to its letter), so texts and names come back composed.',
+    basis: 'answer-member: the same characters in another normalisation form (Unicode UAX #15) are not literally the text sent but the same text; the review reads it non_strict (K39).', scope: CHAT_SCOPE },
   // (end of chat, second part)
 ] as const);
 

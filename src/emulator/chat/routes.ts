@@ -68,7 +68,7 @@ function gate<T>(ctx: EmulatorContext, request: FastifyRequest, g: Gate<T>): T {
   const validateFirst = ctx.variations.isOn('chat-validates-before-signature');
   if (!validateFirst) signatureGate(ctx, () => verifyAnyOf(ctx, request, g.channel!.secret));
   const c = new Validator(ctx.faults, ctx.variations);
-  const value = g.validate(c, readJson(ctx.faults, request));
+  const value = g.validate(c, readJson(ctx.faults, request, ctx.variations));
   if (c.errors.length > 0) throw invalidRequest(c.errors);
   if (validateFirst) verifySignature(ctx, request, g.channel.secret);
   return value;
@@ -100,7 +100,7 @@ function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: stri
   }
 }
 
-function readJson(faults: FaultSwitches, request: FastifyRequest): unknown {
+function readJson(faults: FaultSwitches, request: FastifyRequest, variations: VariationSwitches): unknown {
   const raw = request.rawBody;
   if (!raw || raw.length === 0) return undefined;
   const text = bodyText(raw, faults);
@@ -112,7 +112,15 @@ function readJson(faults: FaultSwitches, request: FastifyRequest): unknown {
     throw invalidRequest([{ field: 'body', message: 'is not valid JSON' }]);
   }
   crashOnOddInput(faults, body);
-  return body;
+  return variations.isOn('chat-text-nfc') ? nfc(body) : body;
+}
+
+/** Only for the `chat-text-nfc` variation: every string of the body in Unicode normalisation form C, as stored. */
+function nfc(value: unknown): unknown {
+  if (typeof value === 'string') return value.normalize('NFC');
+  if (Array.isArray(value)) return value.map(nfc);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nfc(v)]));
+  return value;
 }
 
 function objectOf(c: Validator, body: unknown): Obj {

@@ -83,6 +83,22 @@ export default defineSpec({
     ),
 
     exchangeRule(
+      { id: 'api.bearer.valid-before-expiry', section: '3.1', requires: ['control'], needs: ['clock'], exclusive: true,
+        title: 'An access token still works a minute before the expires_in its exchange stated',
+        reading: '§2.2: the access token\'s "Lifetime is returned as expires_in"; §3.1: it expires when expires_in seconds have elapsed, so until then it works (200). Probed from the expires_in the server stated (the lifetime reading), with the control clock moved to a minute before it; its refusal after it is judged by api.bearer.stale-token-error.' },
+      {
+        send: async (t) => {
+          const { access_token, expires_in } = await obtainTokens(t);
+          if (typeof expires_in !== 'number' || expires_in <= 2 * MINUTE) throw new Precondition('the token response has no expires_in over two minutes (oauth.token-response.expires-in judges that)');
+          return withClockAdvanced(t, async (advance) => {
+            await advance(expires_in - MINUTE);
+            return t.send(accountRequest(t.target, access_token));
+          });
+        },
+        expect: [status(200)],
+      },
+    ),
+    exchangeRule(
       { id: 'api.long-lived.works', requires: [], needs: ['long-lived-token'], title: 'A long-lived token works as a bearer at /api/v4/account',
         reading: '§5.1.1: the bearer is an access token from the exchange or a long-lived token; created through the control API (the Keys tab), else LONG_LIVED_TOKEN.',
         covers: ['2.2/Long-lived token', '8/Long-lived token lifetime'] },

@@ -5,7 +5,7 @@
  * CLIENT_ID, else CLIENT_ID_2 of the settings (src/steps/integrations.ts).
  */
 import {
-  accountRequest, asClient, type ClientCredentials, codeFor, codeGrant, defineSpec, exchange, freshCode, jsonObjectBody, obtainTokens, otherIntegration, refreshGrant, type RuleContext, scenarioRule, status, step, type TokenPair, tokensFor,
+  accountRequest, asClient, type ClientCredentials, codeFor, codeGrant, defineSpec, exchange, exchangeRule, foreignAddress, freshCode, jsonObjectBody, noTokenIssued, obtainTokens, otherIntegration, refreshGrant, type RuleContext, scenarioRule, status, step, tokenRequest, type TokenPair, tokensFor,
 } from './kit.js';
 
 const refusal = [status(400), jsonObjectBody] as const;
@@ -54,8 +54,8 @@ export default defineSpec({
     ),
     scenarioRule<Credentials>(
       { id: 'oauth.token.grant-confusion', requires: [], needs: ['fresh-code'],
-        title: 'A credential sent in another grant\'s field (a code as refresh_token, an access or refresh token as code) is refused',
-        reading: '§4.1: code is used with authorization_code and refresh_token with refresh_token; each grant accepts only its own kind of credential (RFC 6749 §4.1.3, §6). The code sent as refresh_token is fresh and unused, so only the confusion can refuse it. 400; another 4xx is non_strict.' },
+        title: 'A credential sent in another grant\'s field (a code as refresh_token, an access or refresh token as code), or under another grant_type, is refused',
+        reading: '§4.1: code is used with authorization_code and refresh_token with refresh_token; each grant accepts only its own kind of credential (RFC 6749 §4.1.3, §6), and the grant is the one grant_type names, whatever credential the body carries (a valid refresh token under grant_type authorization_code, a valid code under refresh_token). The code is fresh and unused, so only the confusion can refuse it. 400; another 4xx is non_strict.' },
       {
         setup: pairAndCode,
         steps: [
@@ -63,7 +63,22 @@ export default defineSpec({
           step<Credentials>('an access token as refresh_token', (t, f) => exchange(t, refreshGrant(t.target, f.pair.access_token)), refusal),
           step<Credentials>('a refresh token as code', (t, f) => exchange(t, codeGrant(t.target, f.pair.refresh_token)), refusal),
           step<Credentials>('an access token as code', (t, f) => exchange(t, codeGrant(t.target, f.pair.access_token)), refusal),
+          // The grant is grant_type's, whatever credential the body carries (a server choosing by the fields present).
+          step<Credentials>('grant_type authorization_code carrying only a valid refresh_token', (t, f) => exchange(t, { ...refreshGrant(t.target, f.pair.refresh_token), grant_type: 'authorization_code' }), refusal),
+          step<Credentials>('grant_type refresh_token carrying only a valid code', (t, f) => exchange(t, { ...codeGrant(t.target, f.code), grant_type: 'refresh_token' }), refusal),
         ],
+      },
+    ),
+    exchangeRule(
+      { id: 'oauth.token.code-bound-to-account', requires: [], needs: ['fresh-code', 'second-base-url'],
+        title: 'A code granted in one account is refused at another account\'s address, and no token comes of it',
+        reading: 'Preamble: {base_url} is "the address of one customer account" and serves /oauth2/access_token; §4.1: on Allow the integration is installed in the chosen account. A code granted in the run\'s account, exchanged at a second account\'s address (BASE_URL_2, else the control API\'s), would install nothing there: refused with 400 (another 4xx non_strict), no token issued (security: a token for an account the user did not choose).' },
+      {
+        send: async (t) => {
+          const { address } = await foreignAddress(t);
+          return t.send(tokenRequest({ ...t.target, baseUrl: address }, codeGrant(t.target, await freshCode(t))));
+        },
+        expect: [status(400), noTokenIssued],
       },
     ),
     scenarioRule<Credentials>(

@@ -20,6 +20,18 @@ export default defineSpec({
         reading: '§5.1.1: every /api/v4 request carries the bearer. 401 as RFC 6750 §3.1 states; 403 is non_strict.' },
       { send: (t) => t.send(accountRequest(t.target, undefined)), expect: [status(401)] },
     ),
+    exchangeRule(
+      { id: 'api.basic.client-credentials', requires: [],
+        title: 'The integration\'s client_id and secret as HTTP Basic credentials are refused at /api/v4/account with 401',
+        reading: '§5.1.1: every /api/v4 request carries a bearer access token (or a long-lived token); the integration\'s own credentials are for the token endpoint (§5.1.3), not for the API (security: credentials that bypass the grant). 401; 403 is non_strict.' },
+      {
+        send: (t) => t.send({
+          method: 'GET', url: `${t.target.baseUrl}/api/v4/account`,
+          headers: { authorization: `Basic ${Buffer.from(`${t.credentials.clientId}:${t.credentials.clientSecret}`).toString('base64')}` },
+        }),
+        expect: [status(401)],
+      },
+    ),
     propertyRule(
       { id: 'api.bearer.malformed', requires: [], title: '/api/v4/account with a malformed or unknown bearer is refused with 401',
         reading: '§5.1.1 and RFC 6750 §3.1: a missing scheme, an empty token, another scheme, or a token nobody issued is invalid_token / invalid_request, 401; 403 is non_strict. Each case names what is wrong with the header.' },

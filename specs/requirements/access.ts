@@ -58,7 +58,7 @@ export const ACCESS = requirements([
       passed: 'the other account\'s base_url refuses the token with 401',
       non_strict: 'another 4xx',
     },
-    rules: ['api.base-url.per-account'],
+    rules: ['api.base-url.per-account', 'oauth.token.code-bound-to-account'],
   },
   {
     id: 'REQ-0-bodies-json', section: '0', source: 'prose', level: 'must',
@@ -410,7 +410,7 @@ export const ACCESS = requirements([
       passed: 'expires_in present, an int of seconds; the token works until then',
       failed: 'expires_in missing or not an int',
     },
-    rules: ['oauth.token-response.expires-in', 'api.bearer.expired'],
+    rules: ['oauth.token-response.expires-in', 'api.bearer.expired', 'api.bearer.valid-before-expiry'],
   },
   {
     id: 'REQ-2.2-access-token-private', section: '2.2', source: 'table', level: 'must',
@@ -766,7 +766,7 @@ export const ACCESS = requirements([
       passed: 'the access token refused after expires_in (or exp) has passed',
       failed: 'accepted after expires_in has passed, or refused before',
     },
-    rules: ['api.bearer.expired'],
+    rules: ['api.bearer.expired', 'api.bearer.valid-before-expiry'],
   },
   {
     id: 'REQ-3.1-access-expired-refresh', section: '3.1', source: 'table', level: 'must',
@@ -1508,7 +1508,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx',
       failed: 'answered with data',
     },
-    rules: ['api.bearer.missing', 'api.bearer.malformed', 'api.bearer.every-endpoint'],
+    rules: ['api.bearer.missing', 'api.bearer.malformed', 'api.bearer.every-endpoint', 'api.basic.client-credentials'],
   },
   {
     id: 'REQ-5.1-exchange-or-long-lived', section: '5.1', source: 'prose', level: 'must',

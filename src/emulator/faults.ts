@@ -103,6 +103,16 @@ export const FAULTS = defineFaults([
     caughtBy: ['oauth.token.client-id.wrong', 'oauth.token.body-not-json'] },
   { name: 'crash-on-malformed-body', description: 'An unparseable request body yields a 500.',
     caughtBy: ['oauth.token.body-not-json', 'oauth.token.no-server-error'] },
+  // Wrong answers of the access statements (issue 20): a grant by its fields, a code at another account's address, the
+  // client's own credentials as API credentials, a token that dies before its expires_in
+  { name: 'grant-chosen-by-fields', description: 'The grant is chosen by the credential the body carries: grant_type authorization_code with only a refresh_token refreshes, grant_type refresh_token with only a code exchanges it.',
+    caughtBy: ['oauth.token.grant-confusion'] },
+  { name: 'code-any-account-address', description: 'A code granted in one account is exchanged at another account\'s address ({base_url}) as if it were that account\'s.',
+    caughtBy: ['oauth.token.code-bound-to-account'] },
+  { name: 'api-accepts-client-basic', description: 'The account API takes the integration\'s client_id and secret as HTTP Basic credentials and answers as the administrator.',
+    caughtBy: ['api.basic.client-credentials'] },
+  { name: 'access-token-dies-early', description: 'An access token is refused after half the lifetime its expires_in stated.',
+    caughtBy: ['api.bearer.valid-before-expiry'] },
   // Bytes that are not UTF-8 inside a JSON string (RFC 8259 §8.1): refused or decoded, never a crash
   { name: 'crash-on-invalid-utf8', description: 'A JSON body with bytes that are not UTF-8 (inside a string) yields a 500 at the token endpoint.',
     caughtBy: ['oauth.token.invalid-utf8'] },

@@ -45,6 +45,12 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
       return;
     }
+    // Only for the `api-accepts-client-basic` fault: the integration's own credentials as HTTP Basic act as the administrator.
+    if (ctx.faults.isOn('api-accepts-client-basic') && isClientBasic(ctx, request.headers.authorization)) {
+      const { account, admin, integration } = ctx.world;
+      request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
+      return;
+    }
     const token = bearerToken(request.headers.authorization, !ctx.variations.isOn('bearer-scheme-exact-case'));
     if (token === undefined) {
       if (!ctx.faults.isOn('no-www-authenticate')) reply.header('www-authenticate', challenge(ctx));
@@ -55,7 +61,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token')) {
       throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
     }
-    if (record.expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry')) {
+    // Only for the `access-token-dies-early` fault: the token lives half of what expires_in said.
+    const expiresAtMs = ctx.faults.isOn('access-token-dies-early') ? record.issuedAtMs + (record.expiresAtMs - record.issuedAtMs) / 2 : record.expiresAtMs;
+    if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry')) {
       throw invalidToken(ctx, reply, 'The access token has expired', { stale: true });
     }
     if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid');
@@ -65,6 +73,14 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     }
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
+}
+
+/** The integration's client_id and secret as an HTTP Basic credential (RFC 7617). */
+function isClientBasic(ctx: EmulatorContext, header: string | undefined): boolean {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
+  if (!m) return false;
+  const { clientId, clientSecret } = ctx.world.integration;
+  return Buffer.from(m[1]!, 'base64').toString('utf8') === `${clientId}:${clientSecret}`;
 }
 
 /** `stale`: a token that was valid once (expired or revoked), where the `stale-token-challenge-bare` fault applies. */

@@ -97,6 +97,10 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     ? [...ctx.store.codes.values()].find((c) => c.clientId === clientId && c.usedAtMs === undefined && c.revokedAtMs === undefined)
     : ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
+  // {base_url} is one account's address: a code granted in another account is not this account's to exchange.
+  if (site.addressed && site.addressed.id !== code.accountId && !ctx.faults.isOn('code-any-account-address')) {
+    throw invalid('Authorization code was issued for another account', 'The authorization code was granted in another account than this address\'s', 'invalid_grant');
+  }
   if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
     throw invalid('Authorization code was not issued to this client', 'The authorization code belongs to another client', 'invalid_grant');
   }

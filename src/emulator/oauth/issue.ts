@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { addCalendarMonthsUtc } from '../clock.js';
 import type { EmulatorContext } from '../context.js';
 import { secretToken } from '../random.js';
+import type { Account } from '../world.js';
 import { signAccessToken } from './jwt.js';
 
 /** §2.2: "Valid 20 minutes". */
@@ -37,6 +38,8 @@ export function issueCode(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>): st
 /** Where the token is issued: the host the client called, which `api_domain` and `base_domain` name (../origin.ts). */
 export interface IssueSite {
   readonly host: string;
+  /** The account whose own address (`{base_url}`) the exchange was sent to; none for the instance's root address. */
+  readonly addressed?: Account;
 }
 
 export interface IssuedAccessToken {

@@ -5,6 +5,7 @@
  * here (docs/field-notes.md): §4.1 states application/json "(also on error)" and the refusal rules check exactly
  * that, so the strict reference follows the spec (docs/emulator.md, "Error content types").
  */
+import { addressedAccount } from '../account-address.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyEncoding, objectBody, UnsupportedBody } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
@@ -24,7 +25,8 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     // Only for the `token-endpoint-down` fault: the token store is unreachable.
     if (ctx.faults.isOn('token-endpoint-down')) throw new ProblemError({ status: 503, detail: 'The token store is unavailable' });
     const params = new TokenParams(readBody(ctx, request), ctx.faults, ctx.variations);
-    const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host });
+    const addressed = addressedAccount(request.raw);
+    const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host, ...(addressed ? { addressed } : {}) });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     const body = tokenResponse(ctx, tokens);
     if (ctx.faults.isOn('refresh-answer-without-expires-in') && params.optional('grant_type') === 'refresh_token') delete body.expires_in;
@@ -68,6 +70,11 @@ function sniffJson(request: FastifyRequest): Record<string, unknown> | undefined
 }
 
 function exchange(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {
+  // Only for the `grant-chosen-by-fields` fault: the grant is the one whose credential the body carries.
+  if (ctx.faults.isOn('grant-chosen-by-fields')) {
+    if (params.has('refresh_token') && !params.has('code')) return refreshTokenGrant(ctx, params, site);
+    if (params.has('code') && !params.has('refresh_token')) return authorizationCodeGrant(ctx, params, site);
+  }
   const grantType = params.optional('grant_type');
   if (grantType === 'refresh_token') return refreshTokenGrant(ctx, params, site);
   if (grantType === 'authorization_code' || ctx.faults.isOn('accept-unknown-grant-type')) return authorizationCodeGrant(ctx, params, site);

@@ -5,7 +5,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountRequest, codeGrant, credentialsOf, deactivateThrough, defineSpec, disconnectThrough, exactlyOneSucceeded, exchange, exchangeRule, freshCode, type HttpResponse, obtainTokens, othersRefused, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, scenarioRule, type SideInstallation, sideInstallation, status, statusObserved, step, tokensOf,
+  accountRequest, codeGrant, credentialsOf, deactivateThrough, defineSpec, disconnectThrough, disconnectWithoutHookThrough, exactlyOneSucceeded, exchange, exchangeRule, freshCode, type HttpResponse, obtainTokens, othersRefused, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, scenarioRule, type SideInstallation, sideInstallation, status, statusObserved, step, tokensOf,
 } from './kit.js';
 
 /** Parallel exchanges of one code in the race rule, as in oauth.refresh.concurrent-single-use. */
@@ -42,6 +42,12 @@ export default defineSpec({
         title: 'After the user disconnects the integration from an account, its access, refresh and long-lived tokens there are all refused',
         reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule.' },
       { setup: sideInstallation, steps: reinstallEndAndProbe('after the disconnect', disconnectThrough) },
+    ),
+    scenarioRule<SideInstallation>(
+      { id: 'oauth.disconnect.revokes-without-hook', level: 'should', requires: ['control'], exclusive: true,
+        title: 'A disconnect revokes the installation\'s tokens also when the integration has no disconnect hook URL',
+        reading: '§2.1: the disconnect hook URL is optional; §6: disconnecting removes the integration from the account, hook or no hook. The hook URL is cleared (and put back after), the integration disconnected from a side account: its access, refresh and long-lived tokens are refused as in oauth.disconnect.revokes-credentials.' },
+      { setup: sideInstallation, steps: reinstallEndAndProbe('after a disconnect without a hook URL', disconnectWithoutHookThrough) },
     ),
     exchangeRule(
       { id: 'oauth.token.code-reuse-revokes-refresh', level: 'should', requires: [], needs: ['fresh-code'],

@@ -912,7 +912,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx',
       failed: 'a token still works for the account after the disconnect',
     },
-    rules: ['oauth.disconnect.revokes-credentials'],
+    rules: ['oauth.disconnect.revokes-credentials', 'oauth.disconnect.revokes-without-hook'],
   },
 
   // ---- §4.1 Access-granting page

@@ -111,6 +111,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['oauth.token.code-bound-to-account'] },
   { name: 'api-accepts-client-basic', description: 'The account API takes the integration\'s client_id and secret as HTTP Basic credentials and answers as the administrator.',
     caughtBy: ['api.basic.client-credentials'] },
+  { name: 'disconnect-without-hook-keeps-tokens', description: 'A disconnect revokes the installation\'s tokens only when it sends the disconnect hook: without a hook URL they keep working.',
+    caughtBy: ['oauth.disconnect.revokes-without-hook'] },
   { name: 'access-token-dies-early', description: 'An access token is refused after half the lifetime its expires_in stated.',
     caughtBy: ['api.bearer.valid-before-expiry'] },
   // Bytes that are not UTF-8 inside a JSON string (RFC 8259 §8.1): refused or decoded, never a crash

@@ -68,6 +68,21 @@ export const disconnectThrough = async (t: RuleContext, accountId: number): Prom
   await t.control.call('POST', '/disconnect', { account_id: accountId });
 };
 
+/**
+ * The user disconnects the integration from the account while it has no disconnect hook URL (the hook is optional,
+ * §2.1): the revocation must not hang on the hook. The hook URL is put back as it was, for the rules after this one.
+ */
+export const disconnectWithoutHookThrough = async (t: RuleContext, accountId: number): Promise<void> => {
+  const { integrations } = await t.control.call<{ integrations: { client_id: string; hook_url: string | null }[] }>('GET', '/integrations');
+  const before = integrations.find((i) => i.client_id === t.credentials.clientId)?.hook_url ?? null;
+  await t.control.call('POST', '/hook-url', { hook_url: null });
+  try {
+    await t.control.call('POST', '/disconnect', { account_id: accountId });
+  } finally {
+    await t.control.call('POST', '/hook-url', { hook_url: before });
+  }
+};
+
 /** The credentials a judged reinstall gave (the scenario stops before this when it gave none). */
 export function credentialsOf(side: SideInstallation): InstallationCredentials {
   if (!side.creds) throw new Precondition('the reinstall gave no credentials');

@@ -47,7 +47,9 @@ export function disconnectHookQuery(ctx: EmulatorContext, integration: Integrati
 
 export async function disconnectIntegration(ctx: EmulatorContext, integration: Integration, account: Account): Promise<DisconnectOutcome> {
   const wasInstalled = uninstall(ctx, integration.clientId, account.id);
-  const revoked = ctx.store.revokeInstallation(integration.clientId, account.id, ctx.clock.nowMs(), 'disconnect');
+  // Only for the `disconnect-without-hook-keeps-tokens` fault: the revocation rides on the hook, so none without one.
+  const keep = !integration.hookUrl && ctx.faults.isOn('disconnect-without-hook-keeps-tokens');
+  const revoked = keep ? 0 : ctx.store.revokeInstallation(integration.clientId, account.id, ctx.clock.nowMs(), 'disconnect');
   if (integration.clientId === ctx.world.integration.clientId) ctx.integrationDisconnected(account.id);
   const outcome = { account_id: account.id, client_id: integration.clientId, was_installed: wasInstalled, revoked };
   if (!integration.hookUrl) return outcome;

@@ -5,7 +5,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountRequest, codeGrant, credentialsOf, deactivateThrough, defineSpec, disconnectThrough, disconnectWithoutHookThrough, exactlyOneSucceeded, exchange, exchangeRule, freshCode, type HttpResponse, obtainTokens, othersRefused, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, scenarioRule, type SideInstallation, sideInstallation, status, statusObserved, step, tokensOf,
+  accountRequest, codeGrant, credentialsOf, type TokenPair, deactivateThrough, defineSpec, disconnectThrough, disconnectWithoutHookThrough, exactlyOneSucceeded, exchange, exchangeRule, freshCode, type HttpResponse, obtainTokens, othersRefused, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, scenarioRule, type SideInstallation, sideInstallation, status, statusObserved, step, tokensOf,
 } from './kit.js';
 
 /** Parallel exchanges of one code in the race rule, as in oauth.refresh.concurrent-single-use. */
@@ -42,6 +42,19 @@ export default defineSpec({
         title: 'After the user disconnects the integration from an account, its access, refresh and long-lived tokens there are all refused',
         reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule.' },
       { setup: sideInstallation, steps: reinstallEndAndProbe('after the disconnect', disconnectThrough) },
+    ),
+    scenarioRule<SideInstallation & { readonly own: TokenPair }>(
+      { id: 'oauth.deactivation.one-account', requires: ['control'], exclusive: true,
+        title: 'Deactivating the installation in one account leaves the integration\'s tokens of another account working',
+        reading: '§3.1: "administrator deactivates the installation" revokes that installation\'s access token; an installation is the integration in one account, so the tokens it holds in another account keep working (200 at the API and at the token endpoint). The side account is deactivated; the run\'s own account is the other.' },
+      {
+        setup: async (t) => ({ ...(await sideInstallation()), own: await obtainTokens(t) }),
+        steps: [
+          step<SideInstallation>('the reinstall in the side account: its code exchange, then its deactivation', reinstallThen(deactivateThrough), [status(200), refreshTokenPresent]),
+          step<SideInstallation & { readonly own: TokenPair }>('the access token of the other account', (t, f) => t.send(accountRequest(t.target, f.own.access_token)), [status(200)]),
+          step<SideInstallation & { readonly own: TokenPair }>('the refresh token of the other account', (t, f) => refreshTokens(t, f.own.refresh_token), [status(200)]),
+        ],
+      },
     ),
     scenarioRule<SideInstallation>(
       { id: 'oauth.disconnect.revokes-without-hook', level: 'should', requires: ['control'], exclusive: true,

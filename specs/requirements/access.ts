@@ -754,7 +754,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx',
       failed: 'new tokens issued after the deactivation; the integration\'s installation in the side account refused before it (its code exchange must succeed, §3.1; issue 19 §4)',
     },
-    rules: ['oauth.deactivation.revokes-credentials'],
+    rules: ['oauth.deactivation.revokes-credentials', 'oauth.deactivation.one-account'],
   },
   {
     id: 'REQ-3.1-access-expired', section: '3.1', source: 'table', level: 'must',

@@ -113,6 +113,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['api.basic.client-credentials'] },
   { name: 'disconnect-without-hook-keeps-tokens', description: 'A disconnect revokes the installation\'s tokens only when it sends the disconnect hook: without a hook URL they keep working.',
     caughtBy: ['oauth.disconnect.revokes-without-hook'] },
+  { name: 'deactivation-revokes-all-accounts', description: 'Deactivating the installation in one account revokes the integration\'s tokens in every account.',
+    caughtBy: ['oauth.deactivation.one-account'] },
   { name: 'access-token-dies-early', description: 'An access token is refused after half the lifetime its expires_in stated.',
     caughtBy: ['api.bearer.valid-before-expiry'] },
   // Bytes that are not UTF-8 inside a JSON string (RFC 8259 §8.1): refused or decoded, never a crash

@@ -108,7 +108,10 @@ export async function lifecycleControlRoutes(app: FastifyInstance, { ctx }: Rout
   app.post(`${p}/deactivate`, async (request, reply) => {
     const { integration, account } = target(ctx, controlBody(request.body ?? {}));
     const wasInstalled = uninstall(ctx, integration.clientId, account.id);
-    const revoked = ctx.faults.isOn('deactivation-keeps-tokens') ? 0 : ctx.store.revokeInstallation(integration.clientId, account.id, ctx.clock.nowMs());
+    // Only for the `deactivation-revokes-all-accounts` fault: the installation's tokens in every account go, not this one's.
+    const accounts = ctx.faults.isOn('deactivation-revokes-all-accounts') ? [ctx.world.account, ...ctx.world.otherAccounts] : [account];
+    const revoked = ctx.faults.isOn('deactivation-keeps-tokens') ? 0
+      : accounts.reduce((n, a) => n + ctx.store.revokeInstallation(integration.clientId, a.id, ctx.clock.nowMs()), 0);
     return json(reply, 200, { client_id: integration.clientId, account_id: account.id, was_installed: wasInstalled, revoked });
   });
   methodNotAllowed(app, `${p}/deactivate`, ['POST']);

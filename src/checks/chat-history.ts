@@ -7,7 +7,7 @@ import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import { isSuccess } from '../model/http.js';
 import { arrayAt } from './fields.js';
-import { showsValue } from './json.js';
+import { parseJson, showsValue } from './json.js';
 import { status } from './status.js';
 import type { HistoryItem } from '../steps/chat.js';
 
@@ -119,10 +119,28 @@ export interface SentAndRead {
   readonly message: Record<string, unknown>;
 }
 
-/** The message was accepted (200) and the history shows it as sent. */
+/**
+ * The answer's `new_message.msgid` ("Message id in the chat interface", §4.3) is the id the history shows for the
+ * message (`message[id]`): another message's id, or one the history does not know, fails. An answer without it is
+ * judged by the answer's own rule (chat.message.answer), not here.
+ */
+export function answerIdShown(clientId: string): Judge<{ readonly res: HttpResponse; readonly items: readonly HistoryItem[] }> {
+  return ({ res, items }) => {
+    const answered = (parseJson(res) as { new_message?: { msgid?: unknown } } | undefined)?.new_message?.msgid;
+    if (answered === undefined) return pass('answer id in history', 'the answer names no msgid');
+    const shown = only(items, clientId)?.message?.id;
+    if (shown === undefined) return pass('answer id in history', 'the history shows no id for the message');
+    return answered === shown
+      ? pass('answer id in history', `msgid ${String(answered)}`)
+      : fail('answer id in history', `the answer's new_message.msgid ${show(answered)} is not the history's message.id ${show(shown)}`);
+  };
+}
+
+/** The message was accepted (200), the history shows it as sent, under the id the answer gave. */
 export const acceptedAndShownAsSent: readonly Judge<SentAndRead>[] = [
   (o) => status(200)(o.res),
   (o) => carriesSent(o.msgid, o.message)(o.items),
+  (o) => answerIdShown(o.msgid)(o),
 ];
 
 /**

@@ -479,8 +479,10 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   };
 }
 
-function responseOf(m: StoredMessage, conversationId: string): { new_message: Record<string, unknown> } {
-  return { new_message: { conversation_id: conversationId, sender_id: m.sender.id, receiver_id: m.receiver?.id ?? null, msgid: m.id, ref_id: m.clientId } };
+function responseOf(m: StoredMessage, conversationId: string, faults?: FaultSwitches): { new_message: Record<string, unknown> } {
+  // Only for the `chat-answer-msgid-not-stored` fault: the answer names an id the message is not stored under.
+  const msgid = faults?.isOn('chat-answer-msgid-not-stored') ? randomUUID() : m.id;
+  return { new_message: { conversation_id: conversationId, sender_id: m.sender.id, receiver_id: m.receiver?.id ?? null, msgid, ref_id: m.clientId } };
 }
 
 async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): Promise<{ new_message: Record<string, unknown> }> {
@@ -559,7 +561,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     recordIncoming(ctx, state, conn, chat, m, v.externalId);
     state.notifications.length = kept;
   }
-  return responseOf(m, v.conversationId);
+  return responseOf(m, v.conversationId, ctx.faults);
 }
 
 /**
@@ -652,7 +654,7 @@ async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connect
     m.clientId = v.msgid;
     state.indexMessage(conn, m);
   }
-  return responseOf(m, v.conversationId);
+  return responseOf(m, v.conversationId, ctx.faults);
 }
 
 /** What the `chat-edit-unknown-creates` fault does with an edit of an unknown msgid: stores it as a new incoming message. */

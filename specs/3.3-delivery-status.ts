@@ -46,6 +46,7 @@ const WRONG_TYPE: StatusCase[] = [
 
 const REFUSED: StatusCase[] = [
   { what: 'no status_code', body: {} },
+  { what: 'status_code null', body: { status_code: null } },
   { what: 'status_code 0', body: { status_code: 0 } },
   { what: 'status_code 3', body: { status_code: 3 } },
   { what: '-1 without error_code', body: { status_code: -1, error: 'x' } },

@@ -267,6 +267,8 @@ export interface DeliveryStatusIn {
 export function deliveryStatus(c: Validator, o: Obj, at: string, opts: { alias?: boolean } = {}): DeliveryStatusIn | undefined {
   const key = opts.alias && !has(o, 'status_code') && has(o, 'delivery_status') ? 'delivery_status' : 'status_code';
   const unvalidated = c.faults.isOn('chat-delivery-status-unvalidated');
+  // Only for the `chat-status-null-as-sent` fault: a null status_code is read as "sent" (no value given) and taken.
+  if (c.faults.isOn('chat-status-null-as-sent') && o[key] === null) return undefined;
   const code = c.int(o, key, at, { required: !unvalidated });
   if (code !== undefined && !unvalidated) {
     if (!(DELIVERY_CODES as readonly number[]).includes(code) || (code === -1 && c.faults.isOn('chat-delivery-status-positive-only'))) {

@@ -101,8 +101,8 @@ export default defineSpec({
       },
     ),
     rule(
-      { id: 'chat.create-chat.idempotent', requires: ['write'], title: 'Creating a chat again for the same conversation_id returns the same chat id',
-        reading: '§4.3: "if a chat already exists for conversation_id, its id is returned".', covers: [CREATE('conversation_id')] },
+      { id: 'chat.create-chat.idempotent', requires: ['write'], title: 'Creating a chat again for the same conversation_id returns the same chat id, whatever the user; a new conversation_id of the same user a new chat',
+        reading: '§4.3: "if a chat already exists for conversation_id, its id is returned": the chat is keyed by conversation_id, so another user in the same conversation gets the same chat, and the same user in a new conversation gets another.', covers: [CREATE('conversation_id')] },
       async (t) => {
         const s = await chatSession(t);
         const conv = s.conversationId();
@@ -110,7 +110,18 @@ export default defineSpec({
         const first = await chatIdOf(s, conv, user);
         const res = await s.createChat(conv, user);
         const again = jsonAt(res, 'id');
-        return t.outcome([...t.check(res, [status(200)]), again === first ? pass('same chat id', first) : fail('same chat id', `expected ${first} again, observed ${JSON.stringify(again)}`)]);
+        const byOther = await s.createChat(conv, s.client());
+        const otherUser = jsonAt(byOther, 'id');
+        const newConv = await s.createChat(s.conversationId(), user);
+        const fresh = jsonAt(newConv, 'id');
+        return t.outcome([
+          ...t.check(res, [status(200)]),
+          again === first ? pass('same chat id', first) : fail('same chat id', `expected ${first} again, observed ${JSON.stringify(again)}`),
+          ...t.check(byOther, [status(200)]),
+          otherUser === first ? pass('same chat for another user', first) : fail('same chat for another user', `the same conversation_id with another user: expected ${first}, observed ${JSON.stringify(otherUser)}`),
+          ...t.check(newConv, [status(200)]),
+          typeof fresh === 'string' && fresh !== '' && fresh !== first ? pass('new chat for a new conversation', fresh) : fail('new chat for a new conversation', `a new conversation_id of the same user: expected a chat id other than ${first}, observed ${JSON.stringify(fresh)}`),
+        ]);
       },
     ),
     rule(

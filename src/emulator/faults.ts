@@ -119,6 +119,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.message.types-accepted', 'chat.message.empty-text-other-types'] },
   { name: 'chat-status-null-as-sent', description: 'A delivery status with status_code null is taken as "sent" (no value given) and answered 200.',
     caughtBy: ['chat.delivery-status.refused'] },
+  { name: 'chat-keyed-by-user', description: 'Create chat looks the chat up by its user, not by conversation_id: a new conversation of a known user gets the old chat.',
+    caughtBy: ['chat.create-chat.idempotent'] },
   { name: 'access-token-dies-early', description: 'An access token is refused after half the lifetime its expires_in stated.',
     caughtBy: ['api.bearer.valid-before-expiry'] },
   // Bytes that are not UTF-8 inside a JSON string (RFC 8259 §8.1): refused or decoded, never a crash

@@ -223,7 +223,10 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       },
     });
     const conn = connected(state, scopeId);
-    let chat = state.chatOf(conn, v.conversationId);
+    // Only for the `chat-keyed-by-user` fault: the chat is looked up by its user, not by conversation_id.
+    let chat = f.isOn('chat-keyed-by-user')
+      ? [...state.chatsById.values()].find((c) => c.scopeId === conn.scopeId && c.user.clientId === v.user?.id)
+      : state.chatOf(conn, v.conversationId);
     if (!chat || f.isOn('chat-create-not-idempotent')) {
       if (f.isOn('chat-create-race')) await raceWindow(ctx).hold(`chat ${scopeId} ${v.conversationId}`);
       chat = state.newChat(conn, v.conversationId, state.client(conn, v.user!), v.externalId);

@@ -144,6 +144,11 @@ export function sweep(src: ValueSource, seed: number, groups: readonly ('common'
   if (groups.includes('custom-fields')) {
     for (const field of src.cfFields) {
       // Several values where the type takes them, as repeated [] keys: the documented custom-field form.
+      if (field.type === 'checkbox') {
+        // Both values every run, whatever the seed draws: `0` (unchecked or never set) is the one servers get wrong.
+        for (const v of ['1', '0']) out.push({ label: `custom field checkbox ${v}`, clauses: [{ kind: 'cf-values', fieldId: field.id, fieldType: field.type, values: [v] }], encoding: BRACKETS });
+        continue;
+      }
       out.push({ label: `custom field ${field.type}`, clauses: [one(cfClause(field, { min: 2 }), k++)], encoding: BRACKETS });
       if (RANGE_CF_TYPES.includes(field.type)) out.push({ label: `custom field ${field.type} range`, clauses: [one(cfClause(field, { range: true }).filter((c) => c.kind === 'cf-range' && c.from !== undefined && c.to !== undefined), k++)] });
     }

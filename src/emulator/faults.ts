@@ -121,6 +121,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.delivery-status.refused'] },
   { name: 'chat-keyed-by-user', description: 'Create chat looks the chat up by its user, not by conversation_id: a new conversation of a known user gets the old chat.',
     caughtBy: ['chat.create-chat.idempotent'] },
+  { name: 'lists-checkbox-zero-ignored', description: 'A checkbox custom-field filter with 0 is ignored: checked records come back too.',
+    caughtBy: ['lists.filter.oracle.custom-fields'] },
   { name: 'access-token-dies-early', description: 'An access token is refused after half the lifetime its expires_in stated.',
     caughtBy: ['api.bearer.valid-before-expiry'] },
   // Bytes that are not UTF-8 inside a JSON string (RFC 8259 §8.1): refused or decoded, never a crash

@@ -286,6 +286,8 @@ function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: 
     throw bad(`${name}: a checkbox takes 1 or 0`);
   }));
   const bools = column.bools!;
+  // Only for the `lists-checkbox-zero-ignored` fault: 0 is read as "no condition", so checked records come back too.
+  if (faults.isOn('lists-checkbox-zero-ignored') && wanted.has(0)) return () => true;
   return (i) => wanted.has(bools[i] === 1 ? 1 : 0);
 }
 

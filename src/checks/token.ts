@@ -134,3 +134,22 @@ export function accountIdRecorded(accountId: number): Check {
       : observed('account id', `the account answer names ${id === undefined ? 'no id' : `id ${show(id)}`}, not ${accountId} (its body is not shown in the spec), recorded`);
   };
 }
+
+/** A code exchanged at an account's address (`{base_url}`), and the API at that address asked with the token it gave. */
+export interface ExchangeAtAddress {
+  readonly exchanged: HttpResponse;
+  /** GET /api/v4/account at the same address with the access token, when the exchange gave one. */
+  readonly probe?: HttpResponse;
+}
+
+/**
+ * A token issued at an account's address belongs to that account: it works at the address it was issued at. A code
+ * granted in another account, exchanged there, is refused (no token: passes here, the status is judged apart); one that
+ * comes back as a token the address itself refuses was a code of another account exchanged across accounts.
+ */
+export const tokenForItsAddress: Judge<ExchangeAtAddress> = ({ exchanged, probe }) => {
+  const name = 'token of the address';
+  if (!probe) return pass(name, `no token issued (status ${exchanged.status})`);
+  if (probe.status === 200) return pass(name, 'the code was granted in the account of that address: its token works there');
+  return fail(name, `a token issued at this address is refused by it (GET /api/v4/account answered ${probe.status}): a code granted in another account was exchanged across accounts`);
+};

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { EmulatorContext } from '../context.js';
+import { ProblemError } from '../errors.js';
 import type { Integration } from '../world.js';
 import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant, type IssueSite } from './issue.js';
 import { integrationById, secretMatches } from './lifecycle.js';
@@ -167,6 +168,8 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');
   }
   if (isRevoked(ctx, record, 'refresh')) throw invalid('Token has been revoked', 'The refresh token was revoked', 'invalid_grant');
+  // Only for the `refresh-replay-crash` fault: the replay of a rotated refresh token breaks the endpoint.
+  if (record.usedAtMs !== undefined && f.isOn('refresh-replay-crash')) throw new ProblemError({ status: 500, detail: 'simulated crash on a replayed refresh token' });
   if (record.usedAtMs !== undefined && !f.isOn('reuse-old-refresh-token')) {
     // The `refresh-replay-revokes-family` variation: a replayed refresh token revokes every token of its grant (RFC 6749 §10.4).
     if (ctx.variations.isOn('refresh-replay-revokes-family')) ctx.store.revokeGrant(record.grantId, ctx.clock.nowMs());

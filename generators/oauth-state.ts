@@ -13,12 +13,19 @@ export type StateKind =
   | 'non-ascii' // Cyrillic, accents, emoji
   | 'markup' // < > " ' that must be escaped in an HTML attribute
   | 'json' // a JSON document, as integrations put in state
-  | 'slash-and-brackets'; // / [ ] { } |, PHP-style bracket parsing
+  | 'slash-and-brackets' // / [ ] { } |, PHP-style bracket parsing
+  | 'long'; // over a hundred characters
 
 export interface StateCase {
   readonly kind: StateKind;
   readonly value: string;
 }
+
+/**
+ * A long state, as integrations build them (a signed, base64url-encoded JSON of where to return): 172 characters,
+ * where a server that keeps state in a short column cuts it.
+ */
+export const LONG_STATE = `${'eyJyZXR1cm4iOiIvZGVhbHM_aWQ9MSZ0YWI9MiIsIm5vbmNlIjoi'}${'0123456789abcdefghijklmnopqrstuvwxyz'.repeat(3)}.${'Sig-_'.repeat(3)}`;
 
 const FIXED: Record<StateKind, readonly string[]> = {
   'query-delimiters': ['a&b=c', 'x=1&code=forged', '?state=1', '&&=='],
@@ -29,6 +36,7 @@ const FIXED: Record<StateKind, readonly string[]> = {
   markup: ['<script>x</script>', '"quoted"', "it's", 'a>b<c'],
   json: ['{"return":"/deals?id=1&tab=2"}', '["a",1]'],
   'slash-and-brackets': ['/path/to?x', 'a[b]=c', '{x|y}', 'state[0]'],
+  long: [LONG_STATE],
 };
 
 /** Characters that each need escaping somewhere between the integration, the page and the Redirect URI. */

@@ -125,6 +125,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['lists.filter.oracle.custom-fields'] },
   { name: 'refresh-replay-crash', description: 'Replaying a refresh token that was already exchanged yields a 500 instead of a refusal.',
     caughtBy: ['oauth.refresh.replay-revokes'] },
+  { name: 'state-truncated', description: 'The state sent to the access-granting page comes back cut to 64 characters.',
+    caughtBy: ['oauth.redirect.state-round-trip'] },
   { name: 'access-token-dies-early', description: 'An access token is refused after half the lifetime its expires_in stated.',
     caughtBy: ['api.bearer.valid-before-expiry'] },
   // Bytes that are not UTF-8 inside a JSON string (RFC 8259 §8.1): refused or decoded, never a crash

@@ -51,7 +51,8 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
   const location = new URL(integration.redirectUri);
   const keepState = d.state !== undefined && !f.isOn('drop-state');
   const addState = () => {
-    if (keepState) location.searchParams.set('state', d.state!);
+    // Only for the `state-truncated` fault: state kept in a 64-character column.
+    if (keepState) location.searchParams.set('state', f.isOn('state-truncated') ? d.state!.slice(0, 64) : d.state!);
     else if (d.state === undefined && ctx.variations.isOn('state-empty-when-absent')) location.searchParams.set('state', '');
     else if (d.state === undefined && f.isOn('state-invented')) location.searchParams.set('state', `s${Math.random().toString(36).slice(2, 10)}`);
   };

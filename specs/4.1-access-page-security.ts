@@ -9,7 +9,13 @@ import {
 } from './kit.js';
 
 /** Queries naming no integration the service knows. */
-const UNKNOWN_CLIENT_QUERIES: readonly string[] = ['', '?client_id=', '?client_id=00000000-0000-4000-8000-000000000000&state=x', '?state=x&mode=popup'];
+/** An address no integration registered: an unknown client must not send the browser there (an open redirect). */
+const FOREIGN_REDIRECT = encodeURIComponent('https://attacker.example/cb');
+
+const UNKNOWN_CLIENT_QUERIES: readonly string[] = [
+  '', '?client_id=', '?client_id=00000000-0000-4000-8000-000000000000&state=x', '?state=x&mode=popup',
+  `?client_id=00000000-0000-4000-8000-000000000000&redirect_uri=${FOREIGN_REDIRECT}&state=x`, `?redirect_uri=${FOREIGN_REDIRECT}`,
+];
 
 /** Allows in a row by the fresh-code rule. */
 const ALLOWS = 3;

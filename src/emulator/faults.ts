@@ -127,6 +127,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['oauth.refresh.replay-revokes'] },
   { name: 'state-truncated', description: 'The state sent to the access-granting page comes back cut to 64 characters.',
     caughtBy: ['oauth.redirect.state-round-trip'] },
+  { name: 'page-unknown-client-open-redirect', description: 'The access-granting page with an unknown client_id and a redirect_uri redirects to that redirect_uri with error=invalid_client (an open redirect).',
+    caughtBy: ['oauth.page.unknown-client'] },
   { name: 'access-token-dies-early', description: 'An access token is refused after half the lifetime its expires_in stated.',
     caughtBy: ['api.bearer.valid-before-expiry'] },
   // Bytes that are not UTF-8 inside a JSON string (RFC 8259 §8.1): refused or decoded, never a crash

@@ -149,6 +149,10 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     const query = parseOAuthQuery(request.raw.url ?? '');
     const f = ctx.faults;
     if (f.isOn('page-crash-on-repeated-param') && Object.values(query).some((v) => typeof v !== 'string')) throw new ProblemError({ status: 500, detail: 'Unexpected parameter shape' });
+    // Only for the `page-unknown-client-open-redirect` fault: an unknown client's redirect_uri is followed with the error.
+    if (f.isOn('page-unknown-client-open-redirect') && typeof query.redirect_uri === 'string' && (typeof query.client_id !== 'string' || !integrationById(ctx, query.client_id))) {
+      return reply.code(302).header('location', `${query.redirect_uri}?error=invalid_client`).send();
+    }
     if (f.isOn('page-unknown-client-redirects') && (typeof query.client_id !== 'string' || !integrationById(ctx, query.client_id))) {
       return reply.code(302).header('location', `${ctx.world.integration.redirectUri}?error=invalid_client`).send();
     }

@@ -4,7 +4,7 @@
  * sent) names the message too is recorded.
  */
 import {
-  chatSession, defineSpec, emptyOrJsonBody, exchangeRule, observedStatus, status,
+  chatSession, defineSpec, noBody, exchangeRule, observedStatus, status,
 } from './kit.js';
 
 export default defineSpec({
@@ -23,7 +23,7 @@ export default defineSpec({
           const sent = await s.mustSend(s.payload(s.conversationId(), s.client()));
           return s.deliveryStatus(sent.id, { status_code: 2 });
         },
-        expect: [status(200), emptyOrJsonBody],
+        expect: [status(200), noBody],
       },
     ),
     exchangeRule(

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import {
-  accountChoices, accounts, allowInPopup, allowWithPostMessage, type ControlAccount, decideOnPage, defineSpec, eachStep, EVERY_KIND_STATE, exchangeRule, LONG_STATE, sweepRule, expectedIntegrationName, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, noGrantBeforeLogin, oneAccountOffered, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, parameterPresent, permissionsListed, platformOneOrTwo, popupClosed, postMessageReceived, privateClientId, propertyRule, redirectedIn, redirectQuery, redirectReached, type RedirectView, type RuleContext, scenarioRule, type StateCase, stateCases, stateReturned, step,
+  accountChoices, accounts, allowInPopup, allowWithPostMessage, type ControlAccount, decideOnPage, defineSpec, eachStep, EVERY_KIND_STATE, exchangeRule, LONG_STATE, sweepRule, expectedIntegrationName, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, noGrantBeforeLogin, oneAccountOffered, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, parameterPresent, permissionsListed, platformOneOrTwo, popupClosed, postMessageReceived, privateClientId, redirectedIn, redirectQuery, redirectReached, type RedirectView, type RuleContext, scenarioRule, type StateCase, stateCases, stateReturned, step,
 } from './kit.js';
 
 const BROWSER = ['browser'] as const;

@@ -11,7 +11,7 @@ import type { HistoryItem } from '../steps/chat.js';
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
 
 /**
- * "Response 200 with no body" (§4.3 disconnect): an empty body passes; a body on a 200 is non_strict (something is sent
+ * "Response 200 with no body" (§4.3 disconnect, delivery status, reaction): an empty body passes; a body on a 200 is non_strict (something is sent
  * where nothing is said, docs/verdicts.md "One observation, one verdict": only this rule judges it); a body on a 204
  * fails, since HTTP forbids one there (RFC 9110 §15.3.5).
  */

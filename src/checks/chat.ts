@@ -105,14 +105,3 @@ export function historyHolds(label: string, expect: { readonly once: readonly st
   };
 }
 
-/**
- * No body (docs/field-notes.md: delivery status, react and disconnect answer 200 with no body). A JSON body on it
- * (`{}`, `null`, `{"result":"ok"}`) is non_strict (one-observation: the body of a bodiless answer is a side detail);
- * a body that is not JSON fails.
- */
-export const emptyOrJsonBody: Check = (res) => {
-  if (res.text.trim() === '') return pass('body', 'no body');
-  return parseJson(res) === undefined
-    ? fail('body', `expected no body, observed "${res.text.slice(0, 60)}" (not JSON)`)
-    : nonStrict('body', `expected no body ("200 with no body"), observed a JSON body ${res.text.slice(0, 60)}`);
-};

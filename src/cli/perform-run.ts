@@ -5,7 +5,7 @@
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
 import { writeReports } from '../report/index.js';
-import { FAULTS, type FaultInfo } from '../emulator/faults.js';
+import { FAILING_FAULTS } from '../emulator/faults.js';
 import type { Rule } from '../model/rule.js';
 import { compareWithBaseline, type Comparison } from '../runner/baseline.js';
 import { planBudget, type BudgetPlan } from '../runner/budget.js';
@@ -38,7 +38,7 @@ function budgetFor(s: RunCommandOptions, requests: number, selected: readonly Ru
     process.stderr.write(`conformance: --budget ${requests}: no request counts are known yet (run once without it, or give --baseline), so every selected rule runs\n`);
     return undefined;
   }
-  const faults = (FAULTS as readonly FaultInfo[]).filter((f) => f.verdict === undefined).map((f) => f.caughtBy);
+  const faults = FAILING_FAULTS.map((f) => f.caughtBy);
   const plan = planBudget({ rules: selected, costs, faults, requests });
   process.stderr.write(`conformance: --budget ${requests} requests: ${plan.leftOut.size} of ${selected.length} rules left out, about ${plan.expectedRequests} requests expected (the report names what was left out)\n`);
   return plan;

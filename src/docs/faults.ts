@@ -2,10 +2,9 @@
  * The fault table: each emulator fault and the rules that catch it (docs/faults.md, `conformance faults`).
  */
 import { REQUIREMENTS } from '../../specs/requirements/index.js';
-import { FAULTS as DECLARED, type FaultInfo } from '../emulator/faults.js';
+import { FAULT_TABLE as FAULTS } from '../emulator/faults.js';
 import { faultsOf } from './requirements.js';
 
-const FAULTS: readonly FaultInfo[] = DECLARED;
 
 export function faultsMarkdown(): string {
   const rows = FAULTS.map((f) => `| \`${f.name}\` | ${f.description} | ${f.caughtBy.map((id) => `\`${id}\``).join('<br>') || '—'}${f.verdict ? ` (${f.verdict})` : ''} |`);

@@ -10,7 +10,7 @@ import {
   type Requirement,
 } from '../../specs/requirements/index.js';
 import { NONE } from '../model/readings.js';
-import { FAULTS as DECLARED, type FaultInfo } from '../emulator/faults.js';
+import { FAILING_FAULTS } from '../emulator/faults.js';
 import { compareSections } from '../report/sections.js';
 import { SPEC_PATH } from './spec-tables.js';
 
@@ -24,8 +24,6 @@ export function specSectionTitles(text = readFileSync(SPEC_PATH, 'utf8')): Map<s
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (id: string) => `\`${id}\``;
 
-const FAULTS: readonly FaultInfo[] = DECLARED;
-
 function counts(list: readonly Requirement[]): Record<Coverage, number> {
   const out = Object.fromEntries(COVERAGES.map((c) => [c, 0])) as Record<Coverage, number>;
   for (const r of list) out[coverageOf(r)] += 1;
@@ -38,7 +36,7 @@ function counts(list: readonly Requirement[]): Record<Coverage, number> {
  */
 export function faultsOf(r: Requirement): string[] {
   const rules = new Set(r.rules ?? []);
-  return FAULTS.filter((f) => f.verdict === undefined && f.caughtBy.some((id) => rules.has(id))).map((f) => f.name);
+  return FAILING_FAULTS.filter((f) => f.caughtBy.some((id) => rules.has(id))).map((f) => f.name);
 }
 
 function trace(r: Requirement): string {

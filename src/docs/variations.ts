@@ -2,11 +2,11 @@
  * The variation table: each allowed variation of the emulator and why the spec allows it (docs/variations.md,
  * `conformance variations`).
  */
-import { VARIATIONS, type VariationInfo } from '../emulator/variations.js';
+import { VARIATION_TABLE } from '../emulator/variations.js';
 
 export function variationsMarkdown(): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|');
-  const rows = (VARIATIONS as readonly VariationInfo[]).map((v) => `| \`${v.name}\` | ${cell(v.description)} | ${cell(v.basis)} | ${v.scope ? `\`${v.scope}\`` : 'every rule'} |`);
+  const rows = VARIATION_TABLE.map((v) => `| \`${v.name}\` | ${cell(v.description)} | ${cell(v.basis)} | ${v.scope ? `\`${v.scope}\`` : 'every rule'} |`);
   return [
     '# Emulator variations: behaviours the spec allows',
     '',
@@ -20,7 +20,7 @@ export function variationsMarkdown(): string {
     'behaviour. Switch them with `conformance emulator --variation <name>` or `POST /_control/variations`',
     '(docs/control-api.md).',
     '',
-    `${VARIATIONS.length} variations.`,
+    `${VARIATION_TABLE.length} variations.`,
     '',
     'A variation of the chat interface or of the list endpoints runs the rules of its scope, those that call what it',
     'changes (a rule that never calls the chat interface cannot observe a variation of it); the others run every rule.',

@@ -5,15 +5,15 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { VariationSwitches } from './variations.js';
+import { CHAT_PREFIX } from './chat/routes.js';
 
-const CHAT_PREFIX = '/v2/origin/custom/';
 const SLOW_ANSWER_MS = 12_000;
 
 /** The areas whose first answer `slow-answers` holds. */
 function areaOf(path: string): string | undefined {
   if (path.includes('/oauth2/access_token')) return 'token';
   if (path.includes('/api/v4/')) return 'api';
-  if (path.startsWith(CHAT_PREFIX)) return 'chat';
+  if (path.startsWith(`${CHAT_PREFIX}/`)) return 'chat';
   return undefined;
 }
 
@@ -42,7 +42,7 @@ export function installAnswerVariations(app: FastifyInstance, variations: Variat
     let out = payload;
     const type = reply.getHeader('content-type');
 
-    if (path.startsWith(CHAT_PREFIX) && reply.statusCode === 200 && out === '') {
+    if (path.startsWith(`${CHAT_PREFIX}/`) && reply.statusCode === 200 && out === '') {
       if (v.isOn('bodiless-200-as-204')) reply.code(204).removeHeader('content-type');
       else if (v.isOn('bodiless-200-with-json')) out = JSON.stringify({ result: 'ok' });
     }

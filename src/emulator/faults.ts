@@ -594,6 +594,12 @@ export const FAULTS = defineFaults([
 
 export type FaultName = (typeof FAULTS)[number]['name'];
 
+/** The table as its common type (FAULTS keeps each entry's literal type, for FaultName). */
+export const FAULT_TABLE: readonly FaultInfo[] = FAULTS;
+
+/** The faults that prove their rules can fail: all but those the reading judges a lesser departure (non_strict). */
+export const FAILING_FAULTS: readonly FaultInfo[] = FAULT_TABLE.filter((f) => f.verdict === undefined);
+
 /** The fault switches of one emulator instance (src/emulator/switches.ts). */
 export class FaultSwitches extends Switches<FaultName> {
   constructor(initial: readonly string[] = []) {

@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from './context.js';
+import { CHAT_PREFIX } from './chat/routes.js';
 
-const CHAT_PREFIX = '/v2/origin/custom/';
 
 export function installLeakFaults(app: FastifyInstance, ctx: EmulatorContext): void {
   const f = ctx.faults;
@@ -21,7 +21,7 @@ export function installLeakFaults(app: FastifyInstance, ctx: EmulatorContext): v
       const bearer = /^Bearer\s+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
       if (bearer) reply.header('x-access-token', bearer);
     }
-    if (f.isOn('chat-signature-error-names-secret') && path.startsWith(CHAT_PREFIX) && reply.statusCode === 403 && typeof payload === 'string') {
+    if (f.isOn('chat-signature-error-names-secret') && path.startsWith(`${CHAT_PREFIX}/`) && reply.statusCode === 403 && typeof payload === 'string') {
       return payload.replace('invalid signature:', `invalid signature (expected HMAC-SHA1 keyed with ${ctx.world.channel.secret}):`);
     }
     return payload;

@@ -219,6 +219,9 @@ export const VARIATIONS = defineVariations([
 
 export type VariationName = (typeof VARIATIONS)[number]['name'];
 
+/** The table as its common type (VARIATIONS keeps each entry's literal type, for VariationName). */
+export const VARIATION_TABLE: readonly VariationInfo[] = VARIATIONS;
+
 /** The variation switches of one emulator instance (src/emulator/switches.ts). */
 export class VariationSwitches extends Switches<VariationName> {
   constructor(initial: readonly string[] = []) {

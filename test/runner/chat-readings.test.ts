@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { caseReading, type FieldCase } from '../../generators/chat-requests.js';
-import { editAnswer, emptyOrJsonBody, newMessageAnswer } from '../../src/checks/chat.js';
+import { editAnswer, newMessageAnswer } from '../../src/checks/chat.js';
+import { noBody } from '../../src/checks/chat-records.js';
 import { firstNotifications } from '../../src/checks/chat-effects.js';
 import { emptyHistory, overLimit, pageSize, refusedOrNoMessages, sentTimeIs } from '../../src/checks/chat-history.js';
 import { keptAsNotes, recorded, refusalAsRead, refusalChecks, refusalPreferred } from '../../src/checks/field-cases.js';
@@ -96,12 +97,12 @@ describe('newMessageAnswer (C35–C37) and editAnswer (C42)', () => {
   });
 });
 
-describe('emptyOrJsonBody (C62)', () => {
-  it('passes no body, makes a JSON body non_strict, fails a body that is not JSON', () => {
-    expect(emptyOrJsonBody(res(200)).verdict).toBe('passed');
-    expect(emptyOrJsonBody(res(200, {})).verdict).toBe('non_strict');
-    expect(emptyOrJsonBody(res(200, null)).verdict).toBe('non_strict');
-    expect(emptyOrJsonBody({ ...res(200), text: 'ok' }).verdict).toBe('failed');
+describe('noBody on a delivery status or reaction (C62)', () => {
+  it('passes no body and makes any body on a 200 non_strict: the body of a bodiless answer is a side detail', () => {
+    expect(noBody(res(200)).verdict).toBe('passed');
+    expect(noBody(res(200, {})).verdict).toBe('non_strict');
+    expect(noBody(res(200, null)).verdict).toBe('non_strict');
+    expect(noBody({ ...res(200), text: 'ok' }).verdict).toBe('non_strict');
   });
 });
 

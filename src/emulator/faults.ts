@@ -145,6 +145,7 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.signature.tampered-body-byte', 'chat.signature.tampered-secret'] },
   { name: 'echo-secret-in-error', description: 'Token exchange error bodies echo the received client_secret, code and refresh_token in detail.',
     caughtBy: ['oauth.token.no-secret-echo'] },
+  // Issue 20, access: more wrong answers per statement (§2, §3.1, §4.1, §5.1, §5.3)
   // Access-granting redirect (§4.1)
   { name: 'drop-state', description: 'The redirect after Allow or Deny leaves out the state that was passed.',
     caughtBy: ['oauth.redirect.state-round-trip', 'oauth.page.state-round-trip'] },
@@ -304,6 +305,7 @@ export const FAULTS = defineFaults([
     caughtBy: ['lists.filter.meta.encodings'], verdict: 'non_strict' },
   { name: 'lists-customers-not-found', description: 'GET /api/v4/customers answers 404, as if the list did not exist (filtered or not).',
     caughtBy: ['lists.filter.shapes', 'lists.filter.no-server-error', 'lists.filter.meta.consistent', 'lists.filter.meta.union', 'lists.filter.meta.intersection', 'lists.filter.meta.range-narrowing', 'lists.filter.meta.encodings', 'lists.filter.meta.param-order', 'lists.filter.meta.pages-join'] },
+  // Issue 20, lists: more wrong answers per statement (§4.2)
   // Chat interface: signature (§5.2)
   { name: 'chat-signature-not-checked', description: 'Chat requests are accepted whatever their X-Signature, Content-MD5 and Date.',
     caughtBy: ['chat.signature.tampered-method', 'chat.signature.tampered-body-byte', 'chat.signature.tampered-content-md5', 'chat.signature.tampered-content-type', 'chat.signature.tampered-date', 'chat.signature.tampered-path', 'chat.signature.tampered-secret', 'chat.signature.upper-case-hex', 'chat.signature.date-skew'] },
@@ -388,6 +390,7 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.comment.conversations'] },
   { name: 'chat-crash-on-odd-payload', description: 'A payload.message that is not an object yields a 500.',
     caughtBy: ['chat.message.no-server-error'] },
+  // Issue 20, chat: ids compared with what was sent and with history, more wrong answers per statement (§2.4–§3.3, §4.3)
   // Chat interface: delivery status, history, typing, reactions (§3.3, §4.3)
   { name: 'chat-delivery-status-unvalidated', description: 'Any status_code, error_code and error are accepted by delivery status.',
     caughtBy: ['chat.delivery-status.refused'] },
@@ -467,6 +470,7 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.connect.time-window-default'] },
   { name: 'chat-react-ignores-conversation', description: 'A reaction finds its message by id or msgid alone, even in another conversation than the one named.',
     caughtBy: ['chat.react.ids-disagree'] },
+  // Issue 20, chat: robustness over the valid input space (optional members absent, empty arrays, unknown references, repeated calls)
   // Chat interface: HTTP robustness of every route (§4.3)
   { name: 'chat-malformed-json-crash', description: 'A correctly signed chat body that is not JSON gets a 500 instead of a 400, on every chat route.',
     caughtBy: everyChatRoute((r) => `chat.http.${r}.malformed-json`, ['history']) },

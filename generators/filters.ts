@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import qs from 'qs';
 import type { RecordView } from '../src/checks/filter-meaning.js';
 import {
-  ENCODINGS, LIST_MULTIPLE, LIST_RANGE, RANGE_CF_TYPES, type CfType, type Clause, type Encoding, type ListName, type Scalar,
+  describeFilter, encodeFilter, ENCODINGS, LIST_MULTIPLE, LIST_RANGE, RANGE_CF_TYPES, type CfType, type Clause, type Encoding, type ListName, type Scalar,
 } from '../src/protocol/filters.js';
 
 export interface CfField { readonly id: number; readonly type: CfType; readonly values: readonly Scalar[] }
@@ -138,7 +138,10 @@ export function sweep(src: ValueSource, seed: number, groups: readonly ('common'
     out.push({ label: `${field} range`, clauses: [one(rangeClause(src, field).filter((c) => c.kind === 'range' && c.from !== undefined && c.to !== undefined), k++)] });
   }
   if (groups.includes('per-list')) {
-    if (list === 'leads') out.push({ label: 'statuses', clauses: [one(statusesClause(src), k++)] });
+    if (list === 'leads') {
+      out.push({ label: 'statuses', clauses: [one(statusesClause(src), k++)] });
+      out.push(...statusesEdges(src, seed));
+    }
     if (list === 'customers') out.push({ label: 'next_price single', clauses: [one(valuesClause(src, 'next_price', { min: 1, max: 1 }), k++)] });
   }
   if (groups.includes('custom-fields')) {
@@ -153,6 +156,23 @@ export function sweep(src: ValueSource, seed: number, groups: readonly ('common'
       if (RANGE_CF_TYPES.includes(field.type)) out.push({ label: `custom field ${field.type} range`, clauses: [one(cfClause(field, { range: true }).filter((c) => c.kind === 'cf-range' && c.from !== undefined && c.to !== undefined), k++)] });
     }
   }
+  return out;
+}
+
+/**
+ * The statuses elements servers get wrong, every run: two elements of two pipelines (each one counts, not only the
+ * first or the last), and a status id that several pipelines share (the closing ones), which only its pipeline_id
+ * tells apart.
+ */
+function statusesEdges(src: ValueSource, seed: number): SweepCase[] {
+  const pairs = src.statusPairs;
+  const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.abs(seed) % Math.max(1, xs.length)];
+  const out: SweepCase[] = [];
+  const first = pick(pairs);
+  const other = first && pick(pairs.filter((p) => p.pipeline_id !== first.pipeline_id));
+  if (first && other) out.push({ label: 'statuses of two pipelines', clauses: [{ kind: 'statuses', pairs: [first, other] }] });
+  const shared = pick(pairs.filter((p) => pairs.some((q) => q.status_id === p.status_id && q.pipeline_id !== p.pipeline_id)));
+  if (shared) out.push({ label: 'statuses of a status id several pipelines share', clauses: [{ kind: 'statuses', pairs: [shared] }] });
   return out;
 }
 
@@ -258,4 +278,96 @@ export function invalidQuery(inv: InvalidFilter): string {
     case 'filter-not-an-object': return s({ filter: inv.value });
     case 'bad-page-or-limit': return s({ [inv.param]: inv.value, filter: { id: [1] } });
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The valid query space of a list: every optional member present or absent, edge values a server must survive (empty
+// values, references to nothing), each case named by what it holds.
+
+/** A list query's optional members: §4.2's filter and query, and the live service's paging and sorting (field notes). */
+export const QUERY_MEMBERS = ['filter', 'page', 'limit', 'order', 'query'] as const;
+export type QueryMember = (typeof QUERY_MEMBERS)[number];
+
+/** One query of a list, named by what it holds. */
+export interface ListQuery { readonly list: ListName; readonly label: string; readonly query: string }
+
+/** An id no account is likely to hold: above every id the list shows. */
+const unknownId = (src: ValueSource): number => Math.max(0, ...src.values('id').filter((v): v is number => typeof v === 'number')) + 1_000_003;
+
+/** Parameters of one list only (§4.2 "Additional parameters per list"), sent to the others as references to nothing. */
+const PER_LIST_PARAMETERS: Record<ListName, readonly string[]> = {
+  leads: ['filter[price][from]=0&filter[price][to]=1', 'filter[statuses][0][pipeline_id]=1&filter[statuses][0][status_id]=1', 'filter[pipeline_id]=1', 'filter[closed_at][from]=0&filter[closed_at][to]=1'],
+  contacts: [],
+  companies: [],
+  customers: ['filter[next_price]=1', 'filter[next_date][from]=0&filter[next_date][to]=1', 'filter[status_id]=1'],
+};
+
+/** A filter the spec allows, whose values name nothing the list holds (or are empty): each must be answered, never crash. */
+export function edgeFilters(src: ValueSource): { readonly what: string; readonly text: string }[] {
+  const cf = src.cfFields[0];
+  const out = [
+    { what: 'empty id array', text: 'filter[id][]=' },
+    { what: 'empty name', text: 'filter[name]=' },
+    { what: 'empty range bounds', text: 'filter[created_at][from]=&filter[created_at][to]=' },
+    { what: 'unknown id', text: `filter[id]=${unknownId(src)}` },
+    { what: 'unknown ids', text: `filter[id][0]=${unknownId(src)}&filter[id][1]=${unknownId(src) + 1}` },
+    { what: 'unknown user', text: 'filter[responsible_user_id]=1&filter[created_by][]=1' },
+    { what: 'unknown custom field', text: 'filter[custom_fields_values][999999999][]=1' },
+    ...(cf ? [{ what: `empty value of custom field ${cf.type}`, text: `filter[custom_fields_values][${cf.id}][]=` }] : []),
+  ];
+  for (const [owner, params] of Object.entries(PER_LIST_PARAMETERS) as [ListName, readonly string[]][]) {
+    // On its own list the parameter names a pipeline or status that does not exist; on the others it is not theirs.
+    for (const text of params) out.push({ what: `${owner} parameter ${text.slice('filter['.length, text.indexOf(']'))} naming nothing`, text });
+  }
+  return out;
+}
+
+/** The value of each member in the full query, drawn from what the list shows. */
+function fullMembers(src: ValueSource, clause: Clause): Record<QueryMember, string> {
+  const name = src.values('name').find((v): v is string => typeof v === 'string') ?? 'a name';
+  return { filter: encodeFilter([clause]), page: 'page=1', limit: 'limit=250', order: 'order[id]=asc', query: `query=${encodeURIComponent(name)}` };
+}
+
+const joined = (list: ListName, label: string, parts: readonly string[]): ListQuery => ({ list, label, query: parts.filter(Boolean).join('&') });
+
+/**
+ * Named queries of one list: all members, each member left out in turn, each alone, none; every edge filter alone;
+ * paging edges (a page past the end, page without limit) and an empty query.
+ */
+export function namedListQueries(src: ValueSource, seed: number): ListQuery[] {
+  const clause = fc.sample(anyClause(src, ['common']), { seed, numRuns: 1 })[0]!;
+  const full = fullMembers(src, clause);
+  const l = src.list;
+  return [
+    joined(l, 'every member', QUERY_MEMBERS.map((m) => full[m])),
+    ...QUERY_MEMBERS.map((left) => joined(l, `without ${left}`, QUERY_MEMBERS.filter((m) => m !== left).map((m) => full[m]))),
+    ...QUERY_MEMBERS.map((only) => joined(l, `${only} alone`, [full[only]])),
+    joined(l, 'no member', []),
+    ...edgeFilters(src).map((e) => joined(l, e.what, [e.text])),
+    joined(l, 'a page past the end', ['page=100000', 'limit=250']),
+    joined(l, 'page without limit', ['page=2']),
+    joined(l, 'empty query', ['query=']),
+    joined(l, 'empty page and limit', ['page=', 'limit=']),
+  ];
+}
+
+/** Generated queries: each member present or absent, its value a valid one or an edge one. */
+export function listQueryArb(src: ValueSource): fc.Arbitrary<ListQuery> {
+  const edges = edgeFilters(src);
+  const name = fc.constantFrom(...(src.values('name').length > 0 ? src.values('name') : ['a name']));
+  const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+  return fc.record({
+    filter: member(fc.oneof(
+      filterOf(src, ['common', 'per-list', 'custom-fields'], 2).chain((c) => encodingArb.map((e) => ({ what: describeFilter(c), text: encodeFilter(c, e) }))),
+      fc.constantFrom(...edges),
+    )),
+    page: member(fc.constantFrom('1', '2', '3', '100000')),
+    limit: member(fc.constantFrom('1', '2', '50', '250')),
+    order: member(fc.constantFrom('order[id]=asc', 'order[id]=desc', 'order[updated_at]=desc')),
+    query: member(fc.oneof(name.map((n) => `query=${encodeURIComponent(String(n))}`), fc.constant('query='))),
+  }).map((m) => {
+    const parts = [m.filter?.text, m.page && `page=${m.page}`, m.limit && `limit=${m.limit}`, m.order, m.query];
+    const label = [m.filter && `filter ${m.filter.what}`, m.page && `page ${m.page}`, m.limit && `limit ${m.limit}`, m.order, m.query].filter(Boolean).join(', ') || 'no member';
+    return joined(src.list, label, parts.filter((p): p is string => p !== undefined));
+  });
 }

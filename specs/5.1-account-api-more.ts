@@ -3,7 +3,7 @@
  * Authorization headers no client should send, the access_token query parameter, and what the account answer is.
  */
 import {
-  accountRequest, apiToken, burst, burstObserved, defineSpec, exchangeRule, type HttpResponse, jsonBodyOfAnyJsonType, mediaTypeAndKeysObserved, noPlainHttpLinks, observeTls, optionalApiToken, servedOverTls, statusObserved, statusOneOf, sweepRule,
+  ACCOUNT_QUERIES, accountRequest, apiToken, burst, burstObserved, defineSpec, exchangeRule, type HttpResponse, jsonBodyOfAnyJsonType, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, observeTls, optionalApiToken, servedOverTls, statusObserved, statusOneOf, sweepRule,
 } from './kit.js';
 
 interface OddHeader {
@@ -72,6 +72,18 @@ export default defineSpec({
         title: 'Records the media type and top-level keys of the GET /api/v4/account answer',
         reading: '§4.1 does not show the account answer; what the target sends is recorded for clients that read it.' },
       { setup: apiToken, send: (t, token) => t.send(accountRequest(t.target, token)), expect: [mediaTypeAndKeysObserved] },
+    ),
+    sweepRule<(typeof ACCOUNT_QUERIES)[number], HttpResponse, string>(
+      { id: 'api.account.query-no-server-error', section: '4.1', level: 'should', requires: [],
+        title: 'GET /api/v4/account answers every with= a client sends — each known value, all of them, as an array, repeated, empty, unknown — without a 5xx',
+        reading: 'Robustness: §4.1 shows the account call and not its answer; with= is the live service\'s (docs/field-notes.md), and the public clients send it as a comma list or as an array. Whatever the target makes of a value (adds it, ignores it, refuses it), a 2xx and a 4xx both pass; only a 5xx, a reset or a hang fails.' },
+      {
+        setup: apiToken,
+        named: ACCOUNT_QUERIES,
+        send: (t, c, token) => t.send(accountRequest(t.target, token, c.query)),
+        expect: [noServerError],
+        label: (c) => c.what,
+      },
     ),
     sweepRule<'account' | 'leads', HttpResponse, string>(
       { id: 'api.bodies.json', requires: [],

@@ -46,6 +46,7 @@ import listSafety from './4.2-list-safety.js';
 import listLimits from './4.2-list-limits.js';
 import listIsolation from './4.2-list-isolation.js';
 import listUtf8 from './4.2-list-utf8.js';
+import listValidSpace from './4.2-list-valid-space.js';
 import chatEndpoints from './4.3-chat-endpoints.js';
 import chatModel from './4.3-chat-model.js';
 import chatEdits from './4.3-chat-edits.js';
@@ -73,7 +74,7 @@ import disconnectHook from './5.3-disconnect-hook.js';
 import disconnectHookCount from './6-disconnect-hook-count.js';
 import outgoingHooks from './6-outgoing-hooks.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, pageHardening, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, invalidUtf8, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, chatRaces, forwardsImport, accountApiAuth, httpRobustness, accountApiMore, staleTokens, accountAddresses, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, pageHardening, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, listValidSpace, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, invalidUtf8, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, chatRaces, forwardsImport, accountApiAuth, httpRobustness, accountApiMore, staleTokens, accountAddresses, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -34,10 +34,32 @@ export function refreshGrant(target: TokenEndpoint, refreshToken: string, option
   return fields;
 }
 
-export function accountRequest(target: TargetConfig, bearer: string | undefined): HttpRequest {
+/**
+ * The `with=` values the live service's account reference names (docs/field-notes.md); the spec shows no account
+ * body, so they are what clients send, not what a server must answer.
+ */
+export const ACCOUNT_WITH = [
+  'amojo_id', 'amojo_rights', 'users_groups', 'task_types', 'version', 'entity_names', 'datetime_settings', 'drive_url', 'is_api_filter_enabled',
+] as const;
+
+/** The account query strings a client may send: each `with=` value, all of them, in each spelling, and ones a server does not know. */
+export const ACCOUNT_QUERIES: readonly { readonly what: string; readonly query: string }[] = [
+  ...ACCOUNT_WITH.map((w) => ({ what: `with=${w}`, query: `with=${w}` })),
+  { what: 'every with value', query: `with=${ACCOUNT_WITH.join(',')}` },
+  { what: 'with as an array', query: ACCOUNT_WITH.slice(0, 3).map((w) => `with[]=${w}`).join('&') },
+  { what: 'with as an indexed array', query: 'with[0]=amojo_id&with[1]=version' },
+  { what: 'with repeated', query: 'with=amojo_id&with=version' },
+  { what: 'an unknown with value', query: 'with=no_such_extra' },
+  { what: 'known and unknown with values', query: 'with=amojo_id,no_such_extra,version' },
+  { what: 'an empty with', query: 'with=' },
+  { what: 'with of commas', query: 'with=,,' },
+  { what: 'with in upper case', query: 'with=AMOJO_ID' },
+];
+
+export function accountRequest(target: TargetConfig, bearer: string | undefined, query = ''): HttpRequest {
   return {
     method: 'GET',
-    url: `${target.baseUrl}/api/v4/account`,
+    url: `${target.baseUrl}/api/v4/account${query ? `?${query}` : ''}`,
     headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` },
   };
 }

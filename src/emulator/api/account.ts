@@ -12,13 +12,12 @@ import type { Account } from '../world.js';
 import { methodNotAllowed } from '../errors.js';
 import { bearerAuth } from './bearer.js';
 import { linkBase, withSet } from './links.js';
+import { ACCOUNT_WITH } from '../../protocol/oauth.js';
 
 export const ACCOUNT_PATH = '/api/v4/account';
 
-/** Every `with=` value the live service's account reference names. */
-export const ACCOUNT_WITH = [
-  'amojo_id', 'amojo_rights', 'users_groups', 'task_types', 'version', 'entity_names', 'datetime_settings', 'drive_url', 'is_api_filter_enabled',
-] as const;
+/** Every `with=` value the live service's account reference names (one list, shared with the kit's requests). */
+export { ACCOUNT_WITH } from '../../protocol/oauth.js';
 
 /** The account's version as `with=version` reports it (an integer, as the PHP client's `setVersion(int)` takes it). */
 const ACCOUNT_VERSION = 22;
@@ -39,6 +38,12 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     const { admin } = ctx.world;
     const account = tokenAccount(ctx, request.principal?.accountId);
     const extras = withSet(request.query);
+    // Only for the faults: `with` read as one comma-separated string, and every value looked up in a table of loaders.
+    if (ctx.faults.isOn('account-with-array-crash') && Array.isArray((request.query as Record<string, unknown> | undefined)?.with)) throw new TypeError('with.split is not a function');
+    if (ctx.faults.isOn('account-with-unknown-crash')) {
+      const unknown = [...extras].find((w) => !(ACCOUNT_WITH as readonly string[]).includes(w));
+      if (unknown !== undefined) throw new TypeError(`loaders[${JSON.stringify(unknown)}] is not a function`);
+    }
     const base = ctx.faults.isOn('api-links-plain-http') ? `http://${account.subdomain}.example.com` : linkBase(ctx, request);
     const regional = account.platform === 1;
     const body: Record<string, unknown> = {

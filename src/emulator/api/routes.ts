@@ -28,6 +28,8 @@ export async function apiRoutes(app: FastifyInstance, opts: RouteOptions): Promi
   await app.register(accountRoutes, opts);
   // Any other /api/v4 path: 404 (the `api-unknown-path-200` fault answers an empty object instead).
   app.all('/api/v4/*', async (request, reply) => {
+    // Only for the fault: a one-segment path is taken for a list and its table, which does not exist, is read.
+    if (ctx.faults.isOn('lists-unknown-list-crash') && /^\/api\/v4\/[^/?]+(\?|$)/.test(request.url)) throw new TypeError('Cannot read properties of undefined (reading \'records\')');
     if (!ctx.faults.isOn('api-unknown-path-200')) throw new ProblemError({ status: 404, detail: `No route for ${request.method} on this path` });
     return reply.code(200).header('content-type', 'application/hal+json').send('{}');
   });

@@ -87,7 +87,14 @@ export function compileFilter(list: ListName, table: ListTable, filter: unknown,
 
 function compileFilterNow(list: ListName, table: ListTable, filter: unknown, faults: FaultSwitches, variations: VariationSwitches): CompiledFilter {
   if (!isObject(filter)) throw bad('`filter` must be an object of parameters, e.g. filter[id]=1');
+  // Only for the fault: the companies list never reads its filter.
+  if (list === 'companies' && faults.isOn('companies-filter-ignored')) return { tests: [] };
   const params = FILTER_PARAMETERS[list];
+  // Only for the fault: a parameter of another list is read from a column this list does not have.
+  if (faults.isOn('lists-crash-on-foreign-parameter')) {
+    const foreign = Object.keys(filter).find((k) => !Object.hasOwn(params, k) && LIST_NAMES_OF_PARAMETERS.has(k));
+    if (foreign !== undefined) throw new TypeError(`Cannot read properties of undefined (reading '${foreign}')`);
+  }
   let keys = Object.keys(filter).filter((k) => Object.hasOwn(params, k));
   if (faults.isOn('only-first-filter-applied')) keys = keys.slice(0, 1);
   const tests: Test[] = [];
@@ -98,7 +105,11 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
     const name = `filter[${key}]`;
     switch (params[key]!) {
       case 'ints': {
-        const values = multipleValues(name, value, faults).map((v) => integer(name, v));
+        if (list === 'customers' && key === 'status_id' && faults.isOn('customers-status-id-ignored')) break;
+        let values = multipleValues(name, value, faults).map((v) => integer(name, v));
+        // Only for the fault: `WHERE id = ?` bound to the first value of the list.
+        if (key === 'id' && faults.isOn('id-filter-first-only')) values = values.slice(0, 1);
+        if (key === 'pipeline_id' && faults.isOn('lists-crash-on-unknown-pipeline')) pipelinesKnown(table, values);
         if (key === 'id') {
           const found = new Set<number>();
           for (const id of values) {
@@ -107,12 +118,15 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
           }
           candidates = [...found].sort((a, b) => a - b);
         } else {
-          tests.push(inSet(table.num[key as NumericField], new Set(values)));
+          const column = key === 'created_by' && faults.isOn('created-by-reads-responsible-user') ? 'responsible_user_id' : key;
+          tests.push(inSet(table.num[column as NumericField], new Set(values)));
         }
         break;
       }
       case 'strings': {
-        const values = new Set(multipleValues(name, value, faults).map((v) => text(name, v)));
+        // Only for the fault: the value is lower-cased for a case-insensitive match, the names are not.
+        const lower = faults.isOn('name-filter-lowercased-value');
+        const values = new Set(multipleValues(name, value, faults).map((v) => (lower ? text(name, v).toLowerCase() : text(name, v))));
         const names = table.names;
         if (faults.isOn('name-filter-wildcards')) {
           const patterns = [...values].map(likePattern);
@@ -124,7 +138,7 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
         break;
       }
       case 'range':
-        tests.push(inRange(table.num[key as NumericField], range(name, value, faults, variations)));
+        tests.push(inRange(table.num[rangeColumn(key, faults)], range(name, value, faults, variations, TIME_FIELDS.has(key))));
         break;
       case 'single-or-range': {
         const column = table.num[key as NumericField];
@@ -133,7 +147,8 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
           const values = listOf(value) ?? [value];
           if (values.length !== 1) throw bad(`${name} takes one value or a range ([from], [to]), not several values`);
           const v = number(name, values[0], faults);
-          tests.push((i) => column[i] === v);
+          // Only for the fault: the single form is parsed, then dropped (only the range form filters).
+          if (!faults.isOn('next-price-single-ignored')) tests.push((i) => column[i] === v);
         }
         break;
       }
@@ -152,10 +167,13 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
 function multipleValues(name: string, value: unknown, faults: FaultSwitches): unknown[] {
   if (typeof value === 'string') {
     if (faults.isOn('reject-scalar-filter')) throw bad(`${name} must be an array of values`);
+    if (faults.isOn('lists-crash-on-empty-value') && value === '') throw new TypeError(`Cannot read properties of null (reading '0') in ${name}`);
     return [value];
   }
   const values = listOf(value);
   if (values === undefined) throw bad(`${name} takes a value or a list of values (${name}[0]=…), not ${isRangeObject(value) ? 'a range' : 'an object'}`);
+  // Only for the fault: an empty element (filter[id][]=) is dereferenced as if it were a parsed value.
+  if (faults.isOn('lists-crash-on-empty-value') && values.some((v) => v === '')) throw new TypeError(`Cannot read properties of null (reading '0') in ${name}`);
   return values;
 }
 
@@ -177,14 +195,16 @@ function number(name: string, v: unknown, faults: FaultSwitches): number {
 
 interface Bounds { readonly from?: number; readonly to?: number }
 
-function range(name: string, value: unknown, faults: FaultSwitches, variations: VariationSwitches): Bounds {
+function range(name: string, value: unknown, faults: FaultSwitches, variations: VariationSwitches, time = false): Bounds {
   if (!isRangeObject(value)) throw bad(`${name} takes a range: ${name}[from]=…&${name}[to]=…`);
+  // Only for the fault: time bounds read as milliseconds, as a JavaScript Date would take them.
+  const scale = time && faults.isOn('time-range-in-milliseconds') ? 1 / 1000 : 1;
   const bound = (k: 'from' | 'to'): number | undefined => {
     const v = value[k];
     if (v === undefined || v === '') return undefined;
-    return number(`${name}[${k}]`, v, faults);
+    return Math.floor(number(`${name}[${k}]`, v, faults) * scale);
   };
-  let from = bound('from');
+  let from = faults.isOn('range-lower-bound-ignored') ? undefined : bound('from');
   let to = faults.isOn('range-upper-bound-ignored') ? undefined : bound('to');
   if (variations.isOn('lists-open-range-refused') && (from === undefined || to === undefined)) throw bad(`${name} needs both [from] and [to]`);
   if (variations.isOn('lists-reversed-range-422') && from !== undefined && to !== undefined && from > to) {
@@ -232,6 +252,11 @@ function statuses(table: ListTable, value: unknown, faults: FaultSwitches): Test
     }
     const pipeline = integer(`${name}[pipeline_id]`, el.pipeline_id);
     const status = integer(`${name}[status_id]`, el.status_id);
+    if (faults.isOn('lists-crash-on-unknown-pipeline')) pipelinesKnown(table, [pipeline]);
+    // Only for the fault: the element is matched on its status id alone, in any pipeline.
+    if (faults.isOn('statuses-status-only')) { anyPipeline.add(status); return; }
+    // Only for the fault: each element overwrites the one before (a map keyed by the filter name, not by index).
+    if (faults.isOn('statuses-last-element-only') && n < elements.length - 1) return;
     const current = pairs.get(pipeline);
     if (current === 'any') return;
     if (faults.isOn('statuses-pipeline-only')) pairs.set(pipeline, 'any');
@@ -246,13 +271,40 @@ function statuses(table: ListTable, value: unknown, faults: FaultSwitches): Test
   };
 }
 
+/** The time parameters (§4.2: "Time fields take timestamps"). */
+const TIME_FIELDS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'closest_task_at', 'closed_at', 'next_date']);
+
+/** Every parameter some list has: a parameter of another list is not an unknown one. */
+const LIST_NAMES_OF_PARAMETERS: ReadonlySet<string> = new Set(Object.values(FILTER_PARAMETERS).flatMap((p) => Object.keys(p)));
+
+/** The column a range parameter reads; only faults read another one. */
+function rangeColumn(key: string, faults: FaultSwitches): NumericField {
+  if (key === 'updated_at' && faults.isOn('updated-at-reads-created-at')) return 'created_at';
+  if (key === 'closed_at' && faults.isOn('closed-at-reads-updated-at')) return 'updated_at';
+  return key as NumericField;
+}
+
+/** Only for the `lists-crash-on-unknown-pipeline` fault: a pipeline no deal is in is dereferenced all the same. */
+function pipelinesKnown(table: ListTable, pipelines: readonly number[]): void {
+  const column = table.num.pipeline_id;
+  for (const p of pipelines) if (!column.includes(p)) throw new TypeError(`Cannot read properties of undefined (reading 'statuses') for pipeline ${p}`);
+}
+
+/** Only for the `cf-filter-next-field` fault: the list's field after the one named (an index off by one). */
+function nextField(table: ListTable, column: CfColumn): CfColumn {
+  const columns = [...table.cf.values()];
+  return columns[(columns.indexOf(column) + 1) % columns.length]!;
+}
+
 function customFields(table: ListTable, value: unknown, faults: FaultSwitches, variations: VariationSwitches): Test[] {
   if (!isObject(value) || Array.isArray(value)) throw bad('filter[custom_fields_values] takes field ids: filter[custom_fields_values][<field_id>][]=…');
   const tests: Test[] = [];
   for (const [fieldId, spec] of Object.entries(value)) {
     const name = `filter[custom_fields_values][${fieldId}]`;
-    const column = /^\d{1,15}$/.test(fieldId) ? table.cf.get(Number(fieldId)) : undefined;
+    let column = /^\d{1,15}$/.test(fieldId) ? table.cf.get(Number(fieldId)) : undefined;
+    if (!column && faults.isOn('lists-crash-on-unknown-cf-field')) throw new TypeError(`Cannot read properties of undefined (reading 'type') for ${name}`);
     if (!column) throw bad(`${name}: no custom field ${fieldId} on this list`);
+    if (faults.isOn('cf-filter-next-field')) column = nextField(table, column);
     if (column.def.type === 'url' && faults.isOn('ignore-url-custom-fields')) continue;
     tests.push(customFieldTest(name, column, spec, faults, variations));
   }
@@ -263,7 +315,7 @@ function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: 
   const type = column.def.type;
   if (isRangeObject(spec)) {
     if (!RANGE_CF_TYPES.includes(type)) throw bad(`${name}: a ${type} field takes no range`);
-    return inRange(column.nums!, range(name, spec, faults, variations));
+    return inRange(column.nums!, range(name, spec, faults, variations, type !== 'numeric'));
   }
   const values = multipleValues(name, spec, faults);
   if (column.nums) {
@@ -278,6 +330,8 @@ function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: 
   if (column.enums) {
     const set = new Set(values.map((v) => integer(name, v)));
     const enums = column.enums;
+    // Only for the fault: every value asked must be among the record's (ALL), where the values are alternatives (ANY).
+    if (faults.isOn('enum-values-all')) return (i) => { const held = enums[i]; return held !== undefined && [...set].every((e) => held.includes(e)); };
     return (i) => enums[i]?.some((e) => set.has(e)) ?? false;
   }
   const wanted = new Set(values.map((v) => {
@@ -288,6 +342,8 @@ function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: 
   const bools = column.bools!;
   // Only for the `lists-checkbox-zero-ignored` fault: 0 is read as "no condition", so checked records come back too.
   if (faults.isOn('lists-checkbox-zero-ignored') && wanted.has(0)) return () => true;
+  // Only for the `checkbox-one-matches-set` fault: 1 read as "the field has a value", so unchecked boxes match too.
+  if (faults.isOn('checkbox-one-matches-set') && wanted.has(1)) return (i) => bools[i] !== -1 || wanted.has(0);
   return (i) => wanted.has(bools[i] === 1 ? 1 : 0);
 }
 
@@ -298,6 +354,11 @@ function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: 
 export function searchTest(table: ListTable, query: string, faults: FaultSwitches, variations: VariationSwitches): Test {
   if (faults.isOn('query-finds-nothing')) return () => false;
   const needle = query.toLowerCase();
+  // Only for the fault: the search string goes into a LIKE '%…%' unescaped, so % and _ are wildcards.
+  if (faults.isOn('query-like-pattern')) {
+    const pattern = new RegExp(likePattern(needle).source.slice(1, -1), 's');
+    return (i) => table.search[i]!.split('\n').some((text) => pattern.test(text));
+  }
   const haystack = variations.isOn('lists-query-any-field') ? wideSearch(table) : table.search;
   return (i) => haystack[i]!.includes(needle);
 }

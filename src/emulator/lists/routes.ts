@@ -40,6 +40,11 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     return sendProblem(reply, p, PROBLEM_JSON);
   });
   const store = listStore(ctx);
+  // Only for the `lists-wrong-method-crash` fault: the router's fallback for another method throws.
+  app.addHook('onRequest', async (request) => {
+    if (!ctx.faults.isOn('lists-wrong-method-crash') || ['GET', 'HEAD', 'POST', 'PATCH'].includes(request.method)) return;
+    if (/^\/api\/v4\/(leads|contacts|companies|customers)(\/|\?|$)/.test(request.url)) throw new TypeError(`handlers[${JSON.stringify(request.method)}] is not a function`);
+  });
   for (const list of LIST_NAMES) {
     const path = `/api/v4/${list}`;
     app.get(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
@@ -163,7 +168,12 @@ function queryOf(ctx: EmulatorContext, rawQuery: string, parsed: unknown): Recor
   }
   // Only for the fault: a key spelt with %5B is left undecoded, an unknown parameter.
   if (ctx.faults.isOn('lists-percent-brackets-ignored')) return parseQuery(rawQuery.split('&').filter((p) => !/^[^=]*%5B/i.test(p)).join('&'));
-  const query = (parsed ?? {}) as Record<string, unknown>;
+  let query = (parsed ?? {}) as Record<string, unknown>;
+  // Only for the fault: the search string is taken from the raw query, without percent-decoding it.
+  if (ctx.faults.isOn('query-not-percent-decoded') && typeof query.query === 'string') {
+    const raw = rawQuery.split('&').find((p) => p.startsWith('query='));
+    if (raw !== undefined) query = { ...query, query: raw.slice('query='.length) };
+  }
   return ctx.faults.isOn('lists-query-latin1') ? latin1Strings(query) as Record<string, unknown> : query;
 }
 
@@ -175,9 +185,11 @@ function latin1Strings(v: unknown): unknown {
   return v;
 }
 
-function positive(name: string, v: unknown, fallback: number): number {
+function positive(name: string, v: unknown, fallback: number, faults?: EmulatorContext['faults']): number {
   if (v === undefined || v === '') return fallback;
   if (typeof v !== 'string' || !/^\d{1,9}$/.test(v) || Number(v) < 1) {
+    // Only for the fault: the value goes to the database driver unchecked, which throws.
+    if (faults?.isOn('lists-crash-on-bad-paging')) throw new TypeError(`invalid OFFSET/LIMIT: ${String(v)}`);
     throw new ProblemError({ status: 400, detail: `\`${name}\` must be a positive integer` });
   }
   return Number(v);
@@ -189,10 +201,13 @@ export function listPage(
   table: ListTable,
 ): string | undefined {
   const v = ctx.variations;
-  const page = positive('page', query.page, 1);
+  const f = ctx.faults;
+  const page = positive('page', query.page, 1, f);
+  // Only for the fault: the default limit is applied where no page is asked, and `page` alone multiplies undefined.
+  if (f.isOn('lists-crash-page-without-limit') && query.page !== undefined && query.limit === undefined) throw new TypeError('Cannot convert undefined to a page offset');
   const limit = v.isOn('lists-small-pages')
-    ? Math.min(SMALL_MAX_LIMIT, positive('limit', query.limit, SMALL_DEFAULT_LIMIT))
-    : Math.min(MAX_LIMIT, positive('limit', query.limit, DEFAULT_LIMIT));
+    ? Math.min(SMALL_MAX_LIMIT, positive('limit', query.limit, SMALL_DEFAULT_LIMIT, f))
+    : Math.min(MAX_LIMIT, positive('limit', query.limit, DEFAULT_LIMIT, f));
   let tests: Test[] = [];
   let candidates: readonly number[] | undefined;
   if (query.filter !== undefined && ctx.world.account.isApiFilterEnabled) {
@@ -207,12 +222,14 @@ export function listPage(
       candidates = undefined;
     }
   }
+  if (f.isOn('lists-crash-on-empty-query') && query.query === '') throw new TypeError('Cannot read properties of undefined (reading \'toLowerCase\')');
   if (list !== 'customers' && typeof query.query === 'string' && query.query !== '') tests.push(searchTest(table, query.query, ctx.faults, v));
   const descending = v.isOn('lists-id-descending');
 
   const order = orderOf(list, table, query.order);
 
-  const skip = (page - 1) * limit;
+  // Only for the faults: the offset of page n taken as n·limit (page 1 skipped), or one record early (one record on two pages).
+  const skip = f.isOn('page-offset-one-page-ahead') ? page * limit : f.isOn('page-offset-one-early') ? Math.max(0, (page - 1) * limit - 1) : (page - 1) * limit;
   let rows: number[] = [];
   let matched = 0;
   let hasMore = false;
@@ -236,7 +253,11 @@ export function listPage(
     rows = all.slice(skip, skip + limit);
     hasMore = all.length > skip + limit;
   }
-  if (rows.length === 0) return undefined;
+  if (rows.length === 0) {
+    // Only for the faults: the empty page is built from its first record, which is not there.
+    if (f.isOn('lists-crash-on-empty-result') || (f.isOn('lists-crash-on-page-beyond-end') && page > 1)) throw new TypeError('Cannot read properties of undefined (reading \'id\')');
+    return undefined;
+  }
   if (v.isOn('lists-plain-json-no-links')) {
     return `{"_page":${page},"_embedded":{"${list}":[${rows.map((i) => `${table.json[i]}}`).join(',')}]}}`;
   }
@@ -245,7 +266,7 @@ export function listPage(
   let links = `"self":{"href":${JSON.stringify(self)}}`;
   const others = otherParameters(rawQuery);
   const pageLink = (name: string, n: number, params = others): string => `,"${name}":{"href":${JSON.stringify(`${listUrl}?${[...params, `page=${n}`].join('&')}`)}}`;
-  if (hasMore) links += pageLink('next', page + 1, ctx.faults.isOn('next-link-drops-filter') ? others.filter((p) => !/^filter(\[|%5B|=|$)/i.test(p)) : others);
+  if (hasMore) links += pageLink('next', f.isOn('next-link-same-page') ? page : page + 1, ctx.faults.isOn('next-link-drops-filter') ? others.filter((p) => !/^filter(\[|%5B|=|$)/i.test(p)) : others);
   if (page > 1) links += pageLink('first', 1) + pageLink('prev', page - 1);
   const recordBase = JSON.stringify(`${listUrl}/`).slice(0, -1);
   let items = '';

@@ -1471,6 +1471,14 @@ export const ACCESS = requirements([
     rules: ['api.account.body'],
   },
   {
+    id: 'REQ-4.1-api-account-query-no-5xx', section: '4.1', source: 'http', level: 'should',
+    statement: 'No with= a client sends to GET /api/v4/account (each value public clients send, all of them, as an array, repeated, empty or unknown) causes a 5xx.',
+    observes: 'GET /api/v4/account with each of those with= answers 2xx or 4xx',
+    needs: ['person'],
+    reading: { kind: 'robustness' },
+    rules: ['api.account.query-no-server-error'],
+  },
+  {
     id: 'REQ-4.1-hook-query', section: '4.1', source: 'prose', level: 'must',
     statement: 'The disconnect hook is a GET with query parameters account_id and client_id, plus signature and client_uuid.',
     observes: 'the hook is a GET whose query has the four parameters',

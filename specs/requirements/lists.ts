@@ -250,8 +250,8 @@ export const LISTS = requirements([
       non_strict: 'refused with another 4xx',
       failed: 'a list-specific parameter that filters contacts or companies',
     },
-    rules: ['lists.filter.no-server-error'],
-    partial: 'unknown parameters in general are sent; a per-list parameter (filter[price], filter[statuses]) on contacts and companies is not, and whether it is ignored or refused is not recorded',
+    rules: ['lists.filter.no-server-error', 'lists.query.valid-no-server-error'],
+    partial: 'every deal and customer parameter is sent to contacts and companies (and to each other) and must not crash; whether it is ignored or refused is not judged',
     theme: 'list-safety',
   },
 
@@ -392,6 +392,14 @@ export const LISTS = requirements([
     needs: ['nothing'],
     reading: { kind: 'robustness' },
     rules: ['lists.filter.no-server-error'],
+  },
+  {
+    id: 'REQ-4.2-valid-no-5xx', section: '4.2', source: 'http', level: 'should',
+    statement: 'Every list query the spec allows never causes a 5xx: each optional member (filter, page, limit, order, query) present or absent, empty values, and references to ids, users, custom fields, pipelines, statuses or pages that do not exist.',
+    observes: 'no 5xx for every named query on each of the four lists (all members, each left out in turn, each alone, none; empty values; unknown references; a page past the end) and for generated ones',
+    needs: ['nothing'],
+    reading: { kind: 'robustness' },
+    rules: ['lists.query.valid-no-server-error'],
   },
   {
     id: 'REQ-4.2-name-wildcards-literal', section: '4.2', source: 'prose', level: 'should',

@@ -103,6 +103,8 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
     if (key === 'responsible_user_id' && faults.isOn('ignore-responsible-user-filter')) continue;
     const value = filter[key];
     const name = `filter[${key}]`;
+    // Only for the fault: a Multiple parameter is read only when it comes as a list; the single form is passed over.
+    if (typeof value === 'string' && (params[key] === 'ints' || params[key] === 'strings') && faults.isOn('scalar-filter-ignored')) continue;
     switch (params[key]!) {
       case 'ints': {
         if (list === 'customers' && key === 'status_id' && faults.isOn('customers-status-id-ignored')) break;
@@ -318,6 +320,8 @@ function customFieldTest(name: string, column: CfColumn, spec: unknown, faults: 
     return inRange(column.nums!, range(name, spec, faults, variations, type !== 'numeric'));
   }
   const values = multipleValues(name, spec, faults);
+  // Only for the fault: date fields are filtered by range only; a timestamp value is parsed and dropped.
+  if ((type === 'date' || type === 'date_time') && faults.isOn('cf-date-value-ignored')) return () => true;
   if (column.nums) {
     const set = new Set(values.map((v) => (type === 'numeric' ? number(name, v, faults) : integer(name, v))));
     return inSet(column.nums, set);

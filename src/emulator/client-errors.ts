@@ -19,6 +19,7 @@ const DETAILS: Record<number, string> = {
   400: 'The request is not valid HTTP',
   408: 'The request headers did not arrive in time',
   431: 'The request line and headers exceed 16 KiB',
+  500: 'The request could not be buffered',
 };
 
 /** Node emits `clientError` again for every later chunk of a refused request: one answer per socket. */
@@ -32,7 +33,9 @@ export function clientErrorHandler(clock: Clock, faults?: FaultSwitches): (err: 
       socket.destroy();
       return;
     }
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    // Only for the `header-overflow-500` fault: a front proxy that answers a request it cannot buffer as its own failure.
+    const overflow = faults?.isOn('header-overflow-500') ? 500 : 431;
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? overflow : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const body = JSON.stringify(problemBody({ status, detail: DETAILS[status]! }));
     if (socket.writable) {
       socket.end([

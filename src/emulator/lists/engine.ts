@@ -246,6 +246,8 @@ function statuses(table: ListTable, value: unknown, faults: FaultSwitches): Test
     if (!isObject(el)) throw bad(`${name} must hold pipeline_id and status_id`);
     const hasPipeline = el.pipeline_id !== undefined;
     const hasStatus = el.status_id !== undefined;
+    // Only for the fault: both keys are read before either is checked, and the missing one is dereferenced.
+    if ((!hasPipeline || !hasStatus) && faults.isOn('statuses-incomplete-crash')) throw new TypeError(`Cannot read properties of undefined (reading 'trim') in ${name}`);
     if (!hasPipeline || !hasStatus) {
       if (!faults.isOn('accept-incomplete-statuses')) throw bad(`${name} needs both pipeline_id and status_id`);
       if (hasPipeline) pairs.set(integer(`${name}[pipeline_id]`, el.pipeline_id), 'any');

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import {
-  absentWhenNotGiven, applyCase, chatSession, ChatSession, chatSweepRule, createdChat, defineSpec, describeCase, describeExternalId, describeOmitted, emptyAvatar, equals, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, type FieldCase, fieldCaseArb, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, type ParticipantBody, phoneShownAs, refusalPreferred, type RuleMeta, sampleMessage, scenarioRule, status, step, sweepCases, validExternalId, withoutPaths, caseReading, refusalChecks,
+  absentWhenNotGiven, applyCase, avatarGiven, chatSession, ChatSession, chatSweepRule, createdChat, defineSpec, describeCase, describeExternalId, describeOmitted, emptyAvatar, equals, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, type FieldCase, fieldCaseArb, type FieldSpec, invalidExternalId, jsonContentType, type MessagePayload, newMessageBody, omittedSubsetArb, type ParticipantBody, phoneShownAs, refusalPreferred, type RuleMeta, sampleMessage, scenarioRule, status, step, sweepCases, validExternalId, withoutPaths, caseReading, refusalChecks,
 } from './kit.js';
 
 const refusal = [status(400), jsonContentType];
@@ -123,8 +123,8 @@ export default defineSpec({
       [P('user', 'avatar'), P('user', 'profile'), P('user', 'profile', 'phone'), P('user', 'profile', 'email'), P('user', 'profile_link')],
     ),
     scenarioRule<{ s: ChatSession; full: ReturnType<typeof fullParticipant>; bare: ParticipantBody }>(
-      { id: 'chat.participant.answer', requires: ['write'], title: 'The created chat\'s user carries phone and email when given, and leaves them out when not',
-        reading: '§2.5: in responses, phone and email are "both absent when not given"; avatar is empty if not given. answer-member: null or "" for phone and email, and null or no member for avatar, are non_strict; a phone given back in another spelling of the same number (digits only) is non_strict (C6–C8 of the review).', covers: ['2.5/profile', '2.5/avatar'] },
+      { id: 'chat.participant.answer', requires: ['write'], title: 'The created chat\'s user carries avatar, phone and email when given, and leaves phone and email out when not',
+        reading: '§2.5: in responses, phone and email are "both absent when not given"; avatar is empty if not given, and shows the one given (the URL sent or a re-hosted copy) when given. answer-member: null or "" for phone and email, and null or no member for avatar, are non_strict; a phone given back in another spelling of the same number (digits only) is non_strict (C6–C8 of the review).', covers: ['2.5/profile', '2.5/avatar'] },
       {
         setup: async (t) => {
           const s = await chatSession(t);
@@ -132,7 +132,7 @@ export default defineSpec({
         },
         steps: [
           step('', (_t, { s, full }) => s.createChat(s.conversationId(), full), (_t, { full }) => [
-            status(200), createdChat(full.id), phoneShownAs('user.phone', full.profile.phone), field('user.email', equals(full.profile.email)),
+            status(200), createdChat(full.id), phoneShownAs('user.phone', full.profile.phone), field('user.email', equals(full.profile.email)), avatarGiven('user.avatar'),
           ]),
           step('', (_t, { s, bare }) => s.createChat(s.conversationId(), bare), [
             absentWhenNotGiven('user.phone', 'user.email'), emptyAvatar('user.avatar'),

@@ -9,7 +9,7 @@ import {
   describeCase, editMessageBody, noBody, exchangeRule, fail, fieldCaseArb, type FieldSpec, type Finding, type HistoryItem, jsonAt,
   jsonContentType, matchesSchema, newMessageAnswer, noServerError, observed, oddMessageEvent, pass, Precondition, rule, sampleMessage,
   status, sweepCases, sweepThenProperty, isSuccess, nonStrict, refusalPreferred, scenarioRule, step, whenAccepted, caseReading, editAnswer,
-  effectCountsOver, leadsAre, notificationsAre, leadsOnceSeen, emptyHistory, pageSize, overLimit, refusalChecks, jsonContentTypeIfRefused,
+  effectCountsOver, leadsAre, notificationsAre, leadsOnceSeen, emptyHistory, pageSize, overLimit, refusalChecks, jsonContentTypeIfRefused, labelled, senderIs, senderRefIs,
 } from './kit.js';
 
 const CONNECT = (f: string) => `4.3/Connect channel/${f}`;
@@ -147,18 +147,27 @@ export default defineSpec({
     // ---- messages
     rule(
       { id: 'chat.message.answer', requires: ['write'], title: 'A new message answers 200 with new_message {conversation_id, sender_id, receiver_id, msgid, ref_id = msgid sent}',
-        reading: 'docs/field-notes.md: new and edited messages answer {"new_message":{...}}; receiver_id is null (or absent) for an incoming message. The optional payload fields (conversation_ref_id, source, receiver, reply_to, forwards) are omitted.',
+        reading: 'docs/field-notes.md: new and edited messages answer {"new_message":{...}}; receiver_id is null (or absent) for an incoming message. The optional payload fields (conversation_ref_id, source, receiver, reply_to, forwards) are omitted. The ids name what was sent: conversation_id ("Dialog id", neither side stated) is the conversation_id sent or the chat id create chat answered, not the chat created after it; sender_id is the client\'s id sent or the user id create chat answered for it.',
         covers: ['conversation_ref_id', 'new_message[conversation_id]', 'new_message[sender_id]', 'new_message[receiver_id]', 'new_message[msgid]', 'new_message[ref_id]', 'event_type', 'payload', 'timestamp', 'msec_timestamp', 'conversation_id', 'sender', 'msgid', 'message', 'silent'].map(SEND) },
       async (t) => {
         const s = await chatSession(t);
-        const p = s.payload(s.conversationId(), s.client());
+        const client = s.client();
+        const conv = s.conversationId();
+        const created = await s.createChat(conv, client);
+        const chatId = jsonAt(created, 'id');
+        const userId = jsonAt(created, ['user', 'id']);
+        if (!isSuccess(created.status) || typeof chatId !== 'string') throw new Precondition(`creating a chat answered ${created.status}`);
+        // A later chat of the scope, so that an answer naming the scope's latest chat instead of the message's shows.
+        await chatIdOf(s, s.conversationId());
+        const p = s.payload(conv, client);
         const res = await s.sendMessage(p);
-        return t.outcome(t.check(res, [status(200), jsonContentType, newMessageAnswer({ msgid: p.msgid, conversationId: p.conversation_id, outgoing: false })]));
+        const senderIds = [client.id, ...(typeof userId === 'string' ? [userId] : [])];
+        return t.outcome(t.check(res, [status(200), jsonContentType, newMessageAnswer({ msgid: p.msgid, conversationId: p.conversation_id, outgoing: false, chatId, senderIds })]));
       },
     ),
     rule(
       { id: 'chat.message.kinds', requires: ['write'], title: 'Incoming, manager and bot messages are accepted and the history tells them apart (client_id only for the client)',
-        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants" (§2.5: "absent for account users"): a client_id value for the manager or the bot fails; null or "" is non_strict (C9 of the review). Needs MANAGER_USER_ID and BOT_ID.',
+        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants" (§2.5: "absent for account users"): a client_id value for the manager or the bot fails; null or "" is non_strict (C9 of the review). History shows what was sent: the client with its client_id and name, a manager\'s and the bot\'s message with that sender (its id the ref_id sent, §2.5). The answers\' sender_id and receiver_id name those participants (by the id sent or the one the history shows). Needs MANAGER_USER_ID and BOT_ID.',
         covers: [SEND('Incoming from client'), SEND('Outgoing from an identifiable account user'), SEND('Outgoing from the integration bot'), SEND('receiver'), HISTORY('sender / receiver'), '2.5/ref_id'] },
       async (t) => {
         const s = await chatSession(t);
@@ -168,16 +177,30 @@ export default defineSpec({
         const incoming = s.payload(conv, client, {}, base);
         const manager = s.payload(conv, s.manager(), { receiver: client }, base + 1000);
         const bot = s.payload(conv, s.bot(), { receiver: client }, base + 2000);
-        const findings: Finding[] = [];
-        for (const [kind, p] of [['incoming', incoming], ['manager', manager], ['bot', bot]] as const) {
-          const res = await s.sendMessage(p);
-          findings.push(...t.check(res, [status(200), newMessageAnswer({ msgid: p.msgid, conversationId: conv, outgoing: kind !== 'incoming' })]).map((f) => ({ ...f, check: `${kind}: ${f.check}` })));
-        }
+        const kinds = [['incoming', incoming], ['manager', manager], ['bot', bot]] as const;
+        const answers: Awaited<ReturnType<ChatSession['sendMessage']>>[] = [];
+        for (const [, p] of kinds) answers.push(await s.sendMessage(p));
         const items = await s.allHistory(conv, (i) => i.length >= 3);
+        // The answer's sender_id and receiver_id name the participants sent, by either side's id: the one sent, or the
+        // chat-interface id the history shows for them (and a manager's or the bot's ref_id).
+        const findings: Finding[] = kinds.flatMap(([kind, p], i) => {
+          const item = itemOf(items, p.msgid);
+          const ids = (...xs: unknown[]) => xs.filter((x): x is string => typeof x === 'string');
+          const expect = {
+            msgid: p.msgid, conversationId: conv, outgoing: kind !== 'incoming',
+            ...(item && { senderIds: ids(p.sender.id, p.sender.ref_id, item.sender?.id), receiverIds: ids(client.id, item.receiver?.id) }),
+          };
+          return t.check(answers[i]!, [status(200), newMessageAnswer(expect)]).map((f) => ({ ...f, check: `${kind}: ${f.check}` }));
+        });
         const inItem = itemOf(items, incoming.msgid);
         const mgrItem = itemOf(items, manager.msgid);
         const botItem = itemOf(items, bot.msgid);
         if (!inItem || !mgrItem || !botItem) return t.outcome([...findings, fail('history', `expected the 3 messages in the history, observed ${items.length}`)]);
+        findings.push(...[
+          ...labelled('incoming', [senderIs(incoming.msgid, client)]),
+          ...labelled('manager', [senderRefIs(manager.msgid, manager.sender.ref_id!)]),
+          ...labelled('bot', [senderRefIs(bot.msgid, bot.sender.ref_id!)]),
+        ].map((judge) => judge(items)));
         const problems: string[] = [];
         const emptied: string[] = [];
         if (inItem.sender?.client_id !== client.id) problems.push(`incoming sender.client_id is ${JSON.stringify(inItem.sender?.client_id)}, not ${client.id}`);

@@ -214,6 +214,8 @@ export const VARIATIONS = defineVariations([
     run: { fullWindows: true }, scope: CHAT_SCOPE },
   { name: 'chat-text-nfc', description: 'Every string of a chat body is stored in Unicode normalisation form C (a combining accent joined to its letter), so texts and names come back composed.',
     basis: 'answer-member: the same characters in another normalisation form (Unicode UAX #15) are not literally the text sent but the same text; the review reads it non_strict (K39).', scope: CHAT_SCOPE },
+  { name: 'chat-answer-conversation-chat-id', description: 'The new_message answer gives the chat\'s chat-interface id as conversation_id instead of the conversation_id sent.',
+    basis: 'answer-member: §4.3 "new_message[conversation_id] | string | Dialog id." names neither side; the chat-interface id of the message\'s own chat is that dialog\'s id too.', scope: CHAT_SCOPE },
   // (end of chat, second part)
 ] as const);
 

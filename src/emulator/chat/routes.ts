@@ -232,6 +232,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       chat = state.newChat(conn, v.conversationId, state.client(conn, v.user!), v.externalId);
     } else if (v.user) state.client(conn, v.user);
     const user = personView(chat.user, f.isOn('chat-create-user-no-client-id') ? 'drop-client-id' : 'as-is', lookOf(ctx));
+    if (f.isOn('chat-create-user-id-empty')) user.id = '';
+    if (f.isOn('chat-create-user-id-per-call')) user.id = randomUUID();
+    if (f.isOn('chat-create-avatar-dropped')) user.avatar = '';
     return json(reply, { id: chat.id, user });
   });
 
@@ -266,7 +269,10 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (status && m.status && ctx.variations.isOn('chat-delivery-status-forward-only') && statusRank(status.code) < statusRank(m.status.code)) {
       throw invalidRequest([{ field: 'status_code', message: `the message is already ${m.status.code}; a delivery status does not go back` }]);
     }
-    if (status && !(m.status && f.isOn('chat-delivery-status-first-only'))) m.status = status;
+    const applied = status && f.isOn('chat-delivery-status-read-as-delivered') && status.code === 2 ? { code: 1 } : status;
+    const stored = applied && f.isOn('chat-delivery-status-error-dropped') ? { code: applied.code } : applied;
+    const onto = f.isOn('chat-delivery-status-on-latest') ? m.chat.messages.at(-1) ?? m : m;
+    if (stored && !(onto.status && f.isOn('chat-delivery-status-first-only'))) onto.status = stored;
     return emptyOk(reply);
   });
 
@@ -295,9 +301,11 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
     if (chat && chat.messages.length === 0 && f.isOn('chat-history-empty-chat-404')) throw notFound('CHAT_NOT_FOUND', 'chat has no messages');
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
-    const page = chat ? historyPage(chat.messages, offset, q.limit) : [];
+    const listed = chat ? historySource(state, chat, f) : [];
+    const page = f.isOn('chat-history-offset-from-oldest') ? historyPage(listed.slice(offset), 0, q.limit) : historyPage(listed, offset, q.limit);
     if (page.length === 0) return va.isOn('chat-history-empty-as-200') ? json(reply, { messages: [] }) : reply.code(204).send();
     const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'), lookOf(ctx)));
+    page.forEach((m, i) => misshown(items[i]!, m, conn, f, lookOf(ctx)));
     if (va.isOn('chat-history-empty-values-omitted')) for (const item of items) omitEmpty(item);
     if (va.isOn('chat-history-receive-time')) {
       page.forEach((m, i) => { if (m.receivedMs !== undefined) Object.assign(items[i]!, { timestamp: Math.floor(m.receivedMs / 1000), msec_timestamp: m.receivedMs }); });
@@ -353,8 +361,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (!m || (chatMatters && chat && m.chat !== chat) || (!chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
-    if (v.type === 'react') m.reactions.set(v.userId, v.emoji);
-    else if (!f.isOn('chat-unreact-ignored')) m.reactions.delete(v.userId);
+    const onto = f.isOn('chat-react-on-latest') ? m.chat.messages.at(-1) ?? m : m;
+    if (v.type === 'react') onto.reactions.set(v.userId, v.emoji);
+    else if (!f.isOn('chat-unreact-ignored')) onto.reactions.delete(v.userId);
     return emptyOk(reply);
   });
 
@@ -482,10 +491,30 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   };
 }
 
-function responseOf(m: StoredMessage, conversationId: string, faults?: FaultSwitches): { new_message: Record<string, unknown> } {
+function responseOf(m: StoredMessage, conversationId: string, ctx?: EmulatorContext): { new_message: Record<string, unknown> } {
+  const f = ctx?.faults;
+  const va = ctx?.variations;
   // Only for the `chat-answer-msgid-not-stored` fault: the answer names an id the message is not stored under.
-  const msgid = faults?.isOn('chat-answer-msgid-not-stored') ? randomUUID() : m.id;
-  return { new_message: { conversation_id: conversationId, sender_id: m.sender.id, receiver_id: m.receiver?.id ?? null, msgid, ref_id: m.clientId } };
+  const msgid = f?.isOn('chat-answer-msgid-not-stored') ? randomUUID() : m.id;
+  const nm: Record<string, unknown> = {
+    conversation_id: va?.isOn('chat-answer-conversation-chat-id') ? m.chat.id : conversationId,
+    sender_id: m.sender.id, receiver_id: m.receiver?.id ?? null, msgid, ref_id: m.clientId,
+  };
+  if (!ctx || !f) return { new_message: nm };
+  // The faults below answer ids of something other than the message's own chat, sender, receiver and msgid.
+  if (f.isOn('chat-answer-conversation-id-last-chat')) nm.conversation_id = lastChatOf(chatState(ctx), m.chat.scopeId)?.conversationId ?? conversationId;
+  if (f.isOn('chat-answer-sender-receiver-swapped') && m.receiver) Object.assign(nm, { sender_id: m.receiver.id, receiver_id: m.sender.id });
+  if (f.isOn('chat-answer-sender-id-chat-id')) nm.sender_id = m.chat.id;
+  if (f.isOn('chat-answer-ref-id-chat-interface-id')) nm.ref_id = m.id;
+  if (f.isOn('chat-answer-receiver-id-incoming-bot') && !m.receiver) nm.receiver_id = chatState(ctx).channelOfScope(m.chat.scopeId)?.botId ?? null;
+  return { new_message: nm };
+}
+
+/** The chat created last under a scope (what the `chat-answer-conversation-id-last-chat` fault answers). */
+function lastChatOf(state: ChatState, scopeId: string): Chat | undefined {
+  let last: Chat | undefined;
+  for (const c of state.chatsById.values()) if (c.scopeId === scopeId) last = c;
+  return last;
 }
 
 async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): Promise<{ new_message: Record<string, unknown> }> {
@@ -523,7 +552,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   }
   chat ??= state.newChat(conn, v.conversationId, client, v.externalId);
   const existing = state.message(conn, v.msgid!);
-  if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId);
+  if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId, ctx);
   if (outgoing) checkReplyWindow(ctx, conn, chat);
   // The race fault: the msgid was looked up before the yield and is not looked up again before the insert.
   if (!existing && f.isOn('chat-msgid-race')) await raceWindow(ctx).hold(`msgid ${chat.id} ${v.msgid!}`);
@@ -534,7 +563,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const m: StoredMessage = {
     id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp, receivedMs: ctx.clock.nowMs(),
     sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
-    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
+    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && !(outgoing && f.isOn('chat-comment-reply-to-private')) && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
     ...(status && { status }),
     ...(sharedPost && { sharedPost: storedSharedPost(sharedPost, ctx.baseUrl(), f, ctx.variations) }),
     ...(v.replyTo && { replyTo: storedQuote(v.replyTo, resolve(v.replyTo), f) }),
@@ -564,7 +593,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     recordIncoming(ctx, state, conn, chat, m, v.externalId);
     state.notifications.length = kept;
   }
-  return responseOf(m, v.conversationId, ctx.faults);
+  return responseOf(m, v.conversationId, ctx);
 }
 
 /**
@@ -639,7 +668,10 @@ async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connect
   if (!chat || !m || (m.chat !== chat && chatMatters)) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
   const old = m.content;
   // File fields may be left out when the file is unchanged (§2.7, §4.3 rule 4).
-  const content = { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) };
+  const keep = !f.isOn('chat-edit-file-fields-cleared');
+  const content = keep
+    ? { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) }
+    : v.message;
   const quotes = isObj(v.p.reply_to) || isObj(v.p.forwards);
   // The race fault: an edit that overlapped another of the same message no longer found it in place and inserted it.
   const raced = f.isOn('chat-edit-race') && await overlapped(ctx, `edit ${m.id}`);
@@ -647,9 +679,11 @@ async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connect
     const copy: StoredMessage = { ...m, id: randomUUID(), seq: state.nextSeq(), content, reactions: new Map() };
     insertInOrder(m.chat.messages, copy);
     state.indexMessage(conn, copy);
-    return responseOf(copy, v.conversationId);
+    return responseOf(copy, v.conversationId, ctx);
   }
-  m.content = content;
+  // The ignored-edit fault keeps the edit as a revision nothing reads.
+  if (!f.isOn('chat-edit-ignored')) m.content = content;
+  if (v.id !== undefined && v.msgid === undefined && f.isOn('chat-edit-by-id-clears-msgid')) m.clientId = '';
   if (f.isOn('chat-edit-takes-source')) takeSource(state, conn, m.chat, v.p);
   if (f.isOn('chat-edit-takes-sender') && isObj(v.p.sender)) (m as { sender: Person }).sender = editedPerson(v.p.sender);
   if (f.isOn('chat-edit-takes-receiver') && isObj(v.p.receiver)) (m as { receiver?: Person }).receiver = editedPerson(v.p.receiver);
@@ -657,7 +691,7 @@ async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connect
     m.clientId = v.msgid;
     state.indexMessage(conn, m);
   }
-  return responseOf(m, v.conversationId, ctx.faults);
+  return responseOf(m, v.conversationId, ctx);
 }
 
 /** What the `chat-edit-unknown-creates` fault does with an edit of an unknown msgid: stores it as a new incoming message. */
@@ -741,6 +775,31 @@ function historyItem(m: StoredMessage, confused: boolean, dropFiles: boolean, lo
     ...(m.receiver && { receiver: personView(m.receiver, 'as-is', look) }),
     message,
   };
+}
+
+/** The messages a history reads: the chat's, or under `chat-history-by-user` those of every chat of its client in the scope. */
+function historySource(state: ChatState, chat: Chat, f: FaultSwitches): readonly StoredMessage[] {
+  if (!f.isOn('chat-history-by-user')) return chat.messages;
+  const all: StoredMessage[] = [];
+  for (const c of state.chatsById.values()) if (c.scopeId === chat.scopeId && c.user === chat.user) for (const m of c.messages) insertInOrder(all, m);
+  return all;
+}
+
+/** What the history faults show wrongly of one message: another sender or receiver, a value changed or dropped. */
+function misshown(item: Record<string, unknown>, m: StoredMessage, conn: Connection, f: FaultSwitches, look: Look): void {
+  const message = item.message as Record<string, unknown>;
+  const bot = conn.channel.botId;
+  if (m.receiver && f.isOn('chat-history-manager-shown-as-bot') && m.sender.id !== bot) item.sender = personView({ id: bot, name: conn.channel.name, avatar: '' }, 'as-is', look);
+  const admin = conn.account.userIds[0];
+  if (m.receiver && f.isOn('chat-history-outgoing-as-admin') && admin !== undefined) item.sender = personView({ id: admin, name: 'Administrator', avatar: '' }, 'as-is', look);
+  if (!m.receiver && f.isOn('chat-history-sender-name-is-client-id') && m.sender.clientId !== undefined) (item.sender as Record<string, unknown>).name = m.sender.clientId;
+  if (m.receiver && f.isOn('chat-history-receiver-is-sender')) item.receiver = item.sender;
+  const loc = m.content.location;
+  if (loc && f.isOn('chat-history-location-swapped')) message.location = { lon: loc.lat, lat: loc.lon };
+  if (typeof message.file_size === 'number' && f.isOn('chat-history-file-size-string')) message.file_size = String(message.file_size);
+  if ((message.type === 'picture' || message.type === 'video') && f.isOn('chat-history-media-type-as-file')) message.type = 'file';
+  if (m.content.contact && f.isOn('chat-history-contact-phone-dropped')) message.contact = { name: m.content.contact.name };
+  if (f.isOn('chat-history-msec-from-seconds')) item.msec_timestamp = m.timestamp * 1000;
 }
 
 /** §3.3 order of the delivery statuses for `chat-delivery-status-forward-only`: delivered, read, and error last. */

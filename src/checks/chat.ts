@@ -42,7 +42,9 @@ export function createdChat(clientId: string): Check {
  * A new or edited message answers `{"new_message":{conversation_id, sender_id, receiver_id, msgid, ref_id}}` (§4.3),
  * read as `answer-member` (docs/verdicts.md): a listed member missing is non_strict; a member of another type or value
  * fails. receiver_id is a string for an outgoing message; an incoming message has no receiver ("no payload.receiver"),
- * so its receiver_id is null: a value there fails, and receiver_id missing is non_strict either way.
+ * so its receiver_id is null: a value there fails, and receiver_id missing is non_strict either way. Where the rule
+ * knows them, the ids are compared with what was sent (issue 20): conversation_id names the message's own chat, and
+ * sender_id and receiver_id its participants, by either side's id.
  */
 export interface NewMessageExpectation {
   readonly msgid: string;

@@ -402,6 +402,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.message.answer', 'chat.message.kinds'] },
   { name: 'chat-answer-receiver-id-incoming-bot', description: 'An incoming message is answered with the channel\'s bot id as receiver_id instead of null.',
     caughtBy: ['chat.message.answer', 'chat.message.kinds'] },
+  { name: 'chat-answer-msgid-integration-side', description: 'new_message.msgid is the integration-side msgid sent instead of the chat-interface message id the history shows.',
+    caughtBy: ['chat.message.types-accepted', 'chat.message.empty-text-other-types'] },
   { name: 'chat-create-user-id-empty', description: 'Create chat answers the user with an empty id ("") instead of its chat-interface id.',
     caughtBy: ['chat.create-chat.answer', 'chat.participant.answer'] },
   { name: 'chat-create-user-id-per-call', description: 'Create chat answers a fresh user.id on every call, not the chat-interface id under which the user\'s messages are sent.',
@@ -417,6 +419,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.message.kinds'] },
   { name: 'chat-history-receiver-is-sender', description: 'History shows an outgoing message\'s sender again as its receiver.',
     caughtBy: ['chat.message.kinds'] },
+  { name: 'chat-history-message-id-is-msgid', description: 'History shows the integration-side msgid as message.id (the chat-interface id the answer gave is not shown).',
+    caughtBy: ['chat.message.types-accepted', 'chat.message.empty-text-other-types'] },
   { name: 'chat-history-location-swapped', description: 'History shows a location with lon and lat swapped.',
     caughtBy: ['chat.message.types-accepted'] },
   { name: 'chat-history-file-size-string', description: 'History shows file_size as a string of digits instead of an int.',
@@ -431,6 +435,9 @@ export const FAULTS = defineFaults([
     caughtBy: ['chat.history.pages', 'chat.model.history'] },
   { name: 'chat-history-by-user', description: 'History of a conversation lists the messages of every chat of the same client in the scope.',
     caughtBy: ['chat.model.history'] },
+  // Connect (§4.3, §2.4)
+  { name: 'chat-connect-title-ignored', description: 'Connect ignores the title sent: the connection keeps the channel name, and the answer shows it.',
+    caughtBy: ['chat.connect.echoes-request'] },
   // Edits (§4.3 rule 4, §2.7)
   { name: 'chat-edit-ignored', description: 'An edit answers 200 and is kept as a revision the history does not show: the message keeps its old text.',
     caughtBy: ['chat.edit.text', 'chat.model.history'] },

@@ -171,7 +171,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (f.isOn('chat-connect-any-account') && !state.accounts.has(v.accountId)) state.accounts.set(v.accountId, { accountId: -1, amojoId: v.accountId, userIds: [] });
     const account = state.accounts.get(v.accountId);
     if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
-    const title = v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
+    const title = f.isOn('chat-connect-title-ignored') ? undefined : v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
     const opts = { ...(title !== undefined && { title }), ...(v.hook !== undefined && { hookApiVersion: v.hook }), isTimeWindowDisabled: v.tw };
     const usual = scopeIdOf(channel!, account);
     const before = state.connections.get(usual);
@@ -495,7 +495,7 @@ function responseOf(m: StoredMessage, conversationId: string, ctx?: EmulatorCont
   const f = ctx?.faults;
   const va = ctx?.variations;
   // Only for the `chat-answer-msgid-not-stored` fault: the answer names an id the message is not stored under.
-  const msgid = f?.isOn('chat-answer-msgid-not-stored') ? randomUUID() : m.id;
+  const msgid = f?.isOn('chat-answer-msgid-not-stored') ? randomUUID() : f?.isOn('chat-answer-msgid-integration-side') ? m.clientId : m.id;
   const nm: Record<string, unknown> = {
     conversation_id: va?.isOn('chat-answer-conversation-chat-id') ? m.chat.id : conversationId,
     sender_id: m.sender.id, receiver_id: m.receiver?.id ?? null, msgid, ref_id: m.clientId,
@@ -800,6 +800,7 @@ function misshown(item: Record<string, unknown>, m: StoredMessage, conn: Connect
   if ((message.type === 'picture' || message.type === 'video') && f.isOn('chat-history-media-type-as-file')) message.type = 'file';
   if (m.content.contact && f.isOn('chat-history-contact-phone-dropped')) message.contact = { name: m.content.contact.name };
   if (f.isOn('chat-history-msec-from-seconds')) item.msec_timestamp = m.timestamp * 1000;
+  if (f.isOn('chat-history-message-id-is-msgid')) message.id = m.clientId;
 }
 
 /** §3.3 order of the delivery statuses for `chat-delivery-status-forward-only`: delivered, read, and error last. */

@@ -26,7 +26,7 @@ function validSpaceRule(route: SpaceRoute): RuleDraft {
   return sweepRule<SpaceCase, Awaited<ReturnType<typeof sendSpaceCase>>, SpaceFixture>(
     { id: `chat.valid-space.${route}`, requires: ['write'],
       title: `${ROUTES[route].what}: each optional member left out, each array emptied and each reference to nothing answers without a 5xx, as the spec reads it`,
-      reading: 'Robustness over the valid space (issue 20): a 5xx fails every case. An optional member left out is accepted (status-code; a react without emoji refused is non_strict, C59); a message id §7 answers 404 for gets 404 (another 4xx non_strict); a reference the spec is silent on (an unknown quoted, forwarded or edited message, an unknown conversation for typing or a reaction), an emptied array and an unmarked member left out may be accepted or refused. Named cases every run, then random combinations from the seed.' },
+      reading: 'Robustness over the valid space (issue 20): a 5xx fails every case. An optional member left out is accepted (status-code; a react without emoji refused is non_strict, C59); a message id §7 answers 404 for gets 404 (another 4xx non_strict); a reference the spec is silent on (an unknown quoted, forwarded or edited message, an unknown conversation for typing or a reaction), an emptied array and an unmarked member left out may be accepted or refused; an edit without timestamps refused is non_strict (rule 4 names message and the ids, the payload table leaves the timestamps unmarked). Named cases every run, then random combinations from the seed.' },
     {
       setup: (t) => spaceFixture(t),
       named: () => namedSpaceCases(VALID_SPACES[route]),
@@ -79,7 +79,10 @@ async function sentMessage(t: Parameters<typeof routeFixture>[0]): Promise<Sent>
 const react = (x: Sent, type: 'react' | 'unreact') => x.f.session.send({ method: 'POST', path: chatPaths.react(x.f.scopeId), json: { conversation_id: x.f.conversationId, msgid: x.f.msgid, user: { id: x.f.client.id }, type, emoji: '👍' } });
 const deliveryStatus = (x: Sent, code: number) => x.f.session.send({ method: 'POST', path: chatPaths.deliveryStatus(x.f.scopeId, x.id), json: { status_code: code } });
 const EDIT_TEXT = 'edited once, sent twice';
-const edit = (x: Sent) => x.f.session.postEvent(editMessageBody({ conversation_id: x.f.conversationId, msgid: x.f.msgid, message: sampleMessage('text', EDIT_TEXT) }));
+const edit = (x: Sent) => {
+  const ms = x.f.session.now().getTime();
+  return x.f.session.postEvent(editMessageBody({ conversation_id: x.f.conversationId, msgid: x.f.msgid, message: sampleMessage('text', EDIT_TEXT), timestamp: Math.floor(ms / 1000), msec_timestamp: ms }));
+};
 
 /** A repeat the state table does not show (a second disconnect, an unreact of no reaction): 200 stated, a refusal non_strict. */
 const repeatAnswer = status(200, { refused: 'non_strict' });

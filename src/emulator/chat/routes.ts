@@ -134,6 +134,7 @@ function objectOf(c: Validator, body: unknown): Obj {
 
 function connected(state: ChatState, scopeId: string): Connection {
   const conn = state.connections.get(scopeId);
+  if (!conn && state.faultOn('chat-crash-on-unknown-scope')) throw new Error('simulated crash: the connection of a scope_id never handed out is read');
   if (!conn || !state.isConnected(conn)) {
     if (conn && state.faultOn('chat-disconnected-scope-crash')) throw new Error('simulated crash: the disconnected connection is read');
     // The variation: a scope that is not connected is data the service does not take (400), not a missing resource.
@@ -205,6 +206,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = state.connections.get(`${channel!.id}_${accountId}`);
     if (!state.accounts.has(accountId)) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
     if (!conn && f.isOn('chat-crash-on-disconnect-never-connected')) throw new Error('simulated crash: the connection of an account never connected is read');
+    if ((!conn || !state.isConnected(conn)) && va.isOn('chat-repeat-refused')) throw invalidRequest([{ field: 'account_id', message: 'the channel is not connected in this account' }]);
     if (conn && !state.isConnected(conn) && f.isOn('chat-crash-on-second-disconnect')) throw new Error('simulated crash: a connection already disconnected is disconnected again');
     if (conn && !f.isOn('chat-disconnect-noop')) conn.connected = false;
     if (f.isOn('chat-disconnect-whole-channel')) for (const other of state.connections.values()) if (other.channel === channel) other.connected = false;
@@ -270,6 +272,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const m = f.isOn('chat-delivery-status-msgid-only') && found?.clientId !== request.params.msgid ? undefined : found;
     if (!m && f.isOn('chat-crash-on-unknown-status-msgid')) throw new Error('simulated crash: the status of a message that is not there is written');
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+    if (status && m.status?.code === status.code && ctx.variations.isOn('chat-repeat-refused')) throw invalidRequest([{ field: 'status_code', message: `the message is already ${status.code}` }]);
     if (status && m.status?.code === status.code && f.isOn('chat-crash-on-repeated-delivery-status')) throw new Error('simulated crash: duplicate key on the message\'s status');
     if (status?.code === -1 && status.error === undefined && f.isOn('chat-error-text-missing-crash')) throw new Error('simulated crash: the error text of a -1 status is stored unchecked');
     if (status && m.status && ctx.variations.isOn('chat-delivery-status-forward-only') && statusRank(status.code) < statusRank(m.status.code)) {
@@ -320,7 +323,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
   // Typing indicator
   app.post<P>('/:scopeId/typing', async (request, reply) => {
     const scopeId = request.params.scopeId!;
-    const conversationId = gate(ctx, request, {
+    const typing = gate(ctx, request, {
       channel: state.channelOfScope(scopeId),
       validate: (c, raw) => {
         const body = objectOf(c, raw);
@@ -329,13 +332,14 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         if (body.duration_ms === undefined && f.isOn('chat-crash-on-typing-without-duration')) throw new Error('simulated crash: the missing duration is used as a number');
         c.int(body, 'duration_ms', '', { required: f.isOn('chat-typing-requires-duration'), min: 0 });
         const sender = c.obj(body, 'sender', '', { required: true });
-        if (sender) c.str(sender, 'id', 'sender', { required: true });
-        return conversation;
+        const senderId = sender ? c.str(sender, 'id', 'sender', { required: true }) : undefined;
+        return { conversation, senderId };
       },
     });
     if (!f.isOn('chat-typing-any-scope')) {
       const conn = connected(state, scopeId);
-      if (conversationId !== undefined && !state.chatOf(conn, conversationId) && f.isOn('chat-crash-on-typing-unknown-conversation')) throw new Error('simulated crash: typing in a chat that is not there');
+      if (typing?.conversation !== undefined && !state.chatOf(conn, typing.conversation) && f.isOn('chat-crash-on-typing-unknown-conversation')) throw new Error('simulated crash: typing in a chat that is not there');
+      if (typing?.senderId !== undefined && !state.hasClient(conn, typing.senderId) && f.isOn('chat-crash-on-typing-unknown-sender')) throw new Error('simulated crash: the typing sender is not there');
     }
     return va.isOn('chat-typing-answers-200') ? emptyOk(reply) : reply.code(204).send();
   });
@@ -363,6 +367,8 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     });
     const conn = connected(state, scopeId);
     if (v.conversationId === undefined && f.isOn('chat-crash-on-react-by-ref-id-only')) throw new Error('simulated crash: the reaction\'s chat is looked up by an undefined conversation_id');
+    if (v.msgid === undefined && f.isOn('chat-crash-on-react-by-id-only')) throw new Error('simulated crash: the reaction\'s message is looked up by an undefined msgid');
+    if (!state.hasClient(conn, v.userId) && f.isOn('chat-crash-on-react-unknown-user')) throw new Error('simulated crash: the reacting user is not there');
     if (v.type === 'react' && v.emoji === '' && f.isOn('chat-crash-on-react-without-emoji')) throw new Error('simulated crash: the missing emoji is stored');
     const chat = v.conversationId !== undefined ? state.chatOf(conn, v.conversationId) : v.conversationRefId !== undefined ? state.chatByEitherId(conn, v.conversationRefId) : undefined;
     if (!chat && f.isOn('chat-crash-on-react-unknown-conversation')) throw new Error('simulated crash: the reaction\'s chat is not there');
@@ -374,6 +380,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
     if (v.type === 'react' && m.reactions.get(v.userId) === v.emoji && f.isOn('chat-crash-on-repeated-react')) throw new Error('simulated crash: duplicate key on the user\'s reaction');
+    if (v.type === 'unreact' && !m.reactions.has(v.userId) && va.isOn('chat-repeat-refused')) throw invalidRequest([{ field: 'type', message: 'the user has no reaction on the message' }]);
     if (v.type === 'unreact' && !m.reactions.has(v.userId) && f.isOn('chat-crash-on-second-unreact')) throw new Error('simulated crash: the user\'s reaction is not there to remove');
     if (v.type === 'react') m.reactions.set(v.userId, v.emoji);
     else if (!f.isOn('chat-unreact-ignored')) m.reactions.delete(v.userId);
@@ -535,6 +542,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e) && f.isOn('chat-crash-on-unknown-forward-msgid')) throw new Error('simulated crash: the forwarded message is not there');
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
   }
+  if (v.forwardsRefId !== undefined && !state.chatByEitherId(conn, v.forwardsRefId) && f.isOn('chat-crash-on-forwards-unknown-ref-id')) throw new Error('simulated crash: the forwards\' source chat is not there');
   if (v.forwardsRefId !== undefined && !forwardedChatKnown(ctx, state, conn, v.forwardsRefId)) {
     throw invalidRequest([{ field: 'payload.forwards.conversation_ref_id', message: 'is not a chat of this integration' }]);
   }
@@ -667,6 +675,7 @@ async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connect
   const m = inScope ?? (f.isOn('chat-edit-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((x) => x !== undefined) : undefined);
   if (!m && chat && v.msgid !== undefined && f.isOn('chat-edit-unknown-creates')) return createdByEdit(state, conn, chat, v);
   const chatMatters = !f.isOn('chat-edit-ignores-conversation') && !(f.isOn('chat-edit-any-scope') && !inScope);
+  if (!chat && f.isOn('chat-crash-on-edit-unknown-conversation')) throw new Error('simulated crash: the edited message\'s chat is not there');
   if (!m && f.isOn('chat-crash-on-edit-unknown-message')) throw new Error('simulated crash: the edited message is not there');
   if (!chat || !m || (m.chat !== chat && chatMatters)) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
   const old = m.content;

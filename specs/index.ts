@@ -62,6 +62,7 @@ import appliedEffects from './4.3-applied-effects.js';
 import conversationRef from './4.3-conversation-ref.js';
 import chatRaces from './4.3-chat-races.js';
 import forwardsImport from './4.3-forwards-import.js';
+import validSpace from './4.3-valid-space.js';
 import accountApiAuth from './5.1-account-api-auth.js';
 import httpRobustness from './5.1-http-robustness.js';
 import accountApiMore from './5.1-account-api-more.js';
@@ -73,7 +74,7 @@ import disconnectHook from './5.3-disconnect-hook.js';
 import disconnectHookCount from './6-disconnect-hook-count.js';
 import outgoingHooks from './6-outgoing-hooks.js';
 
-export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, pageHardening, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, invalidUtf8, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, chatRaces, forwardsImport, accountApiAuth, httpRobustness, accountApiMore, staleTokens, accountAddresses, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
+export const SPEC_FILES: readonly SpecFile[] = [integration, secretRefresh, secretRegeneratedHook, credentialLifetimes, tokenFormat, jwtTime, tokenResponse, refreshAnswer, hookAddress, channelDefaults, timeWindow, chatObjects, profileContact, perMessageEffects, messageTypes, emptyText, sharedPostUrl, sharedPostPreviews, embeddedSender, embeddedResolved, credentials, revocation, chatConnection, scopeAccounts, integrationDisconnectHooks, deliveryStatus, deliveryById, tokenExchange, accessGrantingPage, accessPageSecurity, refreshAttacks, binding, redirectUriVariants, tokenEndpointHttp, accountChoice, pageHardening, filterShapes, filterOracle, filterMetamorphic, filterOpen, listSafety, listLimits, listIsolation, listUtf8, chatEndpoints, chatModel, chatEdits, chatHistory, messageFields, connectReact, chatHttp, invalidUtf8, chatValidation, editIdentity, commentRules, openPoints, appliedEffects, conversationRef, chatRaces, forwardsImport, validSpace, accountApiAuth, httpRobustness, accountApiMore, staleTokens, accountAddresses, chatSignature, signatureRoutes, disconnectHook, disconnectHookCount, outgoingHooks];
 
 export function allRules(): readonly Rule[] {
   return SPEC_FILES.flatMap((f) => f.rules);

@@ -100,3 +100,6 @@ export * from '../generators/filters.js';
 export * from '../generators/chat-http.js';
 export * from '../generators/invalid-utf8.js';
 export * from '../src/steps/chat-edits.js';
+export * from '../generators/chat-valid-space.js';
+export * from '../src/steps/chat-valid-space.js';
+export * from '../src/checks/chat-valid-space.js';

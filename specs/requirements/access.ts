@@ -1108,11 +1108,10 @@ export const ACCESS = requirements([
   {
     id: 'REQ-4.1-allow-referer', section: '4.1', source: 'prose', level: 'must',
     statement: 'On Allow, the redirect carries referer, the address of the user\'s account.',
-    observes: 'referer equals the chosen account\'s address',
+    observes: 'referer names the chosen account\'s own address (the control API\'s base_url, host and path); without it, two accounts get two referers',
     needs: ['person'],
     reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.allow-parameters'],
-    partial: 'referer is checked for presence; its value is not compared with the chosen account\'s address',
     theme: 'scope-accounts',
   },
   {

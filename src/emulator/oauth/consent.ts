@@ -6,6 +6,7 @@
 import type { EmulatorContext } from '../context.js';
 import { ProblemError } from '../errors.js';
 import type { Account, Integration } from '../world.js';
+import { accountPath } from '../account-address.js';
 import { issueCode, type IssueSite } from './issue.js';
 import { accountChoices, install, integrationById, platformOf } from './lifecycle.js';
 
@@ -43,7 +44,11 @@ function chosenAccount(ctx: EmulatorContext, integration: Integration, accountId
   return account;
 }
 
-/** `site`: the host the deciding request called, which `referer` names (clients take it as the account's API host). */
+/**
+ * `site`: the host the deciding request called. `referer` is the chosen account's own address there (§4.1 "address of
+ * the user's account"): host and the account's path, so a client's `https://{referer}/api/v4/...` reaches that
+ * account's {base_url} (../account-address.ts), as the control API's `base_url` names it.
+ */
 export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: IssueSite): ConsentOutcome {
   const integration = integrationOrNotFound(ctx, d.clientId);
   const f = ctx.faults;
@@ -67,7 +72,9 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
   const who = { clientId: integration.clientId, userId: d.userId ?? ctx.world.admin.id, accountId: account.id };
   const code = (f.isOn('consent-repeats-code') && unusedCodeOf(ctx, who)) || issueCode(ctx, who);
   location.searchParams.set('code', code);
-  location.searchParams.set('referer', site.host);
+  // Only for the `referer-names-first-account` fault: the referer is built from the default choice, not the chosen one.
+  const named = f.isOn('referer-names-first-account') ? accountChoices(ctx, integration)[0]! : account;
+  location.searchParams.set('referer', `${site.host}${accountPath(named)}`);
   addState();
   const platform = platformOf(account);
   location.searchParams.set('platform', f.isOn('platform-as-name') ? (platform === 1 ? 'regional' : 'global') : String(platform));

@@ -146,6 +146,8 @@ export const FAULTS = defineFaults([
   { name: 'echo-secret-in-error', description: 'Token exchange error bodies echo the received client_secret, code and refresh_token in detail.',
     caughtBy: ['oauth.token.no-secret-echo'] },
   // Issue 20, access: more wrong answers per statement (§2, §3.1, §4.1, §5.1, §5.3)
+  { name: 'reinstall-after-deactivation-refused', description: 'An installation once deactivated stays blocked: Allow in that account redirects with a code, but its exchange is refused (400 invalid_grant), so access cannot be obtained again.',
+    caughtBy: ['oauth.deactivation.revokes-credentials'] },
   { name: 'referer-names-first-account', description: 'The Allow redirect\'s referer names the first account offered (the developer account\'s address) whatever account the user chose; the integration is installed in the chosen one.',
     caughtBy: ['oauth.redirect.allow-parameters'] },
   // Access-granting redirect (§4.1)

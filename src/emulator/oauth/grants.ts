@@ -114,6 +114,9 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   if (code.revokedAtMs !== undefined) {
     throw invalid('Authorization code has been revoked', 'The installation was deactivated or disconnected', 'invalid_grant');
   }
+  if (ctx.faults.isOn('reinstall-after-deactivation-refused') && onceDeactivated(ctx, code.clientId, code.accountId)) {
+    throw invalid('Authorization code has been revoked', 'The installation was deactivated in this account', 'invalid_grant');
+  }
   const ttl = ctx.faults.isOn('short-code-lifetime') ? SHORT_CODE_TTL_MS : CODE_TTL_MS;
   if (now >= code.issuedAtMs + ttl && !ctx.faults.isOn('accept-expired-code')) {
     throw invalid('Authorization code has expired', 'The authorization code is older than 20 minutes', 'invalid_grant');
@@ -129,6 +132,11 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   await raceWindow(ctx).hold(`code ${code.grantId}`);
   code.usedAtMs ??= now;
   return issuePair(ctx, grant, site);
+}
+
+/** Only for the `reinstall-after-deactivation-refused` fault: a deactivation ever revoked a token of this installation. */
+function onceDeactivated(ctx: EmulatorContext, clientId: string, accountId: number): boolean {
+  return [...ctx.store.bearers.values()].some((b) => b.clientId === clientId && b.accountId === accountId && b.revokedBy === 'deactivation');
 }
 
 async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedTokens> {

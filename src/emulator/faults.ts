@@ -146,6 +146,10 @@ export const FAULTS = defineFaults([
   { name: 'echo-secret-in-error', description: 'Token exchange error bodies echo the received client_secret, code and refresh_token in detail.',
     caughtBy: ['oauth.token.no-secret-echo'] },
   // Issue 20, access: more wrong answers per statement (§2, §3.1, §4.1, §5.1, §5.3)
+  { name: 'long-lived-expiry-capped-1y', description: 'A long-lived token picked for more than a year expires a year after its creation (the expiry clamped to the longest lifetime the token store keeps).',
+    caughtBy: ['api.long-lived.expiry-bounds'] },
+  { name: 'long-lived-expiry-local-time', description: 'The expiry picked for a long-lived token is read as Moscow local time (UTC+3): the token dies three hours before it.',
+    caughtBy: ['api.long-lived.expiry-bounds'] },
   { name: 'reinstall-after-deactivation-refused', description: 'An installation once deactivated stays blocked: Allow in that account redirects with a code, but its exchange is refused (400 invalid_grant), so access cannot be obtained again.',
     caughtBy: ['oauth.deactivation.revokes-credentials'] },
   { name: 'referer-names-first-account', description: 'The Allow redirect\'s referer names the first account offered (the developer account\'s address) whatever account the user chose; the integration is installed in the chosen one.',

@@ -193,6 +193,17 @@ export async function withClockAdvanced<T>(t: RuleContext, body: (advance: (seco
   }
 }
 
+/** How far a scenario has moved the target's clock from where it started (steps that each go further in time). */
+export interface ClockWalk {
+  elapsed: number;
+}
+
+/** Moves the target's clock forward until `seconds` have passed since the walk began (never back). */
+export async function clockTo(t: RuleContext, walk: ClockWalk, seconds: number): Promise<void> {
+  if (seconds > walk.elapsed) await t.control.advanceClock(seconds - walk.elapsed);
+  walk.elapsed = Math.max(walk.elapsed, seconds);
+}
+
 /** How long after the user disconnects the integration its hook may arrive (docs/verdicts.md). */
 export const HOOK_WINDOW_MS = 30_000;
 

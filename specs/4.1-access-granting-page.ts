@@ -28,8 +28,12 @@ export default defineSpec({
         reading: '§4.1: state is "returned unchanged". Compared after URL decoding of the redirect\'s query; each case names the kind of character it carries. Checked on Allow and on Deny.',
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       {
-        // A long state on both decisions every run, whatever the seed draws: a short column cuts it.
-        named: (['allow', 'deny'] as const).map((decision) => ({ state: { kind: 'long' as const, value: LONG_STATE }, decision })),
+        // A long state, and one with a character of every kind, on both decisions every run, whatever the seed draws: a
+        // short column cuts the first, an encoding step too many or too few (percent, HTML) shows in the second.
+        named: (['allow', 'deny'] as const).flatMap((decision) => [
+          { state: { kind: 'long' as const, value: LONG_STATE }, decision },
+          { state: { kind: 'query-delimiters' as const, value: EVERY_KIND_STATE }, decision },
+        ]),
         cases: () => fc.record({ state: stateCases, decision: fc.constantFrom('allow' as const, 'deny' as const) }),
         send: (t, { state, decision }) => redirectQuery(t, { state: state.value, decision }),
         expect: (_t, { state }) => [stateReturned(state.value)],

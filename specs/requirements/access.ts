@@ -690,10 +690,10 @@ export const ACCESS = requirements([
   {
     id: 'REQ-3.1-refresh-issues', section: '3.1', source: 'table', level: 'must',
     statement: 'A refresh exchange with an unused refresh token under 3 months issues new tokens.',
-    observes: 'the refresh answers 200 with a new refresh token and a working access token',
+    observes: 'the refresh answers 200 with a new refresh token and an access token that works, also at the own address of the account the grant was made in',
     needs: ['person'],
     reading: { kind: 'status-code', also: ['answer-member'] },
-    rules: ['oauth.refresh.rotates', 'oauth.refresh.new-access-token-works'],
+    rules: ['oauth.refresh.rotates', 'oauth.refresh.new-access-token-works', 'oauth.refresh.same-account'],
   },
   {
     id: 'REQ-3.1-refresh-old-invalid', section: '3.1', source: 'table', level: 'must',

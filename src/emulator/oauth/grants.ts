@@ -211,7 +211,9 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
     throw invalid('Token has expired', 'The refresh token is older than 3 months', 'invalid_grant');
   }
 
-  const grant: Grant = { clientId, userId: record.userId, accountId: record.accountId, grantId: record.grantId };
+  // Only for the `refresh-grant-account-from-default` fault: the new pair is minted for the developer account.
+  const accountId = f.isOn('refresh-grant-account-from-default') ? ctx.world.account.id : record.accountId;
+  const grant: Grant = { clientId, userId: record.userId, accountId, grantId: record.grantId };
   const sameToken = f.isOn('refresh-returns-same-token');
   // Checked and marked with no await in between: parallel exchanges of one token cannot both pass (§3.1 single use).
   const late = f.isOn('refresh-check-then-act');

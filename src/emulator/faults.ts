@@ -151,6 +151,8 @@ export const FAULTS = defineFaults([
     caughtBy: ['oauth.redirect.deny', 'oauth.redirect.state-round-trip'] },
   { name: 'deny-issues-code', description: 'Deny mints an authorization code before the decision is read: the Deny redirect carries error=access_denied and a code.',
     caughtBy: ['oauth.redirect.deny'] },
+  { name: 'widget-hook-drops-state', description: 'The widget installation hook leaves out the state that was passed (the plain Allow redirect keeps it).',
+    caughtBy: ['oauth.redirect.widget-hook'] },
   { name: 'state-double-encoded', description: 'state is percent-encoded before it is added to the redirect\'s query, which encodes it again: it comes back encoded once.',
     caughtBy: ['oauth.redirect.state-round-trip'] },
   { name: 'state-html-escaped', description: 'state comes back HTML-escaped (&#38; for &, &#60; for <), as the hidden form field it passed through holds it.',

@@ -54,7 +54,9 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
   const f = ctx.faults;
   // URL keeps any query the registered Redirect URI already has and encodes what is added.
   const location = new URL(integration.redirectUri);
-  const keepState = d.state !== undefined && !f.isOn('drop-state') && !(d.decision === 'deny' && f.isOn('deny-drops-state'));
+  // The faults `deny-drops-state` and `widget-hook-drops-state` each forget the state on one path only.
+  const keepState = d.state !== undefined && !f.isOn('drop-state') && !(d.decision === 'deny' && f.isOn('deny-drops-state'))
+    && !(d.widget === true && f.isOn('widget-hook-drops-state'));
   const addState = () => {
     if (keepState) location.searchParams.set('state', storedState(ctx, d.state!));
     else if (d.state === undefined && ctx.variations.isOn('state-empty-when-absent')) location.searchParams.set('state', '');

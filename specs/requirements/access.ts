@@ -460,7 +460,6 @@ export const ACCESS = requirements([
     needs: ['person', 'clock'],
     reading: { kind: 'lifetime' },
     rules: ['api.long-lived.expired', 'api.long-lived.expiry-bounds'],
-    theme: 'revocation',
   },
   {
     id: 'REQ-2.2-long-lived-shown-once', section: '2.2', source: 'table', level: 'must',
@@ -1111,7 +1110,6 @@ export const ACCESS = requirements([
     needs: ['person'],
     reading: { kind: 'stated-behaviour' },
     rules: ['oauth.redirect.allow-parameters'],
-    theme: 'scope-accounts',
   },
   {
     id: 'REQ-4.1-allow-no-from-widget', section: '4.1', source: 'prose', level: 'must',

@@ -5,12 +5,14 @@
  * return the clock to real time when done.
  */
 import {
-  absent, accountRequest, afterElapsed, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, freshCode, jsonObjectBody, longLivedToken, type LongLivedToken, obtainTokens, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, type RuleContext, scenarioRule, status, step, valueField, withClockAdvanced, isSuccess,
+  absent, clockTo, type ClockWalk, resetClock, accountRequest, afterElapsed, codeGrant, createLongLived, defineSpec, exchange, exchangeRule, freshCode, jsonObjectBody, longLivedToken, type LongLivedToken, obtainTokens, Precondition, refreshGrant, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, type RuleContext, scenarioRule, status, step, valueField, withClockAdvanced, isSuccess,
 } from './kit.js';
 
 const MINUTE = 60;
 const HOUR = 3_600;
 const DAY = 86_400;
+/** Five years of 365 days: within the 5 years the user may pick, whatever leap days fall in them. */
+const FIVE_YEARS = 5 * 365 * DAY;
 
 const THREE_MONTHS_READING =
   '"3 months" is read as calendar months. Three calendar months last 89 days at the shortest (1 February to 1 May) and 92 at the '
@@ -130,6 +132,21 @@ export default defineSpec({
           });
         },
         expect: [status(401)],
+      },
+    ),
+    scenarioRule<ClockWalk & { readonly day: string; readonly fiveYears: string }>(
+      { id: 'api.long-lived.expiry-bounds', requires: ['control'], needs: ['clock'], exclusive: true,
+        title: 'Long-lived tokens picked at both ends of the range (1 day, 5 years) work until the expiry picked, and not after it',
+        reading: '§2.2 and §8: "The user picks an expiry from 1 day to 5 years". Both made through the control API (the Keys tab), then probed on the control clock (the lifetime reading): the 1-day token an hour before its day ends, the 5-year token (5 × 365 days) a day before its end and a day after it. 401 after the end as for any invalid bearer; 403 is non_strict.',
+        covers: ['2.2/Long-lived token', '8/Long-lived token lifetime', '3.1/long-lived token'] },
+      {
+        setup: async (t) => ({ elapsed: 0, day: (await workingLongLived(t, DAY)).long_lived_token, fiveYears: (await workingLongLived(t, FIVE_YEARS)).long_lived_token }),
+        teardown: (t) => resetClock(t),
+        steps: [
+          step('the 1-day token, an hour before its day ends', async (t, f) => { await clockTo(t, f, DAY - HOUR); return t.send(accountRequest(t.target, f.day)); }, [status(200)]),
+          step('the 5-year token, a day before its end', async (t, f) => { await clockTo(t, f, FIVE_YEARS - DAY); return t.send(accountRequest(t.target, f.fiveYears)); }, [status(200)]),
+          step('the 5-year token, a day after its end', async (t, f) => { await clockTo(t, f, FIVE_YEARS + DAY); return t.send(accountRequest(t.target, f.fiveYears)); }, [status(401)]),
+        ],
       },
     ),
     exchangeRule(

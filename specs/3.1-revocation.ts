@@ -5,7 +5,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountRequest, codeGrant, credentialsOf, type TokenPair, deactivateThrough, defineSpec, disconnectThrough, disconnectWithoutHookThrough, exactlyOneSucceeded, exchange, exchangeRule, freshCode, type HttpResponse, obtainTokens, othersRefused, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, scenarioRule, type SideInstallation, sideInstallation, status, statusObserved, step, tokensOf,
+  accountRequest, codeGrant, credentialsOf, type TokenPair, deactivateThrough, defineSpec, disconnectThrough, disconnectWithoutHookThrough, exactlyOneSucceeded, exchange, exchangeRule, freshCode, type HttpResponse, obtainTokens, othersRefused, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, sidePairOf, scenarioRule, type SideInstallation, sideInstallation, status, statusObserved, step, tokensOf,
 } from './kit.js';
 
 /** Parallel exchanges of one code in the race rule, as in oauth.refresh.concurrent-single-use. */
@@ -33,9 +33,17 @@ export default defineSpec({
     scenarioRule<SideInstallation>(
       { id: 'oauth.deactivation.revokes-credentials', requires: ['control'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access, refresh and long-lived tokens are all refused',
-        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule.',
+        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. Then access is obtained again, as §3.1 says it must be: Allow in the same account, the new code exchanged (200) and its access token working (200); a refusal fails the rule.',
         covers: ['3.1/access token valid', '7/401'] },
-      { setup: sideInstallation, steps: reinstallEndAndProbe('after deactivation', deactivateThrough) },
+      {
+        setup: sideInstallation,
+        steps: [
+          ...reinstallEndAndProbe('after deactivation', deactivateThrough),
+          // "authorization must be obtained again": so it can be, in the same account.
+          step<SideInstallation>('the reinstall after the deactivation: its code exchange', reinstallThen(undefined, { longLived: false }), [status(200), refreshTokenPresent]),
+          step<SideInstallation>('the reinstall after the deactivation: its access token', (t, s) => t.send(accountRequest(t.target, sidePairOf(s).access_token)), [status(200)]),
+        ],
+      },
     ),
     scenarioRule<SideInstallation>(
       { id: 'oauth.disconnect.revokes-credentials', level: 'should', requires: ['control'], exclusive: true,

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import {
-  accountChoices, accounts, allowInPopup, allowWithPostMessage, type ControlAccount, decideOnPage, defineSpec, eachStep, EVERY_KIND_STATE, exchangeRule, LONG_STATE, sweepRule, expectedIntegrationName, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, noGrantBeforeLogin, oneAccountOffered, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, parameterPresent, permissionsListed, platformOneOrTwo, popupClosed, postMessageReceived, privateClientId, redirectedIn, redirectQuery, redirectReached, type RedirectView, type RuleContext, scenarioRule, type StateCase, stateCases, stateReturned, step,
+  accountChoices, accounts, allowInPopup, allowWithPostMessage, type ControlAccount, decideOnPage, defineSpec, distinct, eachStep, EVERY_KIND_STATE, exchangeRule, LONG_STATE, sweepRule, expectedIntegrationName, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, noGrantBeforeLogin, oneAccountOffered, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, parameterPresent, permissionsListed, platformOneOrTwo, popupClosed, postMessageReceived, privateClientId, redirectedIn, redirectQuery, redirectReached, refererNames, type RedirectView, type RuleContext, scenarioRule, type StateCase, stateCases, stateReturned, step,
 } from './kit.js';
 
 const BROWSER = ['browser'] as const;
@@ -28,8 +28,12 @@ export default defineSpec({
         reading: '§4.1: state is "returned unchanged". Compared after URL decoding of the redirect\'s query; each case names the kind of character it carries. Checked on Allow and on Deny.',
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       {
-        // A long state on both decisions every run, whatever the seed draws: a short column cuts it.
-        named: (['allow', 'deny'] as const).map((decision) => ({ state: { kind: 'long' as const, value: LONG_STATE }, decision })),
+        // A long state, and one with a character of every kind, on both decisions every run, whatever the seed draws: a
+        // short column cuts the first, an encoding step too many or too few (percent, HTML) shows in the second.
+        named: (['allow', 'deny'] as const).flatMap((decision) => [
+          { state: { kind: 'long' as const, value: LONG_STATE }, decision },
+          { state: { kind: 'query-delimiters' as const, value: EVERY_KIND_STATE }, decision },
+        ]),
         cases: () => fc.record({ state: stateCases, decision: fc.constantFrom('allow' as const, 'deny' as const) }),
         send: (t, { state, decision }) => redirectQuery(t, { state: state.value, decision }),
         expect: (_t, { state }) => [stateReturned(state.value)],
@@ -49,7 +53,7 @@ export default defineSpec({
     ),
     scenarioRule(
       { id: 'oauth.redirect.allow-parameters', requires: [], needs: ['consent'], title: 'Allow redirects with code, referer and platform 1 or 2, and no from_widget',
-        reading: '§4.1 behaviour 3. Checked for every account the user can pick (the control API lists them with their domain; without one, the accounts the page offers); platform must be 1 or 2, and 1 exactly for an account the control API places on the regional domain. from_widget with a falsy value (0, false, empty) is non_strict (present, but saying no widget, K6).',
+        reading: '§4.1 behaviour 3. Checked for every account the user can pick (the control API lists them with their domain; without one, the accounts the page offers); platform must be 1 or 2, and 1 exactly for an account the control API places on the regional domain. referer ("address of the user\'s account") must name the chosen account\'s own address where the control API names it (base_url; compared as host and path, with or without a scheme); without it, the referers of two different accounts must differ. from_widget with a falsy value (0, false, empty) is non_strict (present, but saying no widget, K6).',
         covers: ['6/Authorization redirect', '4.1/Access-granting page/client_id'] },
       {
         steps: [
@@ -57,8 +61,17 @@ export default defineSpec({
             items: async (t) => (await accounts(t)).filter((a) => a.admin_role !== 'member'),
             label: (account) => `account ${account.id}`,
             observe: (t, _f, account) => redirectQuery(t, { accountId: account.id }),
-            expect: (account) => [...allowChecks, ...(account.platform === 1 || account.platform === 2 ? [parameterEquals('platform', String(account.platform))] : [])],
+            expect: (account) => [
+              ...allowChecks,
+              ...(account.platform === 1 || account.platform === 2 ? [parameterEquals('platform', String(account.platform))] : []),
+              ...(typeof account.base_url === 'string' && account.base_url ? [refererNames(account.base_url, `account ${account.id}'s address`)] : []),
+            ],
           }),
+          // Without the control API's addresses, what is known live: two accounts have two addresses, so two referers.
+          step<undefined, readonly string[]>('referers of two accounts', async (t) => {
+            const two = (await accounts(t)).filter((a) => a.admin_role !== 'member').slice(0, 2);
+            return Promise.all(two.map(async (a) => (await redirectQuery(t, { accountId: a.id })).get('referer') ?? ''));
+          }, [distinct('referers', 'the referers of two different accounts')]),
         ],
       },
     ),

@@ -12,7 +12,7 @@ import type { Capability } from './target.js';
 export type Level = 'must' | 'should' | 'info';
 
 export { CAPABILITIES, type Capability } from './target.js';
-export { NEEDS, type Need, type NeedSource } from './needs.js';
+export type { Need, NeedSource } from './needs.js';
 
 /**
  * How a rule was built. Everything but `closure` is a declarative builder: what is sent and which named checks judge

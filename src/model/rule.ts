@@ -30,8 +30,8 @@ export interface Rule {
   readonly level: Level;
   readonly requires: readonly Capability[];
   /**
-   * Fixtures, acts and views the rule needs beyond its capabilities (src/model/needs.ts). The target decides how it
-   * supplies each (a control API, the page in Chromium, a setting, the operator, real time) or why it cannot.
+   * Fixtures, acts and views the rule needs beyond its capabilities (src/needs/catalogue.ts). The run's supply plan
+   * decides how the target supplies each (a control API, the page in Chromium, a setting, the operator, real time) or why it cannot.
    */
   readonly needs?: readonly Need[];
   /**

@@ -71,7 +71,10 @@ function keyList(keys: readonly string[]): string {
 function gapOf(row: NeedRow, target: TargetConfig, rule: RuleNeeds): string {
   const page = pageGap(target);
   if (row.gap) return row.gap({ target, rule, page });
-  if (row.settings) return `set ${keyList(row.settings.keys.map((s) => s.key))} (${row.settings.why}) ${OR_CONTROL}`;
+  if (row.settings) {
+    const keys = `set ${keyList(row.settings.keys.map((s) => s.key))} (${row.settings.why})`;
+    return row.sources.includes('control') ? `${keys} ${OR_CONTROL}` : keys;
+  }
   return page ?? `set CONTROL_URL (a control API)`;
 }
 

@@ -195,7 +195,7 @@ export const CATALOGUE = {
     settings: {
       keys: [{ key: 'CHANNEL_ID_2' }, { key: 'CHANNEL_SECRET_2', secret: true }],
       comment: 'Without a control API: a second channel registered for the integration (id and secret; a secret), which the connection lifecycle rule disconnects and connects again.',
-      doc: 'a second chat channel a rule may disconnect (the secret is a secret)',
+      doc: 'a second chat channel a rule may disconnect (its secret is a secret: masked)',
       why: 'a second channel registered for the integration, which the rule disconnects',
       emulator: EMULATOR_SOURCES.secondChannel,
     },
@@ -283,7 +283,7 @@ export const CATALOGUE = {
     settings: {
       keys: [{ key: 'V1_CHANNEL_ID' }, { key: 'V1_CHANNEL_SECRET', secret: true }],
       comment: 'Without a control API: a channel registered with a hook address for v1 only (no v2), used by no other rule: id and secret (a secret). Both or neither; not CHANNEL_ID or CHANNEL_ID_2.',
-      doc: 'a channel registered with a v1 hook address only (the secret is a secret)',
+      doc: 'a channel registered with a v1 hook address only (its secret is a secret: masked)',
       why: 'a channel registered with a v1 hook address only',
       emulator: EMULATOR_SOURCES.v1OnlyChannel,
     },

@@ -65,7 +65,7 @@ export * from '../src/steps/chat-races.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';
-// live paths: what a target without a control API supplies instead (src/targets/needs.ts)
+// live paths: what a target without a control API supplies instead (src/needs/)
 export * from '../src/steps/live-code.js';
 export * from '../src/steps/live-clock.js';
 export * from '../src/steps/live-tokens.js';

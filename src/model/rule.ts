@@ -12,7 +12,7 @@ import type { Capability } from './target.js';
 export type Level = 'must' | 'should' | 'info';
 
 export { CAPABILITIES, type Capability } from './target.js';
-export { NEEDS, type Need, type NeedSource } from './needs.js';
+export type { Need, NeedSource } from './needs.js';
 
 /**
  * How a rule was built. Everything but `closure` is a declarative builder: what is sent and which named checks judge
@@ -30,8 +30,8 @@ export interface Rule {
   readonly level: Level;
   readonly requires: readonly Capability[];
   /**
-   * Fixtures, acts and views the rule needs beyond its capabilities (src/model/needs.ts). The target decides how it
-   * supplies each (a control API, the page in Chromium, a setting, the operator, real time) or why it cannot.
+   * Fixtures, acts and views the rule needs beyond its capabilities (src/needs/catalogue.ts). The run's supply plan
+   * decides how the target supplies each (a control API, the page in Chromium, a setting, the operator, real time) or why it cannot.
    */
   readonly needs?: readonly Need[];
   /**

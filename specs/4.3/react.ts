@@ -22,64 +22,43 @@
  */
 import fc from 'fast-check';
 import {
-  applyCase, chatRule, chatSession, chatSweepRule, clientError, type Conversation, conversationWith, defineGroup, equals, exchangeRule, type Finding, hasLength, type HttpResponse, jsonContentType, noBody, recorded, refusalChecks, rule, scenarioRule, status, statusObserved, step, sweepThenProperty, uniqueId, valueField, valueFields,
+  chatRule, chatSession, chatSweepRule, clientError, type Conversation, conversationWith, defineGroup, eachStep, equals, exchangeRule, hasLength, type HttpResponse, jsonContentType, noBody, recorded, refusalChecks, scenarioRule, status, statusObserved, step, sweepRule, uniqueId, valueField, valueFields,
 } from '../kit.js';
-import { REACT, chatIdOf, type TwoChats, named, truth, react } from './support.js';
+import {
+  type BrokenReaction, brokenReactions, type ClientMessage, clientMessage, REACT, react, reactionVariants, type ReactTarget, reactTarget, truth, type TwoChats,
+} from './support.js';
 
 export default defineGroup({
   heading: 'Reaction',
   rules: [
     // ---- reactions
-    rule(
+    scenarioRule<ReactTarget>(
       { id: 'chat.react.accepted', title: 'react and unreact answer 200, naming the message by msgid or by id and the chat by conversation_id or conversation_ref_id',
         reading: 'Either id of each pair suffices (§4.3 Reaction); docs/field-notes.md: 200 with no body. The manager reaction is sent when MANAGER_USER_ID is set.', covers: ['conversation_id', 'conversation_ref_id', 'id', 'msgid', 'user[id]', 'user[ref_id]', 'type', 'emoji'].map(REACT) },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const chatId = await chatIdOf(s, conv, client);
-        const sent = await s.mustSend(s.payload(conv, client));
-        const variants: [string, Record<string, unknown>][] = [
-          ['msgid + conversation_id', { conversation_id: conv, msgid: sent.msgid, user: { id: client.id }, type: 'react', emoji: '👍' }],
-          ['id + conversation_ref_id', { conversation_ref_id: chatId, id: sent.id, user: { id: client.id }, type: 'react', emoji: '🔥' }],
-          ['unreact', { conversation_id: conv, msgid: sent.msgid, user: { id: client.id }, type: 'unreact' }],
-          ...(s.channel.managerUserId ? [['on behalf of a manager (user.ref_id)', { conversation_id: conv, msgid: sent.msgid, user: { id: `manager-${s.channel.managerUserId}`, ref_id: s.channel.managerUserId }, type: 'react', emoji: '👌' }] as [string, Record<string, unknown>]] : []),
-        ];
-        const f: Finding[] = [];
-        for (const [name, body] of variants) f.push(...t.check(await s.react(body), [status(200), noBody]).map((x) => ({ ...x, check: `${name}: ${x.check}` })));
-        return t.outcome(f);
+      {
+        setup: reactTarget,
+        steps: [eachStep({ items: (_t, f) => reactionVariants(f), label: (v) => v.what, observe: (_t, f, v) => f.s.react(v.body), expect: () => [status(200), noBody] })],
       },
     ),
-    rule(
+    sweepRule<BrokenReaction, HttpResponse, ClientMessage>(
       { id: 'chat.react.invalid', title: 'A reaction without any message id, without any conversation id, without user.id or with another type is refused with 400',
         reading: 'Each id pair is "optional if the other is given": both missing and accepted fails (required-member); a type outside react/unreact accepted fails (enumeration); user[id] and type are unmarked: missing and accepted is non_strict (unmarked-member).',
         covers: ['conversation_id', 'conversation_ref_id', 'id', 'msgid', 'user[id]', 'type'].map(REACT) },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const sent = await s.mustSend(s.payload(conv, client));
-        const valid = { conversation_id: conv, msgid: sent.msgid, user: { id: client.id }, type: 'react', emoji: '👍' };
-        const named = [
-          { what: 'no msgid nor id', body: applyCase(valid, { path: ['msgid'], breakage: 'missing' }), reading: 'required-member' as const },
-          { what: 'no conversation_id nor conversation_ref_id', body: applyCase(valid, { path: ['conversation_id'], breakage: 'missing' }), reading: 'required-member' as const },
-          { what: 'no user', body: applyCase(valid, { path: ['user'], breakage: 'missing' }), reading: 'unmarked-member' as const },
-          { what: 'no user.id', body: applyCase(valid, { path: ['user', 'id'], breakage: 'missing' }), reading: 'unmarked-member' as const },
-          { what: 'type "like"', body: { ...valid, type: 'like' }, reading: 'enumeration' as const },
-          { what: 'no type', body: applyCase(valid, { path: ['type'], breakage: 'missing' }), reading: 'unmarked-member' as const },
-        ];
-        const arb = fc.constantFrom(...named);
-        return sweepThenProperty(t, { named: named, cases: arb, check: async (c) => t.check(await s.react(c.body), refusalChecks(c.reading)).map((f) => ({ ...f, detail: `${c.what}: ${f.detail}` })) });
+      {
+        setup: clientMessage,
+        named: (_t, f) => brokenReactions(f),
+        cases: (_t, f) => fc.constantFrom(...brokenReactions(f)),
+        send: (_t, c, f) => f.s.react(c.body),
+        expect: (_t, c) => refusalChecks(c.reading),
+        label: (c) => c.what,
       },
     ),
-    rule(
+    exchangeRule<HttpResponse, ClientMessage>(
       { id: 'chat.react.unknown-message', title: 'A reaction to a message that does not exist answers 404', covers: [REACT('msgid'), '4.3/Reaction'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        await s.mustSend(s.payload(conv, client));
-        return t.outcome(t.check(await s.react({ conversation_id: conv, msgid: `no-such-${t.runId}`, user: { id: client.id }, type: 'react', emoji: '👍' }), [status(404), jsonContentType]));
+      {
+        setup: clientMessage,
+        send: (t, f) => f.s.react({ conversation_id: f.conv, msgid: `no-such-${t.runId}`, user: { id: f.client.id }, type: 'react', emoji: '👍' }),
+        expect: [status(404), jsonContentType],
       },
     ),
     exchangeRule<HttpResponse, TwoChats>(

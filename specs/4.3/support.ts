@@ -2,7 +2,7 @@
  * What the rules of §4.3 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  allowOn405, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleDraft, scenarioRule, status, step, sweepRule, textIs, withInvalidUtf8,
+  allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
 } from '../kit.js';
 import { SEND, INVALID_UTF8_READING } from '../fixtures/chat.js';
 
@@ -423,4 +423,62 @@ export interface Import {
   readonly client: ParticipantBody;
   readonly msgid: string;
   hooks: number;
+}
+
+/** The typing body's members (§4.3 Typing indicator): all unmarked beside the optional duration_ms. */
+export const TYPING_FIELDS: FieldSpec[] = [{ path: ['conversation_id'], type: 'string', unmarked: true }, { path: ['sender'], type: 'object', unmarked: true }, { path: ['sender', 'id'], type: 'string', unmarked: true }];
+export const TYPING_VALID = { conversation_id: 'c', duration_ms: 1000, sender: { id: 'u' } };
+/** Each member broken, and duration_ms sent as a string. */
+export const TYPING_CASES: readonly FieldCase[] = [...sweepCases(TYPING_FIELDS), { path: ['duration_ms'], type: 'int', breakage: 'wrong-type', wrongType: 'a string', value: '5000' }];
+
+/** A reaction body broken one way, and the reading its acceptance is judged by. */
+export interface BrokenReaction { readonly what: string; readonly body: Record<string, unknown>; readonly reading: CaseReading }
+
+export function brokenReactions(f: ClientMessage): readonly BrokenReaction[] {
+  const valid = { conversation_id: f.conv, msgid: f.sent.msgid, user: { id: f.client.id }, type: 'react', emoji: '👍' };
+  return [
+    { what: 'no msgid nor id', body: applyCase(valid, { path: ['msgid'], breakage: 'missing' }), reading: 'required-member' },
+    { what: 'no conversation_id nor conversation_ref_id', body: applyCase(valid, { path: ['conversation_id'], breakage: 'missing' }), reading: 'required-member' },
+    { what: 'no user', body: applyCase(valid, { path: ['user'], breakage: 'missing' }), reading: 'unmarked-member' },
+    { what: 'no user.id', body: applyCase(valid, { path: ['user', 'id'], breakage: 'missing' }), reading: 'unmarked-member' },
+    { what: 'type "like"', body: { ...valid, type: 'like' }, reading: 'enumeration' },
+    { what: 'no type', body: applyCase(valid, { path: ['type'], breakage: 'missing' }), reading: 'unmarked-member' },
+  ];
+}
+
+/** A session, a chat created for a fresh conversation (its chat-interface id) and the client's message in it. */
+export interface ReactTarget extends ClientMessage { readonly chatId: string }
+
+export async function reactTarget(t: RuleContext): Promise<ReactTarget> {
+  const s = await chatSession(t);
+  const conv = s.conversationId();
+  const client = s.client();
+  const chatId = await chatIdOf(s, conv, client);
+  return { s, conv, client, chatId, sent: await s.mustSend(s.payload(conv, client)) };
+}
+
+/** The ways §4.3 Reaction names a message and its chat, and unreact; on behalf of a manager where MANAGER_USER_ID is set. */
+export function reactionVariants(f: ReactTarget): readonly { readonly what: string; readonly body: Record<string, unknown> }[] {
+  const { s, conv, client, chatId, sent } = f;
+  return [
+    { what: 'msgid + conversation_id', body: { conversation_id: conv, msgid: sent.msgid, user: { id: client.id }, type: 'react', emoji: '👍' } },
+    { what: 'id + conversation_ref_id', body: { conversation_ref_id: chatId, id: sent.id, user: { id: client.id }, type: 'react', emoji: '🔥' } },
+    { what: 'unreact', body: { conversation_id: conv, msgid: sent.msgid, user: { id: client.id }, type: 'unreact' } },
+    ...(s.channel.managerUserId ? [{ what: 'on behalf of a manager (user.ref_id)', body: { conversation_id: conv, msgid: sent.msgid, user: { id: `manager-${s.channel.managerUserId}`, ref_id: s.channel.managerUserId }, type: 'react', emoji: '👌' } }] : []),
+  ];
+}
+
+/** A session and a fresh conversation whose first client message was accepted: the chat a rule's requests then name. */
+export interface ClientMessage {
+  readonly s: ChatSession;
+  readonly conv: string;
+  readonly client: ParticipantBody;
+  readonly sent: SentMessage;
+}
+
+export async function clientMessage(t: RuleContext): Promise<ClientMessage> {
+  const s = await chatSession(t);
+  const conv = s.conversationId();
+  const client = s.client();
+  return { s, conv, client, sent: await s.mustSend(s.payload(conv, client)) };
 }

@@ -10,39 +10,36 @@
  * user.ref_id names nobody, and the structure of one error body of each endpoint family.
  */
 import {
-  applyCase, caseReading, chatRule, chatSession, defineGroup, describeCase, fieldCaseArb, type FieldSpec, refusalChecks, rule, status, statusObserved, sweepCases, sweepThenProperty, uniqueId,
+  applyCase, caseReading, chatRule, chatSweepRule, defineGroup, describeCase, type FieldCase, fieldCaseArb, refusalChecks, scenarioRule, status, statusObserved, step, uniqueId,
 } from '../kit.js';
-import { named } from './support.js';
+import { type ClientMessage, clientMessage, TYPING_CASES, TYPING_FIELDS, TYPING_VALID } from './support.js';
 
 export default defineGroup({
   heading: 'Typing indicator',
   defaults: { requires: [] },
   rules: [
     // ---- typing
-    rule(
+    scenarioRule<ClientMessage>(
       { id: 'chat.typing.accepted', title: 'Typing answers 204 with and without duration_ms (default 5000 ms)',
         reading: 'duration_ms is optional with a default of 5000 ms (§8); 200 instead of 204 is non_strict.', covers: ['4.3/Typing indicator', '8/Typing duration default'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        await s.mustSend(s.payload(conv, client));
-        return t.outcome([
-          ...t.check(await s.typing({ conversation_id: conv, sender: { id: client.id } }), [status(204)]).map((f) => ({ ...f, check: `without duration_ms: ${f.check}` })),
-          ...t.check(await s.typing({ conversation_id: conv, duration_ms: 3000, sender: { id: client.id } }), [status(204)]).map((f) => ({ ...f, check: `with duration_ms: ${f.check}` })),
-        ]);
+      {
+        setup: clientMessage,
+        steps: [
+          step('without duration_ms', (_t, f) => f.s.typing({ conversation_id: f.conv, sender: { id: f.client.id } }), [status(204)]),
+          step('with duration_ms', (_t, f) => f.s.typing({ conversation_id: f.conv, duration_ms: 3000, sender: { id: f.client.id } }), [status(204)]),
+        ],
       },
     ),
-    rule(
+    chatSweepRule<FieldCase>(
       { id: 'chat.typing.invalid', title: 'Typing without conversation_id or sender.id, or with duration_ms not an integer, is refused with 400',
         reading: 'The typing body names conversation_id and sender[id] unmarked beside the optional duration_ms: missing and accepted is non_strict (unmarked-member); a value of another JSON type ("5000") coerced and accepted is non_strict (wrong-type).',
         covers: ['4.3/Typing indicator'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const valid = { conversation_id: 'c', duration_ms: 1000, sender: { id: 'u' } };
-        const fields: FieldSpec[] = [{ path: ['conversation_id'], type: 'string', unmarked: true }, { path: ['sender'], type: 'object', unmarked: true }, { path: ['sender', 'id'], type: 'string', unmarked: true }];
-        const named = [...sweepCases(fields), ...[{ path: ['duration_ms'], type: 'int' as const, breakage: 'wrong-type' as const, wrongType: 'a string', value: '5000' }]];
-        return sweepThenProperty(t, { named: named, cases: fieldCaseArb(fields), check: async (c) => t.check(await s.typing(applyCase(valid, c)), refusalChecks(caseReading(c))).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` })) });
+      {
+        named: TYPING_CASES,
+        cases: () => fieldCaseArb(TYPING_FIELDS),
+        send: (s, c) => s.typing(applyCase(TYPING_VALID, c)),
+        expect: (c) => refusalChecks(caseReading(c)),
+        label: describeCase,
       },
     ),
     chatRule(

@@ -10,7 +10,7 @@
  *
  * §2.1 Integration, the secret key and the disconnect hook: after regeneration the hook is signed with the new key
  * (§5.3 signs it "keyed with the integration secret key"), and the old key, which every configuration had to replace,
- * no longer verifies it. The hook receiver and the signature check are those of specs/5.3-disconnect-hook.ts.
+ * no longer verifies it. The hook receiver and the signature check are those of specs/5.3/disconnect-hook.ts.
  */
 import {
   codeGrant, defineGroup, disconnectAndReceiveOwn, exchange, freshCode, hookArrived, hookSignatureNotUnder, hookSignatureValid, obtainTokens, type ReceivedHook, refreshGrant, refreshTokens, regenerateSecret, restoreSecret, scenarioRule, status, step, tokensOf,

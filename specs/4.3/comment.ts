@@ -1,10 +1,6 @@
 /**
  * §4.3 Chat interface: Send a comment.
  *
- * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
- * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
- * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
- *
  * §4.3 "Send a comment": a comment is a new_message only (never edited), its allowed kinds are the client's comment
  * and an account user's reply (not the bot's), a reply joins the post's one conversation, and what the fields a
  * comment's message goes without (callback_data, delivery_status, shared_post) get is recorded.

@@ -1,15 +1,11 @@
 /**
  * §4.3 Chat interface: Connect channel.
  *
- * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
- * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
- * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
- *
  * §4.3 connect and reaction, sent and checked field by field: connect answers the request fields it was sent (title,
  * hook_api_version, is_time_window_disabled) and, without is_time_window_disabled, its default false; a reaction whose
  * conversation and message belong to different chats reaches no message.
  *
- * §4.3 under concurrency, beyond chat creation and distinct messages (specs/4.3-chat-endpoints.ts, 4.3-chat-model.ts):
+ * §4.3 under concurrency, beyond chat creation and distinct messages (create-chat.ts, history.ts):
  * parallel connects of one channel for one account, one msgid sent again and again at once, and parallel edits of one
  * message. Each race sends RACERS requests at once through the kit's client and needs nothing but the chat channel,
  * so it runs on a staging account.

@@ -1,10 +1,6 @@
 /**
  * §4.3 Chat interface: Create chat.
  *
- * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
- * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
- * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
- *
  * §4.3 validation per route: the fields each chat endpoint's table requires (create chat's conversation_id and
  * source, reply_to.message, forwards.messages and the forwarded embedded messages, event_type), each sent broken and
  * refused with 400; the optional react emoji left out and accepted; and disconnect's answer, 200 with no body.

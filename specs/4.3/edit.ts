@@ -1,19 +1,15 @@
 /**
  * §4.3 Chat interface: Send, edit or import a message.
  *
- * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
- * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
- * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
- *
  * §4.3 "Send, edit or import a message", edits and identity: sender and receiver are ignored on edit (the history keeps
  * the original participants), and a msgid sent together with id on edit becomes the message's integration-side id.
  *
- * §4.3 edits and message identity, beyond sender and receiver (specs/4.3-chat-edits.ts): reply_to, forwards and source
+ * §4.3 edits and message identity, beyond sender and receiver: reply_to, forwards and source
  * are ignored on edit; an edit naming no message of its conversation is refused; and what a repeated msgid on
  * new_message gets is recorded. Each rule works in conversations of its own, the client's messages reading
  * `message <n>` (src/steps/chat-conversation.ts).
  *
- * §4.3 under concurrency, beyond chat creation and distinct messages (specs/4.3-chat-endpoints.ts, 4.3-chat-model.ts):
+ * §4.3 under concurrency, beyond chat creation and distinct messages (create-chat.ts, history.ts):
  * parallel connects of one channel for one account, one msgid sent again and again at once, and parallel edits of one
  * message. Each race sends RACERS requests at once through the kit's client and needs nothing but the chat channel,
  * so it runs on a staging account.

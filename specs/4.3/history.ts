@@ -1,10 +1,6 @@
 /**
  * §4.3 Chat interface: Get chat history.
  *
- * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
- * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
- * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
- *
  * §4.3 as a whole: a model-based property (random sequences of create chat / send / edit / import / delivery status /
  * reaction / history against a model; the history always matches it), the order the target uses, and concurrency
  * (parallel messages to one conversation each appear once).

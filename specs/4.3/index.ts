@@ -1,5 +1,7 @@
 /**
- * §4.3 Chat interface: one group per sub-heading of the spec.
+ * §4.3 Chat interface: one group per sub-heading of the spec (an endpoint), and one for what every endpoint shares
+ * (signed JSON, the common 400 and 403, unknown paths), with the §7 codes (404 for an unknown channel or message, 204
+ * for an empty history) and the §8 limits of each endpoint. Every chat rule works in its own conversations.
  */
 import { defineSection } from '../kit.js';
 import chatInterface from './chat-interface.js';

@@ -1,10 +1,6 @@
 /**
  * §4.3 Chat interface: Send, edit or import a message.
  *
- * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
- * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
- * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
- *
  * §4.3 as a whole: a model-based property (random sequences of create chat / send / edit / import / delivery status /
  * reaction / history against a model; the history always matches it), the order the target uses, and concurrency
  * (parallel messages to one conversation each appear once).
@@ -20,7 +16,7 @@
  * source, reply_to.message, forwards.messages and the forwarded embedded messages, event_type), each sent broken and
  * refused with 400; the optional react emoji left out and accepted; and disconnect's answer, 200 with no body.
  *
- * §4.3 edits and message identity, beyond sender and receiver (specs/4.3-chat-edits.ts): reply_to, forwards and source
+ * §4.3 edits and message identity, beyond sender and receiver: reply_to, forwards and source
  * are ignored on edit; an edit naming no message of its conversation is refused; and what a repeated msgid on
  * new_message gets is recorded. Each rule works in conversations of its own, the client's messages reading
  * `message <n>` (src/steps/chat-conversation.ts).
@@ -28,7 +24,7 @@
  * §4.3 payload conversation_ref_id: the chat-interface id of a chat of this integration's connection (the write-first
  * case). One naming a chat of a second account's scope, or no chat at all, must not link the message anywhere.
  *
- * §4.3 under concurrency, beyond chat creation and distinct messages (specs/4.3-chat-endpoints.ts, 4.3-chat-model.ts):
+ * §4.3 under concurrency, beyond chat creation and distinct messages (create-chat.ts, history.ts):
  * parallel connects of one channel for one account, one msgid sent again and again at once, and parallel edits of one
  * message. Each race sends RACERS requests at once through the kit's client and needs nothing but the chat channel,
  * so it runs on a staging account.

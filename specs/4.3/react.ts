@@ -1,10 +1,6 @@
 /**
  * §4.3 Chat interface: Reaction.
  *
- * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
- * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
- * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
- *
  * §4.3 connect and reaction, sent and checked field by field: connect answers the request fields it was sent (title,
  * hook_api_version, is_time_window_disabled) and, without is_time_window_disabled, its default false; a reaction whose
  * conversation and message belong to different chats reaches no message.

@@ -1,10 +1,6 @@
 /**
  * §4.3 Chat interface: Typing indicator.
  *
- * §4.3 Chat interface endpoints: connect, disconnect, create chat, send / edit / import a message, comments, history,
- * typing and reactions, with the §7 codes (404 for an unknown channel or message, 204 for an empty history) and the
- * §8 limits (history limit 50, one forward, typing default 5000 ms). Every chat rule works in its own conversations.
- *
  * Points of the chat interface (and of §7 errors) the spec leaves open, recorded by `info` rules and never judged:
  * typing for a conversation that does not exist, an outgoing message whose sender.ref_id names nobody, a react whose
  * user.ref_id names nobody, and the structure of one error body of each endpoint family.

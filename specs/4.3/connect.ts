@@ -11,9 +11,9 @@
  * so it runs on a staging account.
  */
 import {
-  applyCase, caseReading, chatPaths, chatSession, ChatSession, connectAnswer, connectBody, connectsAtOnce, defaultOrAbsent, defineGroup, describeCase, eachAnsweredOrBusy, echoes, exchangeRule, fieldCaseArb, firstAccepted, heldOnce, type HistoryItem, type HttpResponse, jsonContentType, newMessageBody, oneValueAmongAccepted, postToScope, RACERS, refusalChecks, rule, scenarioRule, spareChannel, status, step, stringAt, sweepCases, sweepThenProperty, whenAccepted,
+  applyCase, caseReading, chatPaths, chatSession, ChatSession, chatSweepRule, connectAnswer, connectBody, connectsAtOnce, defaultOrAbsent, defineGroup, describeCase, eachAnsweredOrBusy, echoes, exchangeRule, type FieldCase, firstAccepted, heldOnce, type HistoryItem, type HttpResponse, jsonContentType, newMessageBody, oneValueAmongAccepted, postToScope, RACERS, refusalChecks, scenarioRule, spareChannel, status, step, stringAt, whenAccepted,
 } from '../kit.js';
-import { CONNECT_FIELDS, named, type Connects } from './support.js';
+import { CONNECT_CASES, connectCaseArb, type Connects, fullConnectBody } from './support.js';
 import { CONNECT } from '../fixtures/chat.js';
 
 export default defineGroup({
@@ -41,19 +41,16 @@ export default defineGroup({
         ],
       },
     ),
-    rule(
+    chatSweepRule<FieldCase>(
       { id: 'chat.connect.invalid', title: 'Connect without account_id, or with a field of the wrong type or an unknown hook_api_version, is refused with 400',
         reading: 'Optional fields may be omitted, but when given they have the stated type; hook_api_version is v1 or v2 (§2.4). Only account_id is removed; the others are given wrong values. account_id missing or a hook_api_version outside v1, v2 accepted fails; a value of another JSON type coerced or ignored and accepted is non_strict (wrong-type, C31 of the review).',
         covers: [CONNECT('account_id'), CONNECT('hook_api_version'), CONNECT('title'), CONNECT('is_time_window_disabled')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const valid = { account_id: s.channel.accountId, hook_api_version: 'v1', title: 'Title', is_time_window_disabled: false };
-        const cases = sweepCases(CONNECT_FIELDS).filter((c) => c.breakage === 'wrong-type' || c.path[0] === 'account_id');
-        const named = [...cases, { path: ['hook_api_version'], type: 'enum' as const, breakage: 'wrong-type' as const, wrongType: 'an unknown version', value: 'v3' }];
-        return sweepThenProperty(t, { named: named, cases: fieldCaseArb(CONNECT_FIELDS).filter((c) => c.breakage === 'wrong-type' || c.path[0] === 'account_id'), check: async (c) => {
-          const res = await s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: applyCase(valid, c) });
-          return t.check(res, refusalChecks(caseReading(c))).map((f) => ({ ...f, detail: `${describeCase(c)}: ${f.detail}` }));
-        } });
+      {
+        named: CONNECT_CASES,
+        cases: connectCaseArb,
+        send: (s, c) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: applyCase(fullConnectBody(s), c) }),
+        expect: (c) => refusalChecks(caseReading(c)),
+        label: describeCase,
       },
     ),
     exchangeRule(

@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import {
-  chatSession, chatSweepRule, createdChat, defineGroup, describeExternalId, exchangeRule, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, fail, type Finding, invalidExternalId, isSuccess, jsonAt, jsonContentType, pass, rule, status, validExternalId,
+  chatSession, chatSweepRule, createdChat, defineGroup, describeExternalId, differentFrom, equals, exchangeRule, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, fail, field, type Finding, invalidExternalId, isNonEmptyString, isSuccess, jsonAt, jsonContentType, pass, rule, scenarioRule, status, step, validExternalId,
 } from '../kit.js';
-import { BUSY, chatIdOf, type BrokenMember, memberRefusalOf } from './support.js';
-import { refusal, accepted, CREATE } from '../fixtures/chat.js';
+import { type BrokenMember, BUSY, chatIdOf, type CreatedChat, createdChatFor, memberRefusalOf } from './support.js';
+import { accepted, CREATE, refusal } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Create chat',
@@ -24,28 +24,16 @@ export default defineGroup({
         expect: (t) => [status(200), jsonContentType, createdChat(`client-${t.runId}-answer`)],
       },
     ),
-    rule(
+    scenarioRule<CreatedChat>(
       { id: 'chat.create-chat.idempotent', title: 'Creating a chat again for the same conversation_id returns the same chat id, whatever the user; a new conversation_id of the same user a new chat',
         reading: '§4.3: "if a chat already exists for conversation_id, its id is returned": the chat is keyed by conversation_id, so another user in the same conversation gets the same chat, and the same user in a new conversation gets another.', covers: [CREATE('conversation_id')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const user = s.client();
-        const first = await chatIdOf(s, conv, user);
-        const res = await s.createChat(conv, user);
-        const again = jsonAt(res, 'id');
-        const byOther = await s.createChat(conv, s.client());
-        const otherUser = jsonAt(byOther, 'id');
-        const newConv = await s.createChat(s.conversationId(), user);
-        const fresh = jsonAt(newConv, 'id');
-        return t.outcome([
-          ...t.check(res, [status(200)]),
-          again === first ? pass('same chat id', first) : fail('same chat id', `expected ${first} again, observed ${JSON.stringify(again)}`),
-          ...t.check(byOther, [status(200)]),
-          otherUser === first ? pass('same chat for another user', first) : fail('same chat for another user', `the same conversation_id with another user: expected ${first}, observed ${JSON.stringify(otherUser)}`),
-          ...t.check(newConv, [status(200)]),
-          typeof fresh === 'string' && fresh !== '' && fresh !== first ? pass('new chat for a new conversation', fresh) : fail('new chat for a new conversation', `a new conversation_id of the same user: expected a chat id other than ${first}, observed ${JSON.stringify(fresh)}`),
-        ]);
+      {
+        setup: createdChatFor,
+        steps: [
+          step('same conversation', (_t, f) => f.s.createChat(f.conv, f.user), (_t, f) => [status(200), field('id', equals(f.first), 'same chat id')]),
+          step('another user', (_t, f) => f.s.createChat(f.conv, f.s.client()), (_t, f) => [status(200), field('id', equals(f.first), 'same chat for another user')]),
+          step('a new conversation', (_t, f) => f.s.createChat(f.s.conversationId(), f.user), (_t, f) => [status(200), field('id', isNonEmptyString, 'new chat for a new conversation'), field('id', differentFrom(f.first, `the first chat id ${f.first}`), 'new chat for a new conversation')]),
+        ],
       },
     ),
     rule(

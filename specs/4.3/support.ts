@@ -2,9 +2,9 @@
  * What the rules of §4.3 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
+  allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
 } from '../kit.js';
-import { SEND, INVALID_UTF8_READING } from '../fixtures/chat.js';
+import { INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
 
 export const REACT = (f: string) => `4.3/Reaction/${f}`;
 
@@ -481,4 +481,26 @@ export async function clientMessage(t: RuleContext): Promise<ClientMessage> {
   const conv = s.conversationId();
   const client = s.client();
   return { s, conv, client, sent: await s.mustSend(s.payload(conv, client)) };
+}
+
+/** Connect's members broken where connect must refuse them: account_id in every way, the others given a wrong JSON type. */
+const refusableOnConnect = (c: FieldCase) => c.breakage === 'wrong-type' || c.path[0] === 'account_id';
+export const CONNECT_CASES: readonly FieldCase[] = [...sweepCases(CONNECT_FIELDS).filter(refusableOnConnect), { path: ['hook_api_version'], type: 'enum', breakage: 'wrong-type', wrongType: 'an unknown version', value: 'v3' }];
+export const connectCaseArb = () => fieldCaseArb(CONNECT_FIELDS).filter(refusableOnConnect);
+/** A valid connect body for the session's account, every optional field given. */
+export const fullConnectBody = (s: ChatSession) => ({ account_id: s.channel.accountId, hook_api_version: 'v1', title: 'Title', is_time_window_disabled: false });
+
+/** A chat created for a fresh conversation, and its chat-interface id: what creating it again must give back. */
+export interface CreatedChat {
+  readonly s: ChatSession;
+  readonly conv: string;
+  readonly user: ParticipantBody;
+  readonly first: string;
+}
+
+export async function createdChatFor(t: RuleContext): Promise<CreatedChat> {
+  const s = await chatSession(t);
+  const conv = s.conversationId();
+  const user = s.client();
+  return { s, conv, user, first: await chatIdOf(s, conv, user) };
 }

@@ -65,7 +65,7 @@ export * from '../src/steps/chat-races.js';
 export * from '../src/steps/lists.js';
 export * from '../src/steps/filter-universe.js';
 export * from '../src/steps/browser.js';
-// live paths: what a target without a control API supplies instead (src/targets/needs.ts)
+// live paths: what a target without a control API supplies instead (src/needs/)
 export * from '../src/steps/live-code.js';
 export * from '../src/steps/live-clock.js';
 export * from '../src/steps/live-tokens.js';
@@ -100,3 +100,6 @@ export * from '../generators/filters.js';
 export * from '../generators/chat-http.js';
 export * from '../generators/invalid-utf8.js';
 export * from '../src/steps/chat-edits.js';
+export * from '../generators/chat-valid-space.js';
+export * from '../src/steps/chat-valid-space.js';
+export * from '../src/checks/chat-valid-space.js';

@@ -15,7 +15,7 @@ import type { Rule } from './model/rule.js';
 import { executeRun } from './runner/execute.js';
 import { inRuleOrder, runOrder, selector } from './runner/select.js';
 import { targetFromEnv } from './targets/from-env.js';
-import { liveTarget } from './targets/needs.js';
+import { planSupply } from './needs/plan.js';
 
 export interface ConformanceSuiteOptions {
   /**
@@ -110,7 +110,7 @@ async function runRules(rules: readonly Rule[], options: ConformanceSuiteOptions
   }
   const all = allRules();
   const ids = new Set(rules.map((r) => r.id));
-  const target = liveTarget(targetFromEnv(env, 'remote'), { interactive: false, soak: false, rules: all, selected: (r) => ids.has(r.id) });
-  const report = await executeRun({ target, rules: runOrder(rules, target), seed: options.seed ?? 1, runs: options.runs ?? 5 });
+  const supply = planSupply(targetFromEnv(env, 'remote'), { interactive: false, soak: false, rules: all, selected: (r) => ids.has(r.id) });
+  const report = await executeRun({ target: supply.target, supply, rules: runOrder(rules, supply), seed: options.seed ?? 1, runs: options.runs ?? 5 });
   return { ...report, results: inRuleOrder(report.results, rules) };
 }

@@ -296,10 +296,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-2.5-answer-ids', section: '2.5', source: 'prose', level: 'must',
     statement: 'In responses the participant carries id (chat-interface id), client_id (integration-side id) and name.',
-    observes: 'the created chat\'s user has a string id, client_id = the id sent, and name',
+    observes: 'the created chat\'s user has a non-empty string id, the one its messages are answered with (sender_id), client_id = the id sent, and name',
     needs: ['nothing'],
     reading: { kind: 'answer-member' },
-    rules: ['chat.create-chat.answer'],
+    rules: ['chat.create-chat.answer', 'chat.participant.answer', 'chat.message.answer'],
   },
   {
     id: 'REQ-2.5-answer-client-id-absent', section: '2.5', source: 'prose', level: 'must',
@@ -1706,8 +1706,8 @@ export const CHAT = requirements([
     rules: ['chat.model.history'],
   },
   ...([
-    ['conversation-id', 'new_message[conversation_id] is the dialog id (string).', 'a string conversation_id'],
-    ['sender-id', 'new_message[sender_id] is the sender id (string).', 'a string sender_id'],
+    ['conversation-id', 'new_message[conversation_id] is the dialog id (string).', 'the conversation_id sent or the chat id create chat answered for it, not another chat\'s'],
+    ['sender-id', 'new_message[sender_id] is the sender id (string).', 'the sender\'s id: the one sent or its chat-interface id (create chat\'s user.id, the history\'s sender.id), not the receiver\'s or the chat\'s'],
     ['receiver-id', 'new_message[receiver_id] is the receiver id: a string, or null.', 'a string for outgoing messages, null (or absent) for incoming ones'],
     ['msgid', 'new_message[msgid] is the message id in the chat interface.', 'a non-empty string, usable as the edit id'],
     ['ref-id', 'new_message[ref_id] is the message id on the integration side.', 'ref_id equal to the msgid sent'],
@@ -1717,7 +1717,7 @@ export const CHAT = requirements([
     observes,
     needs: ['nothing'],
     reading: NEW_MESSAGE_READINGS[slug],
-    rules: slug === 'msgid' ? ['chat.message.answer', 'chat.edit.text'] : slug === 'receiver-id' ? ['chat.message.answer', 'chat.message.kinds'] : ['chat.message.answer'],
+    rules: slug === 'msgid' ? ['chat.message.answer', 'chat.edit.text'] : slug === 'conversation-id' ? ['chat.message.answer'] : ['chat.message.answer', 'chat.message.kinds'],
   })),
 
   // ---- §4.3 Send a comment
@@ -2031,7 +2031,7 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-history-participants', section: '4.3', source: 'table', level: 'must',
     statement: 'History sender and receiver have the same structure: id, name, client_id, avatar, phone, email; profile and client_id only for external participants.',
-    observes: 'the client\'s name, avatar, phone and email are those sent; account users have no client_id and no profile',
+    observes: 'the client\'s client_id and name are those sent; a manager\'s and the bot\'s message shows that sender (id = the ref_id sent); the receiver of an outgoing message is the client; account users have no client_id and no profile',
     needs: ['nothing'],
     reading: {
       kind: 'answer-member', review: 'C6, C7, C9',
@@ -2040,7 +2040,7 @@ export const CHAT = requirements([
       failed: 'another value than sent; a client_id value for an account user',
     },
     rules: ['chat.message.kinds'],
-    partial: 'client_id and the presence of a receiver are checked; name, avatar, phone and email are not compared with what was sent',
+    partial: 'client_id, name, the sender of outgoing messages and the receiver are compared with what was sent; the avatar, phone and email of history participants are not',
     theme: 'history',
   },
   ...([

@@ -17,6 +17,54 @@ const CHAT_ROUTES = [
   { slug: 'react', route: 'POST .../{scope_id}/react', body: true, other: 'DELETE' },
 ] as const;
 
+/** The valid-space rules of each route (specs/4.3-valid-space.ts); an edit goes to the message route. */
+const VALID_SPACE_RULES: Partial<Record<(typeof CHAT_ROUTES)[number]['slug'], [string, ...string[]]>> = {
+  chats: ['chat.valid-space.chats'],
+  message: ['chat.valid-space.message', 'chat.valid-space.edit'],
+  status: ['chat.valid-space.status'],
+  history: ['chat.valid-space.history'],
+  typing: ['chat.valid-space.typing'],
+  react: ['chat.valid-space.react'],
+};
+
+/** Destructive calls repeated (issue 20): each a statement of its own section. */
+function repeatedCallStatements(): Requirement[] {
+  return [
+    {
+      id: 'REQ-3.2-http-disconnect-repeated', section: '3.2', source: 'http', level: 'should',
+      statement: 'A disconnect that finds nothing connected (never connected, or disconnected already) causes no 5xx, and the channel connects again afterwards.',
+      observes: 'disconnect before any connect, connect, disconnect twice, connect again and a message: no 5xx; 200 stated, a refusal of a repeat non_strict',
+      needs: ['control'],
+      reading: { kind: 'robustness', also: ['status-code'], non_strict: 'a repeated disconnect refused' },
+      rules: ['chat.repeated.disconnect'],
+    },
+    {
+      id: 'REQ-3.3-http-delivery-status-repeated', section: '3.3', source: 'http', level: 'should',
+      statement: 'The same delivery status sent twice causes no 5xx.',
+      observes: 'delivered twice, then read twice, on one message: 200 each time (a refusal of a repeat non_strict), never 5xx',
+      needs: ['nothing'],
+      reading: { kind: 'robustness', also: ['status-code'], non_strict: 'a repeated status refused' },
+      rules: ['chat.repeated.delivery-status'],
+    },
+    {
+      id: 'REQ-4.3-http-react-repeated', section: '4.3', source: 'http', level: 'should',
+      statement: 'The same reaction sent twice, and an unreact sent twice, cause no 5xx.',
+      observes: 'react, react again, unreact, unreact again, react: 200 each time (the second unreact refused non_strict), never 5xx',
+      needs: ['nothing'],
+      reading: { kind: 'robustness', also: ['status-code'], non_strict: 'an unreact of no reaction refused' },
+      rules: ['chat.repeated.reaction'],
+    },
+    {
+      id: 'REQ-4.3-http-edit-repeated', section: '4.3', source: 'http', level: 'should',
+      statement: 'The same edit sent twice is a valid edit both times.',
+      observes: 'one edit_message sent twice with the same text: 200 both times, never 5xx',
+      needs: ['nothing'],
+      reading: { kind: 'robustness', also: ['status-code'] },
+      rules: ['chat.repeated.edit'],
+    },
+  ];
+}
+
 function chatRouteStatements(): Requirement[] {
   const out: Requirement[] = [];
   for (const r of CHAT_ROUTES) {
@@ -47,6 +95,27 @@ function chatRouteStatements(): Requirement[] {
         needs: ['nothing'],
         reading: { kind: 'status-code' },
         rules: [`chat.http.${r.slug}.malformed-json`],
+      });
+    }
+    const space = VALID_SPACE_RULES[r.slug];
+    if (space) {
+      out.push({
+        id: `REQ-4.3-http-${r.slug}-valid-space`, section: '4.3', source: 'http', level: 'should',
+        statement: `${r.route}: no valid request causes a 5xx, whichever optional member is left out, array emptied or reference names nothing.`,
+        observes: 'the richest valid request with each optional member absent, each array and all-optional object emptied, each message, chat or conversation id replaced by one naming nothing, then random combinations: never 5xx; an absent optional member accepted, a stated 404 answered 404',
+        needs: ['nothing'],
+        reading: { kind: 'robustness', also: ['status-code'] },
+        rules: space,
+      });
+    }
+    if (r.body) {
+      out.push({
+        id: `REQ-4.3-http-${r.slug}-no-body`, section: '4.3', source: 'http', level: 'must',
+        statement: `${r.route}: a request with no body at all is invalid data, 400.`,
+        observes: 'a correctly signed request without a body (Content-MD5 of the empty string) answers 400 with a JSON body, never 5xx',
+        needs: r.slug === 'disconnect' ? ['control'] : ['nothing'],
+        reading: { kind: 'required-member', ...(r.slug === 'typing' && { also: ['unmarked-member'], non_strict: 'another 4xx, or an acceptance (typing\'s members are unmarked)' }) },
+        rules: [`chat.http.${r.slug}.no-body`],
       });
     }
     out.push({
@@ -170,6 +239,7 @@ export const HTTP = requirements([
 
   // ---- §4.3 chat, per route and overall
   ...chatRouteStatements(),
+  ...repeatedCallStatements(),
   {
     id: 'REQ-4.3-http-unknown-path', section: '4.3', source: 'http', level: 'should',
     statement: 'A chat path that does not exist answers 404 (when correctly signed).',

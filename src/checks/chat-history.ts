@@ -43,6 +43,19 @@ export function senderIs(clientId: string, who: { readonly id: string; readonly 
   };
 }
 
+/**
+ * An account user's or the bot's message shows that sender (§4.3 history "sender … id", §2.5 ref_id: "For a manager
+ * message: id of the account user. For a bot message: id of the integration bot"): its id is the ref_id the message
+ * was sent with. Another participant shown as the sender (the bot for a manager, the client, an administrator) fails.
+ */
+export function senderRefIs(clientId: string, refId: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const item = only(items, clientId);
+    if (!item) return fail('sender id', `message ${clientId} is not in the history`);
+    return item.sender?.id === refId ? pass('sender id', refId) : fail('sender id', `expected the sender shown by the ref_id it was sent with (${refId}), observed ${show(item.sender)}`);
+  };
+}
+
 /** The message has no receiver: an incoming message from a client (§4.3 message kinds). */
 export function withoutReceiver(clientId: string): Judge<HistoryItem[]> {
   return (items) => {

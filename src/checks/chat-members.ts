@@ -22,6 +22,20 @@ export function emptyAvatar(path: Path): Check {
   };
 }
 
+/**
+ * §2.5 avatar given: the answer shows it, the URL sent or a re-hosted copy (answer-member: any non-empty URL passes).
+ * Left out or null is non_strict (a listed member missing); "" (the spelling of "not given") or another type fails.
+ */
+export function avatarGiven(path: Path): Check {
+  const name = pathName(path);
+  return (res) => {
+    const v = jsonAt(res, path);
+    if (typeof v === 'string' && v !== '') return pass(name, shown(v));
+    if (v === undefined || v === null) return nonStrict(name, `expected the avatar given, observed ${v === null ? 'null' : 'no avatar member'}`);
+    return fail(name, `expected the avatar given (the URL sent or a copy), observed ${shown(v)}`);
+  };
+}
+
 /** §2.5 "phone, email (both absent when not given)": absent passes; null or "" is non_strict; a value fails. */
 export function absentWhenNotGiven(...paths: readonly string[]): Check {
   const name = `not given: ${paths.join(', ')}`;

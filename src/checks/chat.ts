@@ -31,7 +31,7 @@ export function createdChat(clientId: string): Check {
     if (!b || typeof b.id !== 'string' || b.id === '') return fail('created chat', `expected id, a non-empty string; observed ${show(b?.id)}`);
     const user = b.user as Record<string, unknown> | undefined;
     if (!user || typeof user !== 'object') return fail('created chat', 'expected a user object, observed none');
-    if (typeof user.id !== 'string') return fail('created chat', `expected user.id, a string; observed ${show(user.id)}`);
+    if (typeof user.id !== 'string' || user.id === '') return fail('created chat', `expected user.id, the user's chat-interface id (a non-empty string); observed ${show(user.id)}`);
     if (user.client_id !== clientId) return fail('created chat', `expected user.client_id ${clientId}, observed ${show(user.client_id)}`);
     if (typeof user.name !== 'string') return fail('created chat', `expected user.name, a string; observed ${show(user.name)}`);
     return pass('created chat', `chat ${b.id}`);
@@ -42,9 +42,27 @@ export function createdChat(clientId: string): Check {
  * A new or edited message answers `{"new_message":{conversation_id, sender_id, receiver_id, msgid, ref_id}}` (§4.3),
  * read as `answer-member` (docs/verdicts.md): a listed member missing is non_strict; a member of another type or value
  * fails. receiver_id is a string for an outgoing message; an incoming message has no receiver ("no payload.receiver"),
- * so its receiver_id is null: a value there fails, and receiver_id missing is non_strict either way.
+ * so its receiver_id is null: a value there fails, and receiver_id missing is non_strict either way. Where the rule
+ * knows them, the ids are compared with what was sent (issue 20): conversation_id names the message's own chat, and
+ * sender_id and receiver_id its participants, by either side's id.
  */
-export function newMessageAnswer(expect: { msgid: string; conversationId: string; outgoing: boolean }): Check {
+export interface NewMessageExpectation {
+  readonly msgid: string;
+  readonly conversationId: string;
+  readonly outgoing: boolean;
+  /**
+   * The chat-interface id of the message's chat, when the rule knows it (create chat answered it): "Dialog id" names
+   * neither side, so conversation_id is the conversation_id sent or this id; another chat's id fails. Unknown, any
+   * string passes.
+   */
+  readonly chatId?: string;
+  /** The ids the sender may be answered by: its integration-side id sent and its chat-interface id, when known. */
+  readonly senderIds?: readonly string[];
+  /** The same for the receiver of an outgoing message. */
+  readonly receiverIds?: readonly string[];
+}
+
+export function newMessageAnswer(expect: NewMessageExpectation): Check {
   return (res) => {
     const b = body(res);
     const nm = b?.new_message as Record<string, unknown> | undefined;
@@ -55,10 +73,12 @@ export function newMessageAnswer(expect: { msgid: string; conversationId: string
       if (!Object.hasOwn(nm, key)) missing.push(key);
       else if (!ok(nm[key])) problems.push(`${key} ${show(nm[key])} is not ${what}`);
     };
-    member('conversation_id', (v) => typeof v === 'string', 'a string');
-    member('sender_id', (v) => typeof v === 'string', 'a string');
-    member('receiver_id', expect.outgoing ? (v) => typeof v === 'string' : (v) => v === null,
-      expect.outgoing ? 'a string (the client of an outgoing message)' : 'null (an incoming message has no receiver)');
+    const among = (ids: readonly string[] | undefined) => (v: unknown) => typeof v === 'string' && (ids === undefined || ids.includes(v));
+    const dialog = expect.chatId === undefined ? undefined : [expect.conversationId, expect.chatId];
+    member('conversation_id', among(dialog), dialog ? `the message's own chat (${dialog.join(' or ')})` : 'a string');
+    member('sender_id', among(expect.senderIds), expect.senderIds ? `the sender's id (${expect.senderIds.join(' or ')})` : 'a string');
+    member('receiver_id', expect.outgoing ? among(expect.receiverIds) : (v) => v === null,
+      expect.outgoing ? `a string, the client of an outgoing message${expect.receiverIds ? ` (${expect.receiverIds.join(' or ')})` : ''}` : 'null (an incoming message has no receiver)');
     member('msgid', (v) => typeof v === 'string' && v !== '', 'a non-empty string');
     member('ref_id', (v) => v === expect.msgid, `the msgid sent (${expect.msgid})`);
     if (problems.length > 0) return fail('new_message', `expected the §4.3 new_message fields; ${problems.join('; ')}`);
@@ -71,7 +91,7 @@ export function newMessageAnswer(expect: { msgid: string; conversationId: string
  * An edit's answer (C42): the spec states the new_message answer for messages; an edit answered 200 without it (no
  * body, or a body without new_message) passes, and one that carries it is judged as a new message's answer is.
  */
-export function editAnswer(expect: { msgid: string; conversationId: string; outgoing: boolean }): Check {
+export function editAnswer(expect: NewMessageExpectation): Check {
   const judge = newMessageAnswer(expect);
   return (res) => (body(res)?.new_message === undefined ? pass('new_message', 'the edit answered without new_message (allowed)') : judge(res));
 }

@@ -43,6 +43,31 @@ export function parameterEquals(name: string, expected: string): RedirectCheck {
     : fail(name, `expected ${name}=${expected}, observed ${params.has(name) ? `${name}=${shown(params.get(name)!)}` : `no ${name}`}`);
 }
 
+/** host[:port] and path of an address, the host lower-cased and the path without a trailing slash; undefined when it is no URL. */
+function addressKey(address: string, scheme: string): string | undefined {
+  try {
+    const u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(address) ? address : `${scheme}//${address}`);
+    return `${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `referer` names the chosen account's address (§4.1: "address of the user's account"), `address` being that account's
+ * own {base_url}. Compared as host and path: the referer may come with or without a scheme (clients prefix https://).
+ */
+export function refererNames(address: string, what: string): RedirectCheck {
+  return (params) => {
+    const referer = params.get('referer');
+    if (!referer) return fail('referer', `expected referer to name ${what} (${address}), observed ${params.has('referer') ? 'an empty one' : 'none'}`);
+    const expected = addressKey(address, 'https:');
+    return expected !== undefined && addressKey(referer, 'https:') === expected
+      ? pass('referer', `referer names ${what}`)
+      : fail('referer', `expected referer to name ${what} (${address}), observed referer=${shown(referer)}`);
+  };
+}
+
 /** `platform` is 1 (regional domain) or 2 (global domain). */
 export const platformOneOrTwo: RedirectCheck = (params) => {
   const v = params.get('platform');

@@ -13,9 +13,9 @@ import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
 import { countsKey, keepDurations, keepRequestCounts, lastDurations, lastRequestCounts } from '../runner/durations.js';
 import { inRuleOrder, runOrder, skipReason } from '../runner/select.js';
 import type { TargetConfig } from '../targets/config.js';
+import { planSupply, type SupplyPlan } from '../needs/plan.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
 import { targetFromEnv } from '../targets/from-env.js';
-import { liveLines, liveTarget, needsOperator, usesBrowser } from '../targets/needs.js';
 import { assertReachable } from '../targets/reachability.js';
 import { machineProbe, prepareBrowser, type ChromiumProbe } from './chromium-setup.js';
 import { Progress } from './progress.js';
@@ -62,10 +62,11 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
     const selection = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
     const budget = s.budget === undefined ? undefined : budgetFor(s, s.budget, rules.filter((r) => selection(r) === undefined));
     const skip = budget ? skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}), leftOut: budget.leftOut }, rules) : selection;
-    const live = (t: TargetConfig) => liveTarget(t, { interactive: s.interactive, soak: s.profile === 'soak', rules, selected: (r) => skip(r) === undefined });
-    target = live(reconfigure());
-    const browserRules = rules.filter((r) => skip(r) === undefined && usesBrowser(r, target)).length;
-    target = live(await prepareBrowser({ target, browserRules, probe, reconfigure, log: (line) => process.stderr.write(`${line}\n`) }));
+    const plan = (t: TargetConfig): SupplyPlan => planSupply(t, { interactive: s.interactive, soak: s.profile === 'soak', rules, selected: (r) => skip(r) === undefined });
+    const first = plan(reconfigure());
+    const browserRules = rules.filter((r) => skip(r) === undefined && first.usesBrowser(r)).length;
+    const supply = plan(await prepareBrowser({ target: first.target, browserRules, probe, reconfigure, log: (line) => process.stderr.write(`${line}\n`) }));
+    target = supply.target;
     // One client for the whole run, so its rate limit covers every request, the reachability probe included.
     const client = clientFor(target);
     const masker = maskerFor(target);
@@ -74,8 +75,8 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
       if (s.kind === 'remote') await assertReachable(target, client);
       process.stderr.write(`conformance: ${rules.length} rules against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
       if (s.kind === 'remote' && target.effectWindowMs) process.stderr.write(`conformance: asynchronous effects watched for at most ${target.effectWindowMs} ms (EFFECT_WINDOW_MS)\n`);
-      for (const line of liveLines(target)) process.stderr.write(`conformance: ${line}\n`);
-      const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && needsOperator(r, target));
+      for (const line of supply.openingLines()) process.stderr.write(`conformance: ${line}\n`);
+      const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && supply.asksOperator(r));
       // After the last line written around it: a bar on a terminal owns the line it draws on (plain lines when the
       // operator may be asked something, so that the bar does not draw over the question).
       const counts = lastRequestCounts(countsKey(target.kind, s.runs));
@@ -85,9 +86,9 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
         ...(target.rateLimitRps ? { rateLimitRps: target.rateLimitRps } : {}),
         ...(asksOperator ? { ci: true } : {}),
       });
-      const ordered = runOrder(rules, target, lastDurations(target.kind));
+      const ordered = runOrder(rules, supply, lastDurations(target.kind));
       report = await executeRun({
-        target, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
+        target, supply, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
         ...(s.only ? { only: s.only } : {}),
         ...(s.shard ? { shard: s.shard } : {}),
         ...(budget ? { leftOut: budget.leftOut } : {}),

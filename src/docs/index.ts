@@ -2,6 +2,7 @@
  * Generated documentation: every file under docs/ that is derived from code, by name.
  * `conformance docs` writes them; a test fails when a committed one is out of date.
  */
+import { envExampleText, settingsMarkdown } from '../needs/settings.js';
 import { faultsMarkdown } from './faults.js';
 import { readingsMarkdown } from './readings.js';
 import { readmeCountsMarkdown } from './readme-counts.js';
@@ -20,6 +21,11 @@ export const GENERATED_DOCS: Record<string, () => string> = {
   'variations.md': variationsMarkdown,
 };
 
+/** Generated files outside docs/, by their path from the repository root. */
+export const GENERATED_ROOT_FILES: Record<string, () => string> = {
+  'env.example': envExampleText,
+};
+
 /** Generated blocks inside hand-written files: the text between `<!-- generated:NAME -->` and `<!-- /generated:NAME -->`. */
 export interface GeneratedBlock {
   /** Path from the repository root. */
@@ -32,6 +38,7 @@ export const GENERATED_BLOCKS: readonly GeneratedBlock[] = [
   { file: 'README.md', name: 'counts', render: readmeCountsMarkdown },
   { file: 'README.md', name: 'coverage', render: requirementsCoverageMarkdown },
   { file: 'docs/verdicts.md', name: 'readings', render: readingsMarkdown },
+  { file: 'docs/design.md', name: 'settings', render: settingsMarkdown },
 ];
 
 /** `current` with the block replaced by a fresh rendering; throws when the markers are missing. */

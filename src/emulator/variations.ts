@@ -185,6 +185,8 @@ export const VARIATIONS = defineVariations([
     basis: 'status-code: another 4xx where 400 is stated is non_strict (C53); §8 "History limit | maximum 50 per request", §4.3 "400 when data is invalid".', scope: CHAT_SCOPE },
   { name: 'chat-history-query-clamped', description: 'History reads offset and limit with parseInt, clamped to their minimum: negative, fractional and non-numeric values are answered, not refused.',
     basis: 'wrong-type: a value coerced or clamped and accepted is non_strict (C55); §4.3 "offset | int", "limit | int", "400 when data is invalid".', scope: CHAT_SCOPE },
+  { name: 'chat-repeat-refused', description: 'A call that finds nothing to change is refused with 400: a disconnect of a channel the account has not connected, an unreact where the user has no reaction, a delivery status the message already has.',
+    basis: 'status-code with robustness: §3.2 shows no transition from not connected and §3.3 none between equal statuses ("Transitions between delivery statuses: not shown"), and an unreact of no reaction changes nothing; a refusal of such a repeat is non_strict (REQ-3.2-http-disconnect-repeated, REQ-3.3-http-delivery-status-repeated, REQ-4.3-http-react-repeated).', scope: CHAT_SCOPE },
   { name: 'chat-typing-answers-200', description: 'Typing is answered 200 with no body instead of 204.',
     basis: 'status-code: another 2xx where 204 is stated is non_strict; §4.3 typing "Response 204 (event accepted), no body".', scope: CHAT_SCOPE },
   { name: 'chat-typing-unvalidated', description: 'Typing without conversation_id or sender.id is accepted (204).',
@@ -214,6 +216,8 @@ export const VARIATIONS = defineVariations([
     run: { fullWindows: true }, scope: CHAT_SCOPE },
   { name: 'chat-text-nfc', description: 'Every string of a chat body is stored in Unicode normalisation form C (a combining accent joined to its letter), so texts and names come back composed.',
     basis: 'answer-member: the same characters in another normalisation form (Unicode UAX #15) are not literally the text sent but the same text; the review reads it non_strict (K39).', scope: CHAT_SCOPE },
+  { name: 'chat-answer-conversation-chat-id', description: 'The new_message answer gives the chat\'s chat-interface id as conversation_id instead of the conversation_id sent.',
+    basis: 'answer-member: §4.3 "new_message[conversation_id] | string | Dialog id." names neither side; the chat-interface id of the message\'s own chat is that dialog\'s id too.', scope: CHAT_SCOPE },
   // (end of chat, second part)
 ] as const);
 

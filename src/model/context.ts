@@ -6,6 +6,7 @@ import type fc from 'fast-check';
 import type { Judge } from './check.js';
 import type { ControlApi } from './control.js';
 import type { HttpRequest, HttpResponse } from './http.js';
+import type { Need, NeedAsk, NeedOffers } from './needs.js';
 import type { Finding, Outcome } from './outcome.js';
 import type { Credentials, TargetConfig } from './target.js';
 
@@ -72,6 +73,12 @@ export interface RuleContext {
   /** The control API; rules that use it declare `requires: ['control']` (without one, the rule is skipped). */
   readonly control: ControlApi;
 
+  /**
+   * What the rule needs beyond the protocol (src/needs/catalogue.ts), from the source this run supplies it from: the
+   * control API, the page in Chromium, the settings, the token store, the operator or real time. When nothing can, the
+   * rule is skipped, the reason naming the one setting or step that would let it run.
+   */
+  need<K extends Need>(kind: K, ask?: NeedAsk): Promise<NeedOffers[K]>;
   /** A resource shared by the rules of the run, created on first use and closed when the run ends. */
   resource<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T>;
   /** Runs a request the browser sends to the target in a slot under the target's rate limit. */

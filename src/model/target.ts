@@ -111,4 +111,9 @@ export interface TargetConfig {
   readonly soakWindowSeconds?: number;
   /** The rule that the one AUTH_CODE of the settings is kept for, when nothing else can mint codes. */
   readonly authCodeRule?: string;
+  /**
+   * The settings of docs/design.md §4 that are set, by key, checked: what the settings provider reads a need's value
+   * from (src/needs/providers/settings.ts), and what decides whether the settings can supply it.
+   */
+  readonly settings?: Readonly<Record<string, string>>;
 }

@@ -10,6 +10,7 @@ import type { ControlApi } from '../model/control.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Finding, Outcome, PropertyRun } from '../model/outcome.js';
 import { outcomeOf } from '../model/outcome.js';
+import type { Need, NeedAsk, NeedOffers } from '../model/needs.js';
 import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
 import { SkipRule, TransportError } from '../errors.js';
@@ -38,6 +39,8 @@ export interface RunContextOptions {
   readonly tokens?: AccessTokens | undefined;
   /** The run's hook receiver, made on first use. */
   readonly hooks: () => Promise<HookInbox>;
+  /** Supplies the rule's needs as the run's plan says (src/needs/dispatch.ts). */
+  readonly needs: <K extends Need>(t: RuleContext, kind: K, ask?: NeedAsk) => Promise<NeedOffers[K]>;
 }
 
 export class RunContext implements RuleContext {
@@ -52,6 +55,7 @@ export class RunContext implements RuleContext {
   readonly #control: ControlApi | undefined;
   readonly #resources: RunResources;
   readonly #hooks: () => Promise<HookInbox>;
+  readonly #needs: RunContextOptions['needs'];
 
   constructor(options: RunContextOptions) {
     this.#resources = options.resources;
@@ -64,6 +68,7 @@ export class RunContext implements RuleContext {
     this.#control = options.control;
     this.tokens = options.tokens;
     this.#hooks = options.hooks;
+    this.#needs = options.needs;
   }
 
   get credentials(): TargetConfig['credentials'] {
@@ -73,6 +78,10 @@ export class RunContext implements RuleContext {
   get control(): ControlApi {
     if (!this.#control) throw new SkipRule('the target has no control API (CONTROL_URL is not set)');
     return this.#control;
+  }
+
+  need<K extends Need>(kind: K, ask?: NeedAsk): Promise<NeedOffers[K]> {
+    return this.#needs(this, kind, ask);
   }
 
   resource<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T> {

@@ -7,6 +7,8 @@ import type { Report, RuleResult } from '../model/result.js';
 import { summarize } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import { secretCredentials } from '../model/target.js';
+import { SupplyPlan } from '../needs/plan.js';
+import { SECRET_KEYS } from '../needs/settings.js';
 import { Masker } from '../secrets/mask.js';
 import type { TargetConfig } from '../targets/config.js';
 import { ControlClient } from '../targets/control.js';
@@ -28,6 +30,8 @@ const RATE_LIMITED_LANES = 24;
 
 export interface RunPlan {
   readonly target: TargetConfig;
+  /** How the run supplies the rules' needs (src/needs/plan.ts); default: the plan of `target` as it is. */
+  readonly supply?: SupplyPlan;
   readonly rules: readonly Rule[];
   readonly seed: number;
   readonly runs: number;
@@ -53,6 +57,7 @@ export function clientFor(target: TargetConfig): HttpClient {
 export function maskerFor(target: TargetConfig): Masker {
   const masker = new Masker();
   for (const secret of secretCredentials(target.credentials)) masker.add(secret);
+  for (const key of SECRET_KEYS) masker.add(target.settings?.[key]);
   return masker;
 }
 
@@ -74,7 +79,7 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
   const resources = new RunResources();
   try {
     const results = await runSuite(
-      { target, client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
+      { target, plan: settings.supply ?? new SupplyPlan(target), client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
       {
         rules: settings.rules,
         skip: skipReason({

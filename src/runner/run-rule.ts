@@ -13,7 +13,8 @@ import type { TargetConfig } from '../model/target.js';
 import { ControlError, Precondition, SkipRule, TokenStoreError, TransportError } from '../errors.js';
 import type { Masker } from '../secrets/mask.js';
 import type { HttpClient } from '../targets/http.js';
-import { missingNeed, propertyRuns } from '../targets/needs.js';
+import { offerNeed } from '../needs/dispatch.js';
+import { SupplyPlan } from '../needs/plan.js';
 import { RunContext } from './context.js';
 import { curlOf } from './curl.js';
 import { startHookInbox } from './hooks.js';
@@ -33,6 +34,8 @@ export interface RuleEnvironment {
   readonly resources?: RunResources;
   /** Access tokens from the token store, for remote targets without a control API. */
   readonly tokens?: AccessTokens;
+  /** The run's supply plan (src/needs/plan.ts); default: one made from the target. */
+  readonly plan?: SupplyPlan;
   /** Makes the run's hook receiver; default: the kit's listener on HOOK_LISTEN, registered through the control API. */
   readonly hookInbox?: () => Promise<HookInbox>;
 }
@@ -47,8 +50,8 @@ export function missingCapability(rule: Rule, target: TargetConfig): string | un
  * Why the rule cannot run on this target, decided before it runs: a need the target cannot supply (the reason names
  * the one setting or step that would), else a missing capability.
  */
-export function skipBeforeRun(rule: Rule, target: TargetConfig): string | undefined {
-  return missingNeed(rule, target) ?? missingCapability(rule, target);
+export function skipBeforeRun(rule: Rule, plan: SupplyPlan): string | undefined {
+  return plan.skipReason(rule) ?? missingCapability(rule, plan.target);
 }
 
 export function skippedResult(rule: Rule, reason: string): RuleResult {
@@ -56,10 +59,11 @@ export function skippedResult(rule: Rule, reason: string): RuleResult {
 }
 
 export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleResult> {
-  const gap = skipBeforeRun(rule, env.target);
+  const plan = env.plan ?? new SupplyPlan(env.target);
+  const gap = skipBeforeRun(rule, plan);
   if (gap) return skippedResult(rule, gap);
 
-  const runs = propertyRuns(rule, env.target, env.runs);
+  const runs = plan.propertyRuns(rule, env.runs);
   const { credentials } = env.target;
   const recorder = new Recorder(env.client, env.masker, {
     secretKeys: [credentials.clientSecret, credentials.channelSecret, credentials.channelSecret2, credentials.v1ChannelSecret, credentials.secondClient?.clientSecret].filter((s): s is string => Boolean(s)),
@@ -70,6 +74,7 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   const t = new RunContext({
     rule, target: env.target, recorder, masker: env.masker, control: env.control, seed: ruleSeed(env.seed, rule.id), runs,
     runId: env.runId, resources, tokens: env.tokens,
+    needs: (context, kind, ask) => offerNeed(context, plan, rule, kind, ask),
     hooks: () => resources.get('hook-inbox', () => (env.hookInbox ? env.hookInbox() : startHookInbox(env.target, controlOf(env)))),
   });
   const started = performance.now();

@@ -10,6 +10,7 @@
 import type { RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import { secretCredentials } from '../model/target.js';
+import { SupplyPlan } from '../needs/plan.js';
 import { ControlClient } from '../targets/control.js';
 import { RunResources } from './resources.js';
 import type { RuleEnvironment } from './run-rule.js';
@@ -82,7 +83,7 @@ function sandboxEnvironment(env: RuleEnvironment): RuleEnvironment | undefined {
   const c = sandbox.credentials;
   for (const secret of secretCredentials(c)) env.masker.add(secret);
   const control = sandbox.controlUrl ? new ControlClient(sandbox.controlUrl, env.client, env.masker, c.clientId) : undefined;
-  return { ...env, target: sandbox, control, resources: new RunResources() };
+  return { ...env, target: sandbox, plan: new SupplyPlan(sandbox), control, resources: new RunResources() };
 }
 
 /**

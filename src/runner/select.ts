@@ -7,7 +7,7 @@ import picomatch from 'picomatch';
 import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
 import { ConfigError } from '../errors.js';
-import { supplyOf } from '../targets/needs.js';
+import { SupplyPlan } from '../needs/plan.js';
 import { longestFirst, type Durations } from './durations.js';
 
 export type Selector = (rule: Rule) => boolean;
@@ -55,36 +55,21 @@ export function skipReason(options: { only?: string; shard?: Shard; leftOut?: Re
   };
 }
 
-/** The rule waits in real time in this run: it needs time to pass and the target supplies it by waiting (--profile soak). */
-export function waitsInRealTime(rule: Rule, target: TargetConfig): boolean {
-  if (!rule.needs?.includes('clock')) return false;
-  const supply = supplyOf('clock', rule, target);
-  return 'source' in supply && supply.source === 'real-time';
-}
-
 /**
  * The order a run takes its rules in. Rules that wait in real time (minutes, under --profile soak) go first and are
  * not exclusive (they move no clock), so that their waits overlap the rest of the suite instead of following it;
  * the others go longest first by their `durations` in the last runs (src/runner/durations.ts), those on the
- * settings' second channel made exclusive. The report keeps rule order whatever the run order (`inRuleOrder`).
+ * settings' second channel made exclusive (every such rule shares CHANNEL_ID_2, where a control API gives each its
+ * own: one at a time, no rule's disconnect lands in another's connection). The report keeps rule order whatever the
+ * run order (`inRuleOrder`).
  */
-export function runOrder(rules: readonly Rule[], target: TargetConfig, durations: Durations = new Map()): Rule[] {
-  const arranged = longestFirst(rules, durations).map((r) => (sharesSettingsChannel(r, target) ? { ...r, exclusive: true } : r));
-  const waiting = arranged.filter((r) => waitsInRealTime(r, target)).map((r): Rule => ({ ...r, exclusive: false }));
+export function runOrder(rules: readonly Rule[], supply: SupplyPlan | TargetConfig, durations: Durations = new Map()): Rule[] {
+  const plan = supply instanceof SupplyPlan ? supply : new SupplyPlan(supply);
+  const arranged = longestFirst(rules, durations).map((r) => (plan.sharesSettingsChannel(r) ? { ...r, exclusive: true } : r));
+  const waiting = arranged.filter((r) => plan.waitsInRealTime(r)).map((r): Rule => ({ ...r, exclusive: false }));
   if (waiting.length === 0) return arranged;
   const ids = new Set(waiting.map((r) => r.id));
   return [...waiting, ...arranged.filter((r) => !ids.has(r.id))];
-}
-
-/**
- * The rule connects and disconnects the second channel of the settings (CHANNEL_ID_2), which every such rule shares
- * (a control API gives each its own): such rules run one at a time, so that no rule's disconnect lands in another's
- * connection.
- */
-function sharesSettingsChannel(rule: Rule, target: TargetConfig): boolean {
-  if (!rule.needs?.includes('second-channel')) return false;
-  const supply = supplyOf('second-channel', rule, target);
-  return 'source' in supply && supply.source === 'settings';
 }
 
 /** Results back in the order of the rules. */

@@ -4,12 +4,11 @@
  * in: BASE_URL_2 from the settings, else the control API's second account (`base_url` in GET /_control/accounts).
  */
 import { jsonAt } from '../checks/fields.js';
-import { Precondition, SkipRule } from '../errors.js';
+import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import { accountRequest } from '../protocol/oauth.js';
-import { requireNeed } from '../targets/needs.js';
 import { apiToken } from './api-token.js';
 
 export interface ForeignAddress {
@@ -18,26 +17,14 @@ export interface ForeignAddress {
   readonly address: string;
 }
 
-interface ControlAccounts {
-  readonly accounts: readonly { readonly id?: unknown; readonly base_url?: unknown }[];
-}
-
 /** The run's bearer and another account's address; the bearer is first shown to work at BASE_URL (else Precondition). */
 export async function foreignAddress(t: RuleContext): Promise<ForeignAddress> {
-  if (!t.credentials.baseUrl2) requireNeed('second-base-url', t.target);
+  const addressOf = await t.need('second-base-url');
   const token = await apiToken(t);
   const own = await t.send(accountRequest(t.target, token));
   // Without a token that works at its own account, a refusal elsewhere would prove nothing.
   if (!isSuccess(own.status)) throw new Precondition(`the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
-  return { token, address: t.credentials.baseUrl2 ?? (await controlAddress(t, jsonAt(own, 'id'))) };
-}
-
-/** The first account of the control API other than `ownId` that names its own address. */
-async function controlAddress(t: RuleContext, ownId: unknown): Promise<string> {
-  const { accounts } = await t.control.call<ControlAccounts>('GET', '/accounts');
-  const other = accounts.find((a) => a.id !== ownId && typeof a.base_url === 'string');
-  if (typeof other?.base_url !== 'string') throw new SkipRule('the control API names no second account\'s address (base_url in GET /_control/accounts); set BASE_URL_2');
-  return other.base_url.replace(/\/+$/, '');
+  return { token, address: await addressOf(jsonAt(own, 'id')) };
 }
 
 /** GET /api/v4/account at the other account's address, with the run's bearer. */

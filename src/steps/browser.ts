@@ -197,15 +197,7 @@ export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser
  * the password is taught to the masker.
  */
 export async function pageLogin(t: RuleContext): Promise<{ login: string; password: string }> {
-  const { adminLogin, adminPassword } = t.credentials;
-  if (!t.target.capabilities.includes('control') && adminLogin && adminPassword) {
-    t.masker.add(adminPassword);
-    return { login: adminLogin, password: adminPassword };
-  }
-  const creds = await t.control.call<{ login?: string; password?: string }>('GET', '/login');
-  if (!creds?.login || !creds.password) throw new Precondition('the control API gave no login for the access-granting page');
-  t.masker.add(creds.password);
-  return { login: creds.login, password: creds.password };
+  return t.need('login');
 }
 
 /** Whether the page shows a login form (a password field). */

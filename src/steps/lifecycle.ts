@@ -5,7 +5,7 @@
  */
 import { Precondition } from '../errors.js';
 import type { ReceivedHook, RuleContext } from '../model/context.js';
-import { accountRequest, codeGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
+import { accountRequest, codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
 import type { HttpResponse } from '../model/http.js';
 import { consentLocation, pageAccounts } from './live-code.js';
 import { operatorStep, operatorValue } from './live-operator.js';
@@ -116,7 +116,7 @@ export async function accountAddress(t: RuleContext, accountId: number, referer:
  * for the rule to judge: §3.1 demands the exchange succeed) and, when it gave a pair, the request of GET
  * /api/v4/account with its token at the same address (a service may bind tokens to their account's {base_url}, K33).
  */
-export async function grantAt(t: RuleContext, accountId: number): Promise<HttpResponse> {
+export async function grantAt(t: RuleContext, accountId: number, options: { refreshed?: boolean } = {}): Promise<HttpResponse> {
   const { params } = await consentRedirect(t, { accountId });
   const code = params.get('code');
   if (!code) throw new Precondition('consent gave no code');
@@ -124,7 +124,16 @@ export async function grantAt(t: RuleContext, accountId: number): Promise<HttpRe
   const target = { ...t.target, baseUrl };
   const exchanged = await t.send(tokenRequest(target, codeGrant(target, code)));
   const pair = exchanged.status >= 200 && exchanged.status < 300 ? tokenPairOf(exchanged.text) : undefined;
-  return pair ? t.send(accountRequest(target, pair.access_token)) : exchanged;
+  if (!pair || !options.refreshed) return pair ? t.send(accountRequest(target, pair.access_token)) : exchanged;
+  // The refresh at the same address: §3.1 "new tokens issued" for the same grant, so the same account.
+  const refreshed = await t.send(tokenRequest(target, refreshGrant(target, pair.refresh_token)));
+  const next = refreshed.status >= 200 && refreshed.status < 300 ? tokenPairOf(refreshed.text) : undefined;
+  return next ? t.send(accountRequest(target, next.access_token)) : refreshed;
+}
+
+/** grantAt, the pair refreshed once at the account's address before its new access token is used there. */
+export function refreshedGrantAt(t: RuleContext, accountId: number): Promise<HttpResponse> {
+  return grantAt(t, accountId, { refreshed: true });
 }
 
 /** An administrator deactivates the installation: through the control API, else asked of the operator. */
@@ -191,6 +200,17 @@ export async function withClockAdvanced<T>(t: RuleContext, body: (advance: (seco
   } finally {
     await t.control.call('POST', '/clock/reset').catch(() => undefined);
   }
+}
+
+/** How far a scenario has moved the target's clock from where it started (steps that each go further in time). */
+export interface ClockWalk {
+  elapsed: number;
+}
+
+/** Moves the target's clock forward until `seconds` have passed since the walk began (never back). */
+export async function clockTo(t: RuleContext, walk: ClockWalk, seconds: number): Promise<void> {
+  if (seconds > walk.elapsed) await t.control.advanceClock(seconds - walk.elapsed);
+  walk.elapsed = Math.max(walk.elapsed, seconds);
 }
 
 /** How long after the user disconnects the integration its hook may arrive (docs/verdicts.md). */

@@ -1,13 +1,12 @@
 /**
- * Time passing on the target. With a control API the target's clock is moved (and put back whatever happens); without
- * one, under --profile soak, the kit waits in real time, from the moment the credential was issued, up to the soak
- * window (src/targets/needs.ts SOAK_WINDOW_SECONDS); longer waits are skipped saying so. The waits are scheduled
+ * Time passing on the target (the `clock` need, src/needs/catalogue.ts). With a control API the target's clock is moved
+ * (and put back whatever happens); without one, under --profile soak, the kit waits in real time, from the moment the
+ * credential was issued, up to the soak window (src/needs/plan.ts SOAK_WINDOW_SECONDS); longer waits are skipped
+ * saying so. The waits are scheduled
  * against an injectable clock, so that their logic is tested with fake timers rather than 21 real minutes.
  */
-import { Precondition, SkipRule } from '../errors.js';
+import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
-import { supplyOf } from '../targets/needs.js';
-import { withClockAdvanced } from './lifecycle.js';
 
 export interface Timers {
   /** Milliseconds since the epoch. */
@@ -60,15 +59,7 @@ export async function inRealTime<T>(e: Elapse, act: () => Promise<T>): Promise<T
  * --profile soak when the wait fits its window; else the rule is skipped with the setting that would let it run.
  */
 export async function afterElapsed<T>(t: RuleContext, e: Elapse, act: () => Promise<T>): Promise<T> {
-  if (t.target.capabilities.includes('control')) {
-    return withClockAdvanced(t, async (advance) => {
-      await advance(e.seconds);
-      return act();
-    });
-  }
-  const supply = supplyOf('clock', { id: '', soakSeconds: e.seconds }, t.target);
-  if ('gap' in supply) throw new SkipRule(`needs clock (${Math.round(e.seconds)} s must pass): ${supply.gap}`);
-  return inRealTime(e, act);
+  return (await t.need('clock', { soakSeconds: e.seconds, why: `${Math.round(e.seconds)} s must pass` })).after(e, act);
 }
 
 /**

@@ -1,13 +1,12 @@
 /**
  * A person's act on the account (deactivate or disconnect an installation, regenerate the secret key, revoke a
  * long-lived token): done through the control API when the target has one, else asked of the operator at the terminal
- * ("deactivate the installation in account X, then press Enter"), one question at a time. In CI or without a terminal
- * the rule is skipped with that reason (the runner normally skips it before it starts, src/targets/needs.ts).
+ * ("deactivate the installation in account X, then press Enter"), one question at a time (the `operator` need,
+ * src/needs/providers/operator.ts). In CI or without a terminal the rule is skipped with that reason.
  */
 import { createInterface } from 'node:readline/promises';
 import { SkipRule } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
-import { supplyOf } from '../targets/needs.js';
 
 /** How long the kit waits for the operator before it gives up on the step (and skips the rule). */
 export const OPERATOR_TIMEOUT_MS = 15 * 60_000;
@@ -70,14 +69,8 @@ export interface OperatorStep {
   readonly control?: () => Promise<void>;
 }
 
-/** The run's desk, or the rule is skipped: nobody can be asked (CI, no terminal). */
-async function deskFor(t: RuleContext, instruction: string): Promise<OperatorDesk> {
-  const supply = supplyOf('operator', { id: '' }, { ...t.target, capabilities: t.target.capabilities.filter((c) => c !== 'control') });
-  if ('gap' in supply) throw new SkipRule(`needs operator (${instruction}): ${supply.gap}`);
-  return t.resource('operator-desk', async () => new OperatorDesk({ input: process.stdin, output: process.stderr }));
-}
-
-function answered(answer: OperatorAnswer, instruction: string): string {
+/** The operator's answer as the step's result: a skip or a silence skips the rule. */
+export function answered(answer: OperatorAnswer, instruction: string): string {
   if (answer.kind === 'skipped') throw new SkipRule(`the operator chose not to ${instruction}`);
   if (answer.kind === 'timed-out') throw new SkipRule(`no answer from the operator (${instruction}): the input closed or ${OPERATOR_TIMEOUT_MS / 60_000} minutes passed`);
   return answer.text;
@@ -85,12 +78,7 @@ function answered(answer: OperatorAnswer, instruction: string): string {
 
 /** Has the act done: by the control API, else by the operator; else the rule is skipped with the reason. */
 export async function operatorStep(t: RuleContext, step: OperatorStep): Promise<void> {
-  if (t.target.capabilities.includes('control') && step.control) {
-    await step.control();
-    return;
-  }
-  const desk = await deskFor(t, step.instruction);
-  answered(await desk.ask(`${step.instruction}, then press Enter`), step.instruction);
+  await (await t.need('operator', { why: step.instruction })).act(step);
 }
 
 /**
@@ -98,10 +86,5 @@ export async function operatorStep(t: RuleContext, step: OperatorStep): Promise<
  * else typed by the operator; the value is taught to the masker before anything can print it.
  */
 export async function operatorValue(t: RuleContext, step: { instruction: string; value: string; secret: boolean; control?: () => Promise<string> }): Promise<string> {
-  if (t.target.capabilities.includes('control') && step.control) return step.control();
-  const desk = await deskFor(t, step.instruction);
-  const text = answered(await desk.ask(`${step.instruction}, then paste ${step.value} and press Enter`), step.instruction);
-  if (!text) throw new SkipRule(`the operator gave no ${step.value} (${step.instruction})`);
-  if (step.secret) t.masker.add(text);
-  return text;
+  return (await t.need('operator', { why: step.instruction })).value(step);
 }

@@ -7,6 +7,7 @@ import { chromiumGap } from '../browser/launch.js';
 import type { Capability } from '../model/rule.js';
 import type { ClientRegistration, Credentials } from '../model/target.js';
 import { LISTS } from '../protocol/filters.js';
+import { ENV_KEYS, NEED_SETTING_GROUPS } from '../needs/settings.js';
 import type { EnvKey, TargetConfig, TargetKind } from './config.js';
 
 export type Env = Partial<Record<EnvKey, string>> & Record<string, string | undefined>;
@@ -191,6 +192,20 @@ function memberAccount(env: Env): string | undefined {
   return raw;
 }
 
+/**
+ * Every setting that is set, by key, once the keys of each settings group of the catalogue were found to come
+ * together (a group's own checks above name the problem more precisely, and run first).
+ */
+function checkedSettings(env: Env): Record<string, string> {
+  for (const group of NEED_SETTING_GROUPS) {
+    if (group.keys.length > 1) together(env, group.keys.map((s) => s.key), group.doc);
+  }
+  return Object.fromEntries(ENV_KEYS.flatMap((key) => {
+    const value = optional(env, key);
+    return value === undefined ? [] : [[key, value]];
+  }));
+}
+
 export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConfig {
   const baseUrl = httpUrl(env, 'BASE_URL', { required: true })!;
   const controlUrl = httpUrl(env, 'CONTROL_URL', { required: false });
@@ -244,5 +259,6 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
     },
     capabilities,
     gaps,
+    settings: checkedSettings(env),
   };
 }

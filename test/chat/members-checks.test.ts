@@ -2,12 +2,12 @@
  * The checks of review rows C1–C31 (docs/review-2026-11-26.md): what each reading passes, marks non_strict and fails.
  */
 import { describe, expect, it } from 'vitest';
-import { absentWhenNotGiven, emptyAvatar, phoneShownAs } from '../../src/checks/chat-members.js';
+import { absentWhenNotGiven, avatarGiven, emptyAvatar, phoneShownAs } from '../../src/checks/chat-members.js';
 import { refusalPreferred } from '../../src/checks/field-cases.js';
 import { defaultOrAbsent, refusedOrTaken, unknownScopeAnswer } from '../../src/checks/chat-scope.js';
 import { whenAccepted } from '../../src/checks/status.js';
-import { connectAnswer } from '../../src/checks/chat.js';
-import { carriesSent } from '../../src/checks/chat-history.js';
+import { connectAnswer, createdChat } from '../../src/checks/chat.js';
+import { carriesSent, senderRefIs } from '../../src/checks/chat-history.js';
 import { someHooks } from '../../src/checks/chat-effects.js';
 import { previewStoredObserved, sentByDefault } from '../../src/checks/chat-stored.js';
 import type { HttpResponse } from '../../src/model/http.js';
@@ -105,5 +105,26 @@ describe('the default status (C13)', () => {
     expect(sentByDefault({}).verdict).toBe('passed');
     expect(sentByDefault({ delivery_status: 'sent' }).verdict).toBe('informational');
     expect(sentByDefault({ delivery_status: { status_code: 1 } }).verdict).toBe('failed');
+  });
+});
+
+describe('ids and participants compared with what was sent (issue 20)', () => {
+  it('avatarGiven: the URL sent or a copy passes, none or null is non_strict, "" or another type fails', () => {
+    expect(avatarGiven('user.avatar')(res(200, { user: { avatar: 'https://files.example/a.png' } })).verdict).toBe('passed');
+    expect(avatarGiven('user.avatar')(res(200, { user: {} })).verdict).toBe('non_strict');
+    expect(avatarGiven('user.avatar')(res(200, { user: { avatar: null } })).verdict).toBe('non_strict');
+    expect(avatarGiven('user.avatar')(res(200, { user: { avatar: '' } })).verdict).toBe('failed');
+    expect(avatarGiven('user.avatar')(res(200, { user: { avatar: 3 } })).verdict).toBe('failed');
+  });
+  it('createdChat: an empty user.id fails', () => {
+    const user = { client_id: 'c1', name: 'N' };
+    expect(createdChat('c1')(res(200, { id: 'chat', user: { ...user, id: 'u1' } })).verdict).toBe('passed');
+    expect(createdChat('c1')(res(200, { id: 'chat', user: { ...user, id: '' } })).verdict).toBe('failed');
+  });
+  it('senderRefIs: the ref_id sent as the history sender passes; another sender or a missing message fails', () => {
+    const items: HistoryItem[] = [{ sender: { id: 'u7', name: 'Manager' }, message: { client_id: 'm1' } }];
+    expect(senderRefIs('m1', 'u7')(items).verdict).toBe('passed');
+    expect(senderRefIs('m1', 'bot-1')(items).verdict).toBe('failed');
+    expect(senderRefIs('m2', 'u7')(items).verdict).toBe('failed');
   });
 });

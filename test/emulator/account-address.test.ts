@@ -55,6 +55,17 @@ describe('per-account addresses', () => {
     expect(there.json.id).toBe(second!.id);
   });
 
+  it('names the chosen account\'s own address as the Allow redirect\'s referer, which serves a client\'s https://{referer}/api/v4 call', async () => {
+    for (const a of accounts.filter((x) => x.admin_role === 'administrator')) {
+      const consent = await h.postJson('/_control/consent', { client_id: h.env.CLIENT_ID, decision: 'allow', account_id: a.id });
+      const referer = new URL(consent.json.location).searchParams.get('referer')!;
+      expect(`http://${referer}`).toBe(a.base_url);
+      const token = (await h.exchange(h.codeRequest(consent.json.code))).json.access_token as string;
+      const there = await h.request('GET', `${referer.slice(new URL(h.url).host.length)}/api/v4/account`, { headers: { authorization: `Bearer ${token}` } });
+      expect(there.json.id).toBe(a.id);
+    }
+  });
+
   it('keeps the root address serving every account\'s bearer, and answers 404 for unknown accounts and unserved paths', async () => {
     const second = accounts[1]!;
     expect((await h.account(await tokenIn(h, second.id))).json.id).toBe(second.id);

@@ -53,7 +53,8 @@ describe('consent', () => {
     const loc = new URL(r.json.location);
     expect(`${loc.origin}${loc.pathname}`).toBe(h.env.REDIRECT_URI);
     expect(loc.searchParams.get('code')).toBe(r.json.code);
-    expect(loc.searchParams.get('referer')).toBe(new URL(h.url).host);
+    const developer = (await h.request('GET', '/_control/accounts')).json.accounts[0];
+    expect(loc.searchParams.get('referer')).toBe(`${new URL(h.url).host}/_accounts/${developer.subdomain}`);
     expect(loc.searchParams.get('state')).toBe('a b&c=d');
     expect(loc.searchParams.get('platform')).toBe('2');
     expect(loc.searchParams.has('from_widget')).toBe(false);

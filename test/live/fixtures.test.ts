@@ -21,9 +21,9 @@ import { asClient, codeFor, otherIntegration } from '../../src/steps/integration
 import { freshCode, pageAccounts } from '../../src/steps/live-code.js';
 import { afterElapsed } from '../../src/steps/live-clock.js';
 import { exchange, exchangeFreshCode } from '../../src/steps/oauth.js';
-import { SECRET_KEYS } from '../../src/targets/config.js';
+import { SECRET_KEYS } from '../../src/needs/settings.js';
 import { targetFromEnv } from '../../src/targets/from-env.js';
-import { liveTarget } from '../../src/targets/needs.js';
+import { planSupply } from '../../src/needs/plan.js';
 import { status } from '../../src/checks/status.js';
 
 const TINY: readonly RuleDraft[] = [
@@ -112,7 +112,7 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
   afterAll(() => emulator?.close());
 
   async function run(env: Record<string, string | undefined>, options: { interactive?: boolean } = {}): Promise<Report> {
-    const target = liveTarget(targetFromEnv(env, 'remote'), { interactive: options.interactive ?? false, soak: false, rules: RULES, selected: () => true });
+    const target = planSupply(targetFromEnv(env, 'remote'), { interactive: options.interactive ?? false, soak: false, rules: RULES, selected: () => true }).target;
     return executeRun({ target, rules: RULES, seed: 1, runs: 2 });
   }
 
@@ -139,7 +139,7 @@ describe.skipIf(chromiumGap() !== undefined)('live fixtures against the standalo
     const issued = new Set(emulator.issuedSecrets());
     const printedSecrets = Object.entries(settings).filter(([, value]) => issued.has(value)).map(([key]) => key);
     expect(printedSecrets).toEqual(expect.arrayContaining(['CLIENT_SECRET_2', 'V1_CHANNEL_SECRET']));
-    expect(printedSecrets.filter((key) => !(SECRET_KEYS as readonly string[]).includes(key))).toEqual([]);
+    expect(printedSecrets.filter((key) => !SECRET_KEYS.includes(key))).toEqual([]);
   });
 
   it('runs codes, consent and the bearer from the page, and skips the rest before running, naming what would let each run', async () => {

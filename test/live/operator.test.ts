@@ -5,6 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { SkipRule } from '../../src/errors.js';
+import { withNeeds } from '../../src/needs/dispatch.js';
 import type { RuleContext } from '../../src/model/context.js';
 import { askOperator, OperatorDesk, operatorStep } from '../../src/steps/live-operator.js';
 
@@ -73,13 +74,13 @@ describe('operatorStep', () => {
 
   it('does the act through the control API when the target has one', async () => {
     let done = 0;
-    const t = { target: target({ control: true }) } as unknown as RuleContext;
+    const t = withNeeds({ target: target({ control: true }) } as unknown as RuleContext);
     await operatorStep(t, { instruction: 'deactivate it', control: async () => { done += 1; } });
     expect(done).toBe(1);
   });
 
   it('skips without a terminal, saying what to do and what would let it run', async () => {
-    const t = { target: target({ interactive: false }) } as unknown as RuleContext;
+    const t = withNeeds({ target: target({ interactive: false }) } as unknown as RuleContext);
     const err = await operatorStep(t, { instruction: 'deactivate the installation in account 7', control: async () => {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SkipRule);
     expect((err as SkipRule).reason).toMatch(/^needs operator \(deactivate the installation in account 7\): .*run the kit on a terminal.*CONTROL_URL/);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Rule } from '../../src/model/rule.js';
 import type { TargetConfig } from '../../src/model/target.js';
 import { runOrder } from '../../src/runner/select.js';
-import { PAGE_CODE_RUNS, propertyRuns } from '../../src/targets/needs.js';
+import { PAGE_CODE_RUNS, SupplyPlan } from '../../src/needs/plan.js';
 
 const target = (o: { control?: boolean; channel2?: boolean; admin?: boolean }): TargetConfig => ({
   kind: 'remote', baseUrl: 'https://a.example', authUrl: 'https://a.example', chatUrl: 'https://a.example',
@@ -15,6 +15,7 @@ const target = (o: { control?: boolean; channel2?: boolean; admin?: boolean }): 
     ...(o.channel2 ? { channelId2: 'ch2', channelSecret2: 'secret-2' } : {}),
     ...(o.admin ? { adminLogin: 'admin@a.example', adminPassword: 'pw-pw-pw-pw' } : {}),
   },
+  settings: o.channel2 ? { CHANNEL_ID_2: 'ch2', CHANNEL_SECRET_2: 'secret-2' } : {},
   capabilities: [...(o.control ? ['control' as const] : []), ...(o.admin ? ['browser' as const] : [])],
 });
 
@@ -39,15 +40,15 @@ describe('cases of a property rule', () => {
   const minting = rule('p.code', { needs: ['fresh-code'] });
 
   it(`runs at most ${PAGE_CODE_RUNS} cases when each mints its code on the page`, () => {
-    expect(propertyRuns(minting, target({ admin: true }), 100)).toBe(PAGE_CODE_RUNS);
-    expect(propertyRuns(minting, target({ admin: true }), 3)).toBe(3);
+    expect(new SupplyPlan(target({ admin: true })).propertyRuns(minting, 100)).toBe(PAGE_CODE_RUNS);
+    expect(new SupplyPlan(target({ admin: true })).propertyRuns(minting, 3)).toBe(3);
     // Consent per case (the state round trip: one grant in Chromium per case) is as costly as a code.
-    expect(propertyRuns(rule('p.consent', { needs: ['consent'] }), target({ admin: true }), 100)).toBe(PAGE_CODE_RUNS);
+    expect(new SupplyPlan(target({ admin: true })).propertyRuns(rule('p.consent', { needs: ['consent'] }), 100)).toBe(PAGE_CODE_RUNS);
   });
 
   it('runs the profile\'s count with a control API, or when the rule mints no code', () => {
-    expect(propertyRuns(minting, target({ control: true }), 100)).toBe(100);
-    expect(propertyRuns(rule('p.plain'), target({ admin: true }), 100)).toBe(100);
-    expect(propertyRuns(rule('p.consent', { needs: ['consent'] }), target({ control: true }), 100)).toBe(100);
+    expect(new SupplyPlan(target({ control: true })).propertyRuns(minting, 100)).toBe(100);
+    expect(new SupplyPlan(target({ admin: true })).propertyRuns(rule('p.plain'), 100)).toBe(100);
+    expect(new SupplyPlan(target({ control: true })).propertyRuns(rule('p.consent', { needs: ['consent'] }), 100)).toBe(100);
   });
 });

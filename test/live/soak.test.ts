@@ -10,7 +10,8 @@ import type { Rule } from '../../src/model/rule.js';
 import type { TargetConfig } from '../../src/model/target.js';
 import { inRuleOrder, runOrder } from '../../src/runner/select.js';
 import { afterElapsed, inRealTime } from '../../src/steps/live-clock.js';
-import { SOAK_WINDOW_SECONDS } from '../../src/targets/needs.js';
+import { withNeeds } from '../../src/needs/dispatch.js';
+import { SOAK_WINDOW_SECONDS } from '../../src/needs/plan.js';
 
 const MIN = 60_000;
 
@@ -77,21 +78,21 @@ describe('real-time waits on fake timers', () => {
 describe('afterElapsed', () => {
   it('moves the control API clock when the target has one, and puts it back', async () => {
     const calls: string[] = [];
-    const t = {
+    const t = withNeeds({
       target: target({ control: true }),
       control: {
         advanceClock: async (s: number) => { calls.push(`advance ${s}`); return 0; },
         call: async (_m: string, path: string) => { calls.push(path); },
       },
-    } as unknown as RuleContext;
+    } as unknown as RuleContext);
     expect(await afterElapsed(t, { seconds: 1260 }, async () => { calls.push('act'); return 1; })).toBe(1);
     expect(calls).toEqual(['advance 1260', 'act', '/clock/reset']);
   });
 
   it('skips without a control API outside --profile soak, and beyond the soak window inside it', async () => {
-    const plain = { target: target({}) } as unknown as RuleContext;
+    const plain = withNeeds({ target: target({}) } as unknown as RuleContext);
     await expect(afterElapsed(plain, { seconds: 1260 }, async () => 1)).rejects.toThrow(/needs clock \(1260 s must pass\): run with --profile soak/);
-    const soak = { target: target({ soak: true }) } as unknown as RuleContext;
+    const soak = withNeeds({ target: target({ soak: true }) } as unknown as RuleContext);
     const err = await afterElapsed(soak, { seconds: 86_460 }, async () => 1).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SkipRule);
     expect((err as SkipRule).reason).toMatch(/it waits up to 24 hours in real time/);

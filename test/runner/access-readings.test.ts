@@ -8,7 +8,7 @@ import { accountIdRecorded, jwtExpiryMatchesExpiresIn, serverTimeNear, singleWin
 import { exactlyOneSucceeded } from '../../src/checks/races.js';
 import { jsonContentType, jsonObjectBody } from '../../src/checks/json.js';
 import { status, whenAccepted, whenRefused } from '../../src/checks/status.js';
-import { parameterAbsent } from '../../src/checks/redirect.js';
+import { parameterAbsent, refererNames } from '../../src/checks/redirect.js';
 import { allowOn405 } from '../../src/checks/chat-http.js';
 import { hookParameterRecorded, hookSignatureValid } from '../../src/checks/hook.js';
 import { hookSentOnce } from '../../src/checks/hook-count.js';
@@ -117,6 +117,16 @@ describe('redirects and hooks', () => {
     expect(verdict(parameterAbsent('state', 'x', 'empty')(new URLSearchParams('state=abc')))).toBe('failed');
     expect(verdict(parameterAbsent('from_widget', 'x', 'falsy')(new URLSearchParams('from_widget=0')))).toBe('non_strict');
     expect(verdict(parameterAbsent('from_widget', 'x', 'falsy')(new URLSearchParams('from_widget=1')))).toBe('failed');
+  });
+
+  it('referer names the account\'s address with or without a scheme; another account\'s or a bare host fails', () => {
+    const names = refererNames('http://127.0.0.1:8080/_accounts/emuabc', 'account 1');
+    expect(verdict(names(new URLSearchParams('referer=127.0.0.1%3A8080%2F_accounts%2Femuabc')))).toBe('passed');
+    expect(verdict(names(new URLSearchParams('referer=https%3A%2F%2F127.0.0.1%3A8080%2F_accounts%2Femuabc%2F')))).toBe('passed');
+    expect(verdict(names(new URLSearchParams('referer=127.0.0.1%3A8080%2F_accounts%2Femuxyz')))).toBe('failed');
+    expect(verdict(names(new URLSearchParams('referer=127.0.0.1%3A8080')))).toBe('failed');
+    expect(verdict(names(new URLSearchParams('code=1')))).toBe('failed');
+    expect(verdict(refererNames('https://Sub.Example.com', 'account 2')(new URLSearchParams('referer=sub.example.com')))).toBe('passed');
   });
 
   const hook = (q: string, at = 0): ReceivedHook => ({ method: 'GET', query: new URLSearchParams(q), receivedAt: at }) as unknown as ReceivedHook;

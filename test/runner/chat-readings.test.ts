@@ -90,6 +90,17 @@ describe('newMessageAnswer (C35–C37) and editAnswer (C42)', () => {
     expect(newMessageAnswer(expectIn)(res(200, { new_message: { ...full, ref_id: 'other' } })).verdict).toBe('failed');
     expect(newMessageAnswer(expectIn)(res(200, { new_message: { ...full, sender_id: 7 } })).verdict).toBe('failed');
   });
+  it('compares conversation_id with the chat and sender_id, receiver_id with the participants when the rule knows them', () => {
+    const known = { ...expectIn, chatId: 'chat-1', senderIds: ['client-1', 'person-1'] };
+    expect(newMessageAnswer(known)(res(200, { new_message: { ...full, sender_id: 'person-1' } })).verdict).toBe('passed');
+    expect(newMessageAnswer(known)(res(200, { new_message: { ...full, conversation_id: 'chat-1', sender_id: 'client-1' } })).verdict).toBe('passed');
+    expect(newMessageAnswer(known)(res(200, { new_message: { ...full, conversation_id: 'c2', sender_id: 'person-1' } })).verdict).toBe('failed');
+    expect(newMessageAnswer(known)(res(200, { new_message: { ...full, sender_id: 'chat-1' } })).verdict).toBe('failed');
+    const out = { ...expectIn, outgoing: true, senderIds: ['manager-1'], receiverIds: ['client-1'] };
+    expect(newMessageAnswer(out)(res(200, { new_message: { ...full, sender_id: 'manager-1', receiver_id: 'client-1' } })).verdict).toBe('passed');
+    expect(newMessageAnswer(out)(res(200, { new_message: { ...full, sender_id: 'client-1', receiver_id: 'manager-1' } })).verdict).toBe('failed');
+    expect(newMessageAnswer(expectIn)(res(200, { new_message: { ...full, conversation_id: 'anything' } })).verdict).toBe('passed');
+  });
   it('passes an edit answered without new_message and judges one with it', () => {
     expect(editAnswer(expectIn)(res(200)).verdict).toBe('passed');
     expect(editAnswer(expectIn)(res(200, {})).verdict).toBe('passed');

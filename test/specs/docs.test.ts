@@ -3,12 +3,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GENERATED_BLOCKS, GENERATED_DOCS, withBlock } from '../../src/docs/index.js';
+import { GENERATED_BLOCKS, GENERATED_DOCS, GENERATED_ROOT_FILES, withBlock } from '../../src/docs/index.js';
 
 describe('generated docs', () => {
   for (const [name, render] of Object.entries(GENERATED_DOCS)) {
     it(`docs/${name} is up to date (npm run docs)`, () => {
       expect(readFileSync(new URL(`../../docs/${name}`, import.meta.url), 'utf8')).toBe(render());
+    });
+  }
+
+  for (const [name, render] of Object.entries(GENERATED_ROOT_FILES)) {
+    it(`${name} is up to date (npm run docs)`, () => {
+      expect(readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8')).toBe(render());
     });
   }
 

@@ -4,7 +4,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { GENERATED_BLOCKS, GENERATED_DOCS, withBlock } from '../../docs/index.js';
+import { GENERATED_BLOCKS, GENERATED_DOCS, GENERATED_ROOT_FILES, withBlock } from '../../docs/index.js';
 import { defineCommand } from '../command.js';
 
 interface DocsFlags {
@@ -23,7 +23,12 @@ export const docsCommand = defineCommand<DocsFlags>({
       await writeFile(join(dir, name), render());
       process.stdout.write(`wrote ${join(dir, name)}\n`);
     }
-    // Blocks live in files at the repository root, the parent of the docs folder.
+    // Root files and blocks live at the repository root, the parent of the docs folder.
+    for (const [name, render] of Object.entries(GENERATED_ROOT_FILES)) {
+      const path = join(dir, '..', name);
+      await writeFile(path, render());
+      process.stdout.write(`wrote ${path}\n`);
+    }
     for (const block of GENERATED_BLOCKS) {
       const path = join(dir, '..', block.file);
       await writeFile(path, withBlock(await readFile(path, 'utf8'), block));

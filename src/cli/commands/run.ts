@@ -4,9 +4,9 @@
 import { allRules } from '../../../specs/index.js';
 import type { Rule } from '../../model/rule.js';
 import { skipBeforeRun } from '../../runner/run-rule.js';
-import { skipReason, waitsInRealTime } from '../../runner/select.js';
+import { skipReason } from '../../runner/select.js';
 import { targetFromEnv } from '../../targets/from-env.js';
-import { liveLines, liveTarget } from '../../targets/needs.js';
+import { planSupply } from '../../needs/plan.js';
 import { defineCommand } from '../command.js';
 import { exitCode } from '../exit-code.js';
 import { performRun } from '../perform-run.js';
@@ -42,10 +42,11 @@ function dryRun(s: RunCommandOptions): number {
   const rules = allRules();
   const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
   const selected = (r: Rule) => skip(r) === undefined;
-  const target = s.kind === 'remote'
-    ? liveTarget(targetFromEnv(s.env, 'remote'), { interactive: s.interactive, soak: s.profile === 'soak', rules, selected })
+  const plan = s.kind === 'remote'
+    ? planSupply(targetFromEnv(s.env, 'remote'), { interactive: s.interactive, soak: s.profile === 'soak', rules, selected })
     : undefined;
-  const gapOf = (r: Rule) => (target ? skipBeforeRun(r, target) : undefined);
+  const target = plan?.target;
+  const gapOf = (r: Rule) => (plan ? skipBeforeRun(r, plan) : undefined);
   const inRun = rules.filter(selected);
   const skipped = inRun.map((r) => ({ rule: r, reason: gapOf(r) })).filter((x): x is { rule: Rule; reason: string } => x.reason !== undefined);
   const runs = inRun.filter((r) => gapOf(r) === undefined);
@@ -53,11 +54,11 @@ function dryRun(s: RunCommandOptions): number {
   const readers = runs.filter((r) => !r.requires.includes('write'));
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`dry run against ${target ? target.baseUrl : 'the embedded emulator'}: nothing is sent.`);
-  if (target) for (const line of liveLines(target)) out(line);
+  if (plan) for (const line of plan.openingLines()) out(line);
   const share = inRun.length === 0 ? 0 : Math.round((1000 * skipped.length) / inRun.length) / 10;
   out(`${inRun.length} rules selected: ${runs.length} run, ${skipped.length} skipped (${share}%)${skipped.length > 0 ? ':' : '.'}`);
   for (const { rule, reason } of skipped) out(`  ${rule.id}: ${reason}`);
-  const soak = target ? runs.filter((r) => waitsInRealTime(r, target)) : [];
+  const soak = plan ? runs.filter((r) => plan.waitsInRealTime(r)) : [];
   if (soak.length > 0) out(`${soak.length} rules wait in real time (--profile soak), from the start of the run: ${soak.map((r) => r.id).join(', ')}`);
   out(`${readers.length} rules only read. ${writers.length} rules create data, every id carrying the run id (run-${s.seed.toString(36)}-<time>):`);
   for (const r of writers) out(`  ${r.id}: ${r.creates ?? 'records on the target'}`);

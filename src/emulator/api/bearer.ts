@@ -94,6 +94,8 @@ function invalidToken(ctx: EmulatorContext, reply: FastifyReply, detail: string,
   const f = ctx.faults;
   const bare = ctx.variations.isOn('www-authenticate-without-error') || (options.stale === true && f.isOn('stale-token-challenge-bare'));
   if (!f.isOn('no-www-authenticate')) reply.header('www-authenticate', challenge(ctx, bare ? undefined : detail));
+  // Only for the `stale-token-403` fault: a token that was valid once (expired or revoked) is answered 403 Forbidden.
+  if (options.stale === true && f.isOn('stale-token-403')) return new ProblemError({ status: 403, detail });
   return unauthorized(detail);
 }
 

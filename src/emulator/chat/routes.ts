@@ -102,7 +102,10 @@ function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: stri
 
 function readJson(faults: FaultSwitches, request: FastifyRequest, variations: VariationSwitches): unknown {
   const raw = request.rawBody;
-  if (!raw || raw.length === 0) return undefined;
+  if (!raw || raw.length === 0) {
+    if (request.method !== 'GET' && faults.isOn('chat-crash-on-missing-body')) throw new Error('simulated crash: the empty body is parsed as JSON');
+    return undefined;
+  }
   const text = bodyText(raw, faults);
   let body: unknown;
   try {
@@ -131,6 +134,7 @@ function objectOf(c: Validator, body: unknown): Obj {
 
 function connected(state: ChatState, scopeId: string): Connection {
   const conn = state.connections.get(scopeId);
+  if (!conn && state.faultOn('chat-crash-on-unknown-scope')) throw new Error('simulated crash: the connection of a scope_id never handed out is read');
   if (!conn || !state.isConnected(conn)) {
     if (conn && state.faultOn('chat-disconnected-scope-crash')) throw new Error('simulated crash: the disconnected connection is read');
     // The variation: a scope that is not connected is data the service does not take (400), not a missing resource.
@@ -158,6 +162,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const body = objectOf(c, raw);
         if (f.isOn('chat-connect-unvalidated')) return { accountId: String(body.account_id ?? ''), title: typeof body.title === 'string' ? body.title : undefined, hook: body.hook_api_version === 'v2' ? 'v2' as const : 'v1' as const, tw: body.is_time_window_disabled === true };
         const accountId = c.str(body, 'account_id', '', { required: true, nonEmpty: true });
+        if (body.hook_api_version === undefined && f.isOn('chat-crash-on-connect-without-hook-version')) throw new Error('simulated crash: the hook address of an undefined version is read');
         const hook = c.oneOf(body, 'hook_api_version', '', ['v1', 'v2'] as const);
         const title = c.str(body, 'title', '', { required: f.isOn('chat-connect-requires-title') });
         const tw = c.bool(body, 'is_time_window_disabled', '');
@@ -171,7 +176,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (f.isOn('chat-connect-any-account') && !state.accounts.has(v.accountId)) state.accounts.set(v.accountId, { accountId: -1, amojoId: v.accountId, userIds: [] });
     const account = state.accounts.get(v.accountId);
     if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
-    const title = v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
+    const title = f.isOn('chat-connect-title-ignored') ? undefined : v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
     const opts = { ...(title !== undefined && { title }), ...(v.hook !== undefined && { hookApiVersion: v.hook }), isTimeWindowDisabled: v.tw };
     const usual = scopeIdOf(channel!, account);
     const before = state.connections.get(usual);
@@ -200,6 +205,9 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (accountId === '' && f.isOn('chat-disconnect-unvalidated')) return emptyOk(reply);
     const conn = state.connections.get(`${channel!.id}_${accountId}`);
     if (!state.accounts.has(accountId)) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
+    if (!conn && f.isOn('chat-crash-on-disconnect-never-connected')) throw new Error('simulated crash: the connection of an account never connected is read');
+    if ((!conn || !state.isConnected(conn)) && va.isOn('chat-repeat-refused')) throw invalidRequest([{ field: 'account_id', message: 'the channel is not connected in this account' }]);
+    if (conn && !state.isConnected(conn) && f.isOn('chat-crash-on-second-disconnect')) throw new Error('simulated crash: a connection already disconnected is disconnected again');
     if (conn && !f.isOn('chat-disconnect-noop')) conn.connected = false;
     if (f.isOn('chat-disconnect-whole-channel')) for (const other of state.connections.values()) if (other.channel === channel) other.connected = false;
     if (f.isOn('chat-disconnect-answers-body')) return json(reply, { account_id: accountId, disconnected: true });
@@ -227,11 +235,15 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     let chat = f.isOn('chat-keyed-by-user')
       ? [...state.chatsById.values()].find((c) => c.scopeId === conn.scopeId && c.user.clientId === v.user?.id)
       : state.chatOf(conn, v.conversationId);
+    if (chat && f.isOn('chat-crash-on-second-create-chat')) throw new Error('simulated crash: duplicate key on the chat\'s conversation_id');
     if (!chat || f.isOn('chat-create-not-idempotent')) {
       if (f.isOn('chat-create-race')) await raceWindow(ctx).hold(`chat ${scopeId} ${v.conversationId}`);
       chat = state.newChat(conn, v.conversationId, state.client(conn, v.user!), v.externalId);
     } else if (v.user) state.client(conn, v.user);
     const user = personView(chat.user, f.isOn('chat-create-user-no-client-id') ? 'drop-client-id' : 'as-is', lookOf(ctx));
+    if (f.isOn('chat-create-user-id-empty')) user.id = '';
+    if (f.isOn('chat-create-user-id-per-call')) user.id = randomUUID();
+    if (f.isOn('chat-create-avatar-dropped')) user.avatar = '';
     return json(reply, { id: chat.id, user });
   });
 
@@ -261,12 +273,18 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     const conn = connected(state, scopeId);
     const found = state.message(conn, request.params.msgid!);
     const m = f.isOn('chat-delivery-status-msgid-only') && found?.clientId !== request.params.msgid ? undefined : found;
+    if (!m && f.isOn('chat-crash-on-unknown-status-msgid')) throw new Error('simulated crash: the status of a message that is not there is written');
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
+    if (status && m.status?.code === status.code && ctx.variations.isOn('chat-repeat-refused')) throw invalidRequest([{ field: 'status_code', message: `the message is already ${status.code}` }]);
+    if (status && m.status?.code === status.code && f.isOn('chat-crash-on-repeated-delivery-status')) throw new Error('simulated crash: duplicate key on the message\'s status');
     if (status?.code === -1 && status.error === undefined && f.isOn('chat-error-text-missing-crash')) throw new Error('simulated crash: the error text of a -1 status is stored unchecked');
     if (status && m.status && ctx.variations.isOn('chat-delivery-status-forward-only') && statusRank(status.code) < statusRank(m.status.code)) {
       throw invalidRequest([{ field: 'status_code', message: `the message is already ${m.status.code}; a delivery status does not go back` }]);
     }
-    if (status && !(m.status && f.isOn('chat-delivery-status-first-only'))) m.status = status;
+    const applied = status && f.isOn('chat-delivery-status-read-as-delivered') && status.code === 2 ? { code: 1 } : status;
+    const stored = applied && f.isOn('chat-delivery-status-error-dropped') ? { code: applied.code } : applied;
+    const onto = f.isOn('chat-delivery-status-on-latest') ? m.chat.messages.at(-1) ?? m : m;
+    if (stored && !(onto.status && f.isOn('chat-delivery-status-first-only'))) onto.status = stored;
     return emptyOk(reply);
   });
 
@@ -279,6 +297,7 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
         const query = (request.query ?? {}) as Record<string, unknown>;
         crashOnOddInput(f, undefined, query);
         const read = va.isOn('chat-history-query-clamped') ? lenientInt : queryInt;
+        if (query.offset === undefined && f.isOn('chat-crash-on-history-without-offset')) throw new Error('simulated crash: the missing offset is used as a number');
         const offset = read(c, query, 'offset', 0) ?? 0;
         const given = read(c, query, 'limit', 1);
         const limit = given ?? (f.isOn('chat-history-no-default-limit') ? Number.MAX_SAFE_INTEGER : HISTORY_LIMIT_MAX);
@@ -292,12 +311,15 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (!state.connections.has(scopeId) && ctx.variations.isOn('chat-history-unknown-scope-204')) return reply.code(204).send();
     const conn = connected(state, scopeId);
     const chat = state.chatByEitherId(conn, request.params.conversationId!);
+    if (!chat && f.isOn('chat-crash-on-history-unknown-conversation')) throw new Error('simulated crash: the messages of a chat that is not there are read');
     if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
     if (chat && chat.messages.length === 0 && f.isOn('chat-history-empty-chat-404')) throw notFound('CHAT_NOT_FOUND', 'chat has no messages');
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
-    const page = chat ? historyPage(chat.messages, offset, q.limit) : [];
+    const listed = chat ? historySource(state, chat, f) : [];
+    const page = f.isOn('chat-history-offset-from-oldest') ? historyPage(listed.slice(offset), 0, q.limit) : historyPage(listed, offset, q.limit);
     if (page.length === 0) return va.isOn('chat-history-empty-as-200') ? json(reply, { messages: [] }) : reply.code(204).send();
     const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'), lookOf(ctx)));
+    page.forEach((m, i) => misshown(items[i]!, m, conn, f, lookOf(ctx)));
     if (va.isOn('chat-history-empty-values-omitted')) for (const item of items) omitEmpty(item);
     if (va.isOn('chat-history-receive-time')) {
       page.forEach((m, i) => { if (m.receivedMs !== undefined) Object.assign(items[i]!, { timestamp: Math.floor(m.receivedMs / 1000), msec_timestamp: m.receivedMs }); });
@@ -309,18 +331,24 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
   // Typing indicator
   app.post<P>('/:scopeId/typing', async (request, reply) => {
     const scopeId = request.params.scopeId!;
-    gate(ctx, request, {
+    const typing = gate(ctx, request, {
       channel: state.channelOfScope(scopeId),
       validate: (c, raw) => {
         const body = objectOf(c, raw);
-        if (va.isOn('chat-typing-unvalidated')) return;
-        c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
+        if (va.isOn('chat-typing-unvalidated')) return undefined;
+        const conversation = c.str(body, 'conversation_id', '', { required: true, nonEmpty: true });
+        if (body.duration_ms === undefined && f.isOn('chat-crash-on-typing-without-duration')) throw new Error('simulated crash: the missing duration is used as a number');
         c.int(body, 'duration_ms', '', { required: f.isOn('chat-typing-requires-duration'), min: 0 });
         const sender = c.obj(body, 'sender', '', { required: true });
-        if (sender) c.str(sender, 'id', 'sender', { required: true });
+        const senderId = sender ? c.str(sender, 'id', 'sender', { required: true }) : undefined;
+        return { conversation, senderId };
       },
     });
-    if (!f.isOn('chat-typing-any-scope')) connected(state, scopeId);
+    if (!f.isOn('chat-typing-any-scope')) {
+      const conn = connected(state, scopeId);
+      if (typing?.conversation !== undefined && !state.chatOf(conn, typing.conversation) && f.isOn('chat-crash-on-typing-unknown-conversation')) throw new Error('simulated crash: typing in a chat that is not there');
+      if (typing?.senderId !== undefined && !state.hasClient(conn, typing.senderId) && f.isOn('chat-crash-on-typing-unknown-sender')) throw new Error('simulated crash: the typing sender is not there');
+    }
     return va.isOn('chat-typing-answers-200') ? emptyOk(reply) : reply.code(204).send();
   });
 
@@ -346,15 +374,25 @@ function registerEndpoints(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       },
     });
     const conn = connected(state, scopeId);
+    if (v.conversationId === undefined && f.isOn('chat-crash-on-react-by-ref-id-only')) throw new Error('simulated crash: the reaction\'s chat is looked up by an undefined conversation_id');
+    if (v.msgid === undefined && f.isOn('chat-crash-on-react-by-id-only')) throw new Error('simulated crash: the reaction\'s message is looked up by an undefined msgid');
+    if (!state.hasClient(conn, v.userId) && f.isOn('chat-crash-on-react-unknown-user')) throw new Error('simulated crash: the reacting user is not there');
+    if (v.type === 'react' && v.emoji === '' && f.isOn('chat-crash-on-react-without-emoji')) throw new Error('simulated crash: the missing emoji is stored');
     const chat = v.conversationId !== undefined ? state.chatOf(conn, v.conversationId) : v.conversationRefId !== undefined ? state.chatByEitherId(conn, v.conversationRefId) : undefined;
+    if (!chat && f.isOn('chat-crash-on-react-unknown-conversation')) throw new Error('simulated crash: the reaction\'s chat is not there');
     const byId = v.id !== undefined && !f.isOn('chat-react-msgid-only') ? state.message(conn, v.id) : undefined;
     const m = byId ?? (v.msgid !== undefined ? state.message(conn, v.msgid) : undefined);
+    if (!m && !byId && v.msgid !== undefined && f.isOn('chat-crash-on-unknown-react-msgid')) throw new Error('simulated crash: the reaction\'s message is not there');
     const chatMatters = !f.isOn('chat-react-ignores-conversation');
     if (!m || (chatMatters && chat && m.chat !== chat) || (!chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
-    if (v.type === 'react') m.reactions.set(v.userId, v.emoji);
-    else if (!f.isOn('chat-unreact-ignored')) m.reactions.delete(v.userId);
+    const onto = f.isOn('chat-react-on-latest') ? m.chat.messages.at(-1) ?? m : m;
+    if (v.type === 'react' && onto.reactions.get(v.userId) === v.emoji && f.isOn('chat-crash-on-repeated-react')) throw new Error('simulated crash: duplicate key on the user\'s reaction');
+    if (v.type === 'unreact' && !onto.reactions.has(v.userId) && va.isOn('chat-repeat-refused')) throw invalidRequest([{ field: 'type', message: 'the user has no reaction on the message' }]);
+    if (v.type === 'unreact' && !onto.reactions.has(v.userId) && f.isOn('chat-crash-on-second-unreact')) throw new Error('simulated crash: the user\'s reaction is not there to remove');
+    if (v.type === 'react') onto.reactions.set(v.userId, v.emoji);
+    else if (!f.isOn('chat-unreact-ignored')) onto.reactions.delete(v.userId);
     return emptyOk(reply);
   });
 
@@ -432,9 +470,12 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   c.str(p, 'conversation_ref_id', 'payload');
   const timestamp = c.int(p, 'timestamp', 'payload', { required: !edit, min: 0 }) ?? 0;
   const msecTimestamp = c.int(p, 'msec_timestamp', 'payload', { required: !edit, min: 0 }) ?? timestamp * 1000;
+  if (!Object.hasOwn(p, 'silent') && !edit && c.faults.isOn('chat-crash-without-silent')) throw new Error('simulated crash: the missing silent flag is read');
   const silent = c.variations.isOn('chat-silent-truthy') ? Boolean(p.silent) : c.bool(p, 'silent', 'payload') ?? false;
   const msgid = c.str(p, 'msgid', 'payload', { required: !edit, nonEmpty: true });
   const id = edit ? c.str(p, 'id', 'payload') : undefined;
+  if (edit && p.msec_timestamp === undefined && c.faults.isOn('chat-crash-on-edit-without-timestamps')) throw new Error('simulated crash: the edit time is read from a missing msec_timestamp');
+  if (edit && id !== undefined && msgid === undefined && c.faults.isOn('chat-crash-on-edit-by-id-only')) throw new Error('simulated crash: the edited message is looked up by an undefined msgid');
   if (edit && id === undefined && msgid === undefined) c.add('payload.msgid', 'or payload.id is required to edit');
   const msg = message(c, p, 'payload', { edit });
   const base = { event: event ?? 'new_message', p, conversationId, timestamp, msecTimestamp, silent, ...(msgid !== undefined && { msgid }), ...(id !== undefined && { id }), forwards: [] } as const;
@@ -466,6 +507,9 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   const fw = c.obj(p, 'forwards', 'payload');
   if (fw && !(c.faults.isOn('chat-forwards-messages-optional') && !Array.isArray(fw.messages))) {
     const list = fw.messages;
+    if (Array.isArray(list) && list.length === 0 && c.faults.isOn('chat-crash-on-empty-forwards')) throw new Error('simulated crash: the first forwarded message is read from an empty array');
+    if (fw.conversation_id === undefined && c.faults.isOn('chat-crash-on-forwards-without-conversation-id')) throw new Error('simulated crash: the forwards\' conversation_id is read');
+    if (fw.conversation_ref_id === undefined && c.faults.isOn('chat-crash-on-forwards-without-ref-id')) throw new Error('simulated crash: the forwards\' source chat is looked up by an undefined id');
     if (!Array.isArray(list)) c.add('payload.forwards.messages', 'must be an array');
     else {
       if (list.length > MAX_FORWARDS && !c.faults.isOn('chat-forwards-unlimited')) c.add('payload.forwards.messages', `must hold at most ${MAX_FORWARDS} message`);
@@ -482,10 +526,30 @@ function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | und
   };
 }
 
-function responseOf(m: StoredMessage, conversationId: string, faults?: FaultSwitches): { new_message: Record<string, unknown> } {
+function responseOf(m: StoredMessage, conversationId: string, ctx?: EmulatorContext): { new_message: Record<string, unknown> } {
+  const f = ctx?.faults;
+  const va = ctx?.variations;
   // Only for the `chat-answer-msgid-not-stored` fault: the answer names an id the message is not stored under.
-  const msgid = faults?.isOn('chat-answer-msgid-not-stored') ? randomUUID() : m.id;
-  return { new_message: { conversation_id: conversationId, sender_id: m.sender.id, receiver_id: m.receiver?.id ?? null, msgid, ref_id: m.clientId } };
+  const msgid = f?.isOn('chat-answer-msgid-not-stored') ? randomUUID() : f?.isOn('chat-answer-msgid-integration-side') ? m.clientId : m.id;
+  const nm: Record<string, unknown> = {
+    conversation_id: va?.isOn('chat-answer-conversation-chat-id') ? m.chat.id : conversationId,
+    sender_id: m.sender.id, receiver_id: m.receiver?.id ?? null, msgid, ref_id: m.clientId,
+  };
+  if (!ctx || !f) return { new_message: nm };
+  // The faults below answer ids of something other than the message's own chat, sender, receiver and msgid.
+  if (f.isOn('chat-answer-conversation-id-last-chat')) nm.conversation_id = lastChatOf(chatState(ctx), m.chat.scopeId)?.conversationId ?? conversationId;
+  if (f.isOn('chat-answer-sender-receiver-swapped') && m.receiver) Object.assign(nm, { sender_id: m.receiver.id, receiver_id: m.sender.id });
+  if (f.isOn('chat-answer-sender-id-chat-id')) nm.sender_id = m.chat.id;
+  if (f.isOn('chat-answer-ref-id-chat-interface-id')) nm.ref_id = m.id;
+  if (f.isOn('chat-answer-receiver-id-incoming-bot') && !m.receiver) nm.receiver_id = chatState(ctx).channelOfScope(m.chat.scopeId)?.botId ?? null;
+  return { new_message: nm };
+}
+
+/** The chat created last under a scope (what the `chat-answer-conversation-id-last-chat` fault answers). */
+function lastChatOf(state: ChatState, scopeId: string): Chat | undefined {
+  let last: Chat | undefined;
+  for (const c of state.chatsById.values()) if (c.scopeId === scopeId) last = c;
+  return last;
 }
 
 async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): Promise<{ new_message: Record<string, unknown> }> {
@@ -496,14 +560,18 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   // Existence of quoted and forwarded messages (§4.3 reply_to: the same chat; forwards: any chat of the integration).
   const resolve = (e: EmbeddedIn) => (e.id !== undefined ? state.message(conn, e.id) : e.msgid !== undefined ? state.message(conn, e.msgid) : undefined);
   if (v.replyTo && (v.replyTo.id !== undefined || v.replyTo.msgid !== undefined)) {
+    if (v.replyTo.msgid === undefined && f.isOn('chat-crash-on-reply-by-id-only')) throw new Error('simulated crash: the quote is looked up by an undefined msgid');
     const quoted = resolve(v.replyTo);
+    if (!quoted && v.replyTo.msgid !== undefined && f.isOn('chat-crash-on-unknown-reply-msgid')) throw new Error('simulated crash: the quoted message is not there');
     if (!quoted || (!ctx.variations.isOn('chat-reply-to-any-chat') && quoted.chat !== chat)) {
       throw invalidRequest([{ field: 'payload.reply_to.message', message: 'must be a message of the same chat' }]);
     }
   }
   for (const [i, e] of v.forwards.entries()) {
+    if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e) && f.isOn('chat-crash-on-unknown-forward-msgid')) throw new Error('simulated crash: the forwarded message is not there');
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
   }
+  if (v.forwardsRefId !== undefined && !state.chatByEitherId(conn, v.forwardsRefId) && f.isOn('chat-crash-on-forwards-unknown-ref-id')) throw new Error('simulated crash: the forwards\' source chat is not there');
   if (v.forwardsRefId !== undefined && !forwardedChatKnown(ctx, state, conn, v.forwardsRefId)) {
     throw invalidRequest([{ field: 'payload.forwards.conversation_ref_id', message: 'is not a chat of this integration' }]);
   }
@@ -523,7 +591,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   }
   chat ??= state.newChat(conn, v.conversationId, client, v.externalId);
   const existing = state.message(conn, v.msgid!);
-  if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId);
+  if (existing && existing.chat === chat && existing.postId === v.message.postId) return responseOf(existing, v.conversationId, ctx);
   if (outgoing) checkReplyWindow(ctx, conn, chat);
   // The race fault: the msgid was looked up before the yield and is not looked up again before the insert.
   if (!existing && f.isOn('chat-msgid-race')) await raceWindow(ctx).hold(`msgid ${chat.id} ${v.msgid!}`);
@@ -534,7 +602,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
   const m: StoredMessage = {
     id: randomUUID(), clientId: v.msgid!, chat, seq: state.nextSeq(), timestamp: v.timestamp, msecTimestamp: v.msecTimestamp, receivedMs: ctx.clock.nowMs(),
     sender, ...(outgoing && { receiver: client }), content: v.message, reactions: new Map(),
-    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
+    ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && !(outgoing && f.isOn('chat-comment-reply-to-private')) && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
     ...(status && { status }),
     ...(sharedPost && { sharedPost: storedSharedPost(sharedPost, ctx.baseUrl(), f, ctx.variations) }),
     ...(v.replyTo && { replyTo: storedQuote(v.replyTo, resolve(v.replyTo), f) }),
@@ -564,7 +632,7 @@ async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connecti
     recordIncoming(ctx, state, conn, chat, m, v.externalId);
     state.notifications.length = kept;
   }
-  return responseOf(m, v.conversationId, ctx.faults);
+  return responseOf(m, v.conversationId, ctx);
 }
 
 /**
@@ -636,10 +704,16 @@ async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connect
   const m = inScope ?? (f.isOn('chat-edit-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((x) => x !== undefined) : undefined);
   if (!m && chat && v.msgid !== undefined && f.isOn('chat-edit-unknown-creates')) return createdByEdit(state, conn, chat, v);
   const chatMatters = !f.isOn('chat-edit-ignores-conversation') && !(f.isOn('chat-edit-any-scope') && !inScope);
+  if (!chat && f.isOn('chat-crash-on-edit-unknown-conversation')) throw new Error('simulated crash: the edited message\'s chat is not there');
+  if (!m && f.isOn('chat-crash-on-edit-unknown-message')) throw new Error('simulated crash: the edited message is not there');
   if (!chat || !m || (m.chat !== chat && chatMatters)) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
   const old = m.content;
+  if (f.isOn('chat-crash-on-repeated-edit') && old.type === v.message.type && old.text === v.message.text) throw new Error('simulated crash: an edit with nothing to change');
   // File fields may be left out when the file is unchanged (§2.7, §4.3 rule 4).
-  const content = { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) };
+  const keep = !f.isOn('chat-edit-file-fields-cleared');
+  const content = keep
+    ? { ...v.message, ...(v.message.media === undefined && old.media !== undefined && { media: old.media }), ...(v.message.fileName === undefined && old.fileName !== undefined && { fileName: old.fileName }), ...(v.message.fileSize === undefined && old.fileSize !== undefined && { fileSize: old.fileSize }) }
+    : v.message;
   const quotes = isObj(v.p.reply_to) || isObj(v.p.forwards);
   // The race fault: an edit that overlapped another of the same message no longer found it in place and inserted it.
   const raced = f.isOn('chat-edit-race') && await overlapped(ctx, `edit ${m.id}`);
@@ -647,9 +721,11 @@ async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connect
     const copy: StoredMessage = { ...m, id: randomUUID(), seq: state.nextSeq(), content, reactions: new Map() };
     insertInOrder(m.chat.messages, copy);
     state.indexMessage(conn, copy);
-    return responseOf(copy, v.conversationId);
+    return responseOf(copy, v.conversationId, ctx);
   }
-  m.content = content;
+  // The ignored-edit fault keeps the edit as a revision nothing reads.
+  if (!f.isOn('chat-edit-ignored')) m.content = content;
+  if (v.id !== undefined && v.msgid === undefined && f.isOn('chat-edit-by-id-clears-msgid')) m.clientId = '';
   if (f.isOn('chat-edit-takes-source')) takeSource(state, conn, m.chat, v.p);
   if (f.isOn('chat-edit-takes-sender') && isObj(v.p.sender)) (m as { sender: Person }).sender = editedPerson(v.p.sender);
   if (f.isOn('chat-edit-takes-receiver') && isObj(v.p.receiver)) (m as { receiver?: Person }).receiver = editedPerson(v.p.receiver);
@@ -657,7 +733,7 @@ async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connect
     m.clientId = v.msgid;
     state.indexMessage(conn, m);
   }
-  return responseOf(m, v.conversationId, ctx.faults);
+  return responseOf(m, v.conversationId, ctx);
 }
 
 /** What the `chat-edit-unknown-creates` fault does with an edit of an unknown msgid: stores it as a new incoming message. */
@@ -741,6 +817,32 @@ function historyItem(m: StoredMessage, confused: boolean, dropFiles: boolean, lo
     ...(m.receiver && { receiver: personView(m.receiver, 'as-is', look) }),
     message,
   };
+}
+
+/** The messages a history reads: the chat's, or under `chat-history-by-user` those of every chat of its client in the scope. */
+function historySource(state: ChatState, chat: Chat, f: FaultSwitches): readonly StoredMessage[] {
+  if (!f.isOn('chat-history-by-user')) return chat.messages;
+  const all: StoredMessage[] = [];
+  for (const c of state.chatsById.values()) if (c.scopeId === chat.scopeId && c.user === chat.user) for (const m of c.messages) insertInOrder(all, m);
+  return all;
+}
+
+/** What the history faults show wrongly of one message: another sender or receiver, a value changed or dropped. */
+function misshown(item: Record<string, unknown>, m: StoredMessage, conn: Connection, f: FaultSwitches, look: Look): void {
+  const message = item.message as Record<string, unknown>;
+  const bot = conn.channel.botId;
+  if (m.receiver && f.isOn('chat-history-manager-shown-as-bot') && m.sender.id !== bot) item.sender = personView({ id: bot, name: conn.channel.name, avatar: '' }, 'as-is', look);
+  const admin = conn.account.userIds[0];
+  if (m.receiver && f.isOn('chat-history-outgoing-as-admin') && admin !== undefined) item.sender = personView({ id: admin, name: 'Administrator', avatar: '' }, 'as-is', look);
+  if (!m.receiver && f.isOn('chat-history-sender-name-is-client-id') && m.sender.clientId !== undefined) (item.sender as Record<string, unknown>).name = m.sender.clientId;
+  if (m.receiver && f.isOn('chat-history-receiver-is-sender')) item.receiver = item.sender;
+  const loc = m.content.location;
+  if (loc && f.isOn('chat-history-location-swapped')) message.location = { lon: loc.lat, lat: loc.lon };
+  if (typeof message.file_size === 'number' && f.isOn('chat-history-file-size-string')) message.file_size = String(message.file_size);
+  if ((message.type === 'picture' || message.type === 'video') && f.isOn('chat-history-media-type-as-file')) message.type = 'file';
+  if (m.content.contact && f.isOn('chat-history-contact-phone-dropped')) message.contact = { name: m.content.contact.name };
+  if (f.isOn('chat-history-msec-from-seconds')) item.msec_timestamp = m.timestamp * 1000;
+  if (f.isOn('chat-history-message-id-is-msgid')) message.id = m.clientId;
 }
 
 /** §3.3 order of the delivery statuses for `chat-delivery-status-forward-only`: delivered, read, and error last. */

@@ -211,6 +211,11 @@ export class ChatState {
   }
 
   /** A client of the integration as the chat interface knows it: one chat-interface id per client id and scope. */
+  /** Whether the integration has named a participant with this id under the connection (a sender, a chat's user). */
+  hasClient(conn: Connection, clientId: string): boolean {
+    return this.people.has(`${this.namespace(conn)}|${clientId}`);
+  }
+
   client(conn: Connection, p: ParticipantIn): Person {
     const key = `${this.namespace(conn)}|${p.id}`;
     let person = this.people.get(key);

@@ -132,6 +132,8 @@ export function participant(c: Validator, o: Obj, k: string, path: string, opts:
   const profile = c.obj(p, 'profile', at, { optional: true });
   const phone = profile ? c.str(profile, 'phone', join(at, 'profile'), { optional: true }) : undefined;
   const email = profile ? c.str(profile, 'email', join(at, 'profile'), { optional: true }) : undefined;
+  if (profile && phone === undefined && c.faults.isOn('chat-crash-on-profile-without-phone')) throw new Error('simulated crash: a missing phone is normalised');
+  if (profile && phone === undefined && email === undefined && c.faults.isOn('chat-crash-on-empty-profile')) throw new Error('simulated crash: an empty profile makes no contact');
   const profileLink = c.str(p, 'profile_link', at, { optional: true });
   if (id === undefined) return undefined;
   return { id, name: name ?? '', ...(refId !== undefined && { refId }), ...(avatar !== undefined && { avatar }), ...(phone !== undefined && { phone }), ...(email !== undefined && { email }), ...(profileLink !== undefined && { profileLink }) };
@@ -140,6 +142,7 @@ export function participant(c: Validator, o: Obj, k: string, path: string, opts:
 /** §2.6: `external_id` a string, integer or boolean; at most 40 printable ASCII characters. Returns it as text. */
 export function source(c: Validator, o: Obj, path: string): string | undefined {
   const s = c.obj(o, 'source', path);
+  if (s && !has(s, 'external_id') && c.faults.isOn('chat-crash-on-source-without-external-id')) throw new Error('simulated crash: the pipeline of a source without external_id is looked up');
   if (!s || !has(s, 'external_id')) return undefined;
   const at = join(join(path, 'source'), 'external_id');
   const v = s.external_id;
@@ -147,6 +150,7 @@ export function source(c: Validator, o: Obj, path: string): string | undefined {
     c.add(at, 'must be a string, an integer or a boolean');
     return undefined;
   }
+  if (typeof v !== 'string' && c.faults.isOn('chat-crash-on-non-string-external-id')) throw new Error('simulated crash: a non-string external_id is trimmed');
   const text = String(v);
   if (!c.faults.isOn('chat-external-id-unlimited')) {
     if (text.length > EXTERNAL_ID_MAX) c.add(at, `must be at most ${EXTERNAL_ID_MAX} characters`);

@@ -6,6 +6,7 @@
 import type { EmulatorContext } from '../context.js';
 import { ProblemError } from '../errors.js';
 import type { Account, Integration } from '../world.js';
+import { accountPath } from '../account-address.js';
 import { issueCode, type IssueSite } from './issue.js';
 import { accountChoices, install, integrationById, platformOf } from './lifecycle.js';
 
@@ -43,22 +44,29 @@ function chosenAccount(ctx: EmulatorContext, integration: Integration, accountId
   return account;
 }
 
-/** `site`: the host the deciding request called, which `referer` names (clients take it as the account's API host). */
+/**
+ * `site`: the host the deciding request called. `referer` is the chosen account's own address there (§4.1 "address of
+ * the user's account"): host and the account's path, so a client's `https://{referer}/api/v4/...` reaches that
+ * account's {base_url} (../account-address.ts), as the control API's `base_url` names it.
+ */
 export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: IssueSite): ConsentOutcome {
   const integration = integrationOrNotFound(ctx, d.clientId);
   const f = ctx.faults;
   // URL keeps any query the registered Redirect URI already has and encodes what is added.
   const location = new URL(integration.redirectUri);
-  const keepState = d.state !== undefined && !f.isOn('drop-state');
+  // The faults `deny-drops-state` and `widget-hook-drops-state` each forget the state on one path only.
+  const keepState = d.state !== undefined && !f.isOn('drop-state') && !(d.decision === 'deny' && f.isOn('deny-drops-state'))
+    && !(d.widget === true && f.isOn('widget-hook-drops-state'));
   const addState = () => {
-    // Only for the `state-truncated` fault: state kept in a 64-character column.
-    if (keepState) location.searchParams.set('state', f.isOn('state-truncated') ? d.state!.slice(0, 64) : d.state!);
+    if (keepState) location.searchParams.set('state', storedState(ctx, d.state!));
     else if (d.state === undefined && ctx.variations.isOn('state-empty-when-absent')) location.searchParams.set('state', '');
     else if (d.state === undefined && f.isOn('state-invented')) location.searchParams.set('state', `s${Math.random().toString(36).slice(2, 10)}`);
   };
   if (d.decision === 'deny') {
     if (f.isOn('deny-installs')) install(ctx, integration.clientId, chosenAccount(ctx, integration, d.accountId).id);
     if (!f.isOn('deny-without-error')) location.searchParams.set('error', 'access_denied');
+    // Only for the `deny-issues-code` fault: the code is minted before the decision is read.
+    if (f.isOn('deny-issues-code')) location.searchParams.set('code', issueCode(ctx, { clientId: integration.clientId, userId: d.userId ?? ctx.world.admin.id, accountId: chosenAccount(ctx, integration, d.accountId).id }));
     addState();
     return { location: withRawState(ctx, location, d.state) };
   }
@@ -67,13 +75,29 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
   const who = { clientId: integration.clientId, userId: d.userId ?? ctx.world.admin.id, accountId: account.id };
   const code = (f.isOn('consent-repeats-code') && unusedCodeOf(ctx, who)) || issueCode(ctx, who);
   location.searchParams.set('code', code);
-  location.searchParams.set('referer', site.host);
+  // Only for the `referer-names-first-account` fault: the referer is built from the default choice, not the chosen one.
+  const named = f.isOn('referer-names-first-account') ? accountChoices(ctx, integration)[0]! : account;
+  location.searchParams.set('referer', `${site.host}${accountPath(named)}`);
   addState();
-  const platform = platformOf(account);
+  // Only for the `platform-inverted` fault: the two codes swapped (1 for the global domain, 2 for the regional one).
+  const platform = f.isOn('platform-inverted') ? (platformOf(account) === 1 ? 2 : 1) : platformOf(account);
   location.searchParams.set('platform', f.isOn('platform-as-name') ? (platform === 1 ? 'regional' : 'global') : String(platform));
   if ((d.widget && !f.isOn('widget-hook-without-from-widget')) || f.isOn('from-widget-always')) location.searchParams.set('from_widget', '1');
   else if (ctx.variations.isOn('from-widget-zero')) location.searchParams.set('from_widget', '0');
   return { location: withRawState(ctx, location, d.state), code, account_id: account.id };
+}
+
+/**
+ * The state as the page keeps it: unchanged, unless a fault cuts it to a 64-character column (`state-truncated`),
+ * encodes it once before the URL encodes it again (`state-double-encoded`), or keeps the HTML-escaped text of the form
+ * field it passed through (`state-html-escaped`).
+ */
+function storedState(ctx: EmulatorContext, state: string): string {
+  const f = ctx.faults;
+  if (f.isOn('state-truncated')) return state.slice(0, 64);
+  if (f.isOn('state-double-encoded')) return encodeURIComponent(state);
+  if (f.isOn('state-html-escaped')) return state.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return state;
 }
 
 /** The `state-unescaped` fault: state pasted into the query as is. */

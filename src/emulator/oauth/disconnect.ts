@@ -32,15 +32,19 @@ export interface DisconnectOutcome {
 /** The query of the disconnect hook: `signature` is hex HMAC-SHA256 of `<client_uuid>|<account_id>` under the secret key. */
 export function disconnectHookQuery(ctx: EmulatorContext, integration: Integration, account: Account): URLSearchParams {
   const f = ctx.faults;
-  const accountId = String(account.id);
+  // Only for the `hook-account-id-developer-account` fault: the hook names the account the integration belongs to.
+  const accountId = String(f.isOn('hook-account-id-developer-account') ? ctx.world.account.id : account.id);
   const clientUuid = f.isOn('hook-client-uuid-wrong') ? account.amojoId : integration.clientId;
-  const signed = f.isOn('hook-signature-reversed') ? `${accountId}|${clientUuid}` : `${clientUuid}|${accountId}`;
+  const signed = f.isOn('hook-signature-reversed') ? `${accountId}|${clientUuid}`
+    : f.isOn('hook-signed-over-query') ? `account_id=${accountId}&client_uuid=${clientUuid}` : `${clientUuid}|${accountId}`;
   const clientId = ctx.variations.isOn('hook-client-id-other') ? account.amojoId : integration.clientId;
   const query = new URLSearchParams({ account_id: accountId, client_id: clientId });
+  if (f.isOn('hook-client-id-missing')) query.delete('client_id');
   if (!f.isOn('hook-missing-client-uuid')) query.set('client_uuid', clientUuid);
   // A signer that kept the key it was configured with: regeneration reached the token endpoint, not the hook sender.
   const key = (f.isOn('hook-signed-with-old-secret') ? retiredSecret(ctx, integration.clientId) : undefined) ?? integration.clientSecret;
-  const signature = createHmac('sha256', key).update(signed).digest('hex');
+  // The faults `hook-signature-sha1` (the chat interface's algorithm, §5.2) and `hook-signature-base64` (another digest encoding).
+  const signature = createHmac(f.isOn('hook-signature-sha1') ? 'sha1' : 'sha256', key).update(signed).digest(f.isOn('hook-signature-base64') ? 'base64' : 'hex');
   query.set('signature', ctx.variations.isOn('hook-signature-upper-hex') ? signature.toUpperCase() : signature);
   return query;
 }
@@ -54,7 +58,7 @@ export async function disconnectIntegration(ctx: EmulatorContext, integration: I
   const outcome = { account_id: account.id, client_id: integration.clientId, was_installed: wasInstalled, revoked };
   if (!integration.hookUrl) return outcome;
   const query = disconnectHookQuery(ctx, integration, account);
-  const hook = await sendHook(integration.hookUrl, query);
+  const hook = await sendHook(integration.hookUrl, query, ctx.faults.isOn('hook-as-post') ? 'POST' : 'GET');
   // The `disconnect-hook-retried` variation: a retry queue delivers the same hook, as it was, again a little later.
   if (ctx.variations.isOn('disconnect-hook-retried')) setTimeout(() => void sendHook(integration.hookUrl!, query), RETRY_DELAY_MS);
   // Only for the `disconnect-hook-twice-differing` fault: the chat channel's disconnect sends a hook of its own.
@@ -66,12 +70,13 @@ export async function disconnectIntegration(ctx: EmulatorContext, integration: I
   return { ...outcome, hook };
 }
 
-async function sendHook(hookUrl: string, query: URLSearchParams): Promise<HookDelivery> {
+/** `method` is POST only under the `hook-as-post` fault (a webhook sender's habit; §6 states a GET). */
+async function sendHook(hookUrl: string, query: URLSearchParams, method: 'GET' | 'POST' = 'GET'): Promise<HookDelivery> {
   const url = new URL(hookUrl);
   for (const [k, v] of query) url.searchParams.append(k, v);
   const shown = `${url.origin}${url.pathname}`;
   try {
-    const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(HOOK_TIMEOUT_MS) });
+    const res = await fetch(url, { method, redirect: 'manual', signal: AbortSignal.timeout(HOOK_TIMEOUT_MS) });
     await res.body?.cancel();
     return { url: shown, status: res.status };
   } catch (err) {

@@ -26,9 +26,16 @@ export interface IssuedTokens {
 /** The integration named by client_id: the public one or the private one of the world. */
 function checkClientId(ctx: EmulatorContext, params: TokenParams): Integration {
   if (ctx.faults.isOn('skip-client-id-check') || looselyTrue(ctx, params, 'client_id')) return ctx.world.integration;
-  const integration = integrationById(ctx, params.required('client_id'));
+  const integration = integrationById(ctx, params.required('client_id')) ?? integrationBySecret(ctx, params);
   if (!integration) throw invalid(checkParam('client_id'), 'Client authentication failed', 'invalid_client');
   return integration;
+}
+
+/** Only for the `client-id-from-secret` fault: an unknown client_id is forgiven when the secret names an integration. */
+function integrationBySecret(ctx: EmulatorContext, params: TokenParams): Integration | undefined {
+  const secret = params.raw('client_secret');
+  if (!ctx.faults.isOn('client-id-from-secret') || typeof secret !== 'string') return undefined;
+  return [ctx.world.integration, ctx.world.privateIntegration].find((i) => secretMatches(ctx, i, secret));
 }
 
 function checkClientSecret(ctx: EmulatorContext, integration: Integration, given: string | undefined, grant: 'code' | 'refresh' = 'code'): void {
@@ -69,9 +76,23 @@ function checkRedirectUri(ctx: EmulatorContext, integration: Integration, params
   if (ctx.faults.isOn('skip-redirect-uri-check')) return;
   const given = required ? params.required('redirect_uri') : params.optional('redirect_uri');
   const equivalent = ctx.variations.isOn('redirect-uri-equivalent-spellings') && given !== undefined && normalisedUri(given) === normalisedUri(integration.redirectUri);
-  if (given !== undefined && given !== integration.redirectUri && !equivalent && !(ctx.faults.isOn('redirect-uri-normalised') && loosely(given) === loosely(integration.redirectUri))) {
+  if (given !== undefined && given !== integration.redirectUri && !equivalent && !laxMatch(ctx, given, integration.redirectUri)) {
     throw invalid('Redirect URI is not associated with client', 'The `redirect_uri` does not match the registered Redirect URI', 'invalid_grant');
   }
+}
+
+/**
+ * Only for the lax comparisons of the faults: normalised (`redirect-uri-normalised`), a prefix of the given URI
+ * (`redirect-uri-prefix-match`), case-insensitive (`redirect-uri-case-insensitive`), or without the scheme
+ * (`redirect-uri-scheme-ignored`).
+ */
+function laxMatch(ctx: EmulatorContext, given: string, registered: string): boolean {
+  const f = ctx.faults;
+  if (f.isOn('redirect-uri-normalised') && loosely(given) === loosely(registered)) return true;
+  if (f.isOn('redirect-uri-prefix-match') && given.startsWith(registered)) return true;
+  if (f.isOn('redirect-uri-case-insensitive') && given.toLowerCase() === registered.toLowerCase()) return true;
+  const schemeless = (u: string) => u.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  return f.isOn('redirect-uri-scheme-ignored') && schemeless(given) === schemeless(registered);
 }
 
 /** Only for the `redirect-uri-normalised` fault: what a lax comparison keeps of a URI (the last host label and the path). */
@@ -114,12 +135,17 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   if (code.revokedAtMs !== undefined) {
     throw invalid('Authorization code has been revoked', 'The installation was deactivated or disconnected', 'invalid_grant');
   }
+  if (ctx.faults.isOn('reinstall-after-deactivation-refused') && onceDeactivated(ctx, code.clientId, code.accountId)) {
+    throw invalid('Authorization code has been revoked', 'The installation was deactivated in this account', 'invalid_grant');
+  }
   const ttl = ctx.faults.isOn('short-code-lifetime') ? SHORT_CODE_TTL_MS : CODE_TTL_MS;
   if (now >= code.issuedAtMs + ttl && !ctx.faults.isOn('accept-expired-code')) {
     throw invalid('Authorization code has expired', 'The authorization code is older than 20 minutes', 'invalid_grant');
   }
 
-  const grant = { clientId, userId: code.userId, accountId: code.accountId, grantId: code.grantId };
+  // Only for the `code-grant-account-from-default` fault: the pair is minted for the developer account, not the code's.
+  const accountId = ctx.faults.isOn('code-grant-account-from-default') ? ctx.world.account.id : code.accountId;
+  const grant = { clientId, userId: code.userId, accountId, grantId: code.grantId };
   // Checked and marked with no await in between: parallel exchanges of one code cannot both pass (single use).
   if (!ctx.faults.isOn('code-check-then-act')) {
     code.usedAtMs ??= now;
@@ -129,6 +155,11 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   await raceWindow(ctx).hold(`code ${code.grantId}`);
   code.usedAtMs ??= now;
   return issuePair(ctx, grant, site);
+}
+
+/** Only for the `reinstall-after-deactivation-refused` fault: a deactivation ever revoked a token of this installation. */
+function onceDeactivated(ctx: EmulatorContext, clientId: string, accountId: number): boolean {
+  return [...ctx.store.bearers.values()].some((b) => b.clientId === clientId && b.accountId === accountId && b.revokedBy === 'deactivation');
 }
 
 async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedTokens> {
@@ -180,7 +211,9 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
     throw invalid('Token has expired', 'The refresh token is older than 3 months', 'invalid_grant');
   }
 
-  const grant: Grant = { clientId, userId: record.userId, accountId: record.accountId, grantId: record.grantId };
+  // Only for the `refresh-grant-account-from-default` fault: the new pair is minted for the developer account.
+  const accountId = f.isOn('refresh-grant-account-from-default') ? ctx.world.account.id : record.accountId;
+  const grant: Grant = { clientId, userId: record.userId, accountId, grantId: record.grantId };
   const sameToken = f.isOn('refresh-returns-same-token');
   // Checked and marked with no await in between: parallel exchanges of one token cannot both pass (§3.1 single use).
   const late = f.isOn('refresh-check-then-act');

@@ -112,10 +112,21 @@ export function issueRefreshToken(ctx: EmulatorContext, grant: Grant, store = tr
   return value;
 }
 
+/**
+ * The expiry a long-lived token gets for the one the user picked: that one, unless a fault clamps it to a year
+ * (`long-lived-expiry-capped-1y`) or reads it as Moscow local time, three hours early (`long-lived-expiry-local-time`).
+ */
+function longLivedExpiryMs(ctx: EmulatorContext, pickedMs: number): number {
+  const f = ctx.faults;
+  if (f.isOn('long-lived-expiry-capped-1y')) return Math.min(pickedMs, ctx.clock.nowMs() + 365 * 86_400_000);
+  if (f.isOn('long-lived-expiry-local-time')) return pickedMs - 3 * 3_600_000;
+  return pickedMs;
+}
+
 /** §2.2 long-lived token: a JWT like an access token, with the expiry the user picked, no refresh token, no grant. */
 export async function issueLongLivedToken(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>, expiresAtMs: number, site: IssueSite): Promise<{ token: string; jti: string }> {
   const iat = ctx.clock.nowSeconds();
-  const exp = Math.floor(expiresAtMs / 1000);
+  const exp = Math.floor(longLivedExpiryMs(ctx, expiresAtMs) / 1000);
   const jti = randomUUID();
   const { host } = site;
   const token = ctx.secrets.add(await signAccessToken({

@@ -29,7 +29,11 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host, ...(addressed ? { addressed } : {}) });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     const body = tokenResponse(ctx, tokens);
-    if (ctx.faults.isOn('refresh-answer-without-expires-in') && params.optional('grant_type') === 'refresh_token') delete body.expires_in;
+    if (params.optional('grant_type') === 'refresh_token') {
+      if (ctx.faults.isOn('refresh-answer-without-expires-in')) delete body.expires_in;
+      // Only for the `refresh-answer-without-refresh-token` fault: the refresh answer names no successor (the old token is spent).
+      if (ctx.faults.isOn('refresh-answer-without-refresh-token')) delete body.refresh_token;
+    }
     return noStore(ctx, reply).code(200).header('content-type', type).send(JSON.stringify(body));
   });
   // Only for the `token-via-get` fault: a GET with the request fields in its query is exchanged like a POST.
@@ -87,14 +91,28 @@ function tokenResponse(ctx: EmulatorContext, tokens: IssuedTokens): Record<strin
   const f = ctx.faults;
   const body: Record<string, unknown> = {
     token_type: f.isOn('token-type-mac') ? 'mac' : 'Bearer',
-    expires_in: f.isOn('expires-in-as-string') ? String(tokens.expiresIn) : tokens.expiresIn,
+    expires_in: expiresIn(ctx, tokens.expiresIn),
     access_token: tokens.accessToken,
   };
+  if (f.isOn('token-type-missing')) delete body.token_type;
   if (!f.isOn('drop-refresh-token')) body.refresh_token = tokens.refreshToken;
   // The `server-time-skewed` variation: the server's clock runs 3 minutes ahead of the emulator's control clock.
   const skew = ctx.variations.isOn('server-time-skewed') ? 180 : 0;
   if (!f.isOn('drop-server-time')) body.server_time = f.isOn('server-time-in-ms') ? ctx.clock.nowMs() + skew * 1000 : ctx.clock.nowSeconds() + skew;
+  if (f.isOn('server-time-as-string') && body.server_time !== undefined) body.server_time = String(body.server_time);
   return body;
+}
+
+/**
+ * expires_in as sent: the lifetime in seconds, unless a fault sends it as a string (`expires-in-as-string`), in
+ * milliseconds (`expires-in-ms`), or as the JWT's exp minus the clock read in milliseconds (`expires-in-negative`).
+ */
+function expiresIn(ctx: EmulatorContext, seconds: number): number | string {
+  const f = ctx.faults;
+  if (f.isOn('expires-in-as-string')) return String(seconds);
+  if (f.isOn('expires-in-ms')) return seconds * 1000;
+  if (f.isOn('expires-in-negative')) return ctx.clock.nowSeconds() + seconds - ctx.clock.nowMs();
+  return seconds;
 }
 
 function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {

@@ -35,20 +35,17 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     // Only for the `account-api-down` fault: the account API's store is unreachable.
     if (ctx.faults.isOn('account-api-down')) throw new ProblemError({ status: 503, detail: 'The account store is unavailable' });
     if (ctx.faults.isOn('bearer-not-checked')) {
-      const { account, admin, integration } = ctx.world;
-      request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
+      request.principal = administrator(ctx);
       return;
     }
     crashOnOddQuery(ctx, request.url);
     if (ctx.faults.isOn('bearer-skipped-on-lists') && request.headers.authorization === undefined && !request.url.startsWith('/api/v4/account')) {
-      const { account, admin, integration } = ctx.world;
-      request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
+      request.principal = administrator(ctx);
       return;
     }
     // Only for the `api-accepts-client-basic` fault: the integration's own credentials as HTTP Basic act as the administrator.
     if (ctx.faults.isOn('api-accepts-client-basic') && isClientBasic(ctx, request.headers.authorization)) {
-      const { account, admin, integration } = ctx.world;
-      request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
+      request.principal = administrator(ctx);
       return;
     }
     const token = bearerToken(request.headers.authorization, !ctx.variations.isOn('bearer-scheme-exact-case'));
@@ -59,8 +56,7 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     const record = await resolve(ctx, token);
     // Only for the `lists-any-bearer` fault: the lists check that a bearer is there, not that anyone issued it.
     if (!record && ctx.faults.isOn('lists-any-bearer') && !request.url.startsWith('/api/v4/account')) {
-      const { account, admin, integration } = ctx.world;
-      request.principal = { userId: admin.id, accountId: account.id, clientId: integration.clientId };
+      request.principal = administrator(ctx);
       return;
     }
     if (!record) throw invalidToken(ctx, reply, 'The access token is not valid');
@@ -79,6 +75,12 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     }
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
+}
+
+/** Only for faults that skip a check: the request acts as the account's administrator through the integration. */
+function administrator(ctx: EmulatorContext): Principal {
+  const { account, admin, integration } = ctx.world;
+  return { userId: admin.id, accountId: account.id, clientId: integration.clientId };
 }
 
 /** The integration's client_id and secret as an HTTP Basic credential (RFC 7617). */

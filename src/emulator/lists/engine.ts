@@ -92,7 +92,7 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
   const params = FILTER_PARAMETERS[list];
   // Only for the fault: a parameter of another list is read from a column this list does not have.
   if (faults.isOn('lists-crash-on-foreign-parameter')) {
-    const foreign = Object.keys(filter).find((k) => !Object.hasOwn(params, k) && LIST_NAMES_OF_PARAMETERS.has(k));
+    const foreign = Object.keys(filter).find((k) => !Object.hasOwn(params, k) && ANY_LIST_PARAMETERS.has(k));
     if (foreign !== undefined) throw new TypeError(`Cannot read properties of undefined (reading '${foreign}')`);
   }
   let keys = Object.keys(filter).filter((k) => Object.hasOwn(params, k));
@@ -279,7 +279,7 @@ function statuses(table: ListTable, value: unknown, faults: FaultSwitches): Test
 const TIME_FIELDS: ReadonlySet<string> = new Set(['created_at', 'updated_at', 'closest_task_at', 'closed_at', 'next_date']);
 
 /** Every parameter some list has: a parameter of another list is not an unknown one. */
-const LIST_NAMES_OF_PARAMETERS: ReadonlySet<string> = new Set(Object.values(FILTER_PARAMETERS).flatMap((p) => Object.keys(p)));
+const ANY_LIST_PARAMETERS: ReadonlySet<string> = new Set(Object.values(FILTER_PARAMETERS).flatMap((p) => Object.keys(p)));
 
 /** The column a range parameter reads; only faults read another one. */
 function rangeColumn(key: string, faults: FaultSwitches): NumericField {

@@ -120,7 +120,8 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
           }
           candidates = [...found].sort((a, b) => a - b);
         } else {
-          const column = key === 'created_by' && faults.isOn('created-by-reads-responsible-user') ? 'responsible_user_id' : key;
+          const column = key === 'created_by' && faults.isOn('created-by-reads-responsible-user') ? 'responsible_user_id'
+            : key === 'pipeline_id' && faults.isOn('pipeline-id-reads-status-id') ? 'status_id' : key;
           tests.push(inSet(table.num[column as NumericField], new Set(values)));
         }
         break;
@@ -128,7 +129,10 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
       case 'strings': {
         // Only for the fault: the value is lower-cased for a case-insensitive match, the names are not.
         const lower = faults.isOn('name-filter-lowercased-value');
-        const values = new Set(multipleValues(name, value, faults).map((v) => (lower ? text(name, v).toLowerCase() : text(name, v))));
+        let wanted = multipleValues(name, value, faults).map((v) => (lower ? text(name, v).toLowerCase() : text(name, v)));
+        // Only for the fault: the values overwrite one another, as a scalar query parser leaves the last.
+        if (faults.isOn('name-filter-last-only')) wanted = wanted.slice(-1);
+        const values = new Set(wanted);
         const names = table.names;
         if (faults.isOn('name-filter-wildcards')) {
           const patterns = [...values].map(likePattern);
@@ -140,6 +144,8 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
         break;
       }
       case 'range':
+        // Only for the fault: the bounds are parsed, and the parameter dropped (the column is not indexed).
+        if (key === 'closest_task_at' && faults.isOn('closest-task-at-ignored')) { range(name, value, faults, variations, true); break; }
         tests.push(inRange(table.num[rangeColumn(key, faults)], range(name, value, faults, variations, TIME_FIELDS.has(key))));
         break;
       case 'single-or-range': {

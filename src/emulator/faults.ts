@@ -370,8 +370,9 @@ export const FAULTS = defineFaults([
     caughtBy: ['lists.filter.meta.consistent', 'lists.filter.meta.range-narrowing', 'lists.filter.oracle.common', 'lists.filter.oracle.custom-fields', 'lists.filter.oracle.per-list'] },
   { name: 'updated-at-reads-created-at', description: 'filter[updated_at] is applied to the records\' created_at (the wrong column).',
     caughtBy: ['lists.filter.meta.consistent', 'lists.filter.oracle.common'] },
-  { name: 'closed-at-reads-updated-at', description: 'filter[closed_at] is applied to the deals\' updated_at: deals still open that changed within the range come back.',
-    caughtBy: ['lists.filter.meta.consistent', 'lists.filter.oracle.per-list'] },
+  { name: 'closed-at-reads-created-at', description: 'filter[closed_at] is applied to the deals\' created_at: deals closed within the range are missing, deals created within it come back.',
+    // lists.filter.oracle.per-list misses it on some data sets (the data is drawn anew at each start).
+    caughtBy: ['lists.filter.meta.consistent'] },
   { name: 'created-by-reads-responsible-user', description: 'filter[created_by] is compared with responsible_user_id instead of created_by.',
     caughtBy: ['lists.filter.meta.consistent', 'lists.filter.oracle.common'] },
   { name: 'id-filter-first-only', description: 'filter[id] with several ids applies only the first one (bound as one value).',
@@ -412,8 +413,10 @@ export const FAULTS = defineFaults([
     caughtBy: ['lists.filter.no-server-error', 'lists.query.valid-no-server-error'] },
   { name: 'lists-crash-on-foreign-parameter', description: 'A parameter of another list (filter[price] or filter[statuses] on contacts, filter[next_price] on leads) yields a 500: its column is read on a list without it.',
     caughtBy: ['lists.filter.no-server-error', 'lists.query.valid-no-server-error'] },
+  // Every rule whose cases may match nothing fails with it (the oracle, meta and info rules too); these are the ones
+  // built to send an empty match every run: a reversed range, pattern characters, unknown and foreign ids.
   { name: 'lists-crash-on-empty-result', description: 'A list query that matches nothing yields a 500 instead of 204: the empty page is built from a first record that is not there.',
-    caughtBy: ['lists.filter.info.name-match', 'lists.filter.meta.consistent', 'lists.filter.meta.encodings', 'lists.filter.meta.intersection', 'lists.filter.meta.pages-join', 'lists.filter.meta.param-order', 'lists.filter.no-server-error', 'lists.filter.oracle.common', 'lists.filter.oracle.custom-fields', 'lists.filter.oracle.per-list', 'lists.filter.other-account-ids', 'lists.filter.patterns-literal', 'lists.filter.range-reversed', 'lists.query.valid-no-server-error', 'lists.response.shape'] },
+    caughtBy: ['lists.filter.range-reversed', 'lists.filter.patterns-literal', 'lists.filter.other-account-ids', 'lists.query.valid-no-server-error', 'lists.filter.no-server-error'] },
   { name: 'lists-crash-on-page-beyond-end', description: 'A page past the last one yields a 500 instead of an empty answer.',
     caughtBy: ['lists.query.valid-no-server-error'] },
   { name: 'lists-crash-page-without-limit', description: 'page without limit yields a 500: the default limit is applied only when no page is asked.',

@@ -290,7 +290,7 @@ const ANY_LIST_PARAMETERS: ReadonlySet<string> = new Set(Object.values(FILTER_PA
 /** The column a range parameter reads; only faults read another one. */
 function rangeColumn(key: string, faults: FaultSwitches): NumericField {
   if (key === 'updated_at' && faults.isOn('updated-at-reads-created-at')) return 'created_at';
-  if (key === 'closed_at' && faults.isOn('closed-at-reads-updated-at')) return 'updated_at';
+  if (key === 'closed_at' && faults.isOn('closed-at-reads-created-at')) return 'created_at';
   return key as NumericField;
 }
 

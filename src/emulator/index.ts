@@ -3,7 +3,7 @@
  * `env()` describes it with the docs/design.md §4 keys so a remote run can target it like any other server.
  */
 import type { AddressInfo } from 'node:net';
-import { EMULATOR_EFFECT_WINDOW_MS } from '../model/target.js';
+import { EMULATOR_EFFECT_WINDOW_MS } from '../effect-window.js';
 import { accountPath } from './account-address.js';
 import type { FaultSwitches } from './faults.js';
 import type { VariationSwitches } from './variations.js';

@@ -14,7 +14,9 @@ export type * from '../src/model/control.js';
 export type * from '../src/model/http.js';
 export { isSuccess } from '../src/model/http.js';
 export type * from '../src/model/target.js';
-export { ControlError } from '../src/errors.js';
+export { CAPABILITIES } from '../src/model/target.js';
+export type * from '../src/model/needs.js';
+export { ControlError, Precondition, SkipRule } from '../src/errors.js';
 
 // named checks
 export * from '../src/checks/status.js';

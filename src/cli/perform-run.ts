@@ -4,7 +4,7 @@
  */
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
-import { writeReports } from '../report/index.js';
+import { writeReports } from '../report/write.js';
 import { FAILING_FAULTS } from '../emulator/faults.js';
 import type { Rule } from '../model/rule.js';
 import { compareWithBaseline, type Comparison } from '../report/baseline.js';

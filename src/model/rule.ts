@@ -11,8 +11,6 @@ import type { Capability } from './target.js';
 /** `must`: stated by the spec (or RFC 6749/6750 where it relies on them); `should`: robustness; `info`: left open. */
 export type Level = 'must' | 'should' | 'info';
 
-export { CAPABILITIES, type Capability } from './target.js';
-export type { Need, NeedSource } from './needs.js';
 
 /**
  * How a rule was built. Everything but `closure` is a declarative builder: what is sent and which named checks judge

@@ -7,13 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { briefBody } from '../checks/status.js';
 import { parseJson } from '../checks/json.js';
-import { SkipRule } from '../model/outcome.js';
 import {
   chatPaths, chatRequest, connectBody, createChatBody, newMessageBody, sampleMessage,
   type ChatCall, type MessagePayload, type OnWire, type ParticipantBody, type SignAs,
 } from '../protocol/chat.js';
 import type { RuleContext } from '../model/context.js';
-import { ControlError, Precondition } from '../errors.js';
+import { ControlError, Precondition, SkipRule } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 

@@ -1,6 +1,6 @@
 /**
- * Report writers (docs/design.md §6). `writeReports` is called once at the end of a run (src/cli/perform-run.ts, the merge command); each file is written by
- * a module of its own. Nothing here prints to the console.
+ * Report writers (docs/design.md §6). `writeReports` is called once at the end of a run and by the merge command;
+ * each file is written by a module of its own. Nothing here prints to the console.
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

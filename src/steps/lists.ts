@@ -5,7 +5,8 @@
  */
 import { parseJson } from '../checks/json.js';
 import { briefBody } from '../checks/status.js';
-import { openRangeRefused, type RecordView } from '../checks/filter-meaning.js';
+import { openRangeRefused } from '../checks/filter-meaning.js';
+import type { RecordView } from '../protocol/answers.js';
 import type { Finding, Outcome } from '../model/outcome.js';
 import { fail, pass } from '../model/outcome.js';
 import { accountFlagsRequest, describeFilter, encodeFilter, listRequest, type Clause, type Encoding, type ListName } from '../protocol/filters.js';

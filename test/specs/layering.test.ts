@@ -1,6 +1,7 @@
 /**
- * The import graph of src/, specs/ and generators/ (type-only imports included): no cycle, src/model imports no other
- * src/ folder, and spec files import only specs/kit.ts (and fast-check).
+ * The import graph of src/, specs/ and generators/ (type-only imports included): no cycle, every import between
+ * folders one the layer table allows (each folder imports only folders below it), spec files import only specs/kit.ts
+ * (and fast-check), and the README's "What is where" table names the tree as it is.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -8,6 +9,53 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The layers, lowest first: each folder (or top-level file of src/) with the folders it may import. A folder names
+ * only folders before it, so no import goes up; a new folder gets its row here, where its imports put it. The
+ * emulator stands beside the kit: it imports only the protocol it implements and the one value it shares with the
+ * kit, never the kit's model or runner (the kit reaches it only through src/emulator/index.ts and its switch tables).
+ */
+export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
+  ['src/errors.ts', []],
+  ['src/paths.ts', []],
+  ['src/effect-window.ts', []],
+  ['src/model', ['src/errors.ts']],
+  ['src/protocol', ['src/model']],
+  ['src/emulator', ['src/effect-window.ts', 'src/protocol']],
+  ['src/hook', []],
+  ['src/secrets', ['src/errors.ts']],
+  ['src/browser', ['src/errors.ts', 'src/model']],
+  ['generators', ['src/model', 'src/protocol']],
+  ['src/checks', ['src/errors.ts', 'src/model', 'src/protocol', 'src/hook', 'generators']],
+  ['src/steps', ['src/errors.ts', 'src/model', 'src/protocol', 'src/browser', 'generators', 'src/checks']],
+  ['specs', ['src/errors.ts', 'src/model', 'src/protocol', 'generators', 'src/checks', 'src/steps']],
+  ['src/needs', ['src/errors.ts', 'src/model', 'src/protocol', 'src/secrets', 'src/steps']],
+  ['src/targets', ['src/errors.ts', 'src/model', 'src/protocol', 'src/emulator', 'src/secrets', 'src/browser', 'src/needs']],
+  ['src/runner', ['src/errors.ts', 'src/paths.ts', 'src/effect-window.ts', 'src/model', 'src/hook', 'src/secrets', 'src/needs', 'src/targets']],
+  ['src/report', ['src/errors.ts', 'src/paths.ts', 'src/model']],
+  ['src/docs', ['src/paths.ts', 'src/model', 'src/emulator', 'specs', 'src/needs', 'src/report']],
+  ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/protocol', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/targets', 'src/runner', 'src/report', 'src/docs']],
+  ['src/sandbox.ts', ['src/emulator', 'src/cli']],
+  ['src/vitest-adapter.ts', ['src/model', 'specs', 'src/needs', 'src/targets', 'src/runner']],
+];
+
+/** The row of the layer table a file belongs to: its folder under src/ (or itself at src/'s top), else its top folder. */
+export function layerOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] === 'src') return parts.length === 2 ? file : `src/${parts[1]}`;
+  return parts[0]!;
+}
+
+/** Imports between layers that the table does not allow, as `layer → layer: file → file`. */
+export function upwardImports(graph: ReadonlyMap<string, readonly string[]>, layers: typeof LAYERS): string[] {
+  const allowed = new Map(layers.map(([layer, may]) => [layer, new Set(may)]));
+  return [...graph].flatMap(([from, to]) => to.flatMap((target) => {
+    const a = layerOf(from);
+    const b = layerOf(target);
+    return a === b || allowed.get(a)?.has(b) ? [] : [`${a} → ${b}: ${from} → ${target}`];
+  }));
+}
 
 /** `import … from '…'`, `import type … from '…'`, `export … from '…'`, `import '…'`, across lines. */
 const IMPORT = /(?:^|[\n;])\s*(?:import|export)\s+(?:type\s+)?(?:[\w*\s{},$]*?\s+from\s+)?['"]([^'"]+)['"]/g;
@@ -83,6 +131,14 @@ describe('the import parser and the cycle finder', () => {
     expect(specifiersOf(text)).toEqual(['fast-check', './a.js', '../b.js', './c.js', './d.js', './side-effect.js']);
   });
 
+  it('place a file in its layer and name an import the table does not allow', () => {
+    expect([layerOf('src/model/rule.ts'), layerOf('src/needs/providers/control.ts'), layerOf('src/errors.ts'), layerOf('specs/4.3/index.ts'), layerOf('generators/filters.ts')])
+      .toEqual(['src/model', 'src/needs', 'src/errors.ts', 'specs', 'generators']);
+    const layers = [['src/model', []], ['src/steps', ['src/model']]] as const;
+    const graph = new Map([['src/steps/a.ts', ['src/model/b.ts', 'src/steps/c.ts']], ['src/model/b.ts', ['src/steps/c.ts']], ['src/steps/c.ts', []]]);
+    expect(upwardImports(graph, layers)).toEqual(['src/model → src/steps: src/model/b.ts → src/steps/c.ts']);
+  });
+
   it('find a cycle through type-only edges and none in a tree', () => {
     expect(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
     expect(cyclesOf(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toEqual([]);
@@ -102,14 +158,28 @@ describe('layering', () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 
-  it('src/model imports nothing from another src/ folder (only itself and the error catalogue)', () => {
-    const offending = [...graph].filter(([from]) => from.startsWith('src/model/'))
-      .flatMap(([from, to]) => to.filter((t) => !t.startsWith('src/model/') && t !== 'src/errors.ts').map((t) => `${from} → ${t}`));
-    expect(offending).toEqual([]);
+  it('places every source file in a row of the layer table', () => {
+    const rows = new Set(LAYERS.map(([layer]) => layer));
+    expect([...new Set([...graph.keys()].map(layerOf))].filter((layer) => !rows.has(layer))).toEqual([]);
   });
 
-  it('the error catalogue depends on nothing', () => {
-    expect(graph.get('src/errors.ts')).toEqual([]);
+  it('orders the layer table: a folder may import only folders before it, each row once', () => {
+    const seen = new Set<string>();
+    const upward: string[] = [];
+    for (const [layer, may] of LAYERS) {
+      expect(seen.has(layer), `${layer} has two rows`).toBe(false);
+      upward.push(...may.filter((m) => !seen.has(m)).map((m) => `${layer} → ${m}`));
+      seen.add(layer);
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('has no import the layer table does not allow (no upward import)', () => {
+    expect(upwardImports(graph, LAYERS)).toEqual([]);
+  });
+
+  it('the base of the layers (the error catalogue, the kit\'s paths, the emulator\'s effect window) imports no source file', () => {
+    for (const [layer] of LAYERS.filter(([name, may]) => may.length === 0 && name.endsWith('.ts'))) expect(graph.get(layer), layer).toEqual([]);
     expect(packages.get('src/errors.ts')).toEqual([]);
   });
 

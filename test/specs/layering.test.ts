@@ -3,7 +3,7 @@
  * folders one the layer table allows (each folder imports only folders below it), spec files import only specs/kit.ts
  * (and fast-check), and the README's "What is where" table names the tree as it is.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -199,5 +199,30 @@ describe('layering', () => {
     const offending = [...graph].filter(([from]) => !from.startsWith('specs/'))
       .flatMap(([from, to]) => to.filter((t) => t.startsWith('specs/') && !(registries.includes(t) && /^src\/(cli\/|docs\/|vitest-adapter\.ts$)/.test(from))).map((t) => `${from} → ${t}`));
     expect(offending).toEqual([]);
+  });
+});
+
+describe('the README\'s "What is where"', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## What is where'), readme.indexOf('\n## ', readme.indexOf('## What is where') + 1));
+  const named = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replace(/\/$/, ''));
+  const firstColumn = section.split('\n').filter((line) => line.startsWith('| `')).flatMap((line) => named(line.split('|')[1]!));
+
+  it('names only paths that exist', () => {
+    expect(firstColumn.length).toBeGreaterThan(10);
+    expect(firstColumn.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
+  it('names every layer and every other top-level folder of the repository', () => {
+    // src/ itself is named through its layers.
+    const folders = readdirSync(ROOT, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.') && !['node_modules', 'src'].includes(e.name)).map((e) => e.name);
+    const wanted = [...LAYERS.map(([layer]) => layer), ...folders];
+    expect(wanted.filter((path) => !firstColumn.includes(path))).toEqual([]);
+  });
+
+  it('lists the layers in the order of the layer table', () => {
+    const paragraph = section.slice(section.indexOf('Layers, lowest first'));
+    const order = named(paragraph.slice(paragraph.indexOf(':') + 1, paragraph.indexOf('\n\n') === -1 ? undefined : paragraph.indexOf('\n\n')));
+    expect(order).toEqual(LAYERS.map(([layer]) => layer));
   });
 });

@@ -1,15 +1,15 @@
 /**
  * The rule catalogue, by spec section (docs/rules.md).
  */
-import { allRules, SPEC_FILES } from '../../specs/index.js';
+import { allRules, SPEC_SECTIONS } from '../../specs/index.js';
 import { compareSections } from '../report/sections.js';
 
 export function rulesMarkdown(): string {
-  // A rule names its section only where it differs from its spec file's; the list shows those with the file's section.
-  const fileSection = new Map(SPEC_FILES.flatMap((f) => f.rules.map((r) => [r.id, f.section] as const)));
+  // A rule names its section only where it differs from the one it is filed under; the list shows those with both.
+  const filedUnder = new Map(SPEC_SECTIONS.flatMap((s) => s.rules.map((r) => [r.id, s.section] as const)));
   const sectionCell = (id: string, section: string) => {
-    const own = fileSection.get(id);
-    return own && own !== section ? `§${section} (in the §${own} file)` : `§${section}`;
+    const own = filedUnder.get(id);
+    return own && own !== section ? `§${section} (in specs/${own}/)` : `§${section}`;
   };
   const rules = [...allRules()].sort((a, b) => compareSections(a.section, b.section) || a.id.localeCompare(b.id));
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

@@ -54,10 +54,10 @@ export interface Rule {
   readonly run: (t: RuleContext) => Promise<Outcome>;
 }
 
-/** A rule as its builder made it: section and level may be left to its spec file. */
-export type RuleDraft = Omit<Rule, 'section' | 'level'> & { readonly section?: string; readonly level?: Level };
+/** A rule as its builder made it: section, level, requires and needs may be left to its group and section. */
+export type RuleDraft = Omit<Rule, 'section' | 'level' | 'requires'> & { readonly section?: string; readonly level?: Level; readonly requires?: readonly Capability[] };
 
-/** What a rule states about itself; `section` only where it differs from its file's, `level` where the file's default does not fit. */
+/** What a rule states about itself; `section` only where it differs from its section's, `level`, `requires` and `needs` where the defaults of its group and section do not fit. */
 export interface RuleMeta {
   readonly id: string;
   readonly section?: string;
@@ -72,23 +72,73 @@ export interface RuleMeta {
   readonly creates?: string;
 }
 
-/** Every builder ends here: the meta, the kind it builds, and the run function it made; defineSpec completes it. */
+/** Every builder ends here: the meta, the kind it builds, and the run function it made; defineSection completes it. */
 export function draft(meta: RuleMeta, kind: RuleKind, run: (t: RuleContext) => Promise<Outcome>): RuleDraft {
-  return { ...meta, requires: meta.requires ?? [], kind, run };
+  return { ...meta, kind, run };
 }
 
-/** A spec file: one spec section (or a few closely related ones) and its rules, each with its section and level set. */
-export interface SpecFile {
-  readonly section: string;
-  readonly title: string;
+/** What a section gives its groups, and a group its rules, unless they state their own. */
+export interface Defaults {
+  readonly level?: Level;
+  readonly requires?: readonly Capability[];
+  readonly needs?: readonly Need[];
+}
+
+/** The rules under one sub-heading (or endpoint) of the spec, with the defaults they share. */
+export interface SpecGroup {
+  readonly heading: string;
+  readonly defaults: Defaults;
+  readonly rules: readonly RuleDraft[];
+}
+
+/** A group as its section completed it. */
+export interface CompletedGroup {
+  readonly heading: string;
   readonly rules: readonly Rule[];
 }
 
+/** A spec section (`specs/<section>/index.ts`): its groups, and all their rules in order, each with its section, level, requires and needs set. */
+export interface SpecSection {
+  readonly section: string;
+  readonly title: string;
+  readonly groups: readonly CompletedGroup[];
+  readonly rules: readonly Rule[];
+}
+
+/** A spec file of a single group, as the tests build them: `defineSection` with one group. */
+export type SpecFile = SpecSection;
+
+export function defineGroup(group: { readonly heading: string; readonly defaults?: Defaults; readonly rules: readonly RuleDraft[] }): SpecGroup {
+  return { heading: group.heading, defaults: group.defaults ?? {}, rules: group.rules };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
 /**
- * A spec file owns its section (as h2spec's NewTestGroup("6.5", ...)): its rules get `section` and the default `level`
- * from it. A rule names a section only when it differs from the file's; naming the file's own is refused, so that a
- * section written on a rule always means "this one is elsewhere in the spec".
+ * A section owns its rules (as h2spec's NewTestGroup("6.5", ...) with AddTestGroup passing Strict down): each rule gets
+ * the section, and the level, requires and needs of its group, else of its section, unless it states its own. A rule
+ * names a section only when it differs from the section's own (naming the section's own is refused, so that a section
+ * written on a rule always means "this one is elsewhere in the spec"); a rule maker shared by several sections (the
+ * object sweeps of specs/fixtures/chat.ts) states its capabilities itself.
  */
+export function defineSection(spec: { readonly section: string; readonly title: string; readonly defaults?: Defaults; readonly groups: readonly SpecGroup[] }): SpecSection {
+  const groups = spec.groups.map((g): CompletedGroup => ({
+    heading: g.heading,
+    rules: g.rules.map((r): Rule => {
+      const where = `rule ${r.id} (§${spec.section}, ${g.heading})`;
+      if (r.section === spec.section) throw new RuleDefinitionError(`${where} names section ${r.section}, its section's own: leave it out (only a different section is named)`);
+      const inherited: Defaults = { ...spec.defaults, ...g.defaults };
+      const level = r.level ?? inherited.level;
+      if (!level) throw new RuleDefinitionError(`${where} has no level and neither its group nor its section gives a default`);
+      const needs = r.needs ?? inherited.needs ?? [];
+      const { needs: _stated, ...rest } = r;
+      return { ...rest, section: r.section ?? spec.section, level, requires: r.requires ?? inherited.requires ?? [], ...(needs.length > 0 ? { needs } : {}) };
+    }),
+  }));
+  return { section: spec.section, title: spec.title, groups, rules: groups.flatMap((g) => g.rules) };
+}
+
+/** Rules under one section with one default level, for tests that build a few rules of their own: a section of one group. */
 export function defineSpec(spec: { readonly section: string; readonly title: string; readonly level?: Level; readonly rules: readonly RuleDraft[] }): SpecFile {
   const rules = spec.rules.map((r): Rule => {
     if (r.section === spec.section) {
@@ -96,7 +146,7 @@ export function defineSpec(spec: { readonly section: string; readonly title: str
     }
     const level = r.level ?? spec.level;
     if (!level) throw new RuleDefinitionError(`rule ${r.id} has no level and its spec file (§${spec.section}) gives no default`);
-    return { ...r, section: r.section ?? spec.section, level };
+    return { ...r, section: r.section ?? spec.section, level, requires: r.requires ?? [] };
   });
-  return { section: spec.section, title: spec.title, rules };
+  return { section: spec.section, title: spec.title, groups: [{ heading: spec.title, rules }], rules };
 }

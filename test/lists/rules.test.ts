@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
-import { METAMORPHIC_RULE_IDS } from '../../specs/4.2-filter-metamorphic.js';
+import { METAMORPHIC_RULE_IDS } from '../../specs/4.2/meaning.js';
 import { filterTraceability } from '../../src/docs/traceability-filters.js';
 import type { RuleResult } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';

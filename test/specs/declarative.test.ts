@@ -4,6 +4,7 @@
  * parsed JSON, no hand-written relabelling of findings. The files not converted yet are listed, and the list only shrinks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
 import { exchangeRule, propertyRule, rule, scenarioRule, sweepRule } from '../../src/model/define.js';
@@ -11,13 +12,18 @@ import { outcomeOf } from '../../src/model/outcome.js';
 import { DECLARATIVE_KINDS } from '../../src/model/rule.js';
 
 /** The least share of rules built by a declarative builder. */
-const MIN_DECLARATIVE_SHARE = 0.7;
+const MIN_DECLARATIVE_SHARE = 0.9;
 
 /** Spec files still to convert to the builders (docs/writing-rules.md); remove a file once it passes the checks below. */
-const NOT_YET_CONVERTED = ['4.2-filter-shapes.ts', '4.2-filter-open.ts', '4.3-chat-endpoints.ts', '4.3-chat-model.ts', '5.2-chat-signature.ts'];
+const NOT_YET_CONVERTED = [
+  '2.6/source.ts', '4.2/open.ts', '4.2/shapes.ts', '4.3/comment.ts', '4.3/create-chat.ts', '4.3/edit.ts', '4.3/history.ts',
+  '4.3/message.ts', '5.2/signature.ts', '8/limits.ts',
+];
 
 const SPECS = new URL('../../specs/', import.meta.url);
-const specFiles = readdirSync(SPECS).filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'kit.ts');
+/** Every file of specs/ that holds rules or their helpers (group files, support.ts, the shared fixtures), as `4.3/history.ts`. */
+const specFiles = readdirSync(SPECS, { recursive: true, encoding: 'utf8' }).map((f) => f.replaceAll(sep, '/'))
+  .filter((f) => f.endsWith('.ts') && !f.startsWith('requirements/') && f !== 'index.ts' && f !== 'kit.ts' && !f.endsWith('/index.ts'));
 
 /** Ad-hoc judging a spec file should leave to named checks, each with the pattern that finds it. */
 const AD_HOC: Record<string, RegExp> = {

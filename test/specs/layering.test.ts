@@ -1,7 +1,8 @@
 /**
  * The import graph of src/, specs/ and generators/ (type-only imports included): no cycle, every import between
- * folders one the layer table allows (each folder imports only folders below it), spec files import only specs/kit.ts
- * (and fast-check), and the README's "What is where" table names the tree as it is.
+ * folders one the layer table allows (each folder imports only folders below it), spec files import only specs/kit.ts,
+ * their section's support.ts and the shared fixtures (and fast-check), and the README's "What is where" table names
+ * the tree as it is.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -183,15 +184,32 @@ describe('layering', () => {
     expect(packages.get('src/errors.ts')).toEqual([]);
   });
 
-  it('spec files import only specs/kit.ts (and fast-check); only the kit reaches into src/ and generators/', () => {
-    // The requirement inventory (specs/requirements/) is data about the spec, not rules: it imports only its own model,
-    // and the reading policy (src/model/readings.ts) whose names its statements cite.
-    const inventory = (from: string, t: string) => from.startsWith('specs/requirements/') && (t.startsWith('specs/requirements/') || t === 'src/model/readings.ts');
-    const offending = [...graph].filter(([from]) => from.startsWith('specs/') && from !== 'specs/kit.ts')
-      .flatMap(([from, to]) => to.filter((t) => t !== 'specs/kit.ts' && !(from === 'specs/index.ts' && t.startsWith('specs/')) && !inventory(from, t)).map((t) => `${from} → ${t}`));
+  it('spec files import specs/kit.ts, their own section\'s support.ts and the shared fixtures (and fast-check); only the kit reaches into src/ and generators/', () => {
+    // A section's index.ts imports its groups, the registry the sections' index.ts. The requirement inventory
+    // (specs/requirements/) is data about the spec, not rules: it imports only its own model, and the reading policy
+    // (src/model/readings.ts) whose names its statements cite.
+    const sectionOf = (file: string) => /^specs\/([\d.]+)\//.exec(file)?.[1];
+    const allowed = (from: string, t: string): boolean => {
+      if (t === 'specs/kit.ts') return true;
+      if (from.startsWith('specs/requirements/')) return t.startsWith('specs/requirements/') || t === 'src/model/readings.ts';
+      if (from === 'specs/index.ts') return /^specs\/[\d.]+\/index\.ts$/.test(t);
+      if (from.startsWith('specs/fixtures/')) return t.startsWith('specs/fixtures/');
+      const own = sectionOf(from);
+      if (!own) return false;
+      if (from === `specs/${own}/index.ts`) return sectionOf(t) === own && t !== `specs/${own}/support.ts`;
+      return t === `specs/${own}/support.ts` || t.startsWith('specs/fixtures/');
+    };
+    const specFiles = [...graph].filter(([from]) => from.startsWith('specs/') && from !== 'specs/kit.ts');
+    expect(specFiles.length).toBeGreaterThan(60);
+    const offending = specFiles.flatMap(([from, to]) => to.filter((t) => !allowed(from, t)).map((t) => `${from} → ${t}`));
     expect(offending).toEqual([]);
     const foreign = [...packages].filter(([from]) => from.startsWith('specs/')).flatMap(([from, p]) => p.filter((x) => x !== 'fast-check').map((x) => `${from} → ${x}`));
     expect(foreign).toEqual([]);
+  });
+
+  it('holds every spec file in its place: a section directory, the shared fixtures, the inventory, or the registry and the kit', () => {
+    const misplaced = [...graph.keys()].filter((f) => f.startsWith('specs/') && !/^specs\/(index|kit)\.ts$|^specs\/(requirements|fixtures)\/|^specs\/[\d.]+\/[a-z-]+\.ts$/.test(f));
+    expect(misplaced).toEqual([]);
   });
 
   it('src/ and generators/ reach the rules only through the registries (specs/index.ts, specs/requirements/index.ts), from the entries (the command line, the vitest adapter) and src/docs', () => {

@@ -3,7 +3,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { allRules, SPEC_FILES } from '../../specs/index.js';
+import { allRules, SPEC_SECTIONS } from '../../specs/index.js';
 import { CAPABILITIES } from '../../src/model/target.js';
 
 const spec = readFileSync(new URL('../../specs/service.md', import.meta.url), 'utf8');
@@ -36,7 +36,32 @@ describe('rule registry', () => {
     }
   });
 
-  it('names each spec file after an existing section', () => {
-    for (const f of SPEC_FILES) expect(sections.has(f.section), f.section).toBe(true);
+  it('names each section directory after an existing section, in spec order', () => {
+    for (const s of SPEC_SECTIONS) expect(sections.has(s.section), s.section).toBe(true);
+    const numbers = SPEC_SECTIONS.map((s) => s.section.split('.').map(Number));
+    for (let i = 1; i < numbers.length; i += 1) {
+      const [a, b] = [numbers[i - 1]!, numbers[i]!];
+      expect(a[0]! < b[0]! || (a[0] === b[0] && (a[1] ?? 0) < (b[1] ?? 0)), `${SPEC_SECTIONS[i - 1]!.section} before ${SPEC_SECTIONS[i]!.section}`).toBe(true);
+    }
+  });
+
+  it('names the groups of a section with sub-headings after them', () => {
+    const subHeadings = new Map<string, string[]>();
+    let current = '';
+    for (const line of spec.split('\n')) {
+      const numbered = /^#{2,3} (\d+(?:\.\d+)*)\.? /.exec(line);
+      if (numbered) current = numbered[1]!;
+      else if (line.startsWith('#### ')) subHeadings.set(current, [...(subHeadings.get(current) ?? []), line.slice(5).trim()]);
+    }
+    for (const s of SPEC_SECTIONS) {
+      const headings = subHeadings.get(s.section);
+      if (!headings) continue;
+      for (const g of s.groups) expect(headings.concat(s.title), `§${s.section} group "${g.heading}"`).toContain(g.heading);
+    }
+  });
+
+  it('holds no group of a single rule (a lone rule joins the group it belongs with)', () => {
+    const lone = SPEC_SECTIONS.flatMap((s) => s.groups.filter((g) => g.rules.length < 2).map((g) => `§${s.section} ${g.heading}`));
+    expect(lone).toEqual([]);
   });
 });

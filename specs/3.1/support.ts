@@ -1,0 +1,43 @@
+/**
+ * What the rules of §3.1 share: fixtures, case tables and the makers of rule families.
+ */
+import {
+  accountRequest, credentialsOf, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
+} from '../kit.js';
+
+/** Parallel refresh exchanges of one token in the concurrency rule. */
+export const RACERS = 8;
+
+/** The parallel exchanges of one refresh token, kept for the steps after them. */
+export interface Race {
+  readonly first: TokenPair;
+  answers: readonly HttpResponse[];
+}
+
+/** A refresh of the winner's new refresh token; undefined when no exchange won (the race step judged that). */
+export async function winnerRefresh(t: RuleContext, answers: readonly HttpResponse[]): Promise<HttpResponse | undefined> {
+  const won = answers.find((r) => r.status >= 200 && r.status < 300 && tokenPairOf(r.text));
+  return won ? refreshTokens(t, tokensOf(won, 'the winning refresh exchange').refresh_token) : undefined;
+}
+
+/** An access token that works now (else Precondition: other rules judge that). */
+export async function workingAccess(t: RuleContext): Promise<TokenPair> {
+  const pair = await obtainTokens(t);
+  const res = await t.send(accountRequest(t.target, pair.access_token));
+  if (!isSuccess(res.status)) throw new Precondition(`a fresh access token was refused at /api/v4/account (status ${res.status})`);
+  return pair;
+}
+
+/**
+ * The integration installed again in the side account (its code exchange judged: §3.1 demands it succeed, issue 19 §4),
+ * the installation ended with `end`, then each credential of it in turn: the access token, the refresh token, the
+ * long-lived token.
+ */
+export function reinstallEndAndProbe(label: string, end: (t: RuleContext, accountId: number) => Promise<void>) {
+  return [
+    step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(end), [status(200), refreshTokenPresent]),
+    step<SideInstallation>(`${label}: the access token`, (t, s) => t.send(accountRequest(t.target, credentialsOf(s).pair.access_token)), [status(401)]),
+    step<SideInstallation>(`${label}: the refresh token`, (t, s) => refreshTokens(t, credentialsOf(s).pair.refresh_token), [status(400)]),
+    step<SideInstallation>(`${label}: the long-lived token`, (t, s) => t.send(accountRequest(t.target, credentialsOf(s).longLived.long_lived_token)), [status(401)]),
+  ];
+}

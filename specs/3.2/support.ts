@@ -1,0 +1,51 @@
+/**
+ * What the rules of §3.2 share: fixtures, case tables and the makers of rule families.
+ */
+import { ChatSession, isSuccess, type ParticipantBody, Precondition, type RuleContext, spareChannel } from '../kit.js';
+
+/** A conversation of the rule's own on its channel. */
+export interface OwnConversation {
+  readonly s: ChatSession;
+  readonly scope: string;
+  readonly conv: string;
+  readonly client: ParticipantBody;
+  /** Hooks seen while connected, for the step after the disconnect. */
+  hooksBefore: number;
+}
+
+export async function ownConversation(t: RuleContext): Promise<OwnConversation> {
+  const s = await spareChannel(t);
+  return { s, scope: await s.scope(), conv: s.conversationId(), client: s.client(), hooksBefore: 0 };
+}
+
+/** Two accounts' sessions on the configured channel and a message in A's conversation. */
+export interface TwoAccounts {
+  readonly a: ChatSession;
+  readonly b: ChatSession;
+  readonly scopes: readonly [string, string];
+  readonly conv: string;
+  readonly client: ParticipantBody;
+  readonly inA: string;
+  /** B's message in the same conversation_id, which A's history must not show. */
+  sentInB: string;
+}
+
+/** Disconnects the channel as a step the rule needs (the lifecycle rule judges the disconnect itself). */
+export async function mustDisconnect(s: ChatSession): Promise<void> {
+  const off = await s.disconnect();
+  if (!isSuccess(off.status)) throw new Precondition(`disconnect answered ${off.status}`);
+}
+
+export interface TwoAccountsConversation {
+  readonly a: ChatSession;
+  readonly b: ChatSession;
+  readonly conversationId: string;
+}
+
+export interface Disconnected {
+  readonly s: ChatSession;
+  readonly scopeId: string;
+  readonly conv: string;
+  /** Hooks of the scope while connected, after one account message. */
+  readonly before: number;
+}

@@ -1,0 +1,201 @@
+/**
+ * §4.3 Chat interface: Get chat history.
+ *
+ * §4.3 as a whole: a model-based property (random sequences of create chat / send / edit / import / delivery status /
+ * reaction / history against a model; the history always matches it), the order the target uses, and concurrency
+ * (parallel messages to one conversation each appear once).
+ *
+ * §4.3 "Get chat history": offset and limit that are not non-negative integers are invalid data (400); the page a GET
+ * without limit answers; timestamp and msec_timestamp are the message's send time in seconds and in milliseconds.
+ */
+import {
+  arrayAt, type ChatCommand, chatCommands, chatPaths, chatSession, countByClientId, defineGroup, emptyHistory, exchangeRule, fail, type Finding, type HistoryItem, historyItemsOf, type HttpResponse, matchesSchema, ModelMismatch, namedChatSequences, nonStrict, observed, observedPageSize, pageSize, pass, refusalChecks, refusedOrNoMessages, rule, runChatModel, sampleMessage, scenarioRule, sentTimeIs, step, sweepRule, sweepThenProperty,
+} from '../kit.js';
+import { chatIdOf, itemOf, type OneMessage, oneMessage, type QueryCase, BAD_QUERIES, FILL } from './support.js';
+import { SEND, HISTORY } from '../fixtures/chat.js';
+
+export default defineGroup({
+  heading: 'Get chat history',
+  rules: [
+    // ---- history
+    rule(
+      { id: 'chat.history.empty', title: 'History answers 204 for a chat that does not exist and for a chat without messages',
+        reading: '§4.3, §7: 204 when the chat does not exist or has no messages. 200 with an empty messages array is non_strict, and so is a 404 for a chat that does not exist; 200 with messages fails (C51).',
+        covers: ['4.3/Get chat history'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        await chatIdOf(s, conv);
+        return t.outcome([
+          ...t.check(await s.history(`no-such-${s.conversationId()}`), [emptyHistory('no chat')]),
+          ...t.check(await s.history(conv), [emptyHistory('no messages')]),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.history.fields', title: 'History elements carry the stated fields with their types, per message type',
+        reading: '"Empty values may be omitted": only fields the message has are required (file fields for a picture, location, contact).',
+        covers: ['timestamp', 'msec_timestamp', 'message[id]', 'message[client_id]', 'message[type]', 'message[text]', 'message[media]', 'message[file_name]', 'message[file_size]', 'message[location]', 'message[contact]'].map(HISTORY) },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const sent = [];
+        for (const type of ['text', 'picture', 'location', 'contact']) sent.push({ type, ...(await s.mustSend(s.payload(conv, client, { message: sampleMessage(type, type === 'text' ? 'hi' : '') }))) });
+        const items = await s.allHistory(conv, (i) => i.length >= 4);
+        const findings: Finding[] = [];
+        for (const m of sent) {
+          const item = itemOf(items, m.msgid);
+          const needs: Record<string, object> = {
+            text: { text: { type: 'string' } },
+            picture: { media: { type: 'string' }, file_name: { type: 'string' }, file_size: { type: 'integer' } },
+            location: { location: { type: 'object', required: ['lon', 'lat'] } },
+            contact: { contact: { type: 'object', required: ['name', 'phone'] } },
+          };
+          const schema = { type: 'object', required: ['timestamp', 'msec_timestamp', 'sender', 'message'], properties: {
+            timestamp: { type: 'integer' }, msec_timestamp: { type: 'integer' }, sender: { type: 'object', required: ['id'] },
+            message: { type: 'object', required: ['id', 'client_id', 'type', ...Object.keys(needs[m.type]!)], properties: { id: { type: 'string' }, client_id: { const: m.msgid }, type: { const: m.type }, ...needs[m.type] } },
+          } };
+          findings.push(item ? matchesSchema(`${m.type} element`, schema)({ status: 200, headers: {}, text: JSON.stringify(item), durationMs: 0 }) : fail(`${m.type} element`, 'missing from the history'));
+        }
+        return t.outcome(findings);
+      },
+    ),
+    rule(
+      { id: 'chat.history.pages', title: 'History pages (offset, limit) join exactly: every message once, none lost',
+        reading: 'offset counts records skipped from the start, limit the records per request. A page shorter than the limit while more exist (but not empty) is non_strict (C52): the reader goes on from where it ended.',
+        covers: [HISTORY('offset'), HISTORY('limit')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const sent: string[] = [];
+        for (let i = 0; i < 7; i += 1) sent.push((await s.mustSend(s.payload(conv, client, {}, Date.now() - 10_000 + i * 100))).msgid);
+        await s.allHistory(conv, (i) => i.length >= 7);
+        const first = await s.history(conv, { offset: 0, limit: 3 });
+        const pages = await s.readPages(conv, 3);
+        const counts = countByClientId(pages);
+        const lost = sent.filter((m) => !counts.has(m));
+        const twice = [...counts].filter(([, n]) => n > 1).map(([m]) => m);
+        return t.outcome([
+          ...t.check(first, [pageSize('first page', { max: 3, asked: 3, exist: 7 })]),
+          lost.length === 0 && twice.length === 0 && pages.length === 7 ? pass('pages', '7 messages over pages of 3') : fail('pages', `pages of 3 gave ${pages.length} items; lost ${lost.length}, repeated ${twice.length}`),
+        ]);
+      },
+    ),
+    rule(
+      { id: 'chat.history.by-chat-id', level: 'info', title: 'Whether history also answers for the chat-interface chat id in the path',
+        reading: 'The spec names the integration-side conversation_id; public clients put the chat-interface chat id there (docs/field-notes.md). Reported, not judged.', covers: ['4.3/Get chat history'] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const id = await chatIdOf(s, conv, client);
+        await s.mustSend(s.payload(conv, client));
+        const res = await s.history(id);
+        const n = (arrayAt(res, 'messages') ?? []).length;
+        return t.outcome([observed('chat id in the path', `answered ${res.status}${res.status === 200 ? ` with ${n} message(s)` : ''}`)]);
+      },
+    ),
+    rule(
+      { id: 'chat.history.media-group', level: 'info', title: 'Whether history elements of media messages carry media_group_id',
+        reading: 'media_group_id joins the parts of a message split into several attachments; the API has no way to send several attachments in one message, so this only records whether the field appears.', covers: [HISTORY('message[media_group_id]'), HISTORY('message[thumbnail]')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const sent = await s.mustSend(s.payload(conv, s.client(), { message: sampleMessage('picture') }));
+        const m = itemOf(await s.allHistory(conv, (i) => i.length >= 1), sent.msgid)?.message;
+        return t.outcome([observed('media_group_id', `${m?.media_group_id === undefined ? 'absent' : `present (${String(m.media_group_id)})`}; thumbnail ${m?.thumbnail === undefined ? 'absent' : 'present'}`)]);
+      },
+    ),
+    rule(
+      { id: 'chat.model.history', title: 'Random sequences of create chat, send, edit, import, status, react and history: the history always matches the model',
+        reading: 'Every message once, none lost, the latest edit shown, pages of any size joining exactly; delivery statuses and reactions change no history. A message may appear after a short delay ("accepted for processing"): reads poll for up to ~0.7 s.',
+        covers: [SEND('message'), SEND('msgid'), SEND('silent'), SEND('id'), HISTORY('offset'), HISTORY('limit'), HISTORY('message[id]'), HISTORY('message[client_id]'), HISTORY('message[text]'), '4.3/Create chat', '4.3/Update delivery status', '4.3/Reaction'] },
+      async (t) => {
+        const s = await chatSession(t);
+        await s.scope();
+        const orders = new Set<string>();
+        const check = async (cmds: Iterable<ChatCommand>) => {
+          try {
+            const departures = await runChatModel(s, cmds, orders);
+            return [pass('model', 'the history matched the model'), ...departures.map((d) => nonStrict('model', d))];
+          } catch (err) {
+            if (err instanceof ModelMismatch) return [fail('model', err.message)];
+            throw err;
+          }
+        };
+        return sweepThenProperty(t, { named: namedChatSequences(), check, cases: chatCommands(), what: 'named sequences' });
+      },
+    ),
+    rule(
+      { id: 'chat.model.order', level: 'info', title: 'The order in which history lists messages',
+        reading: 'The spec does not state the order of history. Reported, not judged: by message time, newest or oldest first, or another.',
+        covers: [HISTORY('timestamp'), HISTORY('msec_timestamp')] },
+      async (t) => {
+        const s = await chatSession(t);
+        const conv = s.conversationId();
+        const client = s.client();
+        const base = Date.now() - 60_000;
+        // Sent out of time order: the answer tells arrival order from message-time order.
+        const sent = [];
+        for (const offset of [2000, 0, 1000]) sent.push({ msgid: (await s.mustSend(s.payload(conv, client, {}, base + offset))).msgid, at: offset });
+        const items = await s.allHistory(conv, (i) => i.length >= 3);
+        const seen = items.map((i) => i.message?.client_id);
+        const byTime = [...sent].sort((a, b) => a.at - b.at).map((x) => x.msgid);
+        const order = seen.join() === byTime.join() ? 'by message time, oldest first'
+          : seen.join() === [...byTime].reverse().join() ? 'by message time, newest first'
+            : seen.join() === sent.map((x) => x.msgid).join() ? 'by arrival, oldest first'
+              : seen.join() === sent.map((x) => x.msgid).reverse().join() ? 'by arrival, newest first' : 'another order';
+        return t.outcome([observed('history order', order)]);
+      },
+    ),
+    sweepRule<QueryCase, HttpResponse, OneMessage>(
+      { id: 'chat.history.query-invalid', title: 'History with offset or limit negative or not an integer is refused with 400 and a JSON body; limit 0 is refused or answers none',
+        reading: '§4.3: offset and limit are int, and 400 when data is invalid. A negative, fractional or non-numeric value clamped or coerced and answered 2xx, or refused with another 4xx, is non_strict (wrong-type, C55). limit=0 asks for zero records per request: a 400 and an answer with no messages (204, or 200 with an empty array) both pass; another 4xx or a 200 with messages is non_strict. Only a breakage fails.',
+        covers: [HISTORY('offset'), HISTORY('limit')] },
+      {
+        setup: oneMessage,
+        named: BAD_QUERIES,
+        label: (c) => c.query,
+        send: async (_t, c, f) => f.s.send({ method: 'GET', path: `${chatPaths.history(await f.s.scope(), f.conv)}?${c.query}` }),
+        expect: (_t, c) => (c.zeroLimit ? [refusedOrNoMessages] : refusalChecks('wrong-type')),
+      },
+    ),
+    exchangeRule<HistoryItem[]>(
+      { id: 'chat.history.limit-default', level: 'info', title: `How many messages a history GET without limit answers for a chat of ${FILL} messages`,
+        reading: '§4.3 states the maximum of limit (50), not its default: the count is reported here; more than 50 in one answer fails chat.history.limit (C54).',
+        covers: [HISTORY('limit')] },
+      {
+        send: async (t) => {
+          const s = await chatSession(t);
+          const conv = s.conversationId();
+          const client = s.client();
+          const start = s.now().getTime() - FILL * 1000;
+          for (let i = 0; i < FILL; i += 1) await s.mustSend(s.payload(conv, client, {}, start + i * 1000));
+          const res = await s.history(conv);
+          return historyItemsOf(res);
+        },
+        expect: [observedPageSize(FILL)],
+      },
+    ),
+    scenarioRule<OneMessage & { readonly sent: { readonly timestamp: number; readonly msec_timestamp: number }; readonly receivedMs: number }>(
+      { id: 'chat.history.send-time', title: 'History timestamp and msec_timestamp are the time the message was sent with, in seconds and in milliseconds',
+        reading: '§4.3: timestamp (int) is the send time, msec_timestamp (int) the send time in milliseconds; the payload carries the message time in both units. The message is imported with a time an hour ago with a non-zero millisecond part, so a value in the wrong unit or rounded shows (failed); the receive time shown instead, in both units, is non_strict (C41).',
+        covers: [HISTORY('timestamp'), HISTORY('msec_timestamp'), '4.3/Send, edit or import a message/timestamp', '4.3/Send, edit or import a message/msec_timestamp'] },
+      {
+        setup: async (t) => {
+          const s = await chatSession(t);
+          const conv = s.conversationId();
+          const now = s.now().getTime();
+          const ms = now - 3_600_000 - 123;
+          const sent = { timestamp: Math.floor(ms / 1000), msec_timestamp: ms };
+          return { s, conv, msgid: (await s.mustSend(s.payload(conv, s.client(), { silent: true }, ms))).msgid, sent, receivedMs: now };
+        },
+        steps: [
+          step('history', (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 1), (_t, f) => [sentTimeIs(f.msgid, f.sent, f.receivedMs)]),
+        ],
+      },
+    ),
+  ],
+});

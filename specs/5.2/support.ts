@@ -1,0 +1,126 @@
+/**
+ * What the rules of §5.2 share: fixtures, case tables and the makers of rule families.
+ */
+import {
+  type ChatCall, chatPaths, type ChatRouteName, type ChatSession, chatSession, connectBody, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
+} from '../kit.js';
+
+export const SIGNED = ['5.2/Content-Type', '5.2/Date', '5.2/Content-MD5', '5.2/X-Signature'];
+
+/** The base request: connect (idempotent, always allowed), with a title so the body has letters to change. */
+export function connectCall(s: ChatSession): ChatCall {
+  return { method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId, { title: `Signed channel ${s.t.runId}` }) };
+}
+
+/** How one tamper is applied: what the signature covers versus what goes on the wire. */
+export function tamperOptions(s: ChatSession, call: ChatCall, tamper: Tamper): SendOptions {
+  const body = JSON.stringify(call.json);
+  switch (tamper.part) {
+    case 'method': return { sign: { method: tamper.signedAs } };
+    case 'body-byte': return { wire: { body: tamperBody(body, tamper.position, tamper.letter) } };
+    case 'content-md5': {
+      const real = contentMd5(body);
+      const md5 = tamper.variant === 'md5-of-other-body' ? contentMd5(`${body} `) : tamper.variant === 'empty-body-md5' ? EMPTY_MD5 : `${real.slice(0, -1)}${real.endsWith('0') ? '1' : '0'}`;
+      return { wire: { md5 } };
+    }
+    case 'content-type': return { wire: { contentType: tamper.sent } };
+    case 'date': return { wire: { date: rfc2822Date(new Date(s.now().getTime() + tamper.shiftSeconds * 1000)) } };
+    case 'path': {
+      const path = call.path;
+      const signedPath = tamper.signedPath === 'other-endpoint' ? chatPaths.disconnect(s.channel.channelId)
+        : tamper.signedPath === 'other-channel' ? chatPaths.connect(`${s.channel.channelId.slice(0, -4)}0000`)
+        : tamper.signedPath === 'prefix-dropped' ? path.replace('/v2/origin/custom', '')
+        : `${path}/`;
+      return { sign: { path: signedPath === path ? `${path}x` : signedPath } };
+    }
+    case 'secret': {
+      const secret = s.channel.secret;
+      return { secret: tamper.variant === 'other-secret' ? `${secret.split('').reverse().join('')}x` : tamper.variant === 'empty-secret' ? '' : `${secret.slice(0, -1)}${secret.endsWith('a') ? 'b' : 'a'}` };
+    }
+  }
+}
+
+export const WHAT: Record<TamperPart, string> = {
+  method: 'signed with another method than sent',
+  'body-byte': 'with one body byte changed after signing (Content-MD5 and X-Signature of the original)',
+  'content-md5': 'with a Content-MD5 that is not the MD5 of the body',
+  'content-type': 'with another Content-Type than signed',
+  date: 'with another Date than signed',
+  path: 'signed for another path (another endpoint, another channel, no /v2/origin/custom prefix, a trailing slash)',
+  secret: 'signed with a wrong secret',
+};
+
+export const READINGS: Partial<Record<TamperPart, string>> = {
+  'body-byte': 'The MD5 is over the received bytes (docs/field-notes.md); a letter inside a string value is changed so the body stays valid JSON and only the hash can catch it.',
+  path: 'The signed path includes /v2/origin/custom/... and excludes the query string (docs/field-notes.md).',
+  date: 'The sent Date is within the accepted window, so only the signature can catch it.',
+};
+
+export function tamperRule(part: TamperPart): RuleDraft {
+  const extra = READINGS[part];
+  return propertyRule<Tamper>(
+    { id: `chat.signature.tampered-${part}`, requires: [], title: `A chat request ${WHAT[part]} is refused with 403 and a JSON body`,
+      reading: `§5.2: an incorrect signature yields 403; §4.3: error responses carry application/json.${extra ? ` ${extra}` : ''}`, covers: SIGNED },
+    {
+      cases: () => TAMPERS[part],
+      send: async (t, tamper) => {
+        const s = await chatSession(t);
+        const call = connectCall(s);
+        return s.send(call, tamperOptions(s, call, tamper));
+      },
+      expect: [status(403), jsonContentType],
+    },
+  );
+}
+
+/** Whether a Date `skewS` seconds from the target clock is accepted. */
+export async function acceptsSkew(s: ChatSession, skewS: number): Promise<boolean> {
+  const res = await s.send(connectCall(s), { skewMs: skewS * 1000 });
+  return res.status === 200;
+}
+
+/** Largest accepted skew in one direction, by bisection over [0, 86400] s (17 probes at most). */
+export async function window(s: ChatSession, sign: 1 | -1): Promise<string> {
+  if (await acceptsSkew(s, sign * 86_400)) return 'accepted even a day off';
+  let lo = 0;
+  let hi = 86_400;
+  while (hi - lo > 5) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (await acceptsSkew(s, sign * mid)) lo = mid;
+    else hi = mid;
+  }
+  return `accepted up to about ${lo} s, refused from ${hi} s`;
+}
+
+export const ROUTE_TITLE: Record<ChatRouteName, string> = {
+  connect: 'connect (POST .../{channel_id}/connect)',
+  disconnect: 'disconnect (DELETE .../{channel_id}/disconnect)',
+  chats: 'create chat (POST .../{scope_id}/chats)',
+  message: 'send a message (POST .../{scope_id})',
+  status: 'delivery status (POST .../{scope_id}/{msgid}/delivery_status)',
+  history: 'history (GET .../{scope_id}/chats/{conversation_id}/history)',
+  typing: 'typing (POST .../{scope_id}/typing)',
+  react: 'reaction (POST .../{scope_id}/react)',
+};
+
+export function routeRule(route: ChatRouteName): RuleDraft {
+  return sweepRule<SignatureSpoil, HttpResponse, RouteFixture>(
+    { id: `chat.signature.route.${route}`, requires: routeRequires(route), ...(route === 'disconnect' ? { needs: ['second-channel' as const] } : {}),
+      title: `A ${ROUTE_TITLE[route]} whose signature is spoiled in any one way is refused with 403 and a JSON body`,
+      reading: '§4.3: 403 when the signature is incorrect, for every chat endpoint; §5.2: the four headers are carried by every chat request, X-Signature is HMAC-SHA1, Content-MD5 of a GET is the MD5 of the empty string. '
+        + 'A missing signed header is an incorrect signature (another 4xx is non_strict); a request without Date accepted is non_strict (C64: the spec lists Date among the headers but does not call a request without it incorrect), without X-Signature or Content-MD5 it fails. Each case spoils one thing of a request that is otherwise accepted.'
+        + (route === 'disconnect' ? ' On a channel of its own (the control API\'s, else CHANNEL_ID_2), so that a wrongly accepted disconnect cuts no other rule\'s channel.' : ''),
+      covers: SIGNED },
+    {
+      setup: (t) => routeFixture(t, route),
+      named: (_t, f) => spoilsFor(routeCall(route, f)),
+      label: (spoil) => SPOIL_WHAT[spoil],
+      send: async (_t, spoil, f) => {
+        const call = routeCall(route, f);
+        return f.session.send(call, spoilOptions(route, f, call, spoil));
+      },
+      expect: (_t, spoil) => (spoil === 'no-date' ? [refusalPreferred('no Date refused', 403), jsonContentTypeIfRefused] : [status(403), jsonContentType]),
+      what: 'every spoiled signature refused',
+    },
+  );
+}

@@ -1,0 +1,6 @@
+/**
+ * What the rules of §8 share: fixtures, case tables and the makers of rule families.
+ */
+
+
+

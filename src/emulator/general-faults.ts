@@ -1,6 +1,8 @@
 /**
- * The fault switches of the code every area shares: body parsing (./body.ts), the connection's client errors (./client-errors.ts) and the leak hook (./leak-faults.ts), each read here with `faults.isOn('<name>')` (test/faults/areas.test.ts checks it).
- * ./faults.ts assembles every area's table. Grouped by the statement they break, in the spec's order.
+ * The fault switches of the code every area shares: body parsing (./body.ts), the connection's client errors
+ * (./client-errors.ts) and the leak hook (./leak-faults.ts), each read here with `faults.isOn('<name>')`
+ * (test/faults/areas.test.ts checks it). ./faults.ts assembles every area's table. Grouped by the statement they
+ * break, in the spec's order.
  */
 import { defineFaults } from './switches.js';
 

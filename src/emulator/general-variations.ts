@@ -1,5 +1,6 @@
 /**
- * The allowed variations of the code every area shares: the answers on their way out (./answer-variations.ts) and the account API's address (./account-address.ts), each read here with `variations.isOn('<name>')`
+ * The allowed variations of the code every area shares: the answers on their way out (./answer-variations.ts) and the
+ * account API's address (./account-address.ts), each read here with `variations.isOn('<name>')`
  * (test/faults/areas.test.ts checks it). ./variations.ts assembles every area's table.
  */
 import { defineVariations } from './switches.js';

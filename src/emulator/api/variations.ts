@@ -1,6 +1,6 @@
 /**
- * The allowed variations of the account API's bearer check (./bearer.ts), each read here with `variations.isOn('<name>')`
- * (test/faults/areas.test.ts checks it). ../variations.ts assembles every area's table.
+ * The allowed variations of the account API's bearer check (./bearer.ts), each read here with
+ * `variations.isOn('<name>')` (test/faults/areas.test.ts checks it). ../variations.ts assembles every area's table.
  */
 import { defineVariations } from '../switches.js';
 

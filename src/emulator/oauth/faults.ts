@@ -1,5 +1,6 @@
 /**
- * The fault switches of access: the Allow and Deny redirects, the token exchange, the secret key, disconnects and deactivations (this folder), each read here with `faults.isOn('<name>')` (test/faults/areas.test.ts checks it).
+ * The fault switches of access: the Allow and Deny redirects, the token exchange, the secret key, disconnects and
+ * deactivations (this folder), each read here with `faults.isOn('<name>')` (test/faults/areas.test.ts checks it).
  * ../faults.ts assembles every area's table. Grouped by the statement they break, in the spec's order.
  */
 import { defineFaults } from '../switches.js';

@@ -1,6 +1,7 @@
 /**
- * The allowed variations of access: tokens, the token exchange, the redirect and the disconnect hook (this folder), each read here with `variations.isOn('<name>')`
- * (test/faults/areas.test.ts checks it). ../variations.ts assembles every area's table.
+ * The allowed variations of access: tokens, the token exchange, the redirect and the disconnect hook (this folder),
+ * each read here with `variations.isOn('<name>')` (test/faults/areas.test.ts checks it). ../variations.ts assembles
+ * every area's table.
  */
 import { defineVariations } from '../switches.js';
 

@@ -1,6 +1,7 @@
 /**
- * The fault switches of the access-granting page (./routes.ts), each read here with `faults.isOn('<name>')` (test/faults/areas.test.ts checks it).
- * ../faults.ts assembles every area's table. Grouped by the statement they break, in the spec's order.
+ * The fault switches of the access-granting page (./routes.ts), each read here with `faults.isOn('<name>')`
+ * (test/faults/areas.test.ts checks it). ../faults.ts assembles every area's table. Grouped by the statement they
+ * break, in the spec's order.
  */
 import { defineFaults } from '../switches.js';
 

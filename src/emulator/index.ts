@@ -10,8 +10,9 @@ import type { VariationSwitches } from './variations.js';
 import { signingKeys } from './oauth/jwt.js';
 import { buildEmulator } from './server.js';
 
-export { FAULTS, FaultSwitches, type FaultInfo, type FaultName } from './faults.js';
-export { VARIATIONS, VariationSwitches, type VariationInfo, type VariationName } from './variations.js';
+export { FAULTS, FaultSwitches, type FaultName } from './faults.js';
+export type { FaultInfo, VariationInfo } from './switches.js';
+export { VARIATIONS, VariationSwitches, type VariationName } from './variations.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */

@@ -233,10 +233,9 @@ describe('layering', () => {
   });
 
   it('gives each name of src/ and generators/ one home: only the entries re-export (the package\'s, the emulator\'s)', () => {
-    // The package's entries (package.json `exports`) and the emulator's front door. src/emulator/faults.ts keeps an
-    // unused alias until the emulator's fault tables are split by area (issue 22 part 4). specs/ has its own doors
+    // The package's entries (package.json `exports`) and the emulator's front door. specs/ has its own doors
     // (specs/kit.ts, specs/requirements/index.ts), held by the tests above.
-    const entries = ['src/sandbox.ts', 'src/hook/index.ts', 'src/emulator/index.ts', 'src/emulator/faults.ts'];
+    const entries = ['src/sandbox.ts', 'src/hook/index.ts', 'src/emulator/index.ts'];
     const offending = [...graph.keys()].filter((file) => !file.startsWith('specs/') && !entries.includes(file))
       .flatMap((file) => reExportsOf(readFileSync(join(ROOT, file), 'utf8')).map((names) => `${file}: ${names}`));
     expect(offending).toEqual([]);

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
-import { VARIATIONS, type VariationInfo } from '../../src/emulator/variations.js';
+import { VARIATIONS } from '../../src/emulator/variations.js';
+import type { VariationInfo } from '../../src/emulator/switches.js';
 import { PROFILE_RUNS } from '../../src/cli/run-options.js';
 import type { Report } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';

@@ -18,8 +18,6 @@ import { LISTS_FAULTS } from './lists/faults.js';
 import { OAUTH_FAULTS } from './oauth/faults.js';
 import { PAGE_FAULTS } from './page/faults.js';
 
-export type { FaultInfo } from './switches.js';
-export { UnknownSwitchError as UnknownFaultError } from './switches.js';
 
 export interface FaultArea {
   /** The table's file, relative to src/emulator; its folder holds the code that reads each of its faults. */

@@ -19,7 +19,6 @@ import { LISTS_VARIATIONS } from './lists/variations.js';
 import { OAUTH_VARIATIONS } from './oauth/variations.js';
 import { PAGE_VARIATIONS } from './page/variations.js';
 
-export type { VariationInfo } from './switches.js';
 
 export interface VariationArea {
   /** The table's file, relative to src/emulator; its folder holds the code that reads each of its variations. */

@@ -112,8 +112,6 @@ export function defineGroup(group: { readonly heading: string; readonly defaults
   return { heading: group.heading, defaults: group.defaults ?? {}, rules: group.rules };
 }
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
-
 /**
  * A section owns its rules (as h2spec's NewTestGroup("6.5", ...) with AddTestGroup passing Strict down): each rule gets
  * the section, and the level, requires and needs of its group, else of its section, unless it states its own. A rule

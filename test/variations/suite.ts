@@ -4,7 +4,7 @@
  * allows. The quick profile's case count: a variation changes
  * behaviour for every case alike, so more cases would only repeat the same observation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
 import { VARIATIONS } from '../../src/emulator/variations.js';
 import type { VariationInfo } from '../../src/emulator/switches.js';

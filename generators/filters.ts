@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import qs from 'qs';
-import type { RecordView } from '../src/checks/filter-meaning.js';
+import type { RecordView } from '../src/protocol/answers.js';
 import {
   describeFilter, encodeFilter, ENCODINGS, LIST_MULTIPLE, LIST_RANGE, RANGE_CF_TYPES, type CfType, type Clause, type Encoding, type ListName, type Scalar,
 } from '../src/protocol/filters.js';

@@ -14,7 +14,9 @@ export type * from '../src/model/control.js';
 export type * from '../src/model/http.js';
 export { isSuccess } from '../src/model/http.js';
 export type * from '../src/model/target.js';
-export { ControlError } from '../src/errors.js';
+export { CAPABILITIES } from '../src/model/target.js';
+export type * from '../src/model/needs.js';
+export { ControlError, Precondition, SkipRule } from '../src/errors.js';
 
 // named checks
 export * from '../src/checks/status.js';
@@ -47,7 +49,8 @@ export * from '../src/checks/chat-stored.js';
 export * from '../src/checks/outgoing-hook.js';
 export * from '../src/checks/field-cases.js';
 
-// requests and steps
+// requests, the answers' shapes, and steps
+export type * from '../src/protocol/answers.js';
 export * from '../src/protocol/oauth.js';
 export * from '../src/protocol/chat.js';
 export * from '../src/protocol/chat-signature.js';
@@ -87,6 +90,7 @@ export * from '../src/steps/hook-count.js';
 export * from '../src/steps/chat-stored.js';
 export * from '../src/steps/time-window.js';
 export * from '../src/steps/outgoing-hooks.js';
+export * from '../src/steps/chat-model.js';
 
 // generators
 export * from '../generators/token-requests.js';
@@ -95,7 +99,6 @@ export * from '../generators/bearer-tokens.js';
 export * from '../generators/unsigned-jwt.js';
 export * from '../generators/oauth-state.js';
 export * from '../generators/chat-requests.js';
-export * from '../generators/chat-model.js';
 export * from '../generators/filters.js';
 export * from '../generators/chat-http.js';
 export * from '../generators/invalid-utf8.js';

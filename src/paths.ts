@@ -15,5 +15,8 @@ export function kitPath(...segments: string[]): string {
   return join(KIT_ROOT, ...segments);
 }
 
+/** The spec the suite is built from (a copy of ../shared/spec/service.md kept equal by a test). */
+export const SPEC_PATH = kitPath('specs', 'service.md');
+
 /** The kit's own name and version, as package.json has them. */
 export const KIT_PACKAGE = JSON.parse(readFileSync(kitPath('package.json'), 'utf8')) as { readonly name: string; readonly version: string };

@@ -10,7 +10,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
-import type { RunResource } from '../runner/resources.js';
+import type { RunResource } from '../model/context.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 

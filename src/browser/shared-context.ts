@@ -9,7 +9,7 @@
  * login for the run.
  */
 import type { APIResponse, BrowserContext, Page, Request, Route } from 'playwright-core';
-import type { RunResource } from '../runner/resources.js';
+import type { RunResource } from '../model/context.js';
 import type { SharedBrowser } from './launch.js';
 
 /** The session a rule's pages start with: the run's shared login, or none at all. */

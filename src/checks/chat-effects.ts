@@ -4,7 +4,12 @@
  */
 import type { Judge } from '../model/check.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
-import type { EffectCounts } from '../steps/chat-effects.js';
+
+/** The unsorted leads and notifications one conversation has caused so far (control API; src/steps/chat-effects.ts). */
+export interface EffectCounts {
+  readonly leads: number;
+  readonly notifications: number;
+}
 
 export function leadsAre(n: number): Judge<EffectCounts> {
   return (c) => (c.leads === n ? pass('unsorted leads', `${n}`) : fail('unsorted leads', `expected ${n} unsorted lead(s) for the conversation, observed ${c.leads}`));

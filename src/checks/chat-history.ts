@@ -9,7 +9,7 @@ import { isSuccess } from '../model/http.js';
 import { arrayAt } from './fields.js';
 import { parseJson, showsValue } from './json.js';
 import { status } from './status.js';
-import type { HistoryItem } from '../steps/chat.js';
+import type { HistoryItem } from '../protocol/answers.js';
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
 

@@ -6,7 +6,7 @@ import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import { parseJson } from './json.js';
-import type { HistoryItem } from '../steps/chat.js';
+import type { ConversationView, HistoryItem } from '../protocol/answers.js';
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
 
@@ -54,13 +54,6 @@ export const observedDuplicate: Judge<DuplicateSeen> = (o) => {
   const which = texts.length === 1 ? (texts[0] === o.texts[0] ? 'the first text' : texts[0] === o.texts[1] ? 'the second text' : `the text ${show(texts[0])}`) : `texts ${show(texts)}`;
   return observed('duplicate msgid', `answered ${o.first} then ${o.second}; the history holds ${held.length} element(s) under the msgid (${which})`);
 };
-
-/** A conversation of one chat as the control API shows it (GET /_control/chat/conversations). */
-export interface ConversationView {
-  readonly kind: string;
-  readonly post_id?: string;
-  readonly message_count: number;
-}
 
 /** One post conversation holds the post's comments: exactly one conversation for the post, with `count` messages. */
 export function postConversationHolds(postId: string, count: number): Judge<readonly ConversationView[]> {

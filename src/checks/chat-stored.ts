@@ -7,35 +7,7 @@ import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, observed, pass } from '../model/outcome.js';
 import { shown, valueAt } from './fields.js';
-
-/** A participant as the account keeps it: `id` on the chat-interface side, `client_id` on the integration side. */
-export interface StoredParticipant {
-  readonly id?: string;
-  readonly client_id?: string;
-  readonly name?: string;
-}
-
-/** A quoted or forwarded message as stored (§2.11). */
-export interface StoredQuoteView {
-  readonly id?: string;
-  readonly msgid?: string;
-  readonly type?: string;
-  readonly text?: string;
-  readonly timestamp?: number;
-  readonly msec_timestamp?: number;
-  readonly sender?: StoredParticipant;
-}
-
-export interface StoredPreviewView {
-  readonly source?: string;
-  readonly url?: string;
-}
-
-/** A shared post as stored (§2.8): the preview the account kept, or null. */
-export interface StoredSharedPostView {
-  readonly url?: string;
-  readonly preview?: StoredPreviewView | null;
-}
+import type { StoredParticipant, StoredQuoteView, StoredSharedPostView } from '../protocol/answers.js';
 
 /** An observation made by sending a request: its answer, and what was read back after it. */
 export interface Answered {

@@ -4,6 +4,7 @@
 import { fail, nonStrict, pass } from '../model/outcome.js';
 import { parseJson } from './json.js';
 import type { Check, Judge } from '../model/check.js';
+import type { HistoryItem } from '../protocol/answers.js';
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 80) ?? String(v));
 
@@ -96,13 +97,8 @@ export function editAnswer(expect: NewMessageExpectation): Check {
   return (res) => (body(res)?.new_message === undefined ? pass('new_message', 'the edit answered without new_message (allowed)') : judge(res));
 }
 
-/** A history item as far as the checks read it: the integration-side id of its message. */
-export interface HistoryItemView {
-  readonly message?: { readonly client_id?: unknown };
-}
-
 /** How often each integration-side message id appears in a history. */
-export function countByClientId(items: readonly HistoryItemView[]): Map<string, number> {
+export function countByClientId(items: readonly HistoryItem[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const i of items) {
     const id = i.message?.client_id;
@@ -112,7 +108,7 @@ export function countByClientId(items: readonly HistoryItemView[]): Map<string, 
 }
 
 /** A history holds each of `once` exactly once and none of `none` (one account's history untouched by another's). */
-export function historyHolds(label: string, expect: { readonly once: readonly string[]; readonly none: readonly string[] }): Judge<readonly HistoryItemView[]> {
+export function historyHolds(label: string, expect: { readonly once: readonly string[]; readonly none: readonly string[] }): Judge<readonly HistoryItem[]> {
   return (items) => {
     const counts = countByClientId(items);
     const problems = [

@@ -11,16 +11,8 @@ import type { Finding } from '../model/outcome.js';
 import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import { isSuccess } from '../model/http.js';
 import { briefBody } from './status.js';
+import type { RecordView } from '../protocol/answers.js';
 import { describeFilter, ENUM_CF_TYPES, TEXT_CF_TYPES, type Clause, type Scalar } from '../protocol/filters.js';
-
-export interface CfValueView { readonly field_id?: unknown; readonly field_type?: unknown; readonly values?: readonly { readonly value?: unknown; readonly enum_id?: unknown }[] }
-
-/** A record as a list returns it; every field may be missing on a live target. */
-export interface RecordView {
-  readonly id: number;
-  readonly [field: string]: unknown;
-  readonly custom_fields_values?: readonly CfValueView[] | null;
-}
 
 export type Reading = 'loose' | 'strict';
 

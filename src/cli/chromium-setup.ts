@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { chromiumGap } from '../browser/launch.js';
 import { kitPath } from '../paths.js';
-import type { TargetConfig } from '../targets/config.js';
+import type { TargetConfig } from '../model/target.js';
 
 export const INSTALL_COMMAND = 'sudo apt-get install -y chromium';
 const INSTALL_SCRIPT = kitPath('scripts', 'ensure-chromium.sh');

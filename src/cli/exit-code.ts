@@ -3,7 +3,7 @@
  * `should` either); against a baseline, only regressions count, and the comparison is printed.
  */
 import type { Report } from '../model/result.js';
-import type { Comparison } from '../runner/baseline.js';
+import type { Comparison } from '../report/baseline.js';
 
 export function exitCode(report: Report, options: { strict: boolean; comparison?: Comparison }, err: NodeJS.WritableStream = process.stderr): number {
   const counts = (level: string) => level === 'must' || (options.strict && level === 'should');

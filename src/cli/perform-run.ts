@@ -4,15 +4,15 @@
  */
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
-import { writeReports } from '../report/index.js';
+import { writeReports } from '../report/write.js';
 import { FAILING_FAULTS } from '../emulator/faults.js';
 import type { Rule } from '../model/rule.js';
-import { compareWithBaseline, type Comparison } from '../runner/baseline.js';
+import { compareWithBaseline, type Comparison } from '../report/baseline.js';
 import { planBudget, type BudgetPlan } from '../runner/budget.js';
 import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
 import { countsKey, keepDurations, keepRequestCounts, lastDurations, lastRequestCounts } from '../runner/durations.js';
 import { inRuleOrder, runOrder, skipReason } from '../runner/select.js';
-import type { TargetConfig } from '../targets/config.js';
+import type { TargetConfig } from '../model/target.js';
 import { planSupply, type SupplyPlan } from '../needs/plan.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
 import { targetFromEnv } from '../targets/from-env.js';

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
-import { readReport } from '../report/index.js';
+import { readReport } from '../report/json.js';
 import { parseBudget } from '../runner/budget.js';
 import { randomSeed } from '../runner/seed.js';
 import { parseShard, selector, type Shard } from '../runner/select.js';

@@ -12,7 +12,7 @@ import {
 import { NONE } from '../model/readings.js';
 import { FAILING_FAULTS } from '../emulator/faults.js';
 import { compareSections } from '../report/sections.js';
-import { SPEC_PATH } from './spec-tables.js';
+import { SPEC_PATH } from '../paths.js';
 
 /** Section number → heading text, from the spec's own headings; `0` is the preamble before §1. */
 export function specSectionTitles(text = readFileSync(SPEC_PATH, 'utf8')): Map<string, string> {

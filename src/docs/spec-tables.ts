@@ -3,9 +3,7 @@
  * traceability tables are generated from the spec's own rows and the rules' `covers` keys, never typed by hand.
  */
 import { readFileSync } from 'node:fs';
-import { kitPath } from '../paths.js';
-
-export const SPEC_PATH = kitPath('specs', 'service.md');
+import { SPEC_PATH } from '../paths.js';
 
 export interface SpecRow {
   /**

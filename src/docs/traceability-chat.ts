@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { allRules } from '../../specs/index.js';
 import type { Rule } from '../model/rule.js';
-import { SPEC_PATH, specRows, type SpecRow } from './spec-tables.js';
+import { SPEC_PATH } from '../paths.js';
+import { specRows, type SpecRow } from './spec-tables.js';
 
 export const CHAT_OBJECT_SECTIONS = ['2.4', '2.5', '2.6', '2.7', '2.8', '2.9', '2.10', '2.11'] as const;
 const STATE_SECTIONS = ['3.2', '3.3', '5.2'] as const;

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { VariationSwitches } from './variations.js';
-import { CHAT_PREFIX } from './chat/routes.js';
+import { CHAT_PREFIX } from './chat/http.js';
 
 const SLOW_ANSWER_MS = 12_000;
 

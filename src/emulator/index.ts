@@ -3,15 +3,16 @@
  * `env()` describes it with the docs/design.md §4 keys so a remote run can target it like any other server.
  */
 import type { AddressInfo } from 'node:net';
-import { EMULATOR_EFFECT_WINDOW_MS } from '../model/target.js';
+import { EMULATOR_EFFECT_WINDOW_MS } from '../effect-window.js';
 import { accountPath } from './account-address.js';
 import type { FaultSwitches } from './faults.js';
 import type { VariationSwitches } from './variations.js';
 import { signingKeys } from './oauth/jwt.js';
 import { buildEmulator } from './server.js';
 
-export { FAULTS, FaultSwitches, type FaultInfo, type FaultName } from './faults.js';
-export { VARIATIONS, VariationSwitches, type VariationInfo, type VariationName } from './variations.js';
+export { FAULTS, FaultSwitches, type FaultName } from './faults.js';
+export type { FaultInfo, VariationInfo } from './switches.js';
+export { VARIATIONS, VariationSwitches, type VariationName } from './variations.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from './context.js';
-import { CHAT_PREFIX } from './chat/routes.js';
+import { CHAT_PREFIX } from './chat/http.js';
 
 
 export function installLeakFaults(app: FastifyInstance, ctx: EmulatorContext): void {

@@ -2,8 +2,44 @@
  * A set of named behaviour switches of one emulator instance: the fault switches (src/emulator/faults.ts, behaviours
  * the spec forbids, each proving rules can fail) and the variation switches (src/emulator/variations.ts, behaviours
  * the spec allows, each proving rules do not fail a correct server). Both are switched the same way: at start, through
- * the running emulator, or through the control API; a control reset returns to the set given at start.
+ * the running emulator, or through the control API; a control reset returns to the set given at start. Each emulator
+ * area declares its rows beside the code that reads them (<area>/faults.ts, <area>/variations.ts).
  */
+
+export interface FaultInfo {
+  readonly name: string;
+  readonly description: string;
+  /** Rule ids that fail (or, for `info` rules, report differently) when this fault alone is on. */
+  readonly caughtBy: readonly string[];
+  /**
+   * `non_strict` for a departure the reading judges a lesser one (docs/verdicts.md): the rules name it non_strict
+   * instead of failing. Such a fault does not count as the fault that proves a rule can fail.
+   */
+  readonly verdict?: 'non_strict';
+}
+
+export interface VariationInfo {
+  readonly name: string;
+  /** What the emulator does differently when it is on. */
+  readonly description: string;
+  /** Why a correct server may do it: the reading (docs/verdicts.md) and the spec's words it rests on. */
+  readonly basis: string;
+  /**
+   * How the suite must run to judge it truthfully: `fullWindows` lifts the embedded emulator's 1 s cap on effect
+   * windows, for a variation whose effects come late (a real service's are not instant).
+   */
+  readonly run?: { readonly fullWindows?: boolean };
+  /**
+   * The rules that can observe it, as an `--only` selection (`chat.*`): those that call the endpoints it changes.
+   * A variation of the chat interface cannot reach a rule that never calls it, so `test/variations/` runs only these;
+   * without a scope, the whole suite.
+   */
+  readonly scope?: string;
+}
+
+/** Keeps each row's literal type, so that the names of all tables form one union (FaultName, VariationName). */
+export const defineFaults = <const T extends readonly FaultInfo[]>(list: T): T => list;
+export const defineVariations = <const T extends readonly VariationInfo[]>(list: T): T => list;
 
 export class UnknownSwitchError extends Error {
   readonly code = 'ERR_UNKNOWN_SWITCH';

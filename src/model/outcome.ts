@@ -48,9 +48,3 @@ export const pass = (check: string, detail = ''): Finding => ({ check, verdict: 
 export const fail = (check: string, detail: string): Finding => ({ check, verdict: 'failed', detail });
 export const nonStrict = (check: string, detail: string): Finding => ({ check, verdict: 'non_strict', detail });
 export const observed = (check: string, detail: string): Finding => ({ check, verdict: 'informational', detail });
-
-/**
- * How a rule ends without a verdict on its point: `SkipRule` (skipped, with the reason) and `Precondition` (errored: a
- * step before the observation did not work). Defined with the kit's other errors, src/errors.ts.
- */
-export { Precondition, SkipRule } from '../errors.js';

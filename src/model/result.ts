@@ -1,7 +1,8 @@
 /**
  * What a run produces: the report.json contract of docs/design.md §6. Field names never change meaning.
  */
-import type { Capability, Level } from './rule.js';
+import type { Level } from './rule.js';
+import type { Capability } from './target.js';
 import type { Finding, PropertyRun, Verdict } from './outcome.js';
 
 /** One HTTP exchange as recorded by the runner, secrets already masked. */

@@ -11,8 +11,6 @@ import type { Capability } from './target.js';
 /** `must`: stated by the spec (or RFC 6749/6750 where it relies on them); `should`: robustness; `info`: left open. */
 export type Level = 'must' | 'should' | 'info';
 
-export { CAPABILITIES, type Capability } from './target.js';
-export type { Need, NeedSource } from './needs.js';
 
 /**
  * How a rule was built. Everything but `closure` is a declarative builder: what is sent and which named checks judge
@@ -113,8 +111,6 @@ export type SpecFile = SpecSection;
 export function defineGroup(group: { readonly heading: string; readonly defaults?: Defaults; readonly rules: readonly RuleDraft[] }): SpecGroup {
   return { heading: group.heading, defaults: group.defaults ?? {}, rules: group.rules };
 }
-
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /**
  * A section owns its rules (as h2spec's NewTestGroup("6.5", ...) with AddTestGroup passing Strict down): each rule gets

@@ -63,14 +63,6 @@ export function secretCredentials(c: Credentials): readonly (string | undefined)
   return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword, c.secondClient?.clientSecret, c.v1ChannelSecret];
 }
 
-/**
- * The emulator acts before it answers (it delivers the disconnect hook and stores a message before the request that
- * caused them returns), so an effect it has not shown within this much time will not come: watching the full window
- * would only slow the fault tests, where every effect-watching rule sees its effect missing. The embedded emulator's
- * cap, and the EFFECT_WINDOW_MS the standalone emulator prints.
- */
-export const EMULATOR_EFFECT_WINDOW_MS = 1_000;
-
 export interface TargetConfig {
   readonly kind: TargetKind;
   /** `{base_url}`: serves /oauth2/access_token and /api/v4. No trailing slash. */
@@ -98,7 +90,7 @@ export interface TargetConfig {
   readonly sandbox?: TargetConfig;
   /**
    * The longest the kit watches for an asynchronous effect (a hook, a message showing in a history), in milliseconds,
-   * whatever window a rule asks for. Unset: the rule's own window on a remote target, and EMULATOR_EFFECT_WINDOW_MS
+   * whatever window a rule asks for. Unset: the rule's own window on a remote target, and EMULATOR_EFFECT_WINDOW_MS (src/effect-window.ts)
    * on the embedded emulator, whose effects happen before its answer (docs/verdicts.md).
    */
   readonly effectWindowMs?: number;

@@ -12,7 +12,8 @@ import { realTimeProvider } from './providers/real-time.js';
 import { settingsProvider } from './providers/settings.js';
 import { tokenStoreProvider } from './providers/token-store.js';
 import type { Offer, Provider } from './providers/types.js';
-import { SupplyPlan, type RuleNeeds } from './plan.js';
+import type { RuleNeeds } from './catalogue.js';
+import { SupplyPlan } from './plan.js';
 
 /** One provider per source. */
 export const PROVIDERS: Readonly<Record<NeedSource, Provider>> = {

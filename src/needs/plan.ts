@@ -10,8 +10,6 @@ import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
 import { CATALOGUE, OR_CONTROL, type NeedRow, type RuleNeeds } from './catalogue.js';
 
-export type { RuleNeeds };
-
 /** How long a soak run may wait for one rule: the longest real-time check (a code 21 minutes old) and a margin. */
 export const SOAK_WINDOW_SECONDS = 22 * 60;
 

@@ -4,6 +4,7 @@
 import { stringify } from 'qs';
 import type { TargetConfig } from '../model/target.js';
 import type { HttpRequest } from '../model/http.js';
+import type { TokenPair } from './answers.js';
 
 /** A token request body: field values are usually strings, but invalid cases put any JSON value there. */
 export type TokenFields = Record<string, unknown>;
@@ -65,12 +66,6 @@ export function accountRequest(target: TargetConfig, bearer: string | undefined,
 }
 
 /** The token pair of a 200 token response, when the body has one. */
-export interface TokenPair {
-  readonly access_token: string;
-  readonly refresh_token: string;
-  readonly [field: string]: unknown;
-}
-
 export function tokenPairOf(text: string): TokenPair | undefined {
   try {
     const body = JSON.parse(text) as Partial<TokenPair>;

@@ -2,10 +2,7 @@
  * Merging reports of several runs (shards, re-runs) into one: a pure function for the `merge` command.
  */
 import { summarize, type Report, type RuleResult } from '../model/result.js';
-
 import { MergeError } from '../errors.js';
-
-export { MergeError };
 
 /**
  * Concatenates the results of `reports`, one result per rule id (the non-skipped one when an id appears more than

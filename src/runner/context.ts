@@ -18,9 +18,6 @@ import { effectWindowMs, poll } from './effects.js';
 import type { Recorder } from './recorder.js';
 import type { RunResources } from './resources.js';
 
-/** Code outside src/model that still names the context by its old home (src/steps/browser.ts) gets the interface. */
-export type { RuleContext };
-
 export interface RunContextOptions {
   readonly rule: Rule;
   readonly target: TargetConfig;

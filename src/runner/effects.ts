@@ -3,7 +3,8 @@
  * interval that grows a little, and the window a rule asks for, capped by what the target says of itself.
  */
 import type { Observed } from '../model/context.js';
-import { EMULATOR_EFFECT_WINDOW_MS, type TargetConfig } from '../model/target.js';
+import type { TargetConfig } from '../model/target.js';
+import { EMULATOR_EFFECT_WINDOW_MS } from '../effect-window.js';
 
 const FIRST_INTERVAL_MS = 25;
 const GROWTH = 1.5;

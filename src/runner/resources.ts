@@ -4,8 +4,6 @@
  */
 import type { RunResource } from '../model/context.js';
 
-export type { RunResource };
-
 export class RunResources {
   readonly #items = new Map<string, Promise<RunResource>>();
 

@@ -8,8 +8,8 @@
 import type { Page, Route } from 'playwright-core';
 import { SharedBrowser } from '../browser/launch.js';
 import { originsOf, SharedContext, type SessionKind, type TargetRouteOptions } from '../browser/shared-context.js';
-import { Precondition } from '../runner/precondition.js';
-import type { RuleContext } from '../runner/context.js';
+import { Precondition } from '../errors.js';
+import type { RuleContext } from '../model/context.js';
 
 /** Generous: a loaded CI machine can take seconds per navigation; no rule waits this long when the page works. */
 const STEP_TIMEOUT_MS = 15_000;

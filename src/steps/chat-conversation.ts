@@ -6,8 +6,7 @@
 import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
 import type { SentAndRead } from '../checks/chat-history.js';
-import type { ConversationView } from '../checks/chat-records.js';
-import type { StoredParticipant, StoredQuoteView, StoredSharedPostView } from '../checks/chat-stored.js';
+import type { ConversationView, StoredParticipant, StoredQuoteView, StoredSharedPostView } from '../protocol/answers.js';
 import type { RuleContext } from '../model/context.js';
 import { ControlError, Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';

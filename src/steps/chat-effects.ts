@@ -4,11 +4,7 @@
  */
 import { chatHookCount, HISTORY_WINDOW_MS, type ChatSession } from './chat.js';
 import { HOOK_WINDOW_MS } from './lifecycle.js';
-
-export interface EffectCounts {
-  readonly leads: number;
-  readonly notifications: number;
-}
+import type { EffectCounts } from '../checks/chat-effects.js';
 
 export async function effectCounts(s: ChatSession, conversationId: string): Promise<EffectCounts> {
   const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conversationId)}`;

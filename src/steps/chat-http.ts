@@ -5,7 +5,8 @@
  */
 import { sampleMessage } from '../protocol/chat.js';
 import type { NameRoundTrip, RoundTrip } from '../checks/chat-http.js';
-import type { ChatSession, HistoryItem } from './chat.js';
+import type { HistoryItem } from '../protocol/answers.js';
+import type { ChatSession } from './chat.js';
 
 /** The history item of the message sent with `msgid`, once the history holds it (or after the window, none). */
 async function itemOf(s: ChatSession, conversationId: string, msgid: string): Promise<HistoryItem | undefined> {

@@ -10,7 +10,8 @@ import { Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import { editMessageBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
-import { accountMessage, type ChatSession, type HistoryItem } from './chat.js';
+import type { HistoryItem } from '../protocol/answers.js';
+import { accountMessage, type ChatSession } from './chat.js';
 import type { Conversation } from './chat-conversation.js';
 import { HOOK_WINDOW_MS } from './lifecycle.js';
 

@@ -7,15 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import { briefBody } from '../checks/status.js';
 import { parseJson } from '../checks/json.js';
-import { SkipRule } from '../model/outcome.js';
 import {
   chatPaths, chatRequest, connectBody, createChatBody, newMessageBody, sampleMessage,
   type ChatCall, type MessagePayload, type OnWire, type ParticipantBody, type SignAs,
 } from '../protocol/chat.js';
 import type { RuleContext } from '../model/context.js';
-import { ControlError, Precondition } from '../errors.js';
+import { ControlError, Precondition, SkipRule } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
+import type { HistoryItem } from '../protocol/answers.js';
 
 /** How long a message accepted for processing may take to show in the history (docs/verdicts.md). */
 export const HISTORY_WINDOW_MS = 15_000;
@@ -36,15 +36,6 @@ export interface SendOptions {
   readonly skewMs?: number;
   /** Sign with another channel's secret (or a wrong one). */
   readonly secret?: string;
-}
-
-/** History element, as §4.3 "Get chat history" lists it; extra fields are allowed. */
-export interface HistoryItem {
-  timestamp?: number;
-  msec_timestamp?: number;
-  sender?: { id?: string; client_id?: string; name?: string; [k: string]: unknown };
-  receiver?: { id?: string; client_id?: string; name?: string; [k: string]: unknown };
-  message?: { id?: string; client_id?: string; type?: string; text?: string; media_group_id?: string; [k: string]: unknown };
 }
 
 /** The channel of the target's settings (CHANNEL_ID, CHANNEL_SECRET, CHAT_ACCOUNT_ID), or skipped with the reason. */

@@ -3,7 +3,8 @@
  * target shows without a filter, or the control API's ground truth) and the judging of one filtered fetch.
  */
 import fc from 'fast-check';
-import { combinedOtherwise, type Combination, noneMissing, returnedSatisfy, subsetOf, satisfies, type RecordView } from '../checks/filter-meaning.js';
+import { combinedOtherwise, type Combination, noneMissing, returnedSatisfy, subsetOf, satisfies } from '../checks/filter-meaning.js';
+import type { RecordView } from '../protocol/answers.js';
 import type { Finding } from '../model/outcome.js';
 import { fail, pass } from '../model/outcome.js';
 import { describeFilter, LISTS, type Clause, type ListName } from '../protocol/filters.js';

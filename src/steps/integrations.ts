@@ -7,7 +7,8 @@
  */
 import type { RuleContext } from '../model/context.js';
 import type { ClientRegistration } from '../model/target.js';
-import { codeGrant, type TokenEndpoint, type TokenPair } from '../protocol/oauth.js';
+import type { TokenPair } from '../protocol/answers.js';
+import { codeGrant, type TokenEndpoint } from '../protocol/oauth.js';
 import { freshCode } from './live-code.js';
 import { exchange, tokensOf } from './oauth.js';
 

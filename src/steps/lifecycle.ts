@@ -10,7 +10,7 @@ import type { HttpResponse } from '../model/http.js';
 import { consentLocation, pageAccounts } from './live-code.js';
 import { operatorStep, operatorValue } from './live-operator.js';
 import { exchange, tokensOf } from './oauth.js';
-import type { TokenPair } from '../protocol/oauth.js';
+import type { TokenPair } from '../protocol/answers.js';
 
 export interface ControlAccount {
   readonly id: number;

@@ -5,12 +5,13 @@
  */
 import { parseJson } from '../checks/json.js';
 import { briefBody } from '../checks/status.js';
-import { openRangeRefused, type RecordView } from '../checks/filter-meaning.js';
+import { openRangeRefused } from '../checks/filter-meaning.js';
+import type { RecordView } from '../protocol/answers.js';
 import type { Finding, Outcome } from '../model/outcome.js';
-import { fail, pass, SkipRule } from '../model/outcome.js';
+import { fail, pass } from '../model/outcome.js';
 import { accountFlagsRequest, describeFilter, encodeFilter, listRequest, type Clause, type Encoding, type ListName } from '../protocol/filters.js';
 import type { RuleContext } from '../model/context.js';
-import { Precondition } from '../errors.js';
+import { Precondition, SkipRule } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import type { RuleDraft } from '../model/rule.js';
 import { apiToken } from './api-token.js';

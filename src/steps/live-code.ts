@@ -8,8 +8,6 @@
 import type { RuleContext } from '../model/context.js';
 import type { PageAccount } from './live-grant.js';
 
-export type { PageAccount };
-
 export interface ConsentRequest {
   readonly decision?: 'allow' | 'deny';
   readonly state?: string;

@@ -5,7 +5,8 @@
 import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import { briefBody } from '../checks/status.js';
-import type { BodyEncoding, TokenFields, TokenPair } from '../protocol/oauth.js';
+import type { TokenPair } from '../protocol/answers.js';
+import type { BodyEncoding, TokenFields } from '../protocol/oauth.js';
 import { codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
 import type { HttpResponse } from '../model/http.js';
 import { freshCode } from './live-code.js';

@@ -10,7 +10,8 @@
 import type { HttpResponse } from '../model/http.js';
 import type { RuleContext } from '../model/context.js';
 import { Precondition } from '../errors.js';
-import { codeGrant, tokenPairOf, type TokenPair } from '../protocol/oauth.js';
+import type { TokenPair } from '../protocol/answers.js';
+import { codeGrant, tokenPairOf } from '../protocol/oauth.js';
 import { consentRedirect, sideAccount, type LongLived } from './lifecycle.js';
 import { exchange } from './oauth.js';
 

@@ -8,9 +8,6 @@ import type { HttpClient } from './http.js';
 import { ControlError } from '../errors.js';
 import type { ConsentOptions, ConsentResult } from '../model/control.js';
 
-export type { ConsentOptions, ConsentResult };
-export { ControlError };
-
 export class ControlClient {
   constructor(
     private readonly baseUrl: string,

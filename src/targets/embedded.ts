@@ -9,7 +9,7 @@
  * beside the others instead of alone after them.
  */
 import { Worker } from 'node:worker_threads';
-import type { TargetConfig } from './config.js';
+import type { TargetConfig } from '../model/target.js';
 import { EmulatorThreadError, type ThreadAnswer, type ThreadFailed, type ThreadRequest, type ThreadReady, type ThreadStart } from './embedded-protocol.js';
 import { targetFromEnv } from './from-env.js';
 

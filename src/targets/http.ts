@@ -10,9 +10,6 @@ import type { HttpRequest, HttpResponse } from '../model/http.js';
 // A hang is an answer slower than the policy's limit: a 10 MB message or a full page can take seconds (docs/verdicts.md).
 import { POLICY_HANG_MS } from '../model/readings.js';
 
-export type { HttpRequest, HttpResponse };
-export { TransportError };
-
 export interface HttpClientOptions {
   /** Per-request time limit for headers and body, in milliseconds. */
   readonly timeoutMs?: number;

@@ -3,9 +3,9 @@
  * failure means the target cannot be reached (exit 3).
  */
 import { UnreachableError } from '../errors.js';
-import type { TargetConfig } from './config.js';
+import type { TargetConfig } from '../model/target.js';
 import type { HttpClient } from './http.js';
-import { TransportError } from './http.js';
+import { TransportError } from '../errors.js';
 
 export async function assertReachable(target: TargetConfig, client: HttpClient): Promise<void> {
   try {

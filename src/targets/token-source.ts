@@ -5,9 +5,10 @@
  */
 import type { Masker } from '../secrets/mask.js';
 import { refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
-import type { TargetConfig } from './config.js';
+import type { TargetConfig } from '../model/target.js';
 import type { HttpClient } from './http.js';
-import { TokenStore, TokenStoreError } from './token-store.js';
+import { TokenStoreError } from '../errors.js';
+import { TokenStore } from '../secrets/token-store.js';
 
 export class TokenSource {
   #access: Promise<string> | undefined;

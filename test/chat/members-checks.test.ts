@@ -11,7 +11,7 @@ import { carriesSent, senderRefIs } from '../../src/checks/chat-history.js';
 import { someHooks } from '../../src/checks/chat-effects.js';
 import { previewStoredObserved, sentByDefault } from '../../src/checks/chat-stored.js';
 import type { HttpResponse } from '../../src/model/http.js';
-import type { HistoryItem } from '../../src/steps/chat.js';
+import type { HistoryItem } from '../../src/protocol/answers.js';
 
 const res = (s: number, body?: unknown): HttpResponse => ({ status: s, headers: body === undefined ? {} : { 'content-type': 'application/json' }, text: body === undefined ? '' : JSON.stringify(body), durationMs: 1 });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { TokenStore } from '../../src/targets/token-store.js';
+import { TokenStore } from '../../src/secrets/token-store.js';
 import { BIN } from './helpers.js';
 
 let emulator: RunningEmulator;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { INSTALL_COMMAND, prepareBrowser, type ChromiumProbe } from '../../src/cli/chromium-setup.js';
-import type { TargetConfig } from '../../src/targets/config.js';
+import type { TargetConfig } from '../../src/model/target.js';
 
 const MISSING = 'Chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)';
 

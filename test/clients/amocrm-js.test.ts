@@ -12,7 +12,7 @@ import type { LeadsGetCriteria } from 'amocrm-js/dist/api/factories/LeadFactory.
 import type ResourcePaginationModule from 'amocrm-js/dist/api/ResourcePagination.js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_WITH } from '../../src/emulator/api/account.js';
+import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { accountWithEverything, Control, startTlsFront, type TlsFront } from './tls-front.js';
 

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_WITH } from '../../src/emulator/api/account.js';
+import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { Control } from './tls-front.js';
 

@@ -10,7 +10,7 @@ import { Amo, type OAuth } from '@shevernitskiy/amo';
 import { decodeJwt } from 'jose';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_WITH } from '../../src/emulator/api/account.js';
+import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { accountWithEverything, Control, startTlsFront, type TlsFront } from './tls-front.js';
 

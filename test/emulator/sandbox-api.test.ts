@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_WITH } from '../../src/emulator/api/account.js';
+import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
 import { ORDER_FIELDS } from '../../src/emulator/lists/routes.js';
 import { EMPTY_MD5, signChatRequest } from '../../src/protocol/chat-signature.js';
 import { Harness, type Reply } from './helpers.js';

@@ -145,7 +145,7 @@ describe('list control API', () => {
   });
 });
 
-describe('list variations (src/emulator/variations.ts)', () => {
+describe('list variations (src/emulator/lists/variations.ts)', () => {
   const on = (name: string) => h.emu.variations.enable(name);
 
   it('answers an empty list 200 with an empty page, or plain JSON without links, paged by number', async () => {

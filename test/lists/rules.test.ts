@@ -8,7 +8,7 @@ import { METAMORPHIC_RULE_IDS } from '../../specs/4.2/meaning.js';
 import { filterTraceability } from '../../src/docs/traceability-filters.js';
 import type { RuleResult } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';
-import type { TargetConfig } from '../../src/targets/config.js';
+import type { TargetConfig } from '../../src/model/target.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embedded.js';
 
 const byId = new Map(allRules().map((r) => [r.id, r]));

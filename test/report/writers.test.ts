@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeReports, type WrittenReports } from '../../src/report/index.js';
+import { writeReports, type WrittenReports } from '../../src/report/write.js';
 import { VERDICTS } from '../../src/model/outcome.js';
 import { HOSTILE, RESULTS, makeReport, xmlProblems } from './fixture.js';
 

@@ -4,7 +4,7 @@ import { fail, outcomeOf, pass } from '../../src/model/outcome.js';
 import { defineSpec } from '../../src/model/rule.js';
 import { Masker } from '../../src/secrets/mask.js';
 import { runSuite } from '../../src/runner/run-suite.js';
-import type { TargetConfig } from '../../src/targets/config.js';
+import type { TargetConfig } from '../../src/model/target.js';
 import { HttpClient } from '../../src/targets/http.js';
 
 const target: TargetConfig = { kind: 'remote', baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9', chatUrl: 'http://127.0.0.1:9', credentials: { clientId: 'c', clientSecret: 's', redirectUri: 'https://r' }, capabilities: [] };

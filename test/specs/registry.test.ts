@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allRules, SPEC_SECTIONS } from '../../specs/index.js';
-import { CAPABILITIES } from '../../src/model/rule.js';
+import { CAPABILITIES } from '../../src/model/target.js';
 
 const spec = readFileSync(new URL('../../specs/service.md', import.meta.url), 'utf8');
 const sections = new Set([...spec.matchAll(/^#{2,4} (\d+(?:\.\d+)*)\.? /gm)].map((m) => m[1]!));

@@ -4,7 +4,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SPEC_PATH, specRows, specTables } from '../../src/docs/spec-tables.js';
+import { specRows, specTables } from '../../src/docs/spec-tables.js';
+import { SPEC_PATH } from '../../src/paths.js';
 
 const shared = new URL('../../../shared/spec/service.md', import.meta.url);
 

@@ -7,7 +7,7 @@ import { Masker } from '../../src/secrets/mask.js';
 import { targetFromEnv } from '../../src/targets/from-env.js';
 import { HttpClient } from '../../src/targets/http.js';
 import { TokenSource } from '../../src/targets/token-source.js';
-import { TokenStore } from '../../src/targets/token-store.js';
+import { TokenStore } from '../../src/secrets/token-store.js';
 
 let emulator: RunningEmulator;
 let client: HttpClient;

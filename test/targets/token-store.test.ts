@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { TokenStore } from '../../src/targets/token-store.js';
+import { TokenStore } from '../../src/secrets/token-store.js';
 
 const CHILD = fileURLToPath(new URL('../fixtures/refresh-loop.ts', import.meta.url));
 const RUNS = 100;

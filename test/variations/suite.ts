@@ -4,9 +4,10 @@
  * allows. The quick profile's case count: a variation changes
  * behaviour for every case alike, so more cases would only repeat the same observation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
-import { VARIATIONS, type VariationInfo } from '../../src/emulator/variations.js';
+import { VARIATIONS } from '../../src/emulator/variations.js';
+import type { VariationInfo } from '../../src/emulator/switches.js';
 import { PROFILE_RUNS } from '../../src/cli/run-options.js';
 import type { Report } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';

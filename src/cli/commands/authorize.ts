@@ -11,7 +11,7 @@ import { maskSecret } from '../../secrets/mask.js';
 import { codeGrant, tokenPairOf, tokenRequest, type TokenEndpoint } from '../../protocol/oauth.js';
 import { httpUrl } from '../../targets/from-env.js';
 import { HttpClient } from '../../targets/http.js';
-import { TokenStore } from '../../targets/token-store.js';
+import { TokenStore } from '../../secrets/token-store.js';
 import { defineCommand } from '../command.js';
 import { AuthorizeError, ConfigError } from '../../errors.js';
 import { integerSetting, loadEnv } from '../settings.js';

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Report } from '../../model/result.js';
-import { issueCertificate } from '../../runner/certificate.js';
+import { issueCertificate } from '../../report/certificate.js';
 import { defineCommand } from '../command.js';
 import { ConfigError } from '../../errors.js';
 import { performRun } from '../perform-run.js';

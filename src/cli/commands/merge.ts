@@ -2,7 +2,9 @@
  * `conformance merge <report.json>…`: joins shard reports (same seed) into one report with all outputs.
  */
 import { resolve } from 'node:path';
-import { mergeReports, readReport, writeReports } from '../../report/index.js';
+import { readReport } from '../../report/json.js';
+import { mergeReports } from '../../report/merge.js';
+import { writeReports } from '../../report/write.js';
 import { defineCommand } from '../command.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { exitCode } from '../exit-code.js';

@@ -3,7 +3,7 @@
  * whether it matches a report.
  */
 import { readFile } from 'node:fs/promises';
-import { verifyCertificate, type Certificate } from '../../runner/certificate.js';
+import { verifyCertificate, type Certificate } from '../../report/certificate.js';
 import { defineCommand } from '../command.js';
 import { ConfigError } from '../../errors.js';
 import { loadReport } from '../run-options.js';

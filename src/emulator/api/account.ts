@@ -16,8 +16,6 @@ import { ACCOUNT_WITH } from '../../protocol/oauth.js';
 
 export const ACCOUNT_PATH = '/api/v4/account';
 
-/** Every `with=` value the live service's account reference names (one list, shared with the kit's requests). */
-export { ACCOUNT_WITH } from '../../protocol/oauth.js';
 
 /** The account's version as `with=version` reports it (an integer, as the PHP client's `setVersion(int)` takes it). */
 const ACCOUNT_VERSION = 22;

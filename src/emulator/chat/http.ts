@@ -8,6 +8,9 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyRequest } from 'fastify';
 import type { FaultSwitches } from '../faults.js';
 
+/** Where the chat interface is served, below `{chat_url}` (§4.3). */
+export const CHAT_PREFIX = '/v2/origin/custom';
+
 /** The largest chat body the emulator takes; the live service's limit is not stated, 1 MB is the server's default. */
 export const CHAT_BODY_LIMIT = 1024 * 1024;
 /** What the parser reads at most before giving up (it reads the whole body to answer 413 cleanly). */

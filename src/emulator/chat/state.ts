@@ -175,17 +175,17 @@ export class ChatState {
     return this.ctx.faults.isOn('chat-scope-not-isolated') ? conn.channel.id : conn.scopeId;
   }
 
-  /** The channel whose secret signs a request to this scope: from the connection, or the scope id's prefix. */
-  /** Whether a fault is on (src/emulator/faults.ts). */
+  /** Whether a fault is on (./faults.ts). */
   faultOn(name: FaultName): boolean {
     return this.ctx.faults.isOn(name);
   }
 
-  /** Whether an allowed variation is on (src/emulator/variations.ts). */
+  /** Whether an allowed variation is on (./variations.ts). */
   variationOn(name: VariationName): boolean {
     return this.ctx.variations.isOn(name);
   }
 
+  /** The channel whose secret signs a request to this scope: from the connection, or the scope id's prefix. */
   channelOfScope(scopeId: string): ChannelRecord | undefined {
     const conn = this.connections.get(scopeId);
     if (conn) return conn.channel;

@@ -4,7 +4,7 @@
  * for the account API rules, for a target without a control API.
  */
 import type { RuleContext, RunResource } from '../../model/context.js';
-import type { TokenPair } from '../../protocol/oauth.js';
+import type { TokenPair } from '../../protocol/answers.js';
 import { grantDesk } from '../../steps/live-grant.js';
 import { obtainTokens } from '../../steps/oauth.js';
 import type { CodeSource, ConsentDesk } from '../catalogue.js';

@@ -4,7 +4,7 @@
  * store's pair is never consumed.
  */
 import { SkipRule } from '../../errors.js';
-import { TokenStore } from '../../targets/token-store.js';
+import { TokenStore } from '../../secrets/token-store.js';
 import type { Provider } from './types.js';
 
 export const tokenStoreProvider: Provider = {

@@ -1,6 +1,6 @@
 /**
- * Report writers (docs/design.md §6). The runner calls `writeReports` once at the end of a run; each file is written by
- * a module of its own. Nothing here prints to the console.
+ * Report writers (docs/design.md §6). `writeReports` is called once at the end of a run and by the merge command;
+ * each file is written by a module of its own. Nothing here prints to the console.
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -43,11 +43,3 @@ export async function writeReports(report: Report, options: WriteReportsOptions)
   ]);
   return written;
 }
-
-export { readReport, renderJson } from './json.js';
-export { mergeReports, MergeError } from './merge.js';
-export { renderHtml, escapeHtml, HTML_BODY_LIMIT } from './html.js';
-export { renderJunit } from './junit.js';
-export { renderSummary, runPassed } from './summary.js';
-export { writeAllureResults, ALLURE_STATUS, ALLURE_SEVERITY } from './allure.js';
-export { compareSections, groupBySection } from './sections.js';

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Report } from '../model/result.js';
-import { SPEC_PATH } from '../docs/spec-tables.js';
 import { CertificationRefused } from '../errors.js';
+import { SPEC_PATH } from '../paths.js';
 
 export interface Certificate {
   readonly kind: 'conformance-certificate';
@@ -46,8 +46,6 @@ export function resultsSha256(report: Report): string {
   const rows = [...report.results].sort((a, b) => a.id.localeCompare(b.id)).map((r) => [r.id, r.section, r.level, r.status, r.flaky === true]);
   return sha256(canonicalJson(rows));
 }
-
-export { CertificationRefused };
 
 export function issueCertificate(report: Report, now = new Date()): Certificate {
   const { failed, errored } = report.summary;

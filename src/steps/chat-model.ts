@@ -5,11 +5,11 @@
  * Each command names what it does, so a shrunk counterexample reads as a script ("Send(c0) Edit(c0#0) History(c0, 2)").
  */
 import fc from 'fast-check';
-import { parseJson } from '../src/checks/json.js';
-import { editMessageBody, sampleMessage } from '../src/protocol/chat.js';
-import type { ChatSession, HistoryItem } from '../src/steps/chat.js';
-import type { ParticipantBody } from '../src/protocol/chat.js';
-import { isSuccess } from '../src/model/http.js';
+import { parseJson } from '../checks/json.js';
+import { isSuccess } from '../model/http.js';
+import type { HistoryItem } from '../protocol/answers.js';
+import { editMessageBody, sampleMessage, type ParticipantBody } from '../protocol/chat.js';
+import type { ChatSession } from './chat.js';
 
 /** A disagreement between the target and the model: the property fails with this message. */
 export class ModelMismatch extends Error {}

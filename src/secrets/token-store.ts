@@ -26,8 +26,6 @@ export interface StoreState {
   readonly interruptedRefresh: boolean;
 }
 
-export { TokenStoreError };
-
 const fingerprint = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export class TokenStore {

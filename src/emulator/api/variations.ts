@@ -1,0 +1,15 @@
+/**
+ * The allowed variations of the account API's bearer check (./bearer.ts), each read here with
+ * `variations.isOn('<name>')` (test/faults/areas.test.ts checks it). ../variations.ts assembles every area's table.
+ */
+import { defineVariations } from '../switches.js';
+
+export const API_VARIATIONS = defineVariations([
+  // Bearer refusals and the scheme (§5.1, §7)
+  { name: 'www-authenticate-extra-params', description: 'Bearer challenges carry realm and error_description besides error: `Bearer realm="api", error="invalid_token", error_description="…"`.',
+    basis: 'rfc-unstated: RFC 6750 §3 allows realm, scope, error, error_description and error_uri in the challenge (K30).' },
+  { name: 'www-authenticate-without-error', description: 'Every 401 of the account API carries a bare `Bearer realm="api"` challenge, without error.',
+    basis: 'rfc-unstated: RFC 6750 §3.1 error="invalid_token" is not restated by the spec — non_strict (K30).' },
+  { name: 'bearer-scheme-exact-case', description: 'Only the scheme spelt "Bearer" is accepted; "bearer" and "BEARER" get 401.',
+    basis: 'rfc-unstated: §4.1 and §5.1 write "Bearer"; the RFC\'s case-insensitivity is not restated — non_strict (K29).' },
+] as const);

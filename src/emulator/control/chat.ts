@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { RouteOptions } from '../context.js';
+import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
 import { chatState, DEFAULT_PIPELINE_ID, insertInOrder, type Chat, type ChatState, type Connection, type HookRecord, type StoredMessage } from '../chat/state.js';
 import { quoteView, senderView, sharedPostView } from '../chat/stored.js';
@@ -47,14 +47,21 @@ function hookVersionOf(state: ChatState, conn: Connection, faults: FaultSwitches
 
 export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOptions): Promise<void> {
   const state = chatState(ctx);
+  for (const register of [overview, channels, sources, groundTruth, accountMessage, writeFirst]) register(app, ctx, state);
+}
 
+/** What the chat interface holds: accounts, channels, the default pipeline. */
+function overview(app: FastifyInstance, _ctx: EmulatorContext, state: ChatState): void {
   app.get(P, async (_request, reply) => json(reply, 200, {
     accounts: [...state.accounts.values()].map((a) => ({ id: a.accountId, amojo_id: a.amojoId, user_ids: a.userIds })),
     channels: [...state.channels.values()].map((c) => ({ id: c.id, bot_id: c.botId, name: c.name, reply_window_s: c.replyWindowS ?? null })),
     default_pipeline_id: DEFAULT_PIPELINE_ID,
   }));
   methodNotAllowed(app, P, ['GET']);
+}
 
+/** Registering a channel with the secret the caller chooses. */
+function channels(app: FastifyInstance, ctx: EmulatorContext, state: ChatState): void {
   app.post(`${P}/channels`, async (request, reply) => {
     const body = controlBody(request.body);
     const secret = requiredString(body, 'secret');
@@ -77,7 +84,10 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     return json(reply, 201, { id: channel.id, bot_id: channel.botId, name: channel.name, reply_window_s: channel.replyWindowS ?? null });
   });
   methodNotAllowed(app, `${P}/channels`, ['POST']);
+}
 
+/** Mapping a source to a pipeline. */
+function sources(app: FastifyInstance, _ctx: EmulatorContext, state: ChatState): void {
   app.post(`${P}/sources`, async (request, reply) => {
     const body = controlBody(request.body);
     const accountId = requiredString(body, 'account_id');
@@ -90,7 +100,10 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     return json(reply, 200, { account_id: accountId, external_id: ext, pipeline_id: pipeline });
   });
   methodNotAllowed(app, `${P}/sources`, ['POST']);
+}
 
+/** The ground truth the chat rules compare with: leads, notifications, hooks, conversations and messages of a chat. */
+function groundTruth(app: FastifyInstance, _ctx: EmulatorContext, state: ChatState): void {
   // Filters: scope_id and conversation_id, each optional; answers in creation order.
   const filtered = <T extends { scope_id: string; conversation_id: string }>(list: readonly T[], q: unknown): T[] => {
     const scope = query(q, 'scope_id');
@@ -142,7 +155,9 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     });
   });
   methodNotAllowed(app, `${P}/messages`, ['GET']);
+}
 
+function accountMessage(app: FastifyInstance, ctx: EmulatorContext, state: ChatState): void {
   // A manager writes in the chat from the account: the channel's outgoing-message hook is sent while connected (§3.2, §6).
   app.post(`${P}/account-message`, async (request, reply) => {
     const body = controlBody(request.body);
@@ -166,7 +181,9 @@ export async function chatControlRoutes(app: FastifyInstance, { ctx }: RouteOpti
     return json(reply, 200, { msgid, hook_sent: live });
   });
   methodNotAllowed(app, `${P}/account-message`, ['POST']);
+}
 
+function writeFirst(app: FastifyInstance, ctx: EmulatorContext, state: ChatState): void {
   // A manager starts a chat from the account (write-first): the chat exists on the account side only, known by its id.
   app.post(`${P}/write-first`, async (request, reply) => {
     const body = controlBody(request.body);

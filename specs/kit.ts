@@ -48,6 +48,8 @@ export * from '../src/checks/hook-count.js';
 export * from '../src/checks/chat-stored.js';
 export * from '../src/checks/outgoing-hook.js';
 export * from '../src/checks/field-cases.js';
+export * from '../src/checks/answers.js';
+export * from '../src/checks/chat-model.js';
 
 // requests, the answers' shapes, and steps
 export type * from '../src/protocol/answers.js';

@@ -7,8 +7,9 @@
  */
 import fc from 'fast-check';
 import {
-  chatSession, chatSweepRule, defineGroup, describeExternalId, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, fail, firstNotifications, invalidExternalId, leadsAre, leadsOnceSeen, notificationsAre, pass, rule, scenarioRule, status, step, validExternalId,
+  chatSweepRule, defineGroup, describeExternalId, equals, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, firstNotifications, invalidExternalId, leadsAre, leadsOnceSeen, type LeadsSeen, notificationsAre, scenarioRule, status, step, validExternalId, valueField,
 } from '../kit.js';
+import { type SourcePipeline, sourcePipeline } from './support.js';
 import { refusal, accepted, type EffectsConversation, newConversation, sendSilent, counted, CREATE, SEND } from '../fixtures/chat.js';
 
 export default defineGroup({
@@ -51,23 +52,17 @@ export default defineGroup({
         ],
       },
     ),
-    rule(
+    scenarioRule<SourcePipeline>(
       { id: 'chat.import.source-pipeline', requires: ['write', 'control'], title: 'With a source, the first incoming message creates the unsorted lead in the pipeline of that source',
         reading: '§2.6. The source is mapped to a pipeline through the control API (POST /_control/chat/sources); the lead is awaited for the effect window (15 s, C66). A chat without source is accepted; its lead may be in any pipeline, the spec is silent (C65).', covers: ['2.6/external_id', SEND('source'), CREATE('source[external_id]')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const external = `src-${t.runId}`.slice(0, 40);
-        const pipeline = 7_000_000 + Math.floor(Math.random() * 1_000_000);
-        await t.control.call('POST', '/chat/sources', { account_id: s.channel.accountId, external_id: external, pipeline_id: pipeline });
-        const withSource = s.conversationId();
-        const without = s.conversationId();
-        await s.mustSend(s.payload(withSource, s.client(), { source: { external_id: external } }));
-        const noSource = await s.sendMessage(s.payload(without, s.client()));
-        const a = (await leadsOnceSeen(s, withSource)).pipeline;
-        return t.outcome([
-          a === pipeline ? pass('source pipeline', String(a)) : fail('source pipeline', `expected the lead in pipeline ${pipeline} (the source's) within the effect window, observed ${String(a)}`),
-          ...t.check(noSource, [status(200)]).map((f) => ({ ...f, check: `without source: ${f.check}` })),
-        ]);
+      {
+        setup: sourcePipeline,
+        steps: [
+          step('without source', (_t, f) => f.s.sendMessage(f.s.payload(f.without, f.s.client())), [status(200)]),
+          step<SourcePipeline, LeadsSeen>('', (_t, f) => leadsOnceSeen(f.s, f.withSource), (_t, f) => [
+            valueField('pipeline', equals(f.pipeline, `pipeline ${f.pipeline} (the source's), within the effect window`), 'source pipeline'),
+          ]),
+        ],
       },
     ),
   ],

@@ -6,32 +6,30 @@
  * comment's message goes without (callback_data, delivery_status, shared_post) get is recorded.
  */
 import {
-  chatSession, chatSweepRule, conversationsOf, type ConversationView, defineGroup, editMessageBody, equals, exchangeRule, fail, type HttpResponse, jsonContentTypeIfRefused, messageTruth, type MessageTruth, newMessageAnswer, pass, postConversationHolds, refusalPreferred, rule, sampleMessage, scenarioRule, status, statusObserved, step, valueField,
+  chatSweepRule, conversationsAre, conversationsOf, type ConversationView, defineGroup, eachStep, editMessageBody, equals, exchangeRule, type HttpResponse, jsonContentTypeIfRefused, messageTruth, type MessageTruth, newMessageAnswer, postConversationHolds, refusalPreferred, scenarioRule, status, statusObserved, step, valueField,
 } from '../kit.js';
-import { COMMENT, type Commented, commentOn, commented, replyComment } from './support.js';
+import { COMMENT, type Commented, commentOn, commented, type ClientMessage, clientMessage, type PostComment, postComment, replyComment } from './support.js';
 
 export default defineGroup({
   heading: 'Send a comment',
   defaults: { requires: ['control', 'write'] },
   rules: [
-    rule(
+    scenarioRule<ClientMessage>(
       { id: 'chat.comment.conversations', needs: ['ground-truth'], title: 'Comments go to the same chat in one conversation per post, apart from the private messages',
         reading: '§4.3 "Send a comment"; read through the control API (GET /_control/chat/conversations).', covers: ['4.3/Send a comment', '2.7/post', '2.10/id', '2.10/url'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const post = (id: string) => ({ ...sampleMessage('text', `comment on ${id}`), post: { id, url: `https://social.example/p/${id}` } });
-        await s.mustSend(s.payload(conv, client));
-        const answers = [];
-        for (const id of ['p1', 'p1', 'p2']) {
-          const p = s.payload(conv, client, { message: post(`${id}-${t.runId}`) });
-          answers.push(...t.check(await s.sendMessage(p), [status(200), newMessageAnswer({ msgid: p.msgid, conversationId: conv, outgoing: false })]));
-        }
-        const scope = await s.scope();
-        const view = await t.control.call<{ conversations: { kind: string; post_id?: string; message_count: number }[] }>('GET', `/chat/conversations?scope_id=${encodeURIComponent(scope)}&conversation_id=${encodeURIComponent(conv)}`);
-        const shape = view.conversations.map((c) => `${c.kind}${c.post_id ? `:${c.post_id.split('-')[0]}` : ''}=${c.message_count}`).sort().join(', ');
-        return t.outcome([...answers, shape === 'post:p1=2, post:p2=1, private=1' ? pass('conversations', shape) : fail('conversations', `expected private=1, post p1=2, post p2=1; observed ${shape}`)]);
+      {
+        setup: clientMessage,
+        steps: [
+          eachStep<ClientMessage, PostComment>({
+            items: (_t, c) => ['p1', 'p1', 'p2'].map((post) => postComment(c, post)),
+            label: (x) => `comment on ${x.post}`,
+            observe: (_t, c, x) => c.s.sendMessage(x.payload),
+            expect: (x) => [status(200), newMessageAnswer({ msgid: x.payload.msgid, conversationId: x.payload.conversation_id, outgoing: false })],
+          }),
+          step<ClientMessage, readonly ConversationView[]>('', (_t, c) => conversationsOf(c.s, c.conv), (t) => [
+            conversationsAre({ private: 1, [`post:p1-${t.runId}`]: 2, [`post:p2-${t.runId}`]: 1 }),
+          ]),
+        ],
       },
     ),
     exchangeRule<HttpResponse, Commented>(

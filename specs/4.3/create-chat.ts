@@ -7,9 +7,9 @@
  */
 import fc from 'fast-check';
 import {
-  chatSession, chatSweepRule, createdChat, defineGroup, describeExternalId, differentFrom, equals, exchangeRule, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, fail, field, type Finding, invalidExternalId, isNonEmptyString, isSuccess, jsonAt, jsonContentType, pass, rule, scenarioRule, status, step, validExternalId,
+  chatSession, chatSweepRule, createdChat, createsAtOnce, defineGroup, describeExternalId, differentFrom, eachAnswer, equals, exchangeRule, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, firstAccepted, type HttpResponse, invalidExternalId, isNonEmptyString, jsonAt, jsonContentType, oneValueAmongAccepted, scenarioRule, status, step, validExternalId, valueIs,
 } from '../kit.js';
-import { type BrokenMember, BUSY, chatIdOf, type CreatedChat, createdChatFor, memberRefusalOf } from './support.js';
+import { type BrokenMember, BUSY, chatIdOf, type CreatedChat, createdChatFor, type CreationRace, creationRace, memberRefusalOf } from './support.js';
 import { accepted, CREATE, refusal } from '../fixtures/chat.js';
 
 export default defineGroup({
@@ -36,23 +36,20 @@ export default defineGroup({
         ],
       },
     ),
-    rule(
+    scenarioRule<CreationRace>(
       { id: 'chat.create-chat.concurrent', title: '8 parallel creations of one conversation_id give one chat id',
         reading: 'Idempotency per conversation_id holds under concurrency: a client retrying on a timeout must not split a conversation in two. Every 200 carries one chat id; a 409 or 429 among the answers is non_strict (C33).', covers: [CREATE('conversation_id')] },
-      async (t) => {
-        const s = await chatSession(t);
-        await s.scope();
-        const conv = s.conversationId();
-        const user = s.client();
-        const answers = await Promise.all(Array.from({ length: 8 }, () => s.createChat(conv, user)));
-        const findings: Finding[] = answers.flatMap((r) => t.check(r, [status(200, { also: BUSY })])).filter((f) => f.verdict !== 'passed').slice(0, 2);
-        // Only the successful creations carry an id: a 409 or 429 among them is non_strict (C33), not a second chat.
-        const created = answers.filter((r) => isSuccess(r.status)).map((r) => jsonAt(r, 'id'));
-        const distinct = new Set(created);
-        findings.push(distinct.size === 1 && typeof created[0] === 'string' ? pass('one chat id', String(created[0])) : fail('one chat id', `expected one chat id from the ${created.length} successful of 8 parallel creations, observed ${distinct.size}: ${[...distinct].map(String).join(', ').slice(0, 200)}`));
-        const after = await chatIdOf(s, conv, user);
-        findings.push(after === created[0] ? pass('stable afterwards', after) : fail('stable afterwards', `a later creation answered ${after}, not ${String(created[0])}`));
-        return t.outcome(findings);
+      {
+        setup: creationRace,
+        steps: [
+          // Only the successful creations carry an id: a 409 or 429 among them is non_strict (C33), not a second chat.
+          step<CreationRace, readonly HttpResponse[]>('', async (_t, f) => (f.answers = await createsAtOnce(f.s, f.conv, f.user, 8)), [
+            eachAnswer(status(200, { also: BUSY })), oneValueAmongAccepted('id'),
+          ]),
+          step<CreationRace, string>('', (_t, f) => chatIdOf(f.s, f.conv, f.user), (_t, f) => [
+            valueIs(equals(jsonAt(firstAccepted(f.answers), 'id')), 'stable afterwards', 'the chat id a later creation answered'),
+          ]),
+        ],
       },
     ),
     chatSweepRule<BrokenMember>(

@@ -352,6 +352,17 @@ export async function commented(t: Parameters<typeof chatSession>[0]): Promise<C
   return { s, conv, client, postId, msgid };
 }
 
+/** The client's comment on a post of the run (`p1` becomes `p1-<run id>`), as the message it is sent in. */
+export interface PostComment {
+  readonly post: string;
+  readonly payload: MessagePayload;
+}
+
+export const postComment = (c: ClientMessage, post: string): PostComment => {
+  const id = `${post}-${c.s.t.runId}`;
+  return { post: id, payload: c.s.payload(c.conv, c.client, { message: commentOn(id, `comment on ${id}`) }) };
+};
+
 /** A reply comment on the post from `sender` (a manager or the bot) to the client. */
 export const replyComment = (c: Commented, sender: ParticipantBody): MessagePayload =>
   c.s.payload(c.conv, sender, { receiver: c.client, message: commentOn(c.postId, 'a reply comment') });
@@ -503,6 +514,20 @@ export async function createdChatFor(t: RuleContext): Promise<CreatedChat> {
   const conv = s.conversationId();
   const user = s.client();
   return { s, conv, user, first: await chatIdOf(s, conv, user) };
+}
+
+/** A fresh conversation of one client on a connected scope, and the answers of the creations of its chat sent at once. */
+export interface CreationRace {
+  readonly s: ChatSession;
+  readonly conv: string;
+  readonly user: ParticipantBody;
+  answers: readonly HttpResponse[];
+}
+
+export async function creationRace(t: RuleContext): Promise<CreationRace> {
+  const s = await chatSession(t);
+  await s.scope();
+  return { s, conv: s.conversationId(), user: s.client(), answers: [] };
 }
 
 // Robustness over the valid input space (issue 20): each route walked, each route called without a body.

@@ -2,12 +2,12 @@
  * Checks of what a chat history shows about one message (§4.3 "Get chat history"), the message named by the
  * integration-side id it is stored under (`message.client_id`). Each judges one field of that one element.
  */
-import type { Judge } from '../model/check.js';
+import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import { isSuccess } from '../model/http.js';
-import { arrayAt } from './fields.js';
-import { parseJson, showsValue } from './json.js';
+import { arrayAt, type Expectation, valueFields } from './fields.js';
+import { parseJson, showsValue, valueMatchesSchema } from './json.js';
 import { status } from './status.js';
 import type { HistoryItem } from '../protocol/answers.js';
 
@@ -230,4 +230,117 @@ export function observedPageSize(total: number): Judge<readonly HistoryItem[]> {
 /** Records what a request did to an existing message's text: answered status, and the text before and after. */
 export function observedTextChange(name: string): Judge<{ readonly status: number; readonly before: unknown; readonly after: unknown }> {
   return (o) => observed(name, `answered ${o.status}; the existing message ${o.after === o.before ? 'is unchanged' : `now reads ${show(o.after)}`}`);
+}
+
+/** Fields of the message stored under `clientId`, judged as one finding (`text` and `file_name` after an edit). */
+export function messageFields(clientId: string, label: string, expectations: Readonly<Record<string, Expectation>>): Judge<HistoryItem[]> {
+  const judge = valueFields(label, expectations);
+  return (items) => {
+    const m = only(items, clientId)?.message;
+    return m ? judge(m) : fail(label, `message ${clientId} is not in the history`);
+  };
+}
+
+/** The message fields each §2.7 type carries in a history element ("empty values may be omitted": only these). */
+export type ElementType = 'text' | 'picture' | 'location' | 'contact';
+
+const TYPE_FIELDS: Readonly<Record<ElementType, Record<string, object>>> = {
+  text: { text: { type: 'string' } },
+  picture: { media: { type: 'string' }, file_name: { type: 'string' }, file_size: { type: 'integer' } },
+  location: { location: { type: 'object', required: ['lon', 'lat'] } },
+  contact: { contact: { type: 'object', required: ['name', 'phone'] } },
+};
+
+/**
+ * The element of the message stored under `clientId`, sent as a message of `type`, carries the fields of the §4.3
+ * history table with their types: timestamp, msec_timestamp, sender with its id, and the message's id, client_id,
+ * type and the fields of its type.
+ */
+export function elementOfType(clientId: string, type: ElementType): Judge<HistoryItem[]> {
+  const fields = TYPE_FIELDS[type];
+  const name = `${type} element`;
+  const judge = valueMatchesSchema(name, {
+    type: 'object', required: ['timestamp', 'msec_timestamp', 'sender', 'message'], properties: {
+      timestamp: { type: 'integer' }, msec_timestamp: { type: 'integer' }, sender: { type: 'object', required: ['id'] },
+      message: { type: 'object', required: ['id', 'client_id', 'type', ...Object.keys(fields)], properties: { id: { type: 'string' }, client_id: { const: clientId }, type: { const: type }, ...fields } },
+    },
+  });
+  return (items) => {
+    const item = only(items, clientId);
+    return item ? judge(item) : fail(name, 'missing from the history');
+  };
+}
+
+/** The messages of each kind (§4.3 message kinds) a rule sent to one conversation, by msgid, and the client's id. */
+export interface KindsSent {
+  readonly clientId: string;
+  readonly incoming: string;
+  readonly manager: string;
+  readonly bot: string;
+}
+
+/**
+ * The history tells the kinds apart: the client's message carries its client_id and no receiver; a manager's and the
+ * bot's carry no client_id on the sender ("client_id only for external participants", §2.5 "absent for account
+ * users") and the client as receiver. A sender's client_id of null or "" (absent spelt otherwise) is non_strict (C9
+ * of the review); any of the three messages missing fails.
+ */
+export function kindsTold(sent: KindsSent): Judge<HistoryItem[]> {
+  const name = 'kinds in history';
+  return (items) => {
+    const incoming = only(items, sent.incoming);
+    const outgoing = [['manager', only(items, sent.manager)], ['bot', only(items, sent.bot)]] as const;
+    if (!incoming || outgoing.some(([, item]) => !item)) return fail(name, `expected the 3 messages in the history, observed ${items.length}`);
+    const problems: string[] = [];
+    const emptied: string[] = [];
+    if (incoming.sender?.client_id !== sent.clientId) problems.push(`incoming sender.client_id is ${show(incoming.sender?.client_id)}, not ${sent.clientId}`);
+    if (incoming.receiver && Object.keys(incoming.receiver).length > 0) problems.push('the incoming message has a receiver');
+    for (const [kind, item] of outgoing) {
+      const cid: unknown = item!.sender?.client_id;
+      if (cid === null || cid === '') emptied.push(`the ${kind} sender has client_id ${show(cid)} (absent is stated)`);
+      else if (cid !== undefined) problems.push(`the ${kind} sender has client_id ${show(cid)} (client_id is only for external participants)`);
+      if (item!.receiver?.client_id !== sent.clientId) problems.push(`the ${kind} message's receiver.client_id is ${show(item!.receiver?.client_id)}, not the client ${sent.clientId}`);
+    }
+    if (problems.length > 0) return fail(name, problems.join('; '));
+    return emptied.length > 0
+      ? nonStrict(name, `"absent" spelt otherwise (C9 of the review): ${emptied.join('; ')}`)
+      : pass(name, 'client_id on the client only, receivers on outgoing messages');
+  };
+}
+
+/** Records what a history request answered: its status, and with 200 how many messages. */
+export function historyAnswerObserved(name: string): Check {
+  return (res) => observed(name, `answered ${res.status}${res.status === 200 ? ` with ${historyItemsOf(res).length} message(s)` : ''}`);
+}
+
+/** Records whether the element of a media message carries media_group_id and thumbnail (the spec names no case). */
+export function mediaGroupObserved(clientId: string): Judge<HistoryItem[]> {
+  return (items) => {
+    const m = only(items, clientId)?.message;
+    return observed('media_group_id', `${m?.media_group_id === undefined ? 'absent' : `present (${String(m.media_group_id)})`}; thumbnail ${m?.thumbnail === undefined ? 'absent' : 'present'}`);
+  };
+}
+
+/** A message as a rule sent it: its msgid and the message time, relative to the others' (ms). */
+export interface TimedMessage {
+  readonly msgid: string;
+  readonly at: number;
+}
+
+/**
+ * Records the order the history lists messages in, for messages `sent` in this (arrival) order with message times out
+ * of that order: by message time or by arrival, oldest or newest first, or another.
+ */
+export function historyOrderObserved(sent: readonly TimedMessage[]): Judge<HistoryItem[]> {
+  const byTime = [...sent].sort((a, b) => a.at - b.at).map((x) => x.msgid).join();
+  const byArrival = sent.map((x) => x.msgid).join();
+  const reversed = (list: string) => list.split(',').reverse().join();
+  return (items) => {
+    const seen = items.map((i) => i.message?.client_id).join();
+    const order = seen === byTime ? 'by message time, oldest first'
+      : seen === reversed(byTime) ? 'by message time, newest first'
+        : seen === byArrival ? 'by arrival, oldest first'
+          : seen === reversed(byArrival) ? 'by arrival, newest first' : 'another order';
+    return observed('history order', order);
+  };
 }

@@ -67,6 +67,19 @@ export function postConversationHolds(postId: string, count: number): Judge<read
   };
 }
 
+/**
+ * The conversations of one chat are exactly these, each holding its count of messages: `private` for the private
+ * conversation, `post:<post_id>` for the one of each commented post (§4.3 "Send a comment").
+ */
+export function conversationsAre(expected: Readonly<Record<string, number>>): Judge<readonly ConversationView[]> {
+  const shape = (entries: readonly (readonly [string, number])[]) => entries.map(([k, n]) => `${k}=${n}`).sort().join(', ');
+  const want = shape(Object.entries(expected));
+  return (conversations) => {
+    const seen = shape(conversations.map((c) => [c.kind === 'post' ? `post:${c.post_id ?? '?'}` : c.kind, c.message_count] as const));
+    return seen === want ? pass('conversations', seen) : fail('conversations', `expected ${want}; observed ${seen || 'none'}`);
+  };
+}
+
 /** The conversation holds `n` messages: an edit or a refused request added none. */
 export function holdsMessages(n: number): Judge<readonly HistoryItem[]> {
   return (items) => items.length === n

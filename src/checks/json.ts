@@ -7,7 +7,7 @@ import { Ajv, type ErrorObject, type SchemaObject } from 'ajv';
 import type { Finding } from '../model/outcome.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
 import type { HttpResponse } from '../model/http.js';
-import type { Check } from '../model/check.js';
+import type { Check, Judge } from '../model/check.js';
 
 export function mediaType(res: HttpResponse): string {
   return (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -88,12 +88,18 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 
 /** Validates the body against a JSON schema; extra fields are always allowed (docs/design.md §2). */
 export function matchesSchema(name: string, schema: SchemaObject): Check {
-  const validate = ajv.compile(schema);
+  const judge = valueMatchesSchema(name, schema);
   return (res) => {
     const body = parseJson(res);
     if (body === undefined) return fail(name, 'expected a JSON body, observed none that parses');
-    return validate(body) ? pass(name) : fail(name, describeAjvErrors(validate.errors ?? []));
+    return judge(body);
   };
+}
+
+/** Validates a value a step read (a history element) against a JSON schema, as `matchesSchema` a body. */
+export function valueMatchesSchema(name: string, schema: SchemaObject): Judge<unknown> {
+  const validate = ajv.compile(schema);
+  return (value) => (validate(value) ? pass(name) : fail(name, describeAjvErrors(validate.errors ?? [])));
 }
 
 export function describeAjvErrors(errors: readonly ErrorObject[]): string {

@@ -1,7 +1,7 @@
 /**
  * Checks of `info` rules: they record what the target did where the spec leaves it open, never judge it.
  */
-import type { Check } from '../model/check.js';
+import type { Check, Judge } from '../model/check.js';
 import { observed } from '../model/outcome.js';
 import { briefBody } from './status.js';
 
@@ -9,3 +9,7 @@ import { briefBody } from './status.js';
 export function statusObserved(name: string, meaning: { readonly accepted: string; readonly refused: string }): Check {
   return (res) => observed(name, `${res.status}: ${res.status < 300 ? meaning.accepted : meaning.refused}${res.status >= 300 ? briefBody(res) : ''}`);
 }
+
+/** Records how far Date may be from the target clock, as measured each way (the spec says only "current time"). */
+export const skewObserved: Judge<{ readonly past: string; readonly future: string }> = (m) =>
+  observed('Date skew', `Date in the past: ${m.past}; in the future: ${m.future}`);

@@ -61,3 +61,11 @@ export async function leadsOnceSeen(s: ChatSession, conversationId: string): Pro
 export async function leadsWatched(s: ChatSession, conversationId: string, source: string): Promise<LeadsSeen> {
   return (await s.t.eventually(() => leadsOf(s, conversationId), { within: HISTORY_WINDOW_MS, until: (l) => l.count > 1 || l.source !== source })).value;
 }
+
+/**
+ * Maps a source to a pipeline of the session's account (control API POST /_control/chat/sources): the first incoming
+ * message with that source then creates its unsorted lead in that pipeline (§2.6).
+ */
+export async function mapSourceToPipeline(s: ChatSession, externalId: string, pipelineId: number): Promise<void> {
+  await s.t.control.call('POST', '/chat/sources', { account_id: s.channel.accountId, external_id: externalId, pipeline_id: pipelineId });
+}

@@ -230,3 +230,16 @@ export async function runChatModel(s: ChatSession, cmds: Iterable<Cmd>, orders: 
 }
 
 
+
+/**
+ * One command sequence run as `runChatModel` runs it, its outcome as a value for the judge (src/checks/chat-model.ts):
+ * a mismatch with the model is what the sequence observed, not an error of the rule.
+ */
+export async function observeChatModel(s: ChatSession, cmds: Iterable<Cmd>, orders: Set<string>): Promise<{ readonly mismatch?: string; readonly departures: readonly string[] }> {
+  try {
+    return { departures: await runChatModel(s, cmds, orders) };
+  } catch (err) {
+    if (err instanceof ModelMismatch) return { mismatch: err.message, departures: [] };
+    throw err;
+  }
+}

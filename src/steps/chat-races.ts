@@ -23,6 +23,11 @@ export function connectsAtOnce(s: ChatSession, n = RACERS): Promise<HttpResponse
   return Promise.all(Array.from({ length: n }, () => s.connect()));
 }
 
+/** Creates the chat of `conv` for `user` `n` times at once (a client retrying on a timeout). */
+export function createsAtOnce(s: ChatSession, conv: string, user: ParticipantBody, n = RACERS): Promise<HttpResponse[]> {
+  return Promise.all(Array.from({ length: n }, () => s.createChat(conv, user)));
+}
+
 /** The first successful (2xx) answer of a race, else the first answer (the judges report the lack of a success). */
 export function firstAccepted(answers: readonly HttpResponse[]): HttpResponse {
   return answers.find((r) => r.status >= 200 && r.status < 300) ?? answers[0]!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdsMessages, noBody, observedDuplicate, observedErrorBody, postConversationHolds } from '../../src/checks/chat-records.js';
+import { holdsMessages, noBody, observedDuplicate, observedErrorBody, conversationsAre, postConversationHolds } from '../../src/checks/chat-records.js';
 import type { HttpResponse } from '../../src/model/http.js';
 
 const res = (s: number, text = '', type = 'application/json'): HttpResponse => ({ status: s, headers: { 'content-type': type }, text, durationMs: 1 });
@@ -49,5 +49,22 @@ describe('holdsMessages', () => {
   it('passes exactly n messages', () => {
     expect(holdsMessages(1)([item('a')]).verdict).toBe('passed');
     expect(holdsMessages(1)([item('a'), item('a')]).verdict).toBe('failed');
+  });
+});
+
+describe('conversationsAre', () => {
+  const judge = conversationsAre({ private: 1, 'post:p1': 2, 'post:p2': 1 });
+
+  it('passes exactly the conversations expected, in any order, each with its count', () => {
+    expect(judge([{ kind: 'post', post_id: 'p2', message_count: 1 }, { kind: 'private', message_count: 1 }, { kind: 'post', post_id: 'p1', message_count: 2 }]).verdict).toBe('passed');
+  });
+
+  it('fails comments merged into the private conversation, a missing post, a wrong count or none at all', () => {
+    const merged = judge([{ kind: 'private', message_count: 4 }]);
+    expect(merged.verdict).toBe('failed');
+    expect(merged.detail).toContain('observed private=4');
+    expect(judge([{ kind: 'private', message_count: 1 }, { kind: 'post', post_id: 'p1', message_count: 3 }]).verdict).toBe('failed');
+    expect(judge([{ kind: 'private', message_count: 1 }, { kind: 'post', post_id: 'p1', message_count: 2 }, { kind: 'post', post_id: 'p2', message_count: 2 }]).verdict).toBe('failed');
+    expect(judge([]).detail).toContain('observed none');
   });
 });

@@ -15,48 +15,37 @@
  * so it runs on a staging account.
  */
 import {
-  absentFromHistory, acceptedOrRefused, chatSession, clientError, type Conversation, conversationWith, countByClientId, defineGroup, editAnswer, editCarrying, editMessageBody, editsAtOnce, editTexts, equals, fail, type ForeignChat, foreignChat, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, leadsOnceSeen, type LeadsSeen, leadsWatched, pass, postToScope, RACERS, recorded, rule, sampleMessage, scenarioRule, senderIs, status, step, textIs, textOneOf, valueFields, withoutReceiver,
+  absentFromHistory, acceptedOrRefused, clientError, type Conversation, conversationWith, defineGroup, editAnswer, editCarrying, editMessageBody, editsAtOnce, editTexts, equals, type ForeignChat, foreignChat, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, leadsOnceSeen, type LeadsSeen, leadsWatched, messageFields, postToScope, RACERS, recorded, sampleMessage, scenarioRule, senderIs, status, step, textIs, textOneOf, valueFields, withoutReceiver,
 } from '../kit.js';
-import { itemOf, type Sent, sentMessage, historyShowing, showing, quoteIgnoredRule, type TwoConversations, type Edits } from './support.js';
+import { type Sent, sentMessage, historyShowing, showing, quoteIgnoredRule, type TwoConversations, type Edits } from './support.js';
 import { SEND, type RouteMessage, routeMessage, sendSameEdit } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Send, edit or import a message',
   rules: [
-    rule(
+    scenarioRule<Sent>(
       { id: 'chat.edit.text', title: 'An edit (by msgid, then by chat-interface id) changes the message in the history, which keeps it once',
         reading: '§4.3 rule 4: an edit carries message and the identifying ids; the message changes in place. docs/field-notes.md: the edit answers {"new_message":{...}}; the spec states that answer for new messages, so an edit answered 200 without new_message passes (C42), and one with it is judged like a new message\'s.', covers: [SEND('id'), SEND('msgid'), SEND('event_type')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const sent = await s.mustSend(s.payload(conv, s.client()));
-        const e1 = await s.postEvent(editMessageBody({ conversation_id: conv, msgid: sent.msgid, message: { type: 'text', text: 'edited once' } }));
-        const e2 = await s.postEvent(editMessageBody({ conversation_id: conv, id: sent.id, message: { type: 'text', text: 'edited twice' } }));
-        const items = await s.allHistory(conv, (i) => itemOf(i, sent.msgid)?.message?.text === 'edited twice');
-        const count = countByClientId(items).get(sent.msgid) ?? 0;
-        const text = itemOf(items, sent.msgid)?.message?.text;
-        return t.outcome([
-          ...t.check(e1, [status(200), editAnswer({ msgid: sent.msgid, conversationId: conv, outgoing: false })]).map((f) => ({ ...f, check: `edit by msgid: ${f.check}` })),
-          ...t.check(e2, [status(200)]).map((f) => ({ ...f, check: `edit by id: ${f.check}` })),
-          count === 1 && items.length === 1 ? pass('once', 'one message') : fail('once', `expected the edited message once in a history of 1, observed it ${count} time(s) in ${items.length}`),
-          text === 'edited twice' ? pass('edited text', text) : fail('edited text', `expected "edited twice", observed ${JSON.stringify(text)}`),
-        ]);
+      {
+        setup: sentMessage,
+        steps: [
+          step('edit by msgid', (_t, f) => f.s.postEvent(editMessageBody({ conversation_id: f.conv, msgid: f.msgid, message: { type: 'text', text: 'edited once' } })), (_t, f) => [
+            status(200), editAnswer({ msgid: f.msgid, conversationId: f.conv, outgoing: false }),
+          ]),
+          step('edit by id', (_t, f) => f.s.postEvent(editMessageBody({ conversation_id: f.conv, id: f.id, message: { type: 'text', text: 'edited twice' } })), [status(200)]),
+          step('', (t, f) => historyShowing(f.msgid, 'edited twice')(t, f), (_t, f) => [heldOnce(f.msgid), holdsMessages(1), textIs(f.msgid, 'edited twice')]),
+        ],
       },
     ),
-    rule(
+    scenarioRule<Sent>(
       { id: 'chat.edit.file-fields-optional', title: 'An edit of a picture may leave out media, file_name and file_size; the file is kept',
         reading: '§2.7: media, file_name and file_size are optional on edit when the file is unchanged.', covers: ['2.7/media', '2.7/file_name', '2.7/file_size'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const sent = await s.mustSend(s.payload(conv, s.client(), { message: sampleMessage('picture', 'caption') }));
-        const res = await s.postEvent(editMessageBody({ conversation_id: conv, msgid: sent.msgid, message: { type: 'picture', text: 'new caption' } }));
-        const items = await s.allHistory(conv, (i) => itemOf(i, sent.msgid)?.message?.text === 'new caption');
-        const m = itemOf(items, sent.msgid)?.message;
-        return t.outcome([
-          ...t.check(res, [status(200)]),
-          m?.text === 'new caption' && m.file_name === 'picture.bin' ? pass('file kept', 'caption changed, file kept') : fail('file kept', `expected text "new caption" and file_name "picture.bin", observed ${JSON.stringify(m)?.slice(0, 160)}`),
-        ]);
+      {
+        setup: (t) => sentMessage(t, { message: sampleMessage('picture', 'caption') }),
+        steps: [
+          step('', (_t, f) => f.s.postEvent(editMessageBody({ conversation_id: f.conv, msgid: f.msgid, message: { type: 'picture', text: 'new caption' } })), [status(200)]),
+          step('', (t, f) => historyShowing(f.msgid, 'new caption')(t, f), (_t, f) => [messageFields(f.msgid, 'file kept', { text: equals('new caption'), file_name: equals('picture.bin') })]),
+        ],
       },
     ),
     scenarioRule<Sent>(

@@ -9,145 +9,93 @@
  * without limit answers; timestamp and msec_timestamp are the message's send time in seconds and in milliseconds.
  */
 import {
-  arrayAt, type ChatCommand, chatCommands, chatPaths, chatSession, countByClientId, defineGroup, emptyHistory, exchangeRule, fail, type Finding, type HistoryItem, historyItemsOf, type HttpResponse, matchesSchema, ModelMismatch, namedChatSequences, nonStrict, observed, observedPageSize, pageSize, pass, refusalChecks, refusedOrNoMessages, rule, runChatModel, sampleMessage, scenarioRule, sentTimeIs, step, sweepRule, sweepThenProperty,
+  type ChatCommand, chatCommands, chatPaths, chatSession, defineGroup, elementOfType, type ElementType, emptyHistory, equals, exchangeRule, historyAnswerObserved, historyHolds, type HistoryItem, historyItemsOf, historyOrderObserved, type HttpResponse, mediaGroupObserved, modelHeld, type ModelRun, namedChatSequences, observedPageSize, observeChatModel, pageSize, refusalChecks, refusedOrNoMessages, sampleMessage, scenarioRule, sentTimeIs, step, sweepRule, type TimedMessage, valueField,
 } from '../kit.js';
-import { chatIdOf, itemOf, type OneMessage, oneMessage, type QueryCase, BAD_QUERIES, FILL } from './support.js';
+import {
+  type CreatedChat, createdChatFor, type ModelSession, modelSession, type OneMessage, oneMessage, oneOfEachType, outOfOrder, type QueryCase, type ReactTarget, reactTarget, type Sent, sentMessage, type SentMessages, sevenMessages, BAD_QUERIES, FILL,
+} from './support.js';
 import { SEND, HISTORY } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Get chat history',
   rules: [
     // ---- history
-    rule(
+    scenarioRule<CreatedChat>(
       { id: 'chat.history.empty', title: 'History answers 204 for a chat that does not exist and for a chat without messages',
         reading: '§4.3, §7: 204 when the chat does not exist or has no messages. 200 with an empty messages array is non_strict, and so is a 404 for a chat that does not exist; 200 with messages fails (C51).',
         covers: ['4.3/Get chat history'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        await chatIdOf(s, conv);
-        return t.outcome([
-          ...t.check(await s.history(`no-such-${s.conversationId()}`), [emptyHistory('no chat')]),
-          ...t.check(await s.history(conv), [emptyHistory('no messages')]),
-        ]);
+      {
+        setup: createdChatFor,
+        steps: [
+          step('', (_t, f) => f.s.history(`no-such-${f.s.conversationId()}`), [emptyHistory('no chat')]),
+          step('', (_t, f) => f.s.history(f.conv), [emptyHistory('no messages')]),
+        ],
       },
     ),
-    rule(
+    exchangeRule<HistoryItem[], SentMessages<{ readonly type: ElementType; readonly msgid: string }>>(
       { id: 'chat.history.fields', title: 'History elements carry the stated fields with their types, per message type',
         reading: '"Empty values may be omitted": only fields the message has are required (file fields for a picture, location, contact).',
         covers: ['timestamp', 'msec_timestamp', 'message[id]', 'message[client_id]', 'message[type]', 'message[text]', 'message[media]', 'message[file_name]', 'message[file_size]', 'message[location]', 'message[contact]'].map(HISTORY) },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const sent = [];
-        for (const type of ['text', 'picture', 'location', 'contact']) sent.push({ type, ...(await s.mustSend(s.payload(conv, client, { message: sampleMessage(type, type === 'text' ? 'hi' : '') }))) });
-        const items = await s.allHistory(conv, (i) => i.length >= 4);
-        const findings: Finding[] = [];
-        for (const m of sent) {
-          const item = itemOf(items, m.msgid);
-          const needs: Record<string, object> = {
-            text: { text: { type: 'string' } },
-            picture: { media: { type: 'string' }, file_name: { type: 'string' }, file_size: { type: 'integer' } },
-            location: { location: { type: 'object', required: ['lon', 'lat'] } },
-            contact: { contact: { type: 'object', required: ['name', 'phone'] } },
-          };
-          const schema = { type: 'object', required: ['timestamp', 'msec_timestamp', 'sender', 'message'], properties: {
-            timestamp: { type: 'integer' }, msec_timestamp: { type: 'integer' }, sender: { type: 'object', required: ['id'] },
-            message: { type: 'object', required: ['id', 'client_id', 'type', ...Object.keys(needs[m.type]!)], properties: { id: { type: 'string' }, client_id: { const: m.msgid }, type: { const: m.type }, ...needs[m.type] } },
-          } };
-          findings.push(item ? matchesSchema(`${m.type} element`, schema)({ status: 200, headers: {}, text: JSON.stringify(item), durationMs: 0 }) : fail(`${m.type} element`, 'missing from the history'));
-        }
-        return t.outcome(findings);
+      {
+        setup: oneOfEachType,
+        send: (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 4),
+        expect: (_t, f) => f.sent.map((m) => elementOfType(m.msgid, m.type)),
       },
     ),
-    rule(
+    scenarioRule<SentMessages<string>>(
       { id: 'chat.history.pages', title: 'History pages (offset, limit) join exactly: every message once, none lost',
         reading: 'offset counts records skipped from the start, limit the records per request. A page shorter than the limit while more exist (but not empty) is non_strict (C52): the reader goes on from where it ended.',
         covers: [HISTORY('offset'), HISTORY('limit')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const sent: string[] = [];
-        for (let i = 0; i < 7; i += 1) sent.push((await s.mustSend(s.payload(conv, client, {}, Date.now() - 10_000 + i * 100))).msgid);
-        await s.allHistory(conv, (i) => i.length >= 7);
-        const first = await s.history(conv, { offset: 0, limit: 3 });
-        const pages = await s.readPages(conv, 3);
-        const counts = countByClientId(pages);
-        const lost = sent.filter((m) => !counts.has(m));
-        const twice = [...counts].filter(([, n]) => n > 1).map(([m]) => m);
-        return t.outcome([
-          ...t.check(first, [pageSize('first page', { max: 3, asked: 3, exist: 7 })]),
-          lost.length === 0 && twice.length === 0 && pages.length === 7 ? pass('pages', '7 messages over pages of 3') : fail('pages', `pages of 3 gave ${pages.length} items; lost ${lost.length}, repeated ${twice.length}`),
-        ]);
+      {
+        setup: sevenMessages,
+        steps: [
+          step('', (_t, f) => f.s.history(f.conv, { offset: 0, limit: 3 }), [pageSize('first page', { max: 3, asked: 3, exist: 7 })]),
+          step<SentMessages<string>, HistoryItem[]>('pages of 3', (_t, f) => f.s.readPages(f.conv, 3), (_t, f) => [
+            historyHolds('every message once', { once: f.sent, none: [] }), valueField('length', equals(7), 'nothing else'),
+          ]),
+        ],
       },
     ),
-    rule(
+    exchangeRule<HttpResponse, ReactTarget>(
       { id: 'chat.history.by-chat-id', level: 'info', title: 'Whether history also answers for the chat-interface chat id in the path',
         reading: 'The spec names the integration-side conversation_id; public clients put the chat-interface chat id there (docs/field-notes.md). Reported, not judged.', covers: ['4.3/Get chat history'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const id = await chatIdOf(s, conv, client);
-        await s.mustSend(s.payload(conv, client));
-        const res = await s.history(id);
-        const n = (arrayAt(res, 'messages') ?? []).length;
-        return t.outcome([observed('chat id in the path', `answered ${res.status}${res.status === 200 ? ` with ${n} message(s)` : ''}`)]);
+      {
+        setup: reactTarget,
+        send: (_t, f) => f.s.history(f.chatId),
+        expect: [historyAnswerObserved('chat id in the path')],
       },
     ),
-    rule(
+    exchangeRule<HistoryItem[], Sent>(
       { id: 'chat.history.media-group', level: 'info', title: 'Whether history elements of media messages carry media_group_id',
         reading: 'media_group_id joins the parts of a message split into several attachments; the API has no way to send several attachments in one message, so this only records whether the field appears.', covers: [HISTORY('message[media_group_id]'), HISTORY('message[thumbnail]')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const sent = await s.mustSend(s.payload(conv, s.client(), { message: sampleMessage('picture') }));
-        const m = itemOf(await s.allHistory(conv, (i) => i.length >= 1), sent.msgid)?.message;
-        return t.outcome([observed('media_group_id', `${m?.media_group_id === undefined ? 'absent' : `present (${String(m.media_group_id)})`}; thumbnail ${m?.thumbnail === undefined ? 'absent' : 'present'}`)]);
+      {
+        setup: (t) => sentMessage(t, { message: sampleMessage('picture') }),
+        send: (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 1),
+        expect: (_t, f) => [mediaGroupObserved(f.msgid)],
       },
     ),
-    rule(
+    sweepRule<Iterable<ChatCommand>, ModelRun, ModelSession>(
       { id: 'chat.model.history', title: 'Random sequences of create chat, send, edit, import, status, react and history: the history always matches the model',
         reading: 'Every message once, none lost, the latest edit shown, pages of any size joining exactly; delivery statuses and reactions change no history. A message may appear after a short delay ("accepted for processing"): reads poll for up to ~0.7 s.',
         covers: [SEND('message'), SEND('msgid'), SEND('silent'), SEND('id'), HISTORY('offset'), HISTORY('limit'), HISTORY('message[id]'), HISTORY('message[client_id]'), HISTORY('message[text]'), '4.3/Create chat', '4.3/Update delivery status', '4.3/Reaction'] },
-      async (t) => {
-        const s = await chatSession(t);
-        await s.scope();
-        const orders = new Set<string>();
-        const check = async (cmds: Iterable<ChatCommand>) => {
-          try {
-            const departures = await runChatModel(s, cmds, orders);
-            return [pass('model', 'the history matched the model'), ...departures.map((d) => nonStrict('model', d))];
-          } catch (err) {
-            if (err instanceof ModelMismatch) return [fail('model', err.message)];
-            throw err;
-          }
-        };
-        return sweepThenProperty(t, { named: namedChatSequences(), check, cases: chatCommands(), what: 'named sequences' });
+      {
+        setup: modelSession,
+        named: () => namedChatSequences(),
+        cases: () => chatCommands(),
+        send: (_t, cmds, f) => observeChatModel(f.s, cmds, f.orders),
+        expect: [modelHeld],
+        what: 'named sequences',
       },
     ),
-    rule(
+    exchangeRule<HistoryItem[], SentMessages<TimedMessage>>(
       { id: 'chat.model.order', level: 'info', title: 'The order in which history lists messages',
         reading: 'The spec does not state the order of history. Reported, not judged: by message time, newest or oldest first, or another.',
         covers: [HISTORY('timestamp'), HISTORY('msec_timestamp')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const base = Date.now() - 60_000;
+      {
         // Sent out of time order: the answer tells arrival order from message-time order.
-        const sent = [];
-        for (const offset of [2000, 0, 1000]) sent.push({ msgid: (await s.mustSend(s.payload(conv, client, {}, base + offset))).msgid, at: offset });
-        const items = await s.allHistory(conv, (i) => i.length >= 3);
-        const seen = items.map((i) => i.message?.client_id);
-        const byTime = [...sent].sort((a, b) => a.at - b.at).map((x) => x.msgid);
-        const order = seen.join() === byTime.join() ? 'by message time, oldest first'
-          : seen.join() === [...byTime].reverse().join() ? 'by message time, newest first'
-            : seen.join() === sent.map((x) => x.msgid).join() ? 'by arrival, oldest first'
-              : seen.join() === sent.map((x) => x.msgid).reverse().join() ? 'by arrival, newest first' : 'another order';
-        return t.outcome([observed('history order', order)]);
+        setup: outOfOrder,
+        send: (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 3),
+        expect: (_t, f) => [historyOrderObserved(f.sent)],
       },
     ),
     sweepRule<QueryCase, HttpResponse, OneMessage>(

@@ -2,7 +2,7 @@
  * What the rules of §4.3 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
+  type ElementType, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
 } from '../kit.js';
 import { INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
 
@@ -41,11 +41,11 @@ export interface Sent {
   readonly next: string;
 }
 
-export async function sentMessage(t: Parameters<typeof chatSession>[0]): Promise<Sent> {
+export async function sentMessage(t: Parameters<typeof chatSession>[0], over: Partial<MessagePayload> = {}): Promise<Sent> {
   const s = await chatSession(t);
   const conv = s.conversationId();
   const client = s.client('Original Client');
-  const sent = await s.mustSend(s.payload(conv, client));
+  const sent = await s.mustSend(s.payload(conv, client, over));
   return { s, conv, client, ...sent, next: s.msgid() };
 }
 
@@ -63,6 +63,57 @@ export async function oneMessage(t: Parameters<typeof chatSession>[0]): Promise<
   const s = await chatSession(t);
   const conv = s.conversationId();
   return { s, conv, msgid: (await s.mustSend(s.payload(conv, s.client()))).msgid };
+}
+
+/** A conversation of one client and the messages the rule sent to it, each with what it was sent as. */
+export interface SentMessages<M> {
+  readonly s: ChatSession;
+  readonly conv: string;
+  readonly sent: readonly M[];
+}
+
+/** One message of each type whose history element carries fields of its own (text, file, location, contact). */
+export async function oneOfEachType(t: RuleContext): Promise<SentMessages<{ readonly type: ElementType; readonly msgid: string }>> {
+  const s = await chatSession(t);
+  const conv = s.conversationId();
+  const client = s.client();
+  const sent = [];
+  for (const type of ['text', 'picture', 'location', 'contact'] as const) sent.push({ type, ...(await s.mustSend(s.payload(conv, client, { message: sampleMessage(type, type === 'text' ? 'hi' : '') }))) });
+  return { s, conv, sent };
+}
+
+/** Seven messages, a tenth of a second apart, once the history shows them all: more than two pages of three. */
+export async function sevenMessages(t: RuleContext): Promise<SentMessages<string>> {
+  const s = await chatSession(t);
+  const conv = s.conversationId();
+  const client = s.client();
+  const sent: string[] = [];
+  for (let i = 0; i < 7; i += 1) sent.push((await s.mustSend(s.payload(conv, client, {}, Date.now() - 10_000 + i * 100))).msgid);
+  await s.allHistory(conv, (i) => i.length >= 7);
+  return { s, conv, sent };
+}
+
+/** Three messages sent with message times out of their sending order, so that the history's order tells which it follows. */
+export async function outOfOrder(t: RuleContext): Promise<SentMessages<TimedMessage>> {
+  const s = await chatSession(t);
+  const conv = s.conversationId();
+  const client = s.client();
+  const base = Date.now() - 60_000;
+  const sent = [];
+  for (const at of [2000, 0, 1000]) sent.push({ msgid: (await s.mustSend(s.payload(conv, client, {}, base + at))).msgid, at });
+  return { s, conv, sent };
+}
+
+/** A session on a connected scope, and the chat orders the model's runs have seen (runChatModel). */
+export interface ModelSession {
+  readonly s: ChatSession;
+  readonly orders: Set<string>;
+}
+
+export async function modelSession(t: RuleContext): Promise<ModelSession> {
+  const s = await chatSession(t);
+  await s.scope();
+  return { s, orders: new Set<string>() };
 }
 
 export interface QueryCase {

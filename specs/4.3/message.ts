@@ -35,10 +35,10 @@
  * conversation_ref_id is the only thing that can make the forward refused.
  */
 import {
-  jsonAt, Precondition, labelled, senderIs, senderRefIs, absentFromHistory, applyCase, caseReading, chatSession, ChatSession, chatSweepRule, clientError, conversationHookCount, conversationWith, countByClientId, defineGroup, describeCase, type DuplicateSeen, editMessageBody, effectCountsOver, equals, exchangeRule, fail, type FieldCase, fieldCaseArb, type Finding, firstNotifications, foreignChat, foreignHistory, forwardNaming, heldOnce, type HistoryItem, holdsMessages, hooksAfterAccountMessage, hooksBeyond, importedBotMessage, isSuccess, jsonContentType, jsonContentTypeIfRefused, keptAsNotes, leadsAre, type MessagePayload, newMessageAnswer, nonStrict, noServerError, notificationsAre, observedDuplicate, observedTextChange, ODD_MESSAGE_EVENTS, oddMessageEvent, pass, RACERS, recorded, refusalChecks, refusalPreferred, repeatMsgid, repeatsAnswered, type RepeatSeen, rule, sameHistoryAs, sampleMessage, scenarioRule, status, step, sweepCases, sweepRule, textIs, uniqueId, valueIs, writeFirst,
+  absentFromHistory, applyCase, caseReading, chatSession, ChatSession, chatSweepRule, clientError, conversationHookCount, conversationWith, defineGroup, describeCase, type DuplicateSeen, eachAnswer, eachStep, editMessageBody, type EffectCounts, effectCountsOver, equals, exchangeRule, type FieldCase, fieldCaseArb, firstNotifications, foreignChat, foreignHistory, forwardNaming, heldOnce, historyHolds, type HistoryItem, holdsMessages, hooksAfterAccountMessage, hooksBeyond, type HttpResponse, importedBotMessage, isSuccess, jsonContentType, jsonContentTypeIfRefused, keptAsNotes, kindsTold, labelled, leadsAre, type MessagePayload, newMessageAnswer, noServerError, notificationsAre, observedDuplicate, observedTextChange, ODD_MESSAGE_EVENTS, oddMessageEvent, RACERS, recorded, refusalChecks, refusalPreferred, repeatMsgid, repeatsAnswered, type RepeatSeen, sameHistoryAs, scenarioRule, senderIs, senderRefIs, status, statusIn, step, sweepCases, sweepRule, textIs, uniqueId, valueField, valueIs, writeFirst,
 } from '../kit.js';
 import {
-  chatIdOf, itemOf, type Sent, sentMessage, SILENT, RECEIVER, brokenRule, fullEmbedded, FORWARDED_FIELDS, type BrokenMember, memberRefusalOf, type WithForeign, naming, type WriteFirst, type Repeats, type Forwarding, forwarding, type ForwardingForeign, type Import,
+  type AnswerTarget, answerTarget, type BrokenMember, brokenRule, type BulkImport, bulkImport, FORWARDED_FIELDS, type Forwarding, forwarding, type ForwardingForeign, fullEmbedded, type Import, type KindsConversation, type KindSent, kindsSent, memberRefusalOf, naming, type ParallelMessages, parallelMessages, type Quoting, quoting, RECEIVER, type Repeats, replyQuoting, type Sent, sentMessage, SILENT, type WithForeign, type WriteFirst,
 } from './support.js';
 import { refusal, messageEvent, requiredRule, P, type EffectsConversation, newConversation, sendSilent, counted, SEND, HISTORY } from '../fixtures/chat.js';
 
@@ -72,116 +72,60 @@ export default defineGroup({
       },
     ),
     // ---- messages
-    rule(
+    exchangeRule<HttpResponse, AnswerTarget>(
       { id: 'chat.message.answer', title: 'A new message answers 200 with new_message {conversation_id, sender_id, receiver_id, msgid, ref_id = msgid sent}',
         reading: 'docs/field-notes.md: new and edited messages answer {"new_message":{...}}; receiver_id is null (or absent) for an incoming message. The optional payload fields (conversation_ref_id, source, receiver, reply_to, forwards) are omitted. The ids name what was sent: conversation_id ("Dialog id", neither side stated) is the conversation_id sent or the chat id create chat answered, not the chat created after it; sender_id is the client\'s id sent or the user id create chat answered for it.',
         covers: ['conversation_ref_id', 'new_message[conversation_id]', 'new_message[sender_id]', 'new_message[receiver_id]', 'new_message[msgid]', 'new_message[ref_id]', 'event_type', 'payload', 'timestamp', 'msec_timestamp', 'conversation_id', 'sender', 'msgid', 'message', 'silent'].map(SEND) },
-      async (t) => {
-        const s = await chatSession(t);
-        const client = s.client();
-        const conv = s.conversationId();
-        const created = await s.createChat(conv, client);
-        const chatId = jsonAt(created, 'id');
-        const userId = jsonAt(created, ['user', 'id']);
-        if (!isSuccess(created.status) || typeof chatId !== 'string') throw new Precondition(`creating a chat answered ${created.status}`);
-        // A later chat of the scope, so that an answer naming the scope's latest chat instead of the message's shows.
-        await chatIdOf(s, s.conversationId());
-        const p = s.payload(conv, client);
-        const res = await s.sendMessage(p);
-        const senderIds = [client.id, ...(typeof userId === 'string' ? [userId] : [])];
-        return t.outcome(t.check(res, [status(200), jsonContentType, newMessageAnswer({ msgid: p.msgid, conversationId: p.conversation_id, outgoing: false, chatId, senderIds })]));
+      {
+        setup: answerTarget,
+        send: (_t, f) => f.s.sendMessage(f.payload),
+        expect: (_t, f) => [status(200), jsonContentType, newMessageAnswer({ msgid: f.payload.msgid, conversationId: f.payload.conversation_id, outgoing: false, chatId: f.chatId, senderIds: f.senderIds })],
       },
     ),
-    rule(
+    scenarioRule<KindsConversation>(
       { id: 'chat.message.kinds', title: 'Incoming, manager and bot messages are accepted and the history tells them apart (client_id only for the client)',
         reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants" (§2.5: "absent for account users"): a client_id value for the manager or the bot fails; null or "" is non_strict (C9 of the review). History shows what was sent: the client with its client_id and name, a manager\'s and the bot\'s message with that sender (its id the ref_id sent, §2.5). The answers\' sender_id and receiver_id name those participants (by the id sent or the one the history shows). Needs MANAGER_USER_ID and BOT_ID.',
         covers: [SEND('Incoming from client'), SEND('Outgoing from an identifiable account user'), SEND('Outgoing from the integration bot'), SEND('receiver'), HISTORY('sender / receiver'), '2.5/ref_id'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const base = Date.now();
-        const incoming = s.payload(conv, client, {}, base);
-        const manager = s.payload(conv, s.manager(), { receiver: client }, base + 1000);
-        const bot = s.payload(conv, s.bot(), { receiver: client }, base + 2000);
-        const kinds = [['incoming', incoming], ['manager', manager], ['bot', bot]] as const;
-        const answers: Awaited<ReturnType<ChatSession['sendMessage']>>[] = [];
-        for (const [, p] of kinds) answers.push(await s.sendMessage(p));
-        const items = await s.allHistory(conv, (i) => i.length >= 3);
-        // The answer's sender_id and receiver_id name the participants sent, by either side's id: the one sent, or the
-        // chat-interface id the history shows for them (and a manager's or the bot's ref_id).
-        const findings: Finding[] = kinds.flatMap(([kind, p], i) => {
-          const item = itemOf(items, p.msgid);
-          const ids = (...xs: unknown[]) => xs.filter((x): x is string => typeof x === 'string');
-          const expect = {
-            msgid: p.msgid, conversationId: conv, outgoing: kind !== 'incoming',
-            ...(item && { senderIds: ids(p.sender.id, p.sender.ref_id, item.sender?.id), receiverIds: ids(client.id, item.receiver?.id) }),
-          };
-          return t.check(answers[i]!, [status(200), newMessageAnswer(expect)]).map((f) => ({ ...f, check: `${kind}: ${f.check}` }));
-        });
-        const inItem = itemOf(items, incoming.msgid);
-        const mgrItem = itemOf(items, manager.msgid);
-        const botItem = itemOf(items, bot.msgid);
-        if (!inItem || !mgrItem || !botItem) return t.outcome([...findings, fail('history', `expected the 3 messages in the history, observed ${items.length}`)]);
-        findings.push(...[
-          ...labelled('incoming', [senderIs(incoming.msgid, client)]),
-          ...labelled('manager', [senderRefIs(manager.msgid, manager.sender.ref_id!)]),
-          ...labelled('bot', [senderRefIs(bot.msgid, bot.sender.ref_id!)]),
-        ].map((judge) => judge(items)));
-        const problems: string[] = [];
-        const emptied: string[] = [];
-        if (inItem.sender?.client_id !== client.id) problems.push(`incoming sender.client_id is ${JSON.stringify(inItem.sender?.client_id)}, not ${client.id}`);
-        if (inItem.receiver && Object.keys(inItem.receiver).length > 0) problems.push('the incoming message has a receiver');
-        for (const [kind, item] of [['manager', mgrItem], ['bot', botItem]] as const) {
-          const cid = item.sender?.client_id as unknown;
-          if (cid === null || cid === '') emptied.push(`the ${kind} sender has client_id ${JSON.stringify(cid)} (absent is stated)`);
-          else if (cid !== undefined) problems.push(`the ${kind} sender has client_id ${JSON.stringify(cid)} (client_id is only for external participants)`);
-          if (item.receiver?.client_id !== client.id) problems.push(`the ${kind} message's receiver.client_id is ${JSON.stringify(item.receiver?.client_id)}, not the client ${client.id}`);
-        }
-        findings.push(problems.length > 0 ? fail('kinds in history', problems.join('; '))
-          : emptied.length > 0 ? nonStrict('kinds in history', `"absent" spelt otherwise (C9 of the review): ${emptied.join('; ')}`)
-            : pass('kinds in history', 'client_id on the client only, receivers on outgoing messages'));
-        return t.outcome(findings);
+      {
+        setup: kindsSent,
+        steps: [
+          eachStep<KindsConversation, KindSent>({
+            items: (_t, f) => f.kinds,
+            label: (k) => k.kind,
+            observe: async (_t, _f, k) => k.answer,
+            expect: (k) => [status(200), newMessageAnswer(k.expect)],
+          }),
+          step<KindsConversation, HistoryItem[]>('', async (_t, f) => [...f.items], (_t, { client, sent }) => [
+            ...labelled('incoming', [senderIs(sent.incoming.msgid, client)]),
+            ...labelled('manager', [senderRefIs(sent.manager.msgid, sent.manager.sender.ref_id!)]),
+            ...labelled('bot', [senderRefIs(sent.bot.msgid, sent.bot.sender.ref_id!)]),
+            kindsTold({ clientId: client.id, incoming: sent.incoming.msgid, manager: sent.manager.msgid, bot: sent.bot.msgid }),
+          ]),
+        ],
       },
     ),
-    rule(
+    scenarioRule<Quoting>(
       { id: 'chat.message.reply-same-chat', title: 'reply_to quoting a message of the same chat is accepted; one of another chat is refused with 400',
         reading: '§4.3 reply_to: the quoted message "must belong to the same chat". A quote of another chat of the same account accepted, or refused with another 4xx, is non_strict (C47): nothing foreign reaches the chat.', covers: [SEND('reply_to'), '2.11/msgid', '2.11/id'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const other = s.conversationId();
-        const client = s.client();
-        const here = await s.mustSend(s.payload(conv, client));
-        const there = await s.mustSend(s.payload(other, client));
-        const ok = await s.sendMessage(s.payload(conv, client, { reply_to: { message: { msgid: here.msgid } } }));
-        const okById = here.id ? await s.sendMessage(s.payload(conv, client, { reply_to: { message: { id: here.id } } })) : ok;
-        const bad = await s.sendMessage(s.payload(conv, client, { reply_to: { message: { msgid: there.msgid } } }));
-        return t.outcome([
-          ...t.check(ok, [status(200)]).map((f) => ({ ...f, check: `same chat by msgid: ${f.check}` })),
-          ...t.check(okById, [status(200)]).map((f) => ({ ...f, check: `same chat by id: ${f.check}` })),
-          ...t.check(bad, [refusalPreferred('refused'), jsonContentTypeIfRefused]).map((f) => ({ ...f, check: `another chat: ${f.check}` })),
-        ]);
+      {
+        setup: quoting,
+        steps: [
+          step<Quoting>('same chat by msgid', async (_t, f) => (f.byMsgid = await replyQuoting(f, { msgid: f.here.msgid })), [status(200)]),
+          step<Quoting>('same chat by id', async (_t, f) => (f.here.id ? replyQuoting(f, { id: f.here.id }) : f.byMsgid!), [status(200)]),
+          step<Quoting>('another chat', (_t, f) => replyQuoting(f, { msgid: f.there.msgid }), [refusalPreferred('refused'), jsonContentTypeIfRefused]),
+        ],
       },
     ),
-    rule(
+    scenarioRule<BulkImport>(
       { id: 'chat.import.bulk', requires: ['write', 'control'], needs: ['counters'], title: 'A bulk import (silent on all but the newest) yields one unsorted lead and one notification',
         reading: '§4.3 rule 2; an edit creates and sends neither. Counted through the control API (GET /_control/chat/unsorted and /notifications) over the whole effect window (15 s): the expected lead and notification may come late in it, a second one seen at any time in it fails (C66).', covers: [SEND('silent'), SEND('timestamp'), SEND('msec_timestamp')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const start = Date.now() - 3_600_000;
-        let last = { msgid: '', id: '' };
-        for (let i = 0; i < 5; i += 1) last = await s.mustSend(s.payload(conv, client, { silent: i < 4, message: sampleMessage('text', `imported ${i}`) }, start + i * 60_000));
-        await s.postEvent(editMessageBody({ conversation_id: conv, msgid: last.msgid, silent: false, message: { type: 'text', text: 'imported 4, edited' } }));
-        const counts = await effectCountsOver(s, conv, { leads: 1, notifications: 1 });
-        const items = await s.allHistory(conv, (i) => i.length >= 5);
-        return t.outcome([
-          leadsAre(1)(counts),
-          notificationsAre(1)(counts),
-          items.length === 5 ? pass('imported', '5 messages in the history') : fail('imported', `expected the 5 imported messages in the history, observed ${items.length}`),
-        ]);
+      {
+        setup: bulkImport,
+        steps: [
+          step<BulkImport>('', (_t, f) => f.s.postEvent(editMessageBody({ conversation_id: f.conv, msgid: f.last, silent: false, message: { type: 'text', text: 'imported 4, edited' } })), []),
+          step<BulkImport, EffectCounts>('', (_t, f) => effectCountsOver(f.s, f.conv, { leads: 1, notifications: 1 }), [leadsAre(1), notificationsAre(1)]),
+          step<BulkImport, HistoryItem[]>('', (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 5), [valueField('length', equals(5), 'imported')]),
+        ],
       },
     ),
     // ---- robustness
@@ -196,26 +140,15 @@ export default defineGroup({
         label: (body) => JSON.stringify(body).slice(0, 60),
       },
     ),
-    rule(
+    scenarioRule<ParallelMessages>(
       { id: 'chat.concurrency.messages', title: '16 messages sent in parallel to one conversation each appear in the history exactly once',
         reading: 'Rule 1 of §4.3: the message is created for its msgid and conversation_id, also when others arrive at the same time.', covers: [SEND('msgid'), SEND('conversation_id')] },
-      async (t) => {
-        const s = await chatSession(t);
-        await s.scope();
-        const conv = s.conversationId();
-        const client = s.client();
-        const base = Date.now();
-        const payloads = Array.from({ length: 16 }, (_, i) => s.payload(conv, client, {}, base + i));
-        const answers = await Promise.all(payloads.map((p) => s.sendMessage(p)));
-        const refused = answers.filter((r) => r.status !== 200).length;
-        const items = await s.allHistory(conv, (i) => i.length >= 16);
-        const counts = countByClientId(items);
-        const lost = payloads.filter((p) => !counts.has(p.msgid)).length;
-        const twice = [...counts.values()].filter((n) => n > 1).length;
-        return t.outcome([
-          refused === 0 ? pass('accepted', '16 × 200') : fail('accepted', `${refused} of 16 parallel messages were not answered 200`),
-          lost === 0 && twice === 0 ? pass('each once', `${items.length} messages`) : fail('each once', `of 16 parallel messages ${lost} are missing from the history and ${twice} appear more than once`),
-        ]);
+      {
+        setup: (t) => parallelMessages(t, 16),
+        steps: [
+          step<ParallelMessages, readonly HttpResponse[]>('accepted', (_t, f) => Promise.all(f.payloads.map((p) => f.s.sendMessage(p))), [eachAnswer(statusIn(200))]),
+          step<ParallelMessages, HistoryItem[]>('', (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 16), (_t, f) => [historyHolds('each once', { once: f.payloads.map((p) => p.msgid), none: [] })]),
+        ],
       },
     ),
     exchangeRule<{ readonly status: number; readonly before: string | undefined; readonly after: string | undefined }, Sent>(

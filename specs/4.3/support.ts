@@ -2,7 +2,7 @@
  * What the rules of §4.3 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  type ElementType, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
+  type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
 } from '../kit.js';
 import { INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
 
@@ -49,6 +49,131 @@ export async function sentMessage(t: Parameters<typeof chatSession>[0], over: Pa
   return { s, conv, client, ...sent, next: s.msgid() };
 }
 
+/** A session, a fresh conversation and a client of its own: what most fixtures of the section start from. */
+export interface FreshConversation {
+  readonly s: ChatSession;
+  readonly conv: string;
+  readonly client: ParticipantBody;
+}
+
+export async function freshConversation(t: RuleContext): Promise<FreshConversation> {
+  const s = await chatSession(t);
+  return { s, conv: s.conversationId(), client: s.client() };
+}
+
+/** A message to send to a chat created first, with what its answer must name: that chat and the user created for it. */
+export interface AnswerTarget {
+  readonly s: ChatSession;
+  readonly payload: MessagePayload;
+  /** The chat-interface id create chat answered for the message's conversation. */
+  readonly chatId: string;
+  /** The ids the sender may be answered by: the client's id sent, and the user id create chat answered. */
+  readonly senderIds: readonly string[];
+}
+
+export async function answerTarget(t: RuleContext): Promise<AnswerTarget> {
+  const s = await chatSession(t);
+  const client = s.client();
+  const conv = s.conversationId();
+  const created = await s.createChat(conv, client);
+  const chatId = jsonAt(created, 'id');
+  const userId = jsonAt(created, ['user', 'id']);
+  if (!isSuccess(created.status) || typeof chatId !== 'string') throw new Precondition(`creating a chat answered ${created.status}`);
+  // A later chat of the scope, so that an answer naming the scope's latest chat instead of the message's shows.
+  await chatIdOf(s, s.conversationId());
+  return { s, payload: s.payload(conv, client), chatId, senderIds: [client.id, ...(typeof userId === 'string' ? [userId] : [])] };
+}
+
+/** One message of each §4.3 kind sent to one conversation: its payload, its answer and what that answer must name. */
+export interface KindSent {
+  readonly kind: 'incoming' | 'manager' | 'bot';
+  readonly payload: MessagePayload;
+  readonly answer: HttpResponse;
+  readonly expect: NewMessageExpectation;
+}
+
+/** The client's message, a manager's and the bot's (both to the client), a second apart, and the history that then holds them. */
+export interface KindsConversation {
+  readonly client: ParticipantBody;
+  readonly kinds: readonly KindSent[];
+  readonly sent: Readonly<Record<KindSent['kind'], MessagePayload>>;
+  readonly items: readonly HistoryItem[];
+}
+
+export async function kindsSent(t: RuleContext): Promise<KindsConversation> {
+  const { s, conv, client } = await freshConversation(t);
+  const base = Date.now();
+  const sent = {
+    incoming: s.payload(conv, client, {}, base),
+    manager: s.payload(conv, s.manager(), { receiver: client }, base + 1000),
+    bot: s.payload(conv, s.bot(), { receiver: client }, base + 2000),
+  };
+  const answers: HttpResponse[] = [];
+  for (const p of Object.values(sent)) answers.push(await s.sendMessage(p));
+  const items = await s.allHistory(conv, (i) => i.length >= 3);
+  // The answer's sender_id and receiver_id name the participants sent, by either side's id: the one sent, or the
+  // chat-interface id the history shows for them (and a manager's or the bot's ref_id).
+  const ids = (...xs: unknown[]) => xs.filter((x): x is string => typeof x === 'string');
+  const kinds = (['incoming', 'manager', 'bot'] as const).map((kind, i): KindSent => {
+    const p = sent[kind];
+    const item = itemOf(items, p.msgid);
+    return {
+      kind, payload: p, answer: answers[i]!,
+      expect: { msgid: p.msgid, conversationId: conv, outgoing: kind !== 'incoming', ...(item && { senderIds: ids(p.sender.id, p.sender.ref_id, item.sender?.id), receiverIds: ids(client.id, item.receiver?.id) }) },
+    };
+  });
+  return { client, kinds, sent, items };
+}
+
+/** Two conversations of one client, a message in each: a reply may quote the first (same chat), not the second. */
+export interface Quoting extends FreshConversation {
+  readonly here: SentMessage;
+  readonly there: SentMessage;
+  /** The answer to the reply quoting by msgid, judged again for the quote by id when the message has no id. */
+  byMsgid?: HttpResponse;
+}
+
+export async function quoting(t: RuleContext): Promise<Quoting> {
+  const { s, conv, client } = await freshConversation(t);
+  const other = s.conversationId();
+  const here = await s.mustSend(s.payload(conv, client));
+  return { s, conv, client, here, there: await s.mustSend(s.payload(other, client)) };
+}
+
+/** A reply in the conversation quoting `message` (by msgid or id). */
+export const replyQuoting = (f: Quoting, message: { readonly msgid: string } | { readonly id: string }) =>
+  f.s.sendMessage(f.s.payload(f.conv, f.client, { reply_to: { message } }));
+
+/** Five messages imported an hour back, silent on all but the newest (§4.3 rule 2). */
+export interface BulkImport {
+  readonly s: ChatSession;
+  readonly conv: string;
+  /** The newest message, the one not silent. */
+  readonly last: string;
+}
+
+export async function bulkImport(t: RuleContext): Promise<BulkImport> {
+  const { s, conv, client } = await freshConversation(t);
+  const start = Date.now() - 3_600_000;
+  let last = '';
+  for (let i = 0; i < 5; i += 1) last = (await s.mustSend(s.payload(conv, client, { silent: i < 4, message: sampleMessage('text', `imported ${i}`) }, start + i * 60_000))).msgid;
+  return { s, conv, last };
+}
+
+/** Messages of one client to one conversation of a connected scope, a millisecond apart, to send all at once. */
+export interface ParallelMessages {
+  readonly s: ChatSession;
+  readonly conv: string;
+  readonly payloads: readonly MessagePayload[];
+}
+
+export async function parallelMessages(t: RuleContext, n: number): Promise<ParallelMessages> {
+  const { s, conv, client } = await freshConversation(t);
+  await s.scope();
+  const base = Date.now();
+  return { s, conv, payloads: Array.from({ length: n }, (_, i) => s.payload(conv, client, {}, base + i)) };
+}
+
 /** The history of the conversation, read until the message stored under `clientId` shows `text`. */
 export const historyShowing = (clientId: string, text: string) => (_t: unknown, f: Sent): Promise<HistoryItem[]> =>
   f.s.allHistory(f.conv, (items) => items.some((i) => i.message?.client_id === clientId && i.message.text === text));
@@ -74,9 +199,7 @@ export interface SentMessages<M> {
 
 /** One message of each type whose history element carries fields of its own (text, file, location, contact). */
 export async function oneOfEachType(t: RuleContext): Promise<SentMessages<{ readonly type: ElementType; readonly msgid: string }>> {
-  const s = await chatSession(t);
-  const conv = s.conversationId();
-  const client = s.client();
+  const { s, conv, client } = await freshConversation(t);
   const sent = [];
   for (const type of ['text', 'picture', 'location', 'contact'] as const) sent.push({ type, ...(await s.mustSend(s.payload(conv, client, { message: sampleMessage(type, type === 'text' ? 'hi' : '') }))) });
   return { s, conv, sent };
@@ -84,9 +207,7 @@ export async function oneOfEachType(t: RuleContext): Promise<SentMessages<{ read
 
 /** Seven messages, a tenth of a second apart, once the history shows them all: more than two pages of three. */
 export async function sevenMessages(t: RuleContext): Promise<SentMessages<string>> {
-  const s = await chatSession(t);
-  const conv = s.conversationId();
-  const client = s.client();
+  const { s, conv, client } = await freshConversation(t);
   const sent: string[] = [];
   for (let i = 0; i < 7; i += 1) sent.push((await s.mustSend(s.payload(conv, client, {}, Date.now() - 10_000 + i * 100))).msgid);
   await s.allHistory(conv, (i) => i.length >= 7);
@@ -95,9 +216,7 @@ export async function sevenMessages(t: RuleContext): Promise<SentMessages<string
 
 /** Three messages sent with message times out of their sending order, so that the history's order tells which it follows. */
 export async function outOfOrder(t: RuleContext): Promise<SentMessages<TimedMessage>> {
-  const s = await chatSession(t);
-  const conv = s.conversationId();
-  const client = s.client();
+  const { s, conv, client } = await freshConversation(t);
   const base = Date.now() - 60_000;
   const sent = [];
   for (const at of [2000, 0, 1000]) sent.push({ msgid: (await s.mustSend(s.payload(conv, client, {}, base + at))).msgid, at });

@@ -12,9 +12,9 @@ import {
   type ChatCommand, chatCommands, chatPaths, chatSession, defineGroup, elementOfType, type ElementType, emptyHistory, equals, exchangeRule, historyAnswerObserved, historyHolds, type HistoryItem, historyItemsOf, historyOrderObserved, type HttpResponse, mediaGroupObserved, modelHeld, type ModelRun, namedChatSequences, observedPageSize, observeChatModel, pageSize, refusalChecks, refusedOrNoMessages, sampleMessage, scenarioRule, sentTimeIs, step, sweepRule, type TimedMessage, valueField,
 } from '../kit.js';
 import {
-  type CreatedChat, createdChatFor, type ModelSession, modelSession, type OneMessage, oneMessage, oneOfEachType, outOfOrder, type QueryCase, type ReactTarget, reactTarget, type Sent, sentMessage, type SentMessages, sevenMessages, BAD_QUERIES, FILL,
+  type CreatedChat, createdChatFor, type ModelSession, modelSession, oneOfEachType, outOfOrder, type QueryCase, type ReactTarget, reactTarget, type Sent, sentMessage, type SentMessages, sevenMessages, BAD_QUERIES, FILL,
 } from './support.js';
-import { SEND, HISTORY } from '../fixtures/chat.js';
+import { SEND, HISTORY, type OneMessage, oneMessage } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Get chat history',

@@ -178,18 +178,6 @@ export async function parallelMessages(t: RuleContext, n: number): Promise<Paral
 export const historyShowing = (clientId: string, text: string) => (_t: unknown, f: Sent): Promise<HistoryItem[]> =>
   f.s.allHistory(f.conv, (items) => items.some((i) => i.message?.client_id === clientId && i.message.text === text));
 
-export interface OneMessage {
-  readonly s: ChatSession;
-  readonly conv: string;
-  readonly msgid: string;
-}
-
-export async function oneMessage(t: Parameters<typeof chatSession>[0]): Promise<OneMessage> {
-  const s = await chatSession(t);
-  const conv = s.conversationId();
-  return { s, conv, msgid: (await s.mustSend(s.payload(conv, s.client()))).msgid };
-}
-
 /** A conversation of one client and the messages the rule sent to it, each with what it was sent as. */
 export interface SentMessages<M> {
   readonly s: ChatSession;

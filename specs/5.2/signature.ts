@@ -12,9 +12,10 @@
  */
 import fc from 'fast-check';
 import {
-  CHAT_ROUTES, chatPaths, chatRequest, chatSession, connectBody, contentMd5, defineGroup, exchangeRule, fail, type HttpResponse, jsonContentType, newMessageBody, observed, propertyRule, rule, spareChannel, status, sweepRule, type TamperPart, TAMPERS,
+  CHAT_ROUTES, chatPaths, chatRequest, chatSession, connectBody, contentMd5, defineGroup, exchangeRule, type HttpResponse, jsonContentType, newMessageBody, notAnsweredWith, observedStatus, propertyRule, skewObserved, spareChannel, status, sweepRule, type TamperPart, TAMPERS,
 } from '../kit.js';
-import { SIGNED, connectCall, tamperRule, window, routeRule } from './support.js';
+import { SIGNED, connectCall, tamperRule, type SkewWindows, skewWindows, routeRule } from './support.js';
+import { type OneMessage, oneMessage } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Chat interface signature',
@@ -43,17 +44,13 @@ export default defineGroup({
         expect: [status(200)],
       },
     ),
-    rule(
+    exchangeRule<HttpResponse, OneMessage>(
       { id: 'chat.signature.get-query-not-signed', title: 'A GET (history) signs the MD5 of the empty string and the path without its query string',
         reading: '§5.2 and §4.3 history: Content-MD5 is the hash of the empty string; the signing string ends with the path without query string.', covers: [...SIGNED, '4.3/Get chat history/offset', '4.3/Get chat history/limit'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        await s.mustSend(s.payload(conv, s.client()));
-        const res = await s.history(conv, { offset: 0, limit: 10 });
-        const f = t.check(res, [status(200)]);
-        if (res.status === 403) f.push(fail('query not signed', 'a GET signed over the path without its query string was refused with 403'));
-        return t.outcome(f);
+      {
+        setup: oneMessage,
+        send: (_t, f) => f.s.history(f.conv, { offset: 0, limit: 10 }),
+        expect: [status(200), notAnsweredWith(403, 'query not signed', 'a GET signed over the path without its query string was refused with 403')],
       },
     ),
     exchangeRule(
@@ -75,18 +72,13 @@ export default defineGroup({
           const probe = chatRequest(call, { chatUrl: t.target.chatUrl, secret: s.channel.secret, now: s.now(), sign: { md5 } });
           return t.send({ ...probe, headers: { ...probe.headers, 'content-md5': md5, 'x-signature': probe.headers!['x-signature']!.toUpperCase() } });
         },
-        expect: [(res) => observed('upper-case hex', res.status === 200 ? 'accepted (200)' : `refused (${res.status})`)],
+        expect: [observedStatus('upper-case hex')],
       },
     ),
-    rule(
+    exchangeRule<SkewWindows>(
       { id: 'chat.signature.date-skew', level: 'info', title: 'How far Date may be from the target clock, measured both ways',
         reading: 'The spec says "current time"; the live service is documented to accept about 15 minutes. Measured by bisection against the target clock (read through the control API when there is one).', covers: ['5.2/Date'] },
-      async (t) => {
-        const s = await chatSession(t);
-        const past = await window(s, -1);
-        const future = await window(s, 1);
-        return t.outcome([observed('Date skew', `Date in the past: ${past}; in the future: ${future}`)]);
-      },
+      { send: async (t) => skewWindows(await chatSession(t)), expect: [skewObserved] },
     ),
     ...CHAT_ROUTES.map(routeRule),
     sweepRule<'connect' | 'message', HttpResponse, { readonly other: string }>(

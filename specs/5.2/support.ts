@@ -124,3 +124,13 @@ export function routeRule(route: ChatRouteName): RuleDraft {
     },
   );
 }
+
+/** The skew of Date the target accepts each way, measured by bisection (`window`). */
+export interface SkewWindows {
+  readonly past: string;
+  readonly future: string;
+}
+
+export async function skewWindows(s: ChatSession): Promise<SkewWindows> {
+  return { past: await window(s, -1), future: await window(s, 1) };
+}

@@ -1,51 +1,35 @@
 /**
  * §8 Limits.
  */
-import { accountRequest, apiToken, burst, burstObserved, chatSession, defineGroup, exchangeRule, overLimit, pageSize, rule, status } from '../kit.js';
+import { accountRequest, apiToken, burst, burstObserved, defineGroup, exchangeRule, labelled, overLimit, pageSize, scenarioRule, status, step } from '../kit.js';
+import { type FullChat, fullChat, type TwoConversations, twoConversations } from './support.js';
 import { refusal, SEND, HISTORY } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Limits',
   rules: [
-    rule(
+    scenarioRule<TwoConversations>(
       { id: 'chat.limits.forwards', title: 'One forwarded message is accepted; two are refused with 400',
         reading: '§8: forwarded messages per message: 1; §4.3 forwards.messages "at most 1 element".', covers: ['8/Forwarded messages per message', SEND('forwards')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const a = await s.mustSend(s.payload(conv, client));
-        const b = await s.mustSend(s.payload(s.conversationId(), client));
-        const one = await s.sendMessage(s.payload(conv, client, { forwards: { messages: [{ msgid: b.msgid }] } }));
-        const two = await s.sendMessage(s.payload(conv, client, { forwards: { messages: [{ msgid: a.msgid }, { msgid: b.msgid }] } }));
-        return t.outcome([
-          ...t.check(one, [status(200)]).map((f) => ({ ...f, check: `1 forward: ${f.check}` })),
-          ...t.check(two, refusal).map((f) => ({ ...f, check: `2 forwards: ${f.check}` })),
-        ]);
+      {
+        setup: twoConversations,
+        steps: [
+          step<TwoConversations>('1 forward', (_t, f) => f.s.sendMessage(f.s.payload(f.conv, f.client, { forwards: { messages: [{ msgid: f.there }] } })), [status(200)]),
+          step<TwoConversations>('2 forwards', (_t, f) => f.s.sendMessage(f.s.payload(f.conv, f.client, { forwards: { messages: [{ msgid: f.here }, { msgid: f.there }] } })), refusal),
+        ],
       },
     ),
-    rule(
+    scenarioRule<FullChat>(
       { id: 'chat.history.limit', title: 'History limit 50 gives at most 50 messages; limit 51 is refused with 400 or capped at 50; without limit no answer holds more than 50',
         reading: '§8 "maximum 50 per request": met by a 400 or by a 200 with at most 50 messages; another 4xx for limit 51 is non_strict (C53). Fewer than 50 (but some) for limit 50 is non_strict (C52). More than 50 in one answer fails, with or without limit (C54, issue 19 §4).',
         covers: ['8/History limit', HISTORY('limit')] },
-      async (t) => {
-        const s = await chatSession(t);
-        const conv = s.conversationId();
-        const client = s.client();
-        const base = Date.now() - 100_000;
-        for (let batch = 0; batch < 52; batch += 13) {
-          await Promise.all(Array.from({ length: 13 }, (_, i) => s.mustSend(s.payload(conv, client, {}, base + (batch + i) * 10))));
-        }
-        await s.allHistory(conv, (i) => i.length >= 52);
-        const at50 = await s.history(conv, { limit: 50 });
-        const at51 = await s.history(conv, { limit: 51 });
-        const unlimited = await s.history(conv);
-        return t.outcome([
-          ...t.check(at50, [status(200)]).map((x) => ({ ...x, check: `limit 50: ${x.check}` })),
-          ...t.check(at50, [pageSize('limit 50', { max: 50, asked: 50, exist: 52 })]),
-          ...t.check(at51, [overLimit(50)]),
-          ...t.check(unlimited, [pageSize('no limit', { max: 50, exist: 52 })]),
-        ]);
+      {
+        setup: (t) => fullChat(t, 52),
+        steps: [
+          step<FullChat>('', (_t, f) => f.s.history(f.conv, { limit: 50 }), [...labelled('limit 50', [status(200)]), pageSize('limit 50', { max: 50, asked: 50, exist: 52 })]),
+          step<FullChat>('', (_t, f) => f.s.history(f.conv, { limit: 51 }), [overLimit(50)]),
+          step<FullChat>('', (_t, f) => f.s.history(f.conv), [pageSize('no limit', { max: 50, exist: 52 })]),
+        ],
       },
     ),
     exchangeRule(

@@ -11,12 +11,15 @@ import { exchangeRule, propertyRule, rule, scenarioRule, sweepRule } from '../..
 import { outcomeOf } from '../../src/model/outcome.js';
 import { DECLARATIVE_KINDS } from '../../src/model/rule.js';
 
-/** The least share of rules built by a declarative builder. */
-const MIN_DECLARATIVE_SHARE = 0.9;
+/**
+ * The least share of rules built by a declarative builder: what is reached with every closure converted but the ten
+ * lists.* rules of specs/4.2/open.ts and specs/4.2/shapes.ts, which stay closures until that section is converted.
+ */
+const MIN_DECLARATIVE_SHARE = 0.97;
 
 /** Spec files still to convert to the builders (docs/writing-rules.md); remove a file once it passes the checks below. */
 const NOT_YET_CONVERTED = [
-  '4.2/open.ts', '4.2/shapes.ts', '5.2/signature.ts', '8/limits.ts',
+  '4.2/open.ts', '4.2/shapes.ts',
 ];
 
 const SPECS = new URL('../../specs/', import.meta.url);

@@ -4,7 +4,7 @@
 import {
   type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
 } from '../kit.js';
-import { INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
+import { type FreshConversation, freshConversation, INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
 
 export const REACT = (f: string) => `4.3/Reaction/${f}`;
 
@@ -47,18 +47,6 @@ export async function sentMessage(t: Parameters<typeof chatSession>[0], over: Pa
   const client = s.client('Original Client');
   const sent = await s.mustSend(s.payload(conv, client, over));
   return { s, conv, client, ...sent, next: s.msgid() };
-}
-
-/** A session, a fresh conversation and a client of its own: what most fixtures of the section start from. */
-export interface FreshConversation {
-  readonly s: ChatSession;
-  readonly conv: string;
-  readonly client: ParticipantBody;
-}
-
-export async function freshConversation(t: RuleContext): Promise<FreshConversation> {
-  const s = await chatSession(t);
-  return { s, conv: s.conversationId(), client: s.client() };
 }
 
 /** A message to send to a chat created first, with what its answer must name: that chat and the user created for it. */
@@ -638,17 +626,12 @@ export function reactionVariants(f: ReactTarget): readonly { readonly what: stri
 }
 
 /** A session and a fresh conversation whose first client message was accepted: the chat a rule's requests then name. */
-export interface ClientMessage {
-  readonly s: ChatSession;
-  readonly conv: string;
-  readonly client: ParticipantBody;
+export interface ClientMessage extends FreshConversation {
   readonly sent: SentMessage;
 }
 
 export async function clientMessage(t: RuleContext): Promise<ClientMessage> {
-  const s = await chatSession(t);
-  const conv = s.conversationId();
-  const client = s.client();
+  const { s, conv, client } = await freshConversation(t);
   return { s, conv, client, sent: await s.mustSend(s.payload(conv, client)) };
 }
 

@@ -1,21 +1,17 @@
 /**
  * What the rules of §8 share: fixtures, case tables and the makers of rule families.
  */
-import { chatSession, type ChatSession, type ParticipantBody, type RuleContext } from '../kit.js';
+import { type ChatSession, type RuleContext } from '../kit.js';
+import { type FreshConversation, freshConversation } from '../fixtures/chat.js';
 
 /** A client's message in a conversation (`here`, the one the rule writes to) and in another one (`there`). */
-export interface TwoConversations {
-  readonly s: ChatSession;
-  readonly conv: string;
-  readonly client: ParticipantBody;
+export interface TwoConversations extends FreshConversation {
   readonly here: string;
   readonly there: string;
 }
 
 export async function twoConversations(t: RuleContext): Promise<TwoConversations> {
-  const s = await chatSession(t);
-  const conv = s.conversationId();
-  const client = s.client();
+  const { s, conv, client } = await freshConversation(t);
   const here = (await s.mustSend(s.payload(conv, client))).msgid;
   const there = (await s.mustSend(s.payload(s.conversationId(), client))).msgid;
   return { s, conv, client, here, there };
@@ -28,9 +24,7 @@ export interface FullChat {
 }
 
 export async function fullChat(t: RuleContext, n: number): Promise<FullChat> {
-  const s = await chatSession(t);
-  const conv = s.conversationId();
-  const client = s.client();
+  const { s, conv, client } = await freshConversation(t);
   const base = Date.now() - 100_000;
   for (let batch = 0; batch < n; batch += 13) {
     await Promise.all(Array.from({ length: Math.min(13, n - batch) }, (_, i) => s.mustSend(s.payload(conv, client, {}, base + (batch + i) * 10))));

@@ -12,9 +12,9 @@
  */
 import fc from 'fast-check';
 import {
-  CHAT_ROUTES, chatPaths, chatRequest, chatSession, connectBody, contentMd5, defineGroup, exchangeRule, type HttpResponse, jsonContentType, newMessageBody, notAnsweredWith, observedStatus, propertyRule, skewObserved, spareChannel, status, sweepRule, type TamperPart, TAMPERS,
+  CHAT_ROUTES, chatPaths, chatRequest, chatSession, connectBody, contentMd5, defineGroup, exchangeRule, type HttpResponse, jsonContentType, newMessageBody, notAnsweredWith, observedStatus, propertyRule, skewObserved, type SkewWindows, spareChannel, status, sweepRule, type TamperPart, TAMPERS,
 } from '../kit.js';
-import { SIGNED, connectCall, tamperRule, type SkewWindows, skewWindows, routeRule } from './support.js';
+import { SIGNED, connectCall, tamperRule, skewWindows, routeRule } from './support.js';
 import { type OneMessage, oneMessage } from '../fixtures/chat.js';
 
 export default defineGroup({

@@ -2,7 +2,7 @@
  * What the rules of §5.2 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  type ChatCall, chatPaths, type ChatRouteName, type ChatSession, chatSession, connectBody, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
+  type SkewWindows, type ChatCall, chatPaths, type ChatRouteName, type ChatSession, chatSession, connectBody, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
 } from '../kit.js';
 
 export const SIGNED = ['5.2/Content-Type', '5.2/Date', '5.2/Content-MD5', '5.2/X-Signature'];
@@ -126,11 +126,6 @@ export function routeRule(route: ChatRouteName): RuleDraft {
 }
 
 /** The skew of Date the target accepts each way, measured by bisection (`window`). */
-export interface SkewWindows {
-  readonly past: string;
-  readonly future: string;
-}
-
 export async function skewWindows(s: ChatSession): Promise<SkewWindows> {
   return { past: await window(s, -1), future: await window(s, 1) };
 }

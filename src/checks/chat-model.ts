@@ -1,6 +1,6 @@
 /**
  * The judge of the model-based chat property (§4.3 as a whole): a command sequence run against the target and a model
- * of it (generators/chat-model.ts), the history compared with the model after every read.
+ * of it (src/steps/chat-model.ts), the history compared with the model after every read.
  */
 import type { Judge } from '../model/check.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';

@@ -10,6 +10,12 @@ export function statusObserved(name: string, meaning: { readonly accepted: strin
   return (res) => observed(name, `${res.status}: ${res.status < 300 ? meaning.accepted : meaning.refused}${res.status >= 300 ? briefBody(res) : ''}`);
 }
 
+/** The skew of Date a target accepts, measured each way from its clock (a sentence for each). */
+export interface SkewWindows {
+  readonly past: string;
+  readonly future: string;
+}
+
 /** Records how far Date may be from the target clock, as measured each way (the spec says only "current time"). */
-export const skewObserved: Judge<{ readonly past: string; readonly future: string }> = (m) =>
+export const skewObserved: Judge<SkewWindows> = (m) =>
   observed('Date skew', `Date in the past: ${m.past}; in the future: ${m.future}`);

@@ -5,6 +5,7 @@
  * Each command names what it does, so a shrunk counterexample reads as a script ("Send(c0) Edit(c0#0) History(c0, 2)").
  */
 import fc from 'fast-check';
+import type { ModelRun } from '../checks/chat-model.js';
 import { parseJson } from '../checks/json.js';
 import { isSuccess } from '../model/http.js';
 import type { HistoryItem } from '../protocol/answers.js';
@@ -229,13 +230,11 @@ export async function runChatModel(s: ChatSession, cmds: Iterable<Cmd>, orders: 
   return nonStrict;
 }
 
-
-
 /**
  * One command sequence run as `runChatModel` runs it, its outcome as a value for the judge (src/checks/chat-model.ts):
  * a mismatch with the model is what the sequence observed, not an error of the rule.
  */
-export async function observeChatModel(s: ChatSession, cmds: Iterable<Cmd>, orders: Set<string>): Promise<{ readonly mismatch?: string; readonly departures: readonly string[] }> {
+export async function observeChatModel(s: ChatSession, cmds: Iterable<Cmd>, orders: Set<string>): Promise<ModelRun> {
   try {
     return { departures: await runChatModel(s, cmds, orders) };
   } catch (err) {

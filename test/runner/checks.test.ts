@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonContentType, jsonObjectBody, matchesSchema } from '../../src/checks/json.js';
+import { jsonContentType, jsonObjectBody, matchesSchema, valueMatchesSchema } from '../../src/checks/json.js';
 import { noSecretEcho } from '../../src/checks/secrets.js';
 import { clientError, noServerError, observedStatus, status, statusIn } from '../../src/checks/status.js';
 import { accessTokenIsJwt, expiresInPositiveInteger, refreshTokenPresent, serverTimeNear, tokenTypeBearer } from '../../src/checks/token.js';
@@ -53,6 +53,12 @@ describe('JSON media type', () => {
     const f = check(res(200, { a: '1' }));
     expect(f.verdict).toBe('failed');
     expect(f.detail).toContain('/a must be integer');
+  });
+  it('validates a value a step read as a body, and fails a body that is not JSON', () => {
+    const judge = valueMatchesSchema('v', { type: 'object', required: ['a'] });
+    expect(judge({ a: 1 }).verdict).toBe('passed');
+    expect(judge({ b: 1 }).detail).toContain("must have required property 'a'");
+    expect(matchesSchema('s', { type: 'object' })(res(200, 'not json')).verdict).toBe('failed');
   });
 });
 

@@ -92,7 +92,6 @@ export default defineGroup({
         reading: 'The spec does not state the order of history. Reported, not judged: by message time, newest or oldest first, or another.',
         covers: [HISTORY('timestamp'), HISTORY('msec_timestamp')] },
       {
-        // Sent out of time order: the answer tells arrival order from message-time order.
         setup: outOfOrder,
         send: (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 3),
         expect: (_t, f) => [historyOrderObserved(f.sent)],

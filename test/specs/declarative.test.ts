@@ -11,12 +11,15 @@ import { exchangeRule, propertyRule, rule, scenarioRule, sweepRule } from '../..
 import { outcomeOf } from '../../src/model/outcome.js';
 import { DECLARATIVE_KINDS } from '../../src/model/rule.js';
 
-/** The least share of rules built by a declarative builder. */
-const MIN_DECLARATIVE_SHARE = 0.9;
+/**
+ * The least share of rules built by a declarative builder: 342 of 363 once the §4.2 closures were converted; the 21
+ * closures left are the chat rules of the files below (2.6, 4.3, 5.2, 8).
+ */
+const MIN_DECLARATIVE_SHARE = 0.94;
 
 /** Spec files still to convert to the builders (docs/writing-rules.md); remove a file once it passes the checks below. */
 const NOT_YET_CONVERTED = [
-  '2.6/source.ts', '4.2/open.ts', '4.2/shapes.ts', '4.3/comment.ts', '4.3/create-chat.ts', '4.3/edit.ts', '4.3/history.ts',
+  '2.6/source.ts', '4.3/comment.ts', '4.3/create-chat.ts', '4.3/edit.ts', '4.3/history.ts',
   '4.3/message.ts', '5.2/signature.ts', '8/limits.ts',
 ];
 

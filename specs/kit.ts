@@ -50,6 +50,7 @@ export * from '../src/checks/outgoing-hook.js';
 export * from '../src/checks/field-cases.js';
 export * from '../src/checks/answers.js';
 export * from '../src/checks/chat-model.js';
+export * from '../src/checks/list-probes.js';
 
 // requests, the answers' shapes, and steps
 export type * from '../src/protocol/answers.js';
@@ -93,6 +94,8 @@ export * from '../src/steps/chat-stored.js';
 export * from '../src/steps/time-window.js';
 export * from '../src/steps/outgoing-hooks.js';
 export * from '../src/steps/chat-model.js';
+export * from '../src/steps/list-probes.js';
+export * from '../src/steps/sweep-step.js';
 
 // generators
 export * from '../generators/token-requests.js';

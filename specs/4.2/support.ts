@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import {
-  type Clause, describeFilter, type Encoding, encodingArb, ENUM_CF_TYPES, filterBearer, filterOf, type Finding, type HttpResponse, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, QUERY_LISTS, RANGE_CF_TYPES, readsLists, type RuleContext, type RuleDraft, type RuleMeta, type Scalar, SINGLE_VALUED_INT_FIELDS, sweep, type SweepCase, sweepRule, TEXT_CF_TYPES, truthUniverses, type Universe, visibleUniverses,
+  BRACKETS, cfClause, type Clause, describeEncoding, describeFilter, type Encoding, encodeFilter, encodingArb, ENUM_CF_TYPES, filterBearer, filterOf, type Finding, type HttpResponse, type IncompleteElement, INVALID_KINDS, type InvalidFilter, invalidFilter, judgeFilter, LIST_MULTIPLE, LIST_RANGE, listArb, type ListFetch, type ListName, LISTS, QUERY_LISTS, RANGE_CF_TYPES, readsLists, type RecordView, type RuleContext, type RuleDraft, type RuleMeta, type Scalar, SINGLE_VALUED_INT_FIELDS, sweep, type SweepCase, sweepRule, TEXT_CF_TYPES, truthUniverses, type Universe, valuesClause, visibleUniverses,
 } from '../kit.js';
 
 export const RAW_SCALAR: Encoding = { brackets: 'raw', arrays: 'indexed', single: 'scalar' };
@@ -122,8 +122,6 @@ export interface RangeCase { readonly r: RangeField; readonly bounds?: readonly 
 
 export const q = (values: readonly number[], p: number): number => values[Math.min(values.length - 1, Math.floor(p * values.length))]!;
 
-export const outcomeOf = (f: ListFetch): string => (f.ok ? `${f.ids.size} record(s)` : f.finding.detail);
-
 /** Pattern characters of SQL LIKE (%, _), globs (*, ?), regular expressions (.*) and quoting (', \). */
 export const PATTERNS: readonly string[] = ['%', '_', '*', '%_%', '.*', '?', "'", '"', '\\'];
 
@@ -169,3 +167,110 @@ export interface Utf8Fixture {
 }
 
 export type Parameter = 'filter[name]' | 'query';
+
+// --- shapes: every parameter of every list in each of its shapes ---------------------------------------------------
+/** One shape §4.2 allows, sent on one page of a list; `label` names the list, the parameter, its shape and spelling. */
+export interface ShapeCase {
+  readonly list: ListName;
+  readonly label: string;
+  readonly clause: Clause;
+  readonly encoding: Encoding;
+}
+
+/**
+ * Single values as filter[f]=v, multiple ones as [0] arrays and as percent-encoded [] arrays, ranges with both bounds
+ * and with one, statuses, next_price single, custom fields with [] values (and ranges where the type has them). Values
+ * are drawn from the records each list shows, each draw with its own seed.
+ */
+export function shapeCases(us: ReadonlyMap<ListName, Universe>, seed: number): ShapeCase[] {
+  const out: ShapeCase[] = [];
+  let k = 0;
+  const one = <T>(arb: fc.Arbitrary<T>): T => fc.sample(arb, { seed: seed + k++, numRuns: 1 })[0]!;
+  const add = (list: ListName, label: string, clause: Clause, encoding: Encoding) => out.push({ list, label: `${list} ${label} (${describeEncoding(encoding)})`, clause, encoding });
+  for (const list of LISTS) {
+    const src = us.get(list)!.src;
+    for (const field of LIST_MULTIPLE[list]) {
+      add(list, `${field} single`, one(valuesClause(src, field, { min: 1, max: 1 })), RAW_SCALAR);
+      add(list, `${field} multiple`, one(valuesClause(src, field, { min: 2, max: 3 })), RAW_INDEXED);
+      add(list, `${field} multiple`, one(valuesClause(src, field, { min: 2, max: 3 })), PERCENT_BRACKETS);
+    }
+    for (const field of LIST_RANGE[list]) {
+      const values = src.values(field).filter((v): v is number => typeof v === 'number');
+      const [lo, hi] = [values[Math.floor(values.length / 4)] ?? 0, values[Math.floor((3 * values.length) / 4)] ?? 1];
+      add(list, `${field} range`, { kind: 'range', field, from: lo, to: hi }, RAW_INDEXED);
+      add(list, `${field} range from`, { kind: 'range', field, from: lo }, PERCENT_BRACKETS);
+      add(list, `${field} range to`, { kind: 'range', field, to: hi }, RAW_INDEXED);
+    }
+    if (list === 'leads') {
+      const pairs = src.statusPairs.slice(0, 2);
+      add(list, 'statuses', { kind: 'statuses', pairs: pairs.length > 0 ? pairs : [{ pipeline_id: 1, status_id: 1 }] }, RAW_INDEXED);
+    }
+    if (list === 'customers') add(list, 'next_price single', one(valuesClause(src, 'next_price', { min: 1, max: 1 })), RAW_SCALAR);
+    for (const field of src.cfFields) {
+      add(list, `custom field ${field.type}`, one(cfClause(field)), BRACKETS);
+      if (RANGE_CF_TYPES.includes(field.type)) add(list, `custom field ${field.type} range`, one(cfClause(field, { range: true })), RAW_INDEXED);
+    }
+  }
+  return out;
+}
+
+/** The custom-field types the lists show (none: the custom-field shapes were not tried). */
+export const cfTypesShown = (us: ReadonlyMap<ListName, Universe>): ReadonlySet<string> => new Set(LISTS.flatMap((l) => us.get(l)!.src.cfFields.map((f) => f.type)));
+
+// --- statuses: an element missing one of its two keys --------------------------------------------------------------
+export type StatusPair = Universe['src']['statusPairs'][number];
+
+/** A pair whose pipeline also holds leads of another status, so that the half-applied element is told from the pair. */
+export const incompletePair = (u: Universe): StatusPair | undefined =>
+  u.src.statusPairs.find((p) => u.records.some((r) => r.pipeline_id === p.pipeline_id && r.status_id !== p.status_id)) ?? u.src.statusPairs[0];
+
+export interface IncompleteCase extends IncompleteElement {
+  readonly query: string;
+}
+
+/** The element without status_id, then without pipeline_id; half-applied, each selects the leads its one key names. */
+export function incompleteCases(u: Universe, pair: StatusPair | undefined): IncompleteCase[] {
+  if (!pair) return [];
+  const ids = (keep: (r: RecordView) => boolean) => new Set(u.records.filter(keep).map((r) => r.id));
+  return [
+    { missing: 'status_id', query: encodeFilter([{ kind: 'statuses', pairs: [{ pipeline_id: pair.pipeline_id }] }]), present: `pipeline_id is ${pair.pipeline_id}`, halfApplied: ids((r) => r.pipeline_id === pair.pipeline_id), whole: u.ids },
+    { missing: 'pipeline_id', query: encodeFilter([{ kind: 'statuses', pairs: [{ status_id: pair.status_id }] }]), present: `status_id is ${pair.status_id}`, halfApplied: ids((r) => r.status_id === pair.status_id), whole: u.ids },
+  ];
+}
+
+export interface StatusesFixture {
+  readonly bearer: string;
+  readonly u: Universe;
+  readonly pair: StatusPair | undefined;
+}
+
+// --- robustness: malformed filters ----------------------------------------------------------------------------------
+export interface InvalidCase {
+  readonly list: ListName;
+  readonly inv: InvalidFilter;
+}
+
+const textFieldOf = (us: ReadonlyMap<ListName, Universe>, list: ListName) => us.get(list)!.src.cfFields.find((f) => TEXT_CF_TYPES.includes(f.type))?.id;
+
+/** Every kind of breakage on every list, each drawn with the list's seed. */
+export const invalidCases = (us: ReadonlyMap<ListName, Universe>, seed: number): InvalidCase[] =>
+  [...LISTS.entries()].flatMap(([k, list]) => INVALID_KINDS.map((kind) => ({ list, inv: fc.sample(invalidFilter(list, kind, textFieldOf(us, list)), { seed: seed + k, numRuns: 1 })[0]! })));
+
+export const invalidCaseArb = (us: ReadonlyMap<ListName, Universe>): fc.Arbitrary<InvalidCase> =>
+  fc.constantFrom(...LISTS).chain((list) => fc.constantFrom(...INVALID_KINDS).chain((kind) => invalidFilter(list, kind, textFieldOf(us, list))).map((inv) => ({ list, inv })));
+
+// --- query: a record's name finds it --------------------------------------------------------------------------------
+export interface QueryCase {
+  readonly u: Universe;
+  readonly id: number;
+  readonly name: string;
+}
+
+/** Two named records of each list that takes query, drawn with the list's seed. */
+export function queryCases(us: ReadonlyMap<ListName, Universe>, seed: number): QueryCase[] {
+  return [...QUERY_LISTS.entries()].flatMap(([k, list]) => {
+    const u = us.get(list)!;
+    const named = u.records.flatMap((r) => (typeof r.name === 'string' && r.name.trim() !== '' ? [{ u, id: r.id, name: r.name }] : []));
+    return fc.sample(fc.constantFrom(...named), { seed: seed + k, numRuns: 2 });
+  });
+}

@@ -10,6 +10,7 @@ import { defineSpec, type Level, type RuleDraft } from '../../src/model/rule.js'
 import type { TargetConfig } from '../../src/model/target.js';
 import { runRule } from '../../src/runner/run-rule.js';
 import { Masker } from '../../src/secrets/mask.js';
+import { sweepStep } from '../../src/steps/sweep-step.js';
 import { HttpClient } from '../../src/targets/http.js';
 
 const target: TargetConfig = { kind: 'remote', baseUrl: 'http://127.0.0.1:9', authUrl: 'http://127.0.0.1:9', chatUrl: 'http://127.0.0.1:9', credentials: { clientId: 'c', clientSecret: 's', redirectUri: 'https://r' }, capabilities: [] };
@@ -51,6 +52,21 @@ describe('scenarioRule', () => {
     }));
     expect(tornDown).toBe(true);
     expect(result.status).toBe('errored');
+  });
+
+  it('sweeps every item of a sweep step, whatever the others got, and folds them as a sweep rule does', async () => {
+    const seen: number[] = [];
+    const sweepOf = (items: number[]) => sweepStep<undefined, number, number>({
+      items: async () => items, label: (i) => `item ${i}`, what: 'items held',
+      observe: async (_t, _f, i) => { seen.push(i); return i; }, expect: (i) => [is(i === 2 ? 0 : i)],
+    });
+    const failing = await run(scenarioRule({ id: 'b.sweep-step', title: 'a sweep step with a failing item' }, { steps: [sweepOf([1, 2, 3])] }));
+    expect(seen).toEqual([1, 2, 3]);
+    expect(failing.status).toBe('failed');
+    expect(failing.findings?.map((f) => f.check)).toEqual(['item 2: value']);
+    const holding = await run(scenarioRule({ id: 'b.sweep-step-held', title: 'a sweep step whose items hold' }, { steps: [sweepOf([1, 3])] }));
+    expect(holding.status).toBe('passed');
+    expect(holding.findings?.map((f) => `${f.check}: ${f.detail}`)).toEqual(['items held: 2 named cases held']);
   });
 
   it('repeats an each-step per item, labelled by the item', async () => {

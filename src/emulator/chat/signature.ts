@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { EMPTY_MD5, parseRfc2822, signingString } from '../../protocol/chat-signature.js';
+import { CHAT_CONTENT_TYPE, EMPTY_MD5, parseRfc2822, signingString } from '../../protocol/chat-signature.js';
 import type { EmulatorContext } from '../context.js';
 import { invalidSignature } from './errors.js';
 
@@ -87,7 +87,8 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
       ? `Content-MD5 of a ${request.method} must be the MD5 of the empty string (${EMPTY_MD5}), whatever body it carries`
       : 'Content-MD5 does not match the body');
   }
-  const when = dateMs(date);
+  // The zone fault reads the clock time of Date as if it were UTC, whatever zone follows it.
+  const when = f.isOn('chat-date-zone-ignored') ? dateMs(date.trim().replace(/[+-]\d{4}$/, '+0000')) : dateMs(date);
   if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim()))) throw invalidSignature('Date is not an RFC 2822 date');
   if (Math.abs(when - ctx.clock.nowMs()) > DATE_WINDOW_SECONDS * 1000) throw invalidSignature('Date is too far from the server time');
   // The path as received, without its query string (§5.2); the two path faults bend exactly this step.
@@ -95,6 +96,11 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   if (hexEquals(signature, expectedSignature(request, f, secret, parts, request.url))) return;
   if (f.isOn('chat-signature-sha256-accepted')
     && hexEquals(signature, createHmac('sha256', hmacKey(secret)).update(signingString({ method: request.method, ...parts, path: request.url })).digest())) return;
+  // The method fault matches the signature against every method the chat routes serve: the method is not bound.
+  if (f.isOn('chat-signature-method-unbound')
+    && ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].some((method) => hexEquals(signature, createHmac('sha1', hmacKey(secret)).update(signingString({ method, ...parts, path: request.url })).digest()))) return;
+  // The content-type fault signs the Content-Type the chat routes expect instead of the header received.
+  if (f.isOn('chat-signature-content-type-assumed') && hexEquals(signature, expectedSignature(request, f, secret, { ...parts, contentType: CHAT_CONTENT_TYPE }, request.url))) return;
   if (f.isOn('chat-path-not-signed') && channelPaths(request.url).some((p) => hexEquals(signature, expectedSignature(request, f, secret, parts, p)))) return;
   throw invalidSignature('X-Signature does not match');
 }

@@ -134,6 +134,7 @@ export function participant(c: Validator, o: Obj, k: string, path: string, opts:
   const email = profile ? c.str(profile, 'email', join(at, 'profile'), { optional: true }) : undefined;
   if (profile && phone === undefined && c.faults.isOn('chat-crash-on-profile-without-phone')) throw new Error('simulated crash: a missing phone is normalised');
   if (profile && phone === undefined && email === undefined && c.faults.isOn('chat-crash-on-empty-profile')) throw new Error('simulated crash: an empty profile makes no contact');
+  if (profile && (phone === undefined) !== (email === undefined) && c.faults.isOn('chat-profile-needs-phone-and-email')) c.add(join(at, 'profile'), 'must hold both phone and email');
   const profileLink = c.str(p, 'profile_link', at, { optional: true });
   if (id === undefined) return undefined;
   return { id, name: name ?? '', ...(refId !== undefined && { refId }), ...(avatar !== undefined && { avatar }), ...(phone !== undefined && { phone }), ...(email !== undefined && { email }), ...(profileLink !== undefined && { profileLink }) };
@@ -190,11 +191,15 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
   if (!m) return undefined;
   const at = join(path, 'message');
   const unchecked = c.faults.isOn('chat-message-type-fields-unchecked');
-  const type = c.oneOf(m, 'type', at, MESSAGE_TYPES, { required: true }) ?? (unchecked ? String(m.type ?? 'text') : undefined);
+  // The two type faults take a missing type, or one outside the list, as text instead of refusing the message.
+  const asText = (!has(m, 'type') && c.faults.isOn('chat-type-missing-as-text'))
+    || (typeof m.type === 'string' && !(MESSAGE_TYPES as readonly string[]).includes(m.type) && c.faults.isOn('chat-unknown-type-as-text'));
+  const type = asText ? 'text' : c.oneOf(m, 'type', at, MESSAGE_TYPES, { required: true }) ?? (unchecked ? String(m.type ?? 'text') : undefined);
   if (type !== undefined && ['voice', 'audio', 'sticker'].includes(type) && c.faults.isOn('chat-media-types-refused')) c.add(join(at, 'type'), 'is not supported');
   const text = c.str(m, 'text', at, { required: type === 'text' && !unchecked });
   if (type !== undefined && type !== 'text' && text === '' && c.faults.isOn('chat-empty-text-refused')) c.add(join(at, 'text'), 'must not be empty');
-  const fileRequired = !!type && FILE_TYPES.includes(type) && !unchecked && !(opts.edit && !c.faults.isOn('chat-edit-requires-file-fields'));
+  const fileTypes = c.faults.isOn('chat-file-fields-file-type-only') ? ['file'] : FILE_TYPES;
+  const fileRequired = !!type && fileTypes.includes(type) && !unchecked && !(opts.edit && !c.faults.isOn('chat-edit-requires-file-fields'));
   const media = c.str(m, 'media', at, { required: fileRequired });
   const fileName = c.str(m, 'file_name', at, { required: fileRequired });
   const fileSize = c.int(m, 'file_size', at, { required: fileRequired, min: 0 });
@@ -203,15 +208,15 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
   const loc = c.obj(m, 'location', at, { required: type === 'location' && !unchecked });
   if (loc) {
     const lon = c.num(loc, 'lon', join(at, 'location'), { required: true });
-    const lat = c.num(loc, 'lat', join(at, 'location'), { required: true });
-    if (lon !== undefined && lat !== undefined) location = { lon, lat };
+    const lat = c.num(loc, 'lat', join(at, 'location'), { required: !c.faults.isOn('chat-location-lat-unchecked') });
+    if (lon !== undefined) location = { lon, lat: lat ?? 0 };
   }
   let contact: MessageIn['contact'];
   const con = c.obj(m, 'contact', at, { required: type === 'contact' && !unchecked });
   if (con) {
     const name = c.str(con, 'name', join(at, 'contact'), { required: true });
-    const phone = c.str(con, 'phone', join(at, 'contact'), { required: true });
-    if (name !== undefined && phone !== undefined) contact = { name, phone };
+    const phone = c.str(con, 'phone', join(at, 'contact'), { required: !c.faults.isOn('chat-contact-phone-unchecked') });
+    if (name !== undefined) contact = { name, phone: phone ?? '' };
   }
   c.str(m, 'callback_data', at, { optional: true });
   const ds = c.obj(m, 'delivery_status', at);
@@ -239,6 +244,7 @@ function sharedPost(c: Validator, s: Obj, at: string): SharedPostIn {
   const previewLink = c.str(s, 'preview_link', at, { optional: true });
   const previewPermalink = c.str(s, 'preview_permalink', at, { optional: true });
   const siteName = c.str(s, 'site_name', at, { optional: true });
+  if ((previewLink === undefined) !== (previewPermalink === undefined) && c.faults.isOn('chat-shared-post-preview-pair')) c.add(at, 'preview_link and preview_permalink go together');
   const type = c.str(s, 'type', at);
   if (c.faults.isOn('chat-shared-post-refused')) c.add(at, 'shared posts are not supported');
   const anyType = c.faults.isOn('chat-shared-post-any-type') || c.variations?.isOn('chat-shared-post-type-lenient');
@@ -253,8 +259,9 @@ function sharedPost(c: Validator, s: Obj, at: string): SharedPostIn {
 function post(c: Validator, p: Obj, at: string): string | undefined {
   const required = !c.faults.isOn('chat-post-unchecked');
   const id = c.str(p, 'id', at, { required });
-  c.str(p, 'url', at, { required });
+  c.str(p, 'url', at, { required: required && !c.faults.isOn('chat-post-url-optional') });
   for (const k of ['preview_url', 'preview_permalink', 'username', 'caption']) c.str(p, k, at, { optional: true });
+  if (has(p, 'caption') && !has(p, 'username') && c.faults.isOn('chat-post-caption-needs-username')) c.add(join(at, 'username'), 'is required with a caption');
   return id ?? (required ? undefined : 'post');
 }
 
@@ -317,7 +324,7 @@ export function embedded(c: Validator, e: unknown, at: string): EmbeddedIn | und
   const type = c.oneOf(e, 'type', at, MESSAGE_TYPES, { required: full });
   const text = c.str(e, 'text', at, { required: full && type === 'text' });
   const fileName = c.str(e, 'file_name', at);
-  const fileSize = c.int(e, 'file_size', at, { min: 0 });
+  const fileSize = c.int(e, 'file_size', at, { min: 0, required: full && type === 'file' && c.faults.isOn('chat-embedded-file-size-required') });
   const mediaDuration = c.int(e, 'media_duration', at, { min: 0 });
   let location: EmbeddedContent['location'];
   const loc = c.obj(e, 'location', at, { required: full && type === 'location' });
@@ -327,20 +334,20 @@ export function embedded(c: Validator, e: unknown, at: string): EmbeddedIn | und
     if (lon !== undefined && lat !== undefined) location = { lon, lat };
   }
   let contact: EmbeddedContent['contact'];
-  const con = c.obj(e, 'contact', at, { required: full && type === 'contact' });
+  const con = c.obj(e, 'contact', at, { required: full && type === 'contact' && !c.faults.isOn('chat-embedded-contact-unchecked') });
   if (con) {
     const name = c.str(con, 'name', join(at, 'contact'), { required: true });
     const phone = c.str(con, 'phone', join(at, 'contact'), { required: true });
     if (name !== undefined && phone !== undefined) contact = { name, phone };
   }
   const timestamp = c.int(e, 'timestamp', at, { required: full, min: 0 });
-  const msecTimestamp = c.int(e, 'msec_timestamp', at, { required: full, min: 0 });
+  const msecTimestamp = c.int(e, 'msec_timestamp', at, { required: full && !c.faults.isOn('chat-embedded-msec-timestamp-optional'), min: 0 });
   let sender: EmbeddedContent['sender'];
   const s = c.obj(e, 'sender', at, { required: full });
   if (s) {
     const sid = c.str(s, 'id', join(at, 'sender'));
     const sref = c.str(s, 'ref_id', join(at, 'sender'));
-    const byId = (sid !== undefined || sref !== undefined) && !c.faults.isOn('chat-embedded-sender-name-required');
+    const byId = (sid !== undefined || (sref !== undefined && !c.faults.isOn('chat-embedded-ref-id-needs-name'))) && !c.faults.isOn('chat-embedded-sender-name-required');
     const name = c.str(s, 'name', join(at, 'sender'), { required: full && !byId });
     sender = { ...(sid !== undefined && { id: sid }), ...(sref !== undefined && { refId: sref }), ...(name !== undefined && { name }) };
   }

@@ -34,7 +34,7 @@ export function connectEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     if (f.isOn('chat-connect-any-account') && !state.accounts.has(v.accountId)) state.accounts.set(v.accountId, { accountId: -1, amojoId: v.accountId, userIds: [] });
     const account = state.accounts.get(v.accountId);
     if (!account) throw invalidRequest([{ field: 'account_id', message: 'is not an account of the chat interface' }]);
-    const title = f.isOn('chat-connect-title-ignored') ? undefined : v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : undefined);
+    const title = f.isOn('chat-connect-title-ignored') ? undefined : v.title ?? (f.isOn('chat-title-default-channel-id') ? channel!.id : f.isOn('chat-title-default-empty') ? '' : undefined);
     const opts = { ...(title !== undefined && { title }), ...(v.hook !== undefined && { hookApiVersion: v.hook }), isTimeWindowDisabled: v.tw };
     const usual = scopeIdOf(channel!, account);
     const before = state.connections.get(usual);

@@ -51,6 +51,7 @@ export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
       page.forEach((m, i) => { if (m.receivedMs !== undefined) Object.assign(items[i]!, { timestamp: Math.floor(m.receivedMs / 1000), msec_timestamp: m.receivedMs }); });
     }
     if (f.isOn('chat-history-timestamp-ms')) for (const item of items) item.timestamp = item.msec_timestamp;
+    if (f.isOn('chat-history-client-id-as-id')) for (const item of items) { const m = item.message as Record<string, unknown>; m.client_id = m.id; }
     return json(reply, { messages: items });
   });
 }

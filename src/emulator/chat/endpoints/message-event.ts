@@ -77,7 +77,7 @@ export function validateMessageEvent(c: Validator, raw: unknown, conn: Connectio
     if (fw.conversation_ref_id === undefined && c.faults.isOn('chat-crash-on-forwards-without-ref-id')) throw new Error('simulated crash: the forwards\' source chat is looked up by an undefined id');
     if (!Array.isArray(list)) c.add('payload.forwards.messages', 'must be an array');
     else {
-      if (list.length > MAX_FORWARDS && !c.faults.isOn('chat-forwards-unlimited')) c.add('payload.forwards.messages', `must hold at most ${MAX_FORWARDS} message`);
+      if (list.length > MAX_FORWARDS + (c.faults.isOn('chat-forwards-max-2') ? 1 : 0) && !c.faults.isOn('chat-forwards-unlimited')) c.add('payload.forwards.messages', `must hold at most ${MAX_FORWARDS} message`);
       // The unchecked-forwards fault validates forwarded messages with a validator whose errors are thrown away.
       const fc = c.faults.isOn('chat-forwards-embedded-unchecked') ? new Validator(c.faults) : c;
       list.forEach((e, i) => { const r = embedded(fc, e, `payload.forwards.messages.${i}`); if (r) forwards.push(r); });

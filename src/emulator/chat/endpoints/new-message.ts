@@ -24,8 +24,11 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
   const resolve = (e: EmbeddedIn) => (e.id !== undefined ? state.message(conn, e.id) : e.msgid !== undefined ? state.message(conn, e.msgid) : undefined);
   if (v.replyTo && (v.replyTo.id !== undefined || v.replyTo.msgid !== undefined)) {
     if (v.replyTo.msgid === undefined && f.isOn('chat-crash-on-reply-by-id-only')) throw new Error('simulated crash: the quote is looked up by an undefined msgid');
-    const quoted = resolve(v.replyTo);
-    if (!quoted && v.replyTo.msgid !== undefined && f.isOn('chat-crash-on-unknown-reply-msgid')) throw new Error('simulated crash: the quoted message is not there');
+    const found = resolve(v.replyTo);
+    if (!found && v.replyTo.msgid !== undefined && f.isOn('chat-crash-on-unknown-reply-msgid')) throw new Error('simulated crash: the quoted message is not there');
+    // The two lookup faults search a quote named by one id only among the other side's ids, where it is not found.
+    const quoted = found && ((v.replyTo.msgid === undefined && f.isOn('chat-reply-by-id-unresolved') && found.clientId !== v.replyTo.id)
+      || (v.replyTo.id === undefined && f.isOn('chat-reply-by-msgid-unresolved') && found.id !== v.replyTo.msgid)) ? undefined : found;
     if (!quoted || (!ctx.variations.isOn('chat-reply-to-any-chat') && quoted.chat !== chat)) {
       throw invalidRequest([{ field: 'payload.reply_to.message', message: 'must be a message of the same chat' }]);
     }
@@ -129,7 +132,7 @@ function recordIncoming(ctx: EmulatorContext, state: ChatState, conn: Connection
   later(() => state.leads.push({
     id: leadId, scope_id: conn.scopeId, account_id: conn.account.amojoId, chat_id: chat.id, conversation_id: chat.conversationId,
     pipeline_id: pipelineId, source_external_id: ext ?? null,
-    contact: { name: u.name, ...(!ctx.faults.isOn('chat-profile-not-in-contact') && { ...(u.phone !== undefined && { phone: phoneShown(u.phone, ctx.variations) }), ...(u.email !== undefined && { email: u.email }) }) }, created_at: now,
+    contact: { name: u.name, ...(!ctx.faults.isOn('chat-profile-not-in-contact') && { ...(u.phone !== undefined && { phone: phoneShown(u.phone, ctx.variations) }), ...(u.email !== undefined && !ctx.faults.isOn('chat-profile-email-not-in-contact') && { email: u.email }) }) }, created_at: now,
   }));
 }
 

@@ -9,7 +9,7 @@
  * without limit answers; timestamp and msec_timestamp are the message's send time in seconds and in milliseconds.
  */
 import {
-  type ChatCommand, chatCommands, chatPaths, chatSession, defineGroup, elementOfType, type ElementType, emptyHistory, equals, exchangeRule, historyAnswerObserved, historyHolds, type HistoryItem, historyItemsOf, historyOrderObserved, type HttpResponse, mediaGroupObserved, modelHeld, type ModelRun, namedChatSequences, observedPageSize, observeChatModel, pageSize, refusalChecks, refusedOrNoMessages, sampleMessage, scenarioRule, sentTimeIs, step, sweepRule, type TimedMessage, valueField,
+  type ChatCommand, chatCommands, jsonContentType, status, chatPaths, chatSession, defineGroup, elementOfType, type ElementType, emptyHistory, equals, exchangeRule, historyAnswerObserved, historyHolds, type HistoryItem, historyItemsOf, historyOrderObserved, type HttpResponse, mediaGroupObserved, modelHeld, type ModelRun, namedChatSequences, observedPageSize, observeChatModel, pageSize, refusalChecks, refusedOrNoMessages, sampleMessage, scenarioRule, sentTimeIs, step, sweepRule, type TimedMessage, valueField,
 } from '../kit.js';
 import {
   type CreatedChat, createdChatFor, type ModelSession, modelSession, oneOfEachType, outOfOrder, type QueryCase, type ReactTarget, reactTarget, type Sent, sentMessage, type SentMessages, sevenMessages, BAD_QUERIES, FILL,
@@ -141,6 +141,18 @@ export default defineGroup({
         },
         steps: [
           step('history', (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 1), (_t, f) => [sentTimeIs(f.msgid, f.sent, f.receivedMs)]),
+        ],
+      },
+    ),
+    scenarioRule<OneMessage>(
+      { id: 'chat.history.content-type', title: 'History of a chat with a message answers 200 with a JSON Content-Type',
+        reading: '§4.3: "success and error responses carry Content-Type: application/json". A chat with one message is read once the message shows in it: application/json passes (any parameters), another JSON media type (text/json) is non_strict (K8), a body of any other media type fails.',
+        covers: [HISTORY('messages')] },
+      {
+        setup: oneMessage,
+        steps: [
+          step('history holds the message', (_t, f) => f.s.allHistory(f.conv, (i) => i.length >= 1), (_t, f) => [historyHolds('history', { once: [f.msgid], none: [] })]),
+          step('history', (_t, f) => f.s.history(f.conv), [status(200), jsonContentType]),
         ],
       },
     ),

@@ -1109,9 +1109,7 @@ export const CHAT = requirements([
       non_strict: 'another JSON media type (text/json)',
       failed: 'a body with a non-JSON media type',
     },
-    rules: ['chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'chat.connect.invalid', 'chat.delivery-status.unknown-message'],
-    partial: 'the 200 answer of history is not checked for its media type',
-    theme: 'history',
+    rules: ['chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'chat.connect.invalid', 'chat.delivery-status.unknown-message', 'chat.history.content-type'],
   },
   ...signaturePerRoute(),
 

@@ -310,6 +310,8 @@ export const CHAT_FAULTS = defineFaults([
   { name: 'chat-crash-on-unknown-status-msgid', description: 'A delivery status for a message that does not exist crashes (500) instead of answering 404.',
     caughtBy: ['chat.valid-space.status', 'chat.delivery-status.unknown-message'] },
   // Chat history (§4.3 "Get chat history")
+  { name: 'chat-history-text-plain', description: 'History answers its 200 with Content-Type text/plain (the JSON body unchanged): the route writes the body as a string and leaves the type to the framework.',
+    caughtBy: ['chat.history.content-type'] },
   { name: 'chat-history-missing-404', description: 'History of a chat that does not exist answers 404 instead of 204.',
     caughtBy: ['chat.history.empty'], verdict: 'non_strict' },
   { name: 'chat-history-empty-chat-404', description: 'History of an existing chat without messages answers 404 (the chat is looked up through its messages).',

@@ -52,6 +52,7 @@ export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     }
     if (f.isOn('chat-history-timestamp-ms')) for (const item of items) item.timestamp = item.msec_timestamp;
     if (f.isOn('chat-history-client-id-as-id')) for (const item of items) { const m = item.message as Record<string, unknown>; m.client_id = m.id; }
+    if (f.isOn('chat-history-text-plain')) return reply.code(200).header('content-type', 'text/plain; charset=utf-8').send(JSON.stringify({ messages: items }));
     return json(reply, { messages: items });
   });
 }

@@ -78,10 +78,7 @@ function normalisedUri(uri: string): string {
 /** §5.1 item 4: identical to the registered Redirect URI, byte for byte (no normalisation, no prefix match). */
 function checkRedirectUri(ctx: EmulatorContext, integration: Integration, params: TokenParams, required: boolean): void {
   if (ctx.faults.isOn('skip-redirect-uri-check')) return;
-  // Only for the `redirect-uri-non-string-skipped` fault: a redirect_uri that is not a string is taken for no value to compare.
-  if (ctx.faults.isOn('redirect-uri-non-string-skipped') && params.has('redirect_uri') && typeof params.raw('redirect_uri') !== 'string') return;
-  // Only for the `redirect-uri-optional-on-code` fault: the refresh grant's optional redirect_uri applied to the code grant.
-  const given = required && !ctx.faults.isOn('redirect-uri-optional-on-code') ? params.required('redirect_uri') : params.optional('redirect_uri');
+  const given = required ? params.required('redirect_uri') : params.optional('redirect_uri');
   const equivalent = ctx.variations.isOn('redirect-uri-equivalent-spellings') && given !== undefined && normalisedUri(given) === normalisedUri(integration.redirectUri);
   if (given !== undefined && given !== integration.redirectUri && !equivalent && !laxMatch(ctx, given, integration.redirectUri)) {
     throw invalid('Redirect URI is not associated with client', 'The `redirect_uri` does not match the registered Redirect URI', 'invalid_grant');

@@ -79,12 +79,8 @@ function exchange(ctx: EmulatorContext, params: TokenParams, site: IssueSite): P
     if (params.has('refresh_token') && !params.has('code')) return refreshTokenGrant(ctx, params, site);
     if (params.has('code') && !params.has('refresh_token')) return authorizationCodeGrant(ctx, params, site);
   }
-  // Only for the `grant-type-non-string-as-code` fault: a grant_type that is not a string falls through to the code grant.
-  if (ctx.faults.isOn('grant-type-non-string-as-code') && params.has('grant_type') && typeof params.raw('grant_type') !== 'string') return authorizationCodeGrant(ctx, params, site);
   const grantType = params.optional('grant_type');
   if (grantType === 'refresh_token') return refreshTokenGrant(ctx, params, site);
-  // Only for the `grant-type-missing-as-code` fault: the code grant is the default when grant_type is left out.
-  if (grantType === undefined && ctx.faults.isOn('grant-type-missing-as-code')) return authorizationCodeGrant(ctx, params, site);
   if (grantType === 'authorization_code' || ctx.faults.isOn('accept-unknown-grant-type')) return authorizationCodeGrant(ctx, params, site);
   if (grantType === undefined) throw invalid(checkParam('grant_type'), 'The request is missing the required `grant_type` parameter');
   throw invalid(checkParam('grant_type'), 'The grant type is not supported', 'unsupported_grant_type');

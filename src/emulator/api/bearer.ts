@@ -48,6 +48,15 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       request.principal = administrator(ctx);
       return;
     }
+    // Only for the `bearer-lower-case-crash` fault: the scheme is looked up in a table keyed by its canonical spelling.
+    if (ctx.faults.isOn('bearer-lower-case-crash') && /^bearer /i.test(request.headers.authorization ?? '') && !request.headers.authorization!.startsWith('Bearer ')) {
+      throw new ProblemError({ status: 500, detail: 'No handler for this authentication scheme' });
+    }
+    // Only for the `bearer-empty-as-administrator` fault: a Bearer scheme with no token falls back to the default token.
+    if (ctx.faults.isOn('bearer-empty-as-administrator') && /^Bearer *$/i.test(request.headers.authorization ?? '')) {
+      request.principal = administrator(ctx);
+      return;
+    }
     const token = bearerToken(request.headers.authorization, !ctx.variations.isOn('bearer-scheme-exact-case'));
     if (token === undefined) {
       if (!ctx.faults.isOn('no-www-authenticate')) reply.header('www-authenticate', challenge(ctx));
@@ -65,7 +74,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     }
     // Only for the `access-token-dies-early` fault: the token lives half of what expires_in said.
     const expiresAtMs = ctx.faults.isOn('access-token-dies-early') ? record.issuedAtMs + (record.expiresAtMs - record.issuedAtMs) / 2 : record.expiresAtMs;
-    if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry')) {
+    // Only for the `long-lived-expiry-unchecked` fault: the expiry is checked for access tokens, not for long-lived ones.
+    const expiryChecked = !(record.kind === 'long_lived' && ctx.faults.isOn('long-lived-expiry-unchecked'));
+    if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry') && expiryChecked) {
       throw invalidToken(ctx, reply, 'The access token has expired', { stale: true });
     }
     if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid');

@@ -35,6 +35,12 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['api.bearer.www-authenticate', 'api.bearer.invalid-token-error'], verdict: 'non_strict' },
   { name: 'accept-revoked-token', description: 'Revoked access tokens are accepted.',
     caughtBy: ['api.long-lived.revoked', 'api.bearer.stale-token-error'] },
+  { name: 'long-lived-expiry-unchecked', description: 'The account API checks the expiry of access tokens but not of long-lived tokens.',
+    caughtBy: ['api.long-lived.expired'] },
+  { name: 'bearer-lower-case-crash', description: 'An Authorization scheme spelt other than "Bearer" (bearer, BEARER) yields a 500: the scheme is looked up in a table keyed by its canonical spelling.',
+    caughtBy: ['api.bearer.scheme-case'] },
+  { name: 'bearer-empty-as-administrator', description: 'An Authorization header of the Bearer scheme with no token ("Bearer", "Bearer ") falls back to a default token and answers as the administrator.',
+    caughtBy: ['api.bearer.malformed'] },
   { name: 'long-lived-token-refused', description: 'Long-lived tokens are refused as bearers.',
     caughtBy: ['api.long-lived.works'] },
   // Per-account addresses (§4.1 {base_url}, §5.1)

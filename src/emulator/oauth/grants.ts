@@ -16,6 +16,8 @@ import { raceWindow } from '../race-window.js';
 
 /** The `short-code-lifetime` fault's lifetime. */
 const SHORT_CODE_TTL_MS = 15 * 60 * 1000;
+/** The `code-lifetime-utc-offset` fault's lifetime: 20 minutes plus the one-hour offset of a local-time issue stamp. */
+const LOCAL_CODE_TTL_MS = 80 * 60 * 1000;
 
 export interface IssuedTokens {
   readonly accessToken: string;
@@ -24,8 +26,10 @@ export interface IssuedTokens {
 }
 
 /** The integration named by client_id: the public one or the private one of the world. */
-function checkClientId(ctx: EmulatorContext, params: TokenParams): Integration {
+function checkClientId(ctx: EmulatorContext, params: TokenParams, grant: 'code' | 'refresh' = 'code'): Integration {
   if (ctx.faults.isOn('skip-client-id-check') || looselyTrue(ctx, params, 'client_id')) return ctx.world.integration;
+  // Only for the `client-id-missing-defaults` fault: a code grant without client_id is taken for the public integration's.
+  if (grant === 'code' && !params.has('client_id') && ctx.faults.isOn('client-id-missing-defaults')) return ctx.world.integration;
   const integration = integrationById(ctx, params.required('client_id')) ?? integrationBySecret(ctx, params);
   if (!integration) throw invalid(checkParam('client_id'), 'Client authentication failed', 'invalid_client');
   return integration;
@@ -108,7 +112,9 @@ function loosely(uri: string): string {
 export async function authorizationCodeGrant(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {
   const integration = checkClientId(ctx, params);
   const { clientId } = integration;
-  if (!ctx.faults.isOn('skip-client-secret-check') && !looselyTrue(ctx, params, 'client_secret')) checkClientSecret(ctx, integration, params.optional('client_secret'));
+  // The `client-secret-optional-on-code` fault applies the refresh grant's optional secret to the code grant.
+  const secretSkipped = ctx.faults.isOn('client-secret-optional-on-code') && !params.has('client_secret');
+  if (!ctx.faults.isOn('skip-client-secret-check') && !looselyTrue(ctx, params, 'client_secret') && !secretSkipped) checkClientSecret(ctx, integration, params.optional('client_secret'));
   checkRedirectUri(ctx, integration, params, true);
 
   if (!params.has('code') && ctx.faults.isOn('accept-missing-code')) {
@@ -138,7 +144,7 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   if (ctx.faults.isOn('reinstall-after-deactivation-refused') && onceDeactivated(ctx, code.clientId, code.accountId)) {
     throw invalid('Authorization code has been revoked', 'The installation was deactivated in this account', 'invalid_grant');
   }
-  const ttl = ctx.faults.isOn('short-code-lifetime') ? SHORT_CODE_TTL_MS : CODE_TTL_MS;
+  const ttl = ctx.faults.isOn('short-code-lifetime') ? SHORT_CODE_TTL_MS : ctx.faults.isOn('code-lifetime-utc-offset') ? LOCAL_CODE_TTL_MS : CODE_TTL_MS;
   if (now >= code.issuedAtMs + ttl && !ctx.faults.isOn('accept-expired-code')) {
     throw invalid('Authorization code has expired', 'The authorization code is older than 20 minutes', 'invalid_grant');
   }
@@ -163,6 +169,12 @@ function onceDeactivated(ctx: EmulatorContext, clientId: string, accountId: numb
 }
 
 async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedTokens> {
+  // Only for the `jwt-carries-refresh-token` fault: the refresh token is minted first and written into the access token's claims.
+  if (ctx.faults.isOn('jwt-carries-refresh-token')) {
+    const refreshToken = issueRefreshToken(ctx, grant);
+    const access = await issueAccessToken(ctx, grant, site, { refresh_token: refreshToken });
+    return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken };
+  }
   const access = await issueAccessToken(ctx, grant, site);
   return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken: issueRefreshToken(ctx, grant) };
 }
@@ -170,7 +182,7 @@ async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): P
 export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParams, site: IssueSite): Promise<IssuedTokens> {
   const f = ctx.faults;
   if (f.isOn('refresh-consumed-on-refusal')) burnBeforeValidation(ctx, params);
-  const integration = f.isOn('refresh-ignores-client-id') ? refreshClientLeniently(ctx, params) : checkClientId(ctx, params);
+  const integration = f.isOn('refresh-ignores-client-id') ? refreshClientLeniently(ctx, params) : checkClientId(ctx, params, 'refresh');
   const { clientId } = integration;
   // §5.1 item 3: the secret is optional on refresh, but a secret that is sent must be right.
   const secret = f.isOn('refresh-ignores-wrong-secret') ? undefined : params.optional('client_secret');
@@ -217,13 +229,23 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   const sameToken = f.isOn('refresh-returns-same-token');
   // Checked and marked with no await in between: parallel exchanges of one token cannot both pass (§3.1 single use).
   const late = f.isOn('refresh-check-then-act');
-  if (!sameToken && !late) record.usedAtMs ??= now;
+  // The `old-refresh-valid-until-successor-used` fault spends a refresh token only when its successor is first exchanged.
+  const deferred = f.isOn('old-refresh-valid-until-successor-used');
+  if (deferred) spendPredecessors(ctx, record, now);
+  if (!sameToken && !late && !deferred) record.usedAtMs ??= now;
   // The fault models a slow store between check and write: the window parallel exchanges slip through.
   if (late) await raceWindow(ctx).hold(`refresh ${value}`);
   const access = await issueAccessToken(ctx, grant, site);
   if (!sameToken && late) record.usedAtMs ??= now;
-  const refreshToken = sameToken ? value : issueRefreshToken(ctx, grant, !f.isOn('new-refresh-token-dead'));
+  const refreshToken = sameToken ? value : issueRefreshToken(ctx, grant, !f.isOn('new-refresh-token-dead'), f.isOn('new-refresh-token-expired'));
   return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken };
+}
+
+/** Only for the `old-refresh-valid-until-successor-used` fault: the earlier refresh tokens of the grant are spent now. */
+function spendPredecessors(ctx: EmulatorContext, record: { readonly grantId: string; readonly issuedAtMs: number; readonly value: string }, now: number): void {
+  for (const r of ctx.store.refreshTokens.values()) {
+    if (r.grantId === record.grantId && r.value !== record.value && r.issuedAtMs <= record.issuedAtMs) r.usedAtMs ??= now;
+  }
 }
 
 /** Only for the `refresh-consumed-on-refusal` fault: the token named in the body is marked used before anything is checked. */

@@ -63,11 +63,14 @@ function jwtForm(ctx: EmulatorContext): { alg: 'RS256' | 'HS256'; omit: ('jti' |
   };
 }
 
-export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedAccessToken> {
+/** `extraClaims` only for the `jwt-carries-refresh-token` fault. */
+export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite, extraClaims: Record<string, string> = {}): Promise<IssuedAccessToken> {
   const ttl = accessTokenTtlSeconds(ctx);
   const iat = ctx.clock.nowSeconds();
   const exp = iat + ttl;
-  const jti = ctx.faults.isOn('jwt-jti-per-grant') ? grant.grantId : randomUUID();
+  const jti = ctx.faults.isOn('jwt-jti-per-grant') ? grant.grantId
+    // Only for the `jwt-jti-per-installation` fault: the jti names the installation (client and account), not the token.
+    : ctx.faults.isOn('jwt-jti-per-installation') ? `${grant.clientId}:${grant.accountId}` : randomUUID();
   const record = {
     jti, kind: 'access' as const, clientId: grant.clientId, userId: grant.userId, accountId: grant.accountId,
     grantId: grant.grantId, issuedAtMs: iat * 1000, expiresAtMs: exp * 1000,
@@ -92,21 +95,34 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site:
     scopes: ctx.world.integration.scopes,
     ...(form.omit.includes('jti') ? { sid: randomUUID() } : {}),
     ...(ctx.faults.isOn('jwt-carries-secret') ? { client_secret: ctx.world.integration.clientSecret } : {}),
+    ...extraClaims,
   }, form));
   // A token without a jti is kept by its value (the registry's opaque-token map).
   if (form.omit.includes('jti')) ctx.store.addBearer(record, token);
   else ctx.store.addBearer(record);
   // The fault keeps the token's header and claims and drops what makes it trustworthy.
-  const issued = ctx.faults.isOn('jwt-signature-stripped') ? `${token.split('.').slice(0, 2).join('.')}.` : token;
+  const issued = ctx.faults.isOn('jwt-signature-stripped') ? `${token.split('.').slice(0, 2).join('.')}.`
+    : ctx.faults.isOn('jwt-alg-none') ? unsecured(token) : token;
   return { token: issued, expiresIn: ttl };
 }
 
-/** `store: false` mints a value the emulator will not recognise (the `new-refresh-token-dead` fault). */
-export function issueRefreshToken(ctx: EmulatorContext, grant: Grant, store = true): string {
+/** Only for the `jwt-alg-none` fault: the token re-issued as an unsecured JWT (RFC 7519 §6), alg none and no signature. */
+function unsecured(token: string): string {
+  const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+  return `${header}.${token.split('.')[1]}.`;
+}
+
+/**
+ * `store: false` mints a value the emulator will not recognise (the `new-refresh-token-dead` fault); `lifetimeLost`
+ * stores it already expired (the `new-refresh-token-expired` fault).
+ */
+export function issueRefreshToken(ctx: EmulatorContext, grant: Grant, store = true, lifetimeLost = false): string {
   const value = ctx.secrets.add(secretToken(credentialBytes(ctx)));
   const issuedAtMs = ctx.clock.nowMs();
   if (store) {
-    const expiresAtMs = ctx.faults.isOn('short-refresh-lifetime') ? issuedAtMs + 60 * 86_400_000 : addCalendarMonthsUtc(issuedAtMs, REFRESH_TTL_MONTHS);
+    const months = ctx.faults.isOn('refresh-lifetime-one-year') ? 12 : REFRESH_TTL_MONTHS;
+    const expiresAtMs = lifetimeLost ? issuedAtMs
+      : ctx.faults.isOn('short-refresh-lifetime') ? issuedAtMs + 60 * 86_400_000 : addCalendarMonthsUtc(issuedAtMs, months);
     ctx.store.addRefreshToken({ ...grant, value, issuedAtMs, expiresAtMs });
   }
   return value;

@@ -25,6 +25,7 @@ export function isRevoked(ctx: EmulatorContext, record: Revocable, what: 'refres
     case 'code-reuse':
       return true;
     default:
-      return true;
+      // Only for the `long-lived-revocation-ignored` fault: a revocation under issued accesses is recorded but not read.
+      return !(record.kind === 'long_lived' && f.isOn('long-lived-revocation-ignored'));
   }
 }

@@ -92,7 +92,8 @@ function tokenResponse(ctx: EmulatorContext, tokens: IssuedTokens): Record<strin
   const body: Record<string, unknown> = {
     token_type: f.isOn('token-type-mac') ? 'mac' : 'Bearer',
     expires_in: expiresIn(ctx, tokens.expiresIn),
-    access_token: tokens.accessToken,
+    // Only for the `access-token-bearer-prefixed` fault: the value is sent as the Authorization header's text.
+    access_token: f.isOn('access-token-bearer-prefixed') ? `Bearer ${tokens.accessToken}` : tokens.accessToken,
   };
   if (f.isOn('token-type-missing')) delete body.token_type;
   if (!f.isOn('drop-refresh-token')) body.refresh_token = tokens.refreshToken;

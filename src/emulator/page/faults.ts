@@ -9,6 +9,8 @@ export const PAGE_FAULTS = defineFaults([
   // The access-granting page: login, accounts offered, permissions shown, modes, framing, its form (§4.1 "Access-granting page", §0)
   { name: 'page-csrf-unchecked', description: 'The access-granting page does not check its form\'s anti-forgery token: an Allow posted without it (or with another session\'s) is carried out.',
     caughtBy: ['oauth.page.allow-csrf'] },
+  { name: 'page-csrf-token-optional', description: 'The page compares its form\'s anti-forgery token only when the form carries one: an Allow posted without it is carried out.',
+    caughtBy: ['oauth.page.allow-csrf'] },
   { name: 'popup-mode-ignored', description: 'In popup mode the grant window itself goes to the Redirect URI; the main window stays.',
     caughtBy: ['oauth.page.allow-popup'] },
   { name: 'post-message-mode-ignored', description: 'In post_message mode the main window is redirected and the opened window closed, as in popup mode.',

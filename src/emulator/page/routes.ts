@@ -192,7 +192,9 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     if (!session && !skipLogin) throw pageError(401, 'Log in first');
     // The anti-forgery token is the session's own (RFC 6749 §10.12): a decision posted without it, or with another
     // session's, was not made on this user's page.
-    if (session && !ctx.faults.isOn('page-csrf-unchecked') && single(body, 'form_token') !== session.formToken) throw pageError(403, 'The form is stale; open the page again');
+    // The `page-csrf-token-optional` fault compares the token only when the form carries one.
+    const tokenLeftOut = ctx.faults.isOn('page-csrf-token-optional') && single(body, 'form_token') === undefined;
+    if (session && !ctx.faults.isOn('page-csrf-unchecked') && !tokenLeftOut && single(body, 'form_token') !== session.formToken) throw pageError(403, 'The form is stale; open the page again');
     const q = readQuery(ctx, body);
     const decision = single(body, 'decision');
     if (decision !== 'allow' && decision !== 'deny') throw pageError(400, 'Choose Allow or Deny');

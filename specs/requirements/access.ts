@@ -1833,9 +1833,7 @@ export const ACCESS = requirements([
     observes: 'a 1-day token expires after a day; a 5-year token lasts 5 years',
     needs: ['person', 'clock'],
     reading: { kind: 'lifetime' },
-    rules: ['api.long-lived.expired'],
-    partial: 'only the 1-day end is tried',
-    theme: 'revocation',
+    rules: ['api.long-lived.expired', 'api.long-lived.expiry-bounds'],
   },
   {
     id: 'REQ-8-name-length', section: '8', source: 'table', level: 'must',

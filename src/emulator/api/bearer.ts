@@ -48,6 +48,11 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       request.principal = administrator(ctx);
       return;
     }
+    // Only for the `api-accepts-any-basic` fault: any HTTP Basic credential is taken for a user's password login.
+    if (ctx.faults.isOn('api-accepts-any-basic') && /^Basic\s+\S+/i.test(request.headers.authorization ?? '')) {
+      request.principal = administrator(ctx);
+      return;
+    }
     // Only for the `bearer-lower-case-crash` fault: the scheme is looked up in a table keyed by its canonical spelling.
     if (ctx.faults.isOn('bearer-lower-case-crash') && /^bearer /i.test(request.headers.authorization ?? '') && !request.headers.authorization!.startsWith('Bearer ')) {
       throw new ProblemError({ status: 500, detail: 'No handler for this authentication scheme' });
@@ -65,6 +70,11 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     const record = await resolve(ctx, token);
     // Only for the `lists-any-bearer` fault: the lists check that a bearer is there, not that anyone issued it.
     if (!record && ctx.faults.isOn('lists-any-bearer') && !request.url.startsWith('/api/v4/account')) {
+      request.principal = administrator(ctx);
+      return;
+    }
+    // Only for the `opaque-miss-as-administrator` fault: a registry miss on an opaque token falls back to the default token.
+    if (!record && ctx.faults.isOn('opaque-miss-as-administrator') && !looksLikeJwt(token)) {
       request.principal = administrator(ctx);
       return;
     }

@@ -41,6 +41,10 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['api.bearer.scheme-case'] },
   { name: 'bearer-empty-as-administrator', description: 'An Authorization header of the Bearer scheme with no token ("Bearer", "Bearer ") falls back to a default token and answers as the administrator.',
     caughtBy: ['api.bearer.malformed'] },
+  { name: 'api-accepts-any-basic', description: 'The account API takes any HTTP Basic credential (a user\'s login and password) as a login and answers as the administrator.',
+    caughtBy: ['api.bearer.www-authenticate', 'api.bearer.malformed'] },
+  { name: 'opaque-miss-as-administrator', description: 'A bearer that is not JWT-shaped and that the registry does not hold falls back to the default token: an unknown opaque token reads the account as the administrator.',
+    caughtBy: ['api.bearer.www-authenticate', 'api.bearer.invalid-token-error', 'api.bearer.malformed', 'api.bearer.every-endpoint'] },
   { name: 'long-lived-token-refused', description: 'Long-lived tokens are refused as bearers.',
     caughtBy: ['api.long-lived.works'] },
   // Per-account addresses (§4.1 {base_url}, §5.1)
@@ -57,6 +61,12 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['http.unknown-path'] },
   { name: 'api-any-method', description: '/api/v4/account answers 200 to any method, not only GET.',
     caughtBy: ['http.wrong-method'] },
+  { name: 'account-subpath-served', description: 'A path under /api/v4/account (/api/v4/account/extra) is routed by its first segment and answered 200 with the account.',
+    caughtBy: ['http.unknown-path'] },
+  { name: 'account-wrong-method-crash', description: '/api/v4/account called with another method than GET (POST, PUT, DELETE) answers 500: the route\'s method table has no handler.',
+    caughtBy: ['http.wrong-method'] },
+  { name: 'lists-subpath-as-list', description: 'A path of three segments under a list (/api/v4/leads/extra/path) is routed by its first segment and answered 200 with an empty page of that list.',
+    caughtBy: ['http.unknown-path'] },
   // Issue 20, lists: the account call's with= and the list routes' bearer and paths (§4.1, §4.2)
   { name: 'lists-any-bearer', description: 'The list endpoints check that a bearer is there, not that anyone issued it: an unknown token reads the lists as the administrator.',
     caughtBy: ['api.bearer.every-endpoint'] },

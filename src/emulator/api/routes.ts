@@ -23,11 +23,23 @@ export async function apiRoutes(app: FastifyInstance, opts: RouteOptions): Promi
     if (ctx.faults.isOn('api-any-method') && request.method !== 'GET' && request.method !== 'HEAD') {
       return reply.code(200).header('content-type', 'application/hal+json').send('{}');
     }
+    // Only for the `account-wrong-method-crash` fault: the account's fallback for another method throws.
+    if (ctx.faults.isOn('account-wrong-method-crash') && !['GET', 'HEAD'].includes(request.method) && /^\/api\/v4\/account(\?|$)/.test(request.url)) {
+      throw new TypeError(`handlers[${JSON.stringify(request.method)}] is not a function`);
+    }
     return undefined;
   });
   await app.register(accountRoutes, opts);
   // Any other /api/v4 path: 404 (the `api-unknown-path-200` fault answers an empty object instead).
   app.all('/api/v4/*', async (request, reply) => {
+    // Only for the faults: routes matched by their first segment, the rest of the path dropped.
+    if (ctx.faults.isOn('account-subpath-served') && /^\/api\/v4\/account\/[^?]/.test(request.url)) {
+      return reply.code(200).header('content-type', 'application/hal+json').send(JSON.stringify({ id: ctx.world.account.id, name: ctx.world.account.name }));
+    }
+    const list = /^\/api\/v4\/(leads|contacts|companies|customers)\/[^/?]+\/[^?]/.exec(request.url)?.[1];
+    if (list !== undefined && ctx.faults.isOn('lists-subpath-as-list')) {
+      return reply.code(200).header('content-type', 'application/hal+json').send(JSON.stringify({ _page: 1, _links: {}, _embedded: { [list]: [] } }));
+    }
     // Only for the fault: a one-segment path is taken for a list and its table, which does not exist, is read.
     if (ctx.faults.isOn('lists-unknown-list-crash') && /^\/api\/v4\/[^/?]+(\?|$)/.test(request.url)) throw new TypeError('Cannot read properties of undefined (reading \'records\')');
     if (!ctx.faults.isOn('api-unknown-path-200')) throw new ProblemError({ status: 404, detail: `No route for ${request.method} on this path` });

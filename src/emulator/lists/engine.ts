@@ -97,6 +97,7 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
   }
   let keys = Object.keys(filter).filter((k) => Object.hasOwn(params, k));
   if (faults.isOn('only-first-filter-applied')) keys = keys.slice(0, 1);
+  if (faults.isOn('only-last-filter-applied')) keys = keys.slice(-1);
   const tests: Test[] = [];
   let candidates: number[] | undefined;
   for (const key of keys) {
@@ -219,6 +220,8 @@ function range(name: string, value: unknown, faults: FaultSwitches, variations: 
     throw new ProblemError({ status: 422, detail: `${name}: [from] is after [to]` });
   }
   if (faults.isOn('range-reversed-swapped') && from !== undefined && to !== undefined && from > to) [from, to] = [to, from];
+  // Only for the fault: a range out of order is dropped as invalid, so the filter selects every value.
+  if (faults.isOn('range-reversed-ignored') && from !== undefined && to !== undefined && from > to) return {};
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
 
@@ -255,7 +258,9 @@ function statuses(table: ListTable, value: unknown, faults: FaultSwitches): Test
     // Only for the fault: both keys are read before either is checked, and the missing one is dereferenced.
     if ((!hasPipeline || !hasStatus) && faults.isOn('statuses-incomplete-crash')) throw new TypeError(`Cannot read properties of undefined (reading 'trim') in ${name}`);
     if (!hasPipeline || !hasStatus) {
-      if (!faults.isOn('accept-incomplete-statuses')) throw bad(`${name} needs both pipeline_id and status_id`);
+      // Only for the `statuses-pipeline-id-optional` fault: status_id is required, pipeline_id is not (the status in any pipeline).
+      const halfAccepted = faults.isOn('accept-incomplete-statuses') || (hasStatus && faults.isOn('statuses-pipeline-id-optional'));
+      if (!halfAccepted) throw bad(`${name} needs both pipeline_id and status_id`);
       if (hasPipeline) pairs.set(integer(`${name}[pipeline_id]`, el.pipeline_id), 'any');
       else if (hasStatus) anyPipeline.add(integer(`${name}[status_id]`, el.status_id));
       return;

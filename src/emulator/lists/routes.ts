@@ -41,14 +41,18 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
   });
   const store = listStore(ctx);
   // Only for the `lists-wrong-method-crash` fault: the router's fallback for another method throws.
-  app.addHook('onRequest', async (request) => {
-    if (!ctx.faults.isOn('lists-wrong-method-crash') || ['GET', 'HEAD', 'POST', 'PATCH'].includes(request.method)) return;
-    if (/^\/api\/v4\/(leads|contacts|companies|customers)(\/|\?|$)/.test(request.url)) throw new TypeError(`handlers[${JSON.stringify(request.method)}] is not a function`);
+  app.addHook('onRequest', async (request, reply) => {
+    if (['GET', 'HEAD', 'POST', 'PATCH'].includes(request.method) || !/^\/api\/v4\/(leads|contacts|companies|customers)(\/|\?|$)/.test(request.url)) return undefined;
+    if (ctx.faults.isOn('lists-wrong-method-crash')) throw new TypeError(`handlers[${JSON.stringify(request.method)}] is not a function`);
+    // Only for the `lists-put-delete-no-op` fault: PUT and DELETE are taken for an empty batch and answered as done.
+    if (ctx.faults.isOn('lists-put-delete-no-op')) return reply.code(204).send();
+    return undefined;
   });
   for (const list of LIST_NAMES) {
     const path = `/api/v4/${list}`;
     app.get(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
       if (list === 'customers' && ctx.faults.isOn('lists-customers-not-found')) throw new ProblemError({ status: 404, detail: 'Not found' });
+      if (list === 'companies' && ctx.faults.isOn('lists-companies-not-found')) throw new ProblemError({ status: 404, detail: 'Not found' });
       const rawQuery = rawQueryOf(request.url);
       const query = queryOf(ctx, rawQuery, request.query);
       const url = `${linkBase(ctx, request)}${path}`;
@@ -166,6 +170,8 @@ function queryOf(ctx: EmulatorContext, rawQuery: string, parsed: unknown): Recor
   if (ctx.faults.isOn('bracket-array-as-single')) {
     return parseQuery(rawQuery.replace(/\[\]|%5B%5D/gi, ''));
   }
+  // Only for the fault: a filter value under a numeric index (filter[id][0]=…) is dropped; only [] arrays are read.
+  if (ctx.faults.isOn('indexed-filter-array-ignored')) return parseQuery(rawQuery.split('&').filter((p) => !/^filter(\[|%5B)[a-z_]+(\]|%5D)(\[|%5B)\d+(\]|%5D)=/i.test(p)).join('&'));
   // Only for the fault: a key spelt with %5B is left undecoded, an unknown parameter.
   if (ctx.faults.isOn('lists-percent-brackets-ignored')) return parseQuery(rawQuery.split('&').filter((p) => !/^[^=]*%5B/i.test(p)).join('&'));
   let query = (parsed ?? {}) as Record<string, unknown>;
@@ -223,6 +229,8 @@ export function listPage(
     }
   }
   if (f.isOn('lists-crash-on-empty-query') && query.query === '') throw new TypeError('Cannot read properties of undefined (reading \'toLowerCase\')');
+  // Only for the `query-leads-only` fault: the search runs over the deals' index, so it finds no contact or company.
+  if ((list === 'contacts' || list === 'companies') && typeof query.query === 'string' && query.query !== '' && f.isOn('query-leads-only')) tests.push(() => false);
   if (list !== 'customers' && typeof query.query === 'string' && query.query !== '') tests.push(searchTest(table, query.query, ctx.faults, v));
   const descending = v.isOn('lists-id-descending');
 

@@ -44,7 +44,7 @@ export const API_FAULTS = defineFaults([
   { name: 'api-accepts-any-basic', description: 'The account API takes any HTTP Basic credential (a user\'s login and password) as a login and answers as the administrator.',
     caughtBy: ['api.bearer.www-authenticate', 'api.bearer.malformed'] },
   { name: 'opaque-miss-as-administrator', description: 'A bearer that is not JWT-shaped and that the registry does not hold falls back to the default token: an unknown opaque token reads the account as the administrator.',
-    caughtBy: ['api.bearer.www-authenticate', 'api.bearer.invalid-token-error', 'api.bearer.malformed', 'api.bearer.every-endpoint'] },
+    caughtBy: ['api.bearer.www-authenticate', 'api.bearer.invalid-token-error', 'api.bearer.every-endpoint'] },
   { name: 'long-lived-token-refused', description: 'Long-lived tokens are refused as bearers.',
     caughtBy: ['api.long-lived.works'] },
   // Per-account addresses (§4.1 {base_url}, §5.1)

@@ -170,8 +170,10 @@ function queryOf(ctx: EmulatorContext, rawQuery: string, parsed: unknown): Recor
   if (ctx.faults.isOn('bracket-array-as-single')) {
     return parseQuery(rawQuery.replace(/\[\]|%5B%5D/gi, ''));
   }
-  // Only for the fault: a filter value under a numeric index (filter[id][0]=…) is dropped; only [] arrays are read.
-  if (ctx.faults.isOn('indexed-filter-array-ignored')) return parseQuery(rawQuery.split('&').filter((p) => !/^filter(\[|%5B)[a-z_]+(\]|%5D)(\[|%5B)\d+(\]|%5D)=/i.test(p)).join('&'));
+  // Only for the fault: a filter value under a numeric index (filter[id][0]=…) fails a validator that knows only [] arrays.
+  if (ctx.faults.isOn('indexed-filter-array-refused') && rawQuery.split('&').some((p) => /^filter(\[|%5B)[a-z_]+(\]|%5D)(\[|%5B)\d+(\]|%5D)=/i.test(p))) {
+    throw new ProblemError({ status: 400, detail: 'filter arrays take [] keys, not indexes' });
+  }
   // Only for the fault: a key spelt with %5B is left undecoded, an unknown parameter.
   if (ctx.faults.isOn('lists-percent-brackets-ignored')) return parseQuery(rawQuery.split('&').filter((p) => !/^[^=]*%5B/i.test(p)).join('&'));
   let query = (parsed ?? {}) as Record<string, unknown>;

@@ -106,6 +106,7 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
     const name = `filter[${key}]`;
     // Only for the fault: a Multiple parameter is read only when it comes as a list; the single form is passed over.
     if (typeof value === 'string' && (params[key] === 'ints' || params[key] === 'strings') && faults.isOn('scalar-filter-ignored')) continue;
+    shapeRefused(key, name, value, faults);
     switch (params[key]!) {
       case 'ints': {
         if (list === 'customers' && key === 'status_id' && faults.isOn('customers-status-id-ignored')) break;
@@ -170,6 +171,16 @@ function compileFilterNow(list: ListName, table: ListTable, filter: unknown, fau
     }
   }
   return candidates ? { candidates, tests } : { tests };
+}
+
+/** Only for the faults: one parameter's validator written for one of the shapes §4.2 allows it, refusing the other. */
+function shapeRefused(key: string, name: string, value: unknown, faults: FaultSwitches): void {
+  const refused = (key === 'name' && typeof value !== 'string' && faults.isOn('name-array-refused'))
+    || (key === 'updated_by' && typeof value === 'string' && faults.isOn('updated-by-scalar-refused'))
+    || (key === 'pipeline_id' && typeof value === 'string' && faults.isOn('pipeline-id-scalar-refused'))
+    || (key === 'price' && isRangeObject(value) && faults.isOn('price-range-refused'))
+    || (key === 'next_price' && isRangeObject(value) && faults.isOn('next-price-range-refused'));
+  if (refused) throw bad(`${name} does not take this form`);
 }
 
 /** Values of a Multiple parameter: the single form (a string) or a list. */

@@ -93,6 +93,8 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     }
     body._links = { self: { href: `${base}${ACCOUNT_PATH}` } };
     if (Object.keys(embedded).length > 0) body._embedded = embedded;
+    // Only for the `account-location-plain-http` fault: the answer names its canonical address, on the public host over plain http.
+    if (ctx.faults.isOn('account-location-plain-http')) reply.header('location', `http://${account.subdomain}.example.com${ACCOUNT_PATH}`);
     const type = ctx.faults.isOn('account-answer-text-plain') ? 'text/plain; charset=utf-8' : 'application/hal+json; charset=utf-8';
     return reply.code(200).header('content-type', type).send(JSON.stringify(body));
   });

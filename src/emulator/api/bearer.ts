@@ -28,6 +28,9 @@ declare module 'fastify' {
   }
 }
 
+/** Only for the `access-expiry-from-refresh-lifetime` fault: §2.2's refresh token lifetime, 3 months. */
+const REFRESH_LIFETIME_MS = 90 * 86_400_000;
+
 const unauthorized = (detail: string): ProblemError => new ProblemError({ status: 401, detail });
 
 export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
@@ -83,7 +86,11 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
     }
     // Only for the `access-token-dies-early` fault: the token lives half of what expires_in said.
-    const expiresAtMs = ctx.faults.isOn('access-token-dies-early') ? record.issuedAtMs + (record.expiresAtMs - record.issuedAtMs) / 2 : record.expiresAtMs;
+    const expiresAtMs = ctx.faults.isOn('access-token-dies-early') ? record.issuedAtMs + (record.expiresAtMs - record.issuedAtMs) / 2
+      // Only for the `access-expiry-from-refresh-lifetime` fault: the access token is given its grant's lifetime (3 months).
+      : record.kind === 'access' && ctx.faults.isOn('access-expiry-from-refresh-lifetime') ? record.issuedAtMs + REFRESH_LIFETIME_MS
+      // Only for the `long-lived-expiry-as-seconds` fault: the expiry the Keys tab stored in seconds is compared with a clock in milliseconds.
+      : record.kind === 'long_lived' && ctx.faults.isOn('long-lived-expiry-as-seconds') ? Math.floor(record.expiresAtMs / 1000) : record.expiresAtMs;
     // Only for the `long-lived-expiry-unchecked` fault: the expiry is checked for access tokens, not for long-lived ones.
     const expiryChecked = !(record.kind === 'long_lived' && ctx.faults.isOn('long-lived-expiry-unchecked'));
     if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry') && expiryChecked) {

@@ -88,15 +88,17 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     // Only for the `access-token-dies-early` fault: the token lives half of what expires_in said.
     const expiresAtMs = ctx.faults.isOn('access-token-dies-early') ? record.issuedAtMs + (record.expiresAtMs - record.issuedAtMs) / 2
       // Only for the `access-expiry-from-refresh-lifetime` fault: the access token is given its grant's lifetime (3 months).
-      : record.kind === 'access' && ctx.faults.isOn('access-expiry-from-refresh-lifetime') ? record.issuedAtMs + REFRESH_LIFETIME_MS
-      // Only for the `long-lived-expiry-as-seconds` fault: the expiry the Keys tab stored in seconds is compared with a clock in milliseconds.
-      : record.kind === 'long_lived' && ctx.faults.isOn('long-lived-expiry-as-seconds') ? Math.floor(record.expiresAtMs / 1000) : record.expiresAtMs;
+      : record.kind === 'access' && ctx.faults.isOn('access-expiry-from-refresh-lifetime') ? record.issuedAtMs + REFRESH_LIFETIME_MS : record.expiresAtMs;
     // Only for the `long-lived-expiry-unchecked` fault: the expiry is checked for access tokens, not for long-lived ones.
     const expiryChecked = !(record.kind === 'long_lived' && ctx.faults.isOn('long-lived-expiry-unchecked'));
     if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry') && expiryChecked) {
       throw invalidToken(ctx, reply, 'The access token has expired', { stale: true });
     }
     if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid');
+    // Only for the `long-lived-refused-at-account` fault: the account route asks the token for a grant, which a long-lived token has not.
+    if (record.kind === 'long_lived' && !record.grantId && ctx.faults.isOn('long-lived-refused-at-account') && request.url.startsWith('/api/v4/account')) {
+      throw invalidToken(ctx, reply, 'The access token has no grant');
+    }
     const addressed = addressedAccount(request.raw);
     if (addressed && addressed.id !== record.accountId && !ctx.faults.isOn('base-url-any-account')) {
       throw invalidToken(ctx, reply, 'The access token was not issued for this account');

@@ -47,7 +47,7 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['api.bearer.www-authenticate', 'api.bearer.invalid-token-error', 'api.bearer.every-endpoint'] },
   { name: 'access-expiry-from-refresh-lifetime', description: 'An access token is given its grant\'s lifetime (3 months, the refresh token\'s) instead of its expires_in: it is accepted long after it expired.',
     caughtBy: ['api.bearer.expired', 'api.bearer.stale-token-error'] },
-  { name: 'long-lived-expiry-as-seconds', description: 'A long-lived token\'s expiry is stored in seconds and compared with a clock in milliseconds: every long-lived token is refused as expired from the start.',
+  { name: 'long-lived-refused-at-account', description: 'GET /api/v4/account refuses a long-lived token with 401 (it looks up the token\'s grant, which a long-lived token has not); the lists accept it.',
     caughtBy: ['api.long-lived.works'] },
   { name: 'long-lived-token-refused', description: 'Long-lived tokens are refused as bearers.',
     caughtBy: ['api.long-lived.works'] },

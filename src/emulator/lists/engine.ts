@@ -179,7 +179,10 @@ function shapeRefused(key: string, name: string, value: unknown, faults: FaultSw
     || (key === 'updated_by' && typeof value === 'string' && faults.isOn('updated-by-scalar-refused'))
     || (key === 'pipeline_id' && typeof value === 'string' && faults.isOn('pipeline-id-scalar-refused'))
     || (key === 'price' && isRangeObject(value) && faults.isOn('price-range-refused'))
-    || (key === 'next_price' && isRangeObject(value) && faults.isOn('next-price-range-refused'));
+    || (key === 'next_price' && isRangeObject(value) && faults.isOn('next-price-range-refused'))
+    || (key === 'created_by' && typeof value !== 'string' && faults.isOn('created-by-array-refused'))
+    || (key === 'status_id' && typeof value === 'string' && faults.isOn('status-id-scalar-refused'))
+    || (key === 'next_date' && faults.isOn('next-date-unknown'));
   if (refused) throw bad(`${name} does not take this form`);
 }
 

@@ -146,4 +146,10 @@ export const LISTS_FAULTS = defineFaults([
     caughtBy: ['lists.filter.shapes'] },
   { name: 'next-price-range-refused', description: 'filter[next_price] on /api/v4/customers takes one value only: its range form is refused with 400.',
     caughtBy: ['lists.filter.shapes'] },
+  { name: 'created-by-array-refused', description: 'filter[created_by] takes one user id only: its array form (several users) is refused with 400.',
+    caughtBy: ['lists.filter.shapes'] },
+  { name: 'status-id-scalar-refused', description: 'filter[status_id] on /api/v4/customers takes an array only: one status id in the single form is refused with 400.',
+    caughtBy: ['lists.filter.shapes'] },
+  { name: 'next-date-unknown', description: 'filter[next_date] is missing from the customers\' parameters: any use of it is refused with 400 as an unknown filter.',
+    caughtBy: ['lists.filter.shapes'] },
 ] as const);

@@ -773,8 +773,6 @@ export const ACCESS = requirements([
     needs: ['person', 'clock'],
     reading: { kind: 'lifetime' },
     rules: ['oauth.refresh.valid-before-expiry'],
-    partial: 'the refresh succeeds after the access token expired, but its new access token is not tried at the API',
-    theme: 'refresh-grant',
   },
   {
     id: 'REQ-3.1-long-lived-expired', section: '3.1', source: 'table', level: 'must',

@@ -9,6 +9,12 @@ const TAMPER_RULES = [
   'chat.signature.tampered-content-type', 'chat.signature.tampered-date', 'chat.signature.tampered-path', 'chat.signature.tampered-secret',
 ] as const;
 
+/** The signature sweep of every chat route (`chat.signature.route.<route>`). */
+const ROUTE_SIGNATURE_RULES = [
+  'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message',
+  'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react',
+] as const;
+
 /** The chat routes of §4.3 other than connect (whose signature every tamper rule probes). */
 const OTHER_ROUTES = [
   { slug: 'disconnect', route: 'DELETE .../{channel_id}/disconnect' },
@@ -33,7 +39,7 @@ function signaturePerRoute(): Requirement[] {
     ...OTHER_ROUTES.map(({ slug, route }): Requirement => ({
       id: `REQ-4.3-${slug}-signature-403`, section: '4.3', source: 'prose', level: 'must',
       statement: `${route} answers 403 when the signature is incorrect.`,
-      observes: 'a request of this route with a wrong secret, a changed body byte or another signed path gets 403 with a JSON body',
+      observes: 'a request of this route with a wrong secret, a changed body byte, another signed path, method, Content-Type or Date gets 403 with a JSON body',
       needs: slug === 'disconnect' ? ['control'] : ['nothing'],
       reading: { kind: 'status-code', also: ['security'] },
       rules: [`chat.signature.route.${slug}`],
@@ -2375,7 +2381,7 @@ export const CHAT = requirements([
       non_strict: 'a request without Date accepted (its signing string holds an empty Date line)',
       failed: 'a request lacking X-Signature or Content-MD5 accepted',
     },
-    rules: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
+    rules: [...ROUTE_SIGNATURE_RULES],
   },
   {
     id: 'REQ-5.2-signature-first', section: '5.2', source: 'prose', level: 'should',
@@ -2481,12 +2487,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-7-403-chat', section: '7', source: 'table', level: 'must',
     statement: '403 at all chat endpoints: request signature incorrect.',
-    observes: 'a wrongly signed request of every chat endpoint gets 403',
+    observes: 'a wrongly signed request of every chat endpoint gets 403: each part of the signing string spoiled on connect, and on every route a wrong secret, another body, path, method, Content-MD5, Content-Type or Date than signed, a signed header left out and another hash',
     needs: ['nothing'],
     reading: { kind: 'status-code', also: ['security'] },
-    rules: [...TAMPER_RULES],
-    partial: 'only connect is probed (REQ-4.3-*-signature-403)',
-    theme: 'chat-signature',
+    rules: [...TAMPER_RULES, ...ROUTE_SIGNATURE_RULES],
   },
   {
     id: 'REQ-7-404-channel', section: '7', source: 'table', level: 'must',

@@ -418,6 +418,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.signature.tampered-body-byte'] },
   { name: 'chat-signature-not-checked', description: 'Chat requests are accepted whatever their X-Signature, Content-MD5 and Date.',
     caughtBy: ['chat.signature.tampered-method', 'chat.signature.tampered-body-byte', 'chat.signature.tampered-content-md5', 'chat.signature.tampered-content-type', 'chat.signature.tampered-date', 'chat.signature.tampered-path', 'chat.signature.tampered-secret', 'chat.signature.upper-case-hex', 'chat.signature.date-skew'] },
+  { name: 'chat-scope-signature-any-date', description: 'On the scope routes (every chat route but connect and disconnect) the signature is matched against the signing string of any Date within the accepted window, not the Date received: a request signed at another moment than its Date header says passes.',
+    caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`, ['connect', 'disconnect']) },
   { name: 'chat-path-not-signed', description: 'The signature is bound to the channel, not the path: one made for another path of the channel (another endpoint, no /v2/origin/custom prefix, a trailing slash) passes.',
     caughtBy: ['chat.signature.tampered-path'] },
   { name: 'chat-extra-header-refused', description: 'A request carrying an unsigned X- header (X-Trace-Id) is refused with 403.',
@@ -429,7 +431,7 @@ export const CHAT_FAULTS = defineFaults([
   { name: 'chat-signature-method-unbound', description: 'The signature is matched against the signing string of every method: a request signed for another method (PUT for a POST) passes.',
     caughtBy: ['chat.signature.tampered-method'] },
   { name: 'chat-signature-content-type-assumed', description: 'The signing string is built with application/json, the Content-Type the routes expect, not the header received: a request signed for application/json and sent with another Content-Type passes.',
-    caughtBy: ['chat.signature.tampered-content-type'] },
+    caughtBy: ['chat.signature.tampered-content-type', ...everyChatRoute((r) => `chat.signature.route.${r}`)] },
   // HTTP of every chat route: methods, bodies, encodings, error answers (§4.3, §7, §8)
   { name: 'chat-wrong-method-crash', description: 'A chat route called with another method answers 500 (the router\'s fallback throws).',
     caughtBy: everyChatRoute((r) => `chat.http.${r}.wrong-method`) },

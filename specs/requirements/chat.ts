@@ -2035,17 +2035,15 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-history-participants', section: '4.3', source: 'table', level: 'must',
     statement: 'History sender and receiver have the same structure: id, name, client_id, avatar, phone, email; profile and client_id only for external participants.',
-    observes: 'the client\'s client_id and name are those sent; a manager\'s and the bot\'s message shows that sender (id = the ref_id sent); the receiver of an outgoing message is the client; account users have no client_id and no profile',
+    observes: 'the client\'s client_id, name, avatar, phone and email are those sent, as the sender of its message and the receiver of the others; a manager\'s and the bot\'s message shows that sender (id = the ref_id sent); account users have no client_id, phone or email',
     needs: ['nothing'],
     reading: {
       kind: 'answer-member', review: 'C6, C7, C9',
       passed: 'id and name; the client\'s client_id, avatar, phone and email as sent (an avatar re-hosted, present and non-empty); empty values omitted',
-      non_strict: 'null or "" for an empty value; a normalised phone; client_id null or "" for an account user',
+      non_strict: 'null or "" for an empty value; an avatar, phone or email given missing; a normalised phone; client_id null or "" for an account user',
       failed: 'another value than sent; a client_id value for an account user',
     },
     rules: ['chat.message.kinds'],
-    partial: 'client_id, name, the sender of outgoing messages and the receiver are compared with what was sent; the avatar, phone and email of history participants are not',
-    theme: 'history',
   },
   ...([
     ['message-id', 'message[id] is the message id in the chat interface.', 'a string id'],

@@ -2069,16 +2069,14 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-history-values-round-trip', section: '4.3', source: 'table', level: 'must',
     statement: 'History returns the values sent: media, file_name, file_size, location and contact equal the message\'s.',
-    observes: 'each field of the history element equals the one sent, not only its type',
+    observes: 'a message of each type read back: type, text, file_name, file_size, location and contact equal the ones sent (deep equality), media present and non-empty',
     needs: ['nothing'],
     reading: {
       kind: 'answer-member', review: 'C12',
       passed: 'file_name, file_size, location and contact as sent; media present and non-empty (the URL sent or a re-hosted copy)',
       failed: 'another value than sent (media: missing or empty)',
     },
-    rules: ['chat.history.fields'],
-    partial: 'client_id and type are compared with what was sent; media, file_name, file_size, location and contact only by type',
-    theme: 'history',
+    rules: ['chat.message.types-accepted', 'chat.message.empty-text-other-types', 'chat.history.fields'],
   },
   {
     id: 'REQ-4.3-history-thumbnail-media-group', section: '4.3', source: 'table', level: 'info',

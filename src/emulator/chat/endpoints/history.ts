@@ -130,6 +130,8 @@ function misshown(item: Record<string, unknown>, m: StoredMessage, conn: Connect
   if (loc && f.isOn('chat-history-location-swapped')) message.location = { lon: loc.lat, lat: loc.lon };
   if (typeof message.file_size === 'number' && f.isOn('chat-history-file-size-string')) message.file_size = String(message.file_size);
   if ((message.type === 'picture' || message.type === 'video') && f.isOn('chat-history-media-type-as-file')) message.type = 'file';
+  if (typeof message.file_name === 'string' && m.content.media !== undefined && f.isOn('chat-history-file-name-of-copy')) message.file_name = copyName(m.content.media);
+  if (['voice', 'audio', 'sticker'].includes(String(message.type)) && f.isOn('chat-history-media-emptied')) message.media = '';
   if (m.content.contact && f.isOn('chat-history-contact-phone-dropped')) message.contact = { name: m.content.contact.name };
   if (f.isOn('chat-history-msec-from-seconds')) item.msec_timestamp = m.timestamp * 1000;
   if (f.isOn('chat-history-message-id-is-msgid')) message.id = m.clientId;

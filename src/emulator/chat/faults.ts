@@ -330,6 +330,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.history.send-time'] },
   { name: 'chat-history-timestamp-ms', description: 'History answers timestamp in milliseconds (the msec_timestamp value) instead of seconds.',
     caughtBy: ['chat.history.send-time'] },
+  { name: 'chat-history-msec-of-receipt', description: 'History shows msec_timestamp as the time the message was received while timestamp stays the time it was sent with: seconds and milliseconds of two instants.',
+    caughtBy: ['chat.history.send-time'] },
   { name: 'chat-history-manager-shown-as-bot', description: 'History shows an account user\'s outgoing message as sent by the channel\'s bot.',
     caughtBy: ['chat.message.kinds'] },
   { name: 'chat-history-outgoing-as-admin', description: 'History shows every outgoing message, the bot\'s included, as sent by the account\'s first user.',

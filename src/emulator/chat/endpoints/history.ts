@@ -134,5 +134,6 @@ function misshown(item: Record<string, unknown>, m: StoredMessage, conn: Connect
   if (['voice', 'audio', 'sticker'].includes(String(message.type)) && f.isOn('chat-history-media-emptied')) message.media = '';
   if (m.content.contact && f.isOn('chat-history-contact-phone-dropped')) message.contact = { name: m.content.contact.name };
   if (f.isOn('chat-history-msec-from-seconds')) item.msec_timestamp = m.timestamp * 1000;
+  if (m.receivedMs !== undefined && f.isOn('chat-history-msec-of-receipt')) item.msec_timestamp = m.receivedMs;
   if (f.isOn('chat-history-message-id-is-msgid')) message.id = m.clientId;
 }

@@ -14,10 +14,13 @@
  * §2.2 access token as a JWT: the time claims the account API must enforce beyond exp.
  */
 import {
-  absent, clockTo, type ClockWalk, resetClock, accessTokenIsJwt, accessTokenSigned, accountRequest, claimsHoldNoSecret, claimsObserved, codeGrant, defineGroup, distinctJti, exchange, exchangeFreshCode, exchangeRule, freshCode, type HttpResponse, longLivedToken, type LongLivedToken, obtainTokens, refreshGrant, refreshTokenPresent, refreshTokens, scenarioRule, status, step, tokenBeforeItsNbf, tokensOf, unguessable, valueField,
+  absent, clockTo, type ClockWalk, resetClock, accessTokenIsJwt, accessTokenSigned, accountRequest, claimsHoldNoSecret, claimsObserved, codeGrant, defineGroup, distinctJti, exchange, exchangeFreshCode, exchangeRule, freshCode, type HttpResponse, longLivedToken, type LongLivedToken, obtainTokens, refreshGrant, refreshTokenPresent, refreshTokens, scenarioRule, status, step, stringAt, tokenBeforeItsNbf, tokensOf, type TokenPair, unguessable, valueField, field, isNonEmptyString,
 } from '../kit.js';
 import { CODE_SAMPLES, REFRESH_SAMPLES } from './support.js';
-import { MINUTE, HOUR, DAY, FIVE_YEARS, workingLongLived, THREE_MONTHS_READING, exchangeCodeAfter, refreshAfter, freshCodeExchange } from '../fixtures/oauth.js';
+import { MINUTE, HOUR, DAY, FIVE_YEARS, workingLongLived, THREE_MONTHS_READING, exchangeCodeAfter, freshCodeExchange } from '../fixtures/oauth.js';
+
+/** A token pair whose access token the clock has outrun, and the answer of its refresh. */
+interface ExpiredPair extends ClockWalk { readonly pair: TokenPair; refreshed?: HttpResponse }
 
 export default defineGroup({
   heading: 'Credentials',
@@ -29,12 +32,22 @@ export default defineGroup({
         covers: ['2.2/Authorization code', '3.1/authorization code issued', '8/Authorization code lifetime'] },
       { send: (t) => exchangeCodeAfter(t, 19 * MINUTE, 'valid'), expect: [status(200), refreshTokenPresent] },
     ),
-    exchangeRule(
+    scenarioRule<ExpiredPair>(
       { id: 'oauth.refresh.valid-before-expiry', requires: ['control'], needs: ['clock'], exclusive: true,
-        title: 'A refresh token still works 89 days after it was issued',
-        reading: THREE_MONTHS_READING,
+        title: 'A refresh token still works 89 days after it was issued, and the access token it gives works at the API',
+        reading: `${THREE_MONTHS_READING} By then the access token issued with it has long expired (§3.1 "access token expired → refresh exchange needed"): the new access token must work at /api/v4/account at once, on the same moved clock.`,
         covers: ['2.2/Refresh token', '3.1/refresh token valid', '8/Refresh token lifetime'] },
-      { send: (t) => refreshAfter(t, 89 * DAY), expect: [status(200), refreshTokenPresent] },
+      {
+        setup: async (t) => ({ elapsed: 0, pair: await obtainTokens(t) }),
+        teardown: (t) => resetClock(t),
+        steps: [
+          step('the refresh, 89 days after issue', async (t, f) => {
+            await clockTo(t, f, 89 * DAY);
+            return (f.refreshed = await refreshTokens(t, f.pair.refresh_token));
+          }, [status(200), refreshTokenPresent, field('access_token', isNonEmptyString)]),
+          step('its access token at /api/v4/account', (t, f) => t.send(accountRequest(t.target, stringAt(f.refreshed!, 'access_token')!)), [status(200)]),
+        ],
+      },
     ),
     exchangeRule(
       { id: 'api.long-lived.works', needs: ['long-lived-token'], title: 'A long-lived token works as a bearer at /api/v4/account',

@@ -147,7 +147,7 @@ export default defineGroup({
     scenarioRule<OneMessage>(
       { id: 'chat.history.content-type', title: 'History of a chat with a message answers 200 with a JSON Content-Type',
         reading: '§4.3: "success and error responses carry Content-Type: application/json". A chat with one message is read once the message shows in it: application/json passes (any parameters), another JSON media type (text/json) is non_strict (K8), a body of any other media type fails.',
-        covers: [HISTORY('messages')] },
+        covers: ['4.3/Get chat history'] },
       {
         setup: oneMessage,
         steps: [

@@ -35,7 +35,7 @@
  * conversation_ref_id is the only thing that can make the forward refused.
  */
 import {
-  absentFromHistory, applyCase, caseReading, chatSession, ChatSession, chatSweepRule, clientError, conversationHookCount, conversationWith, defineGroup, describeCase, type DuplicateSeen, eachAnswer, eachStep, editMessageBody, type EffectCounts, effectCountsOver, equals, exchangeRule, type FieldCase, fieldCaseArb, firstNotifications, foreignChat, foreignHistory, forwardNaming, heldOnce, historyHolds, type HistoryItem, holdsMessages, hooksAfterAccountMessage, hooksBeyond, type HttpResponse, importedBotMessage, isSuccess, jsonContentType, jsonContentTypeIfRefused, keptAsNotes, kindsTold, labelled, leadsAre, type MessagePayload, newMessageAnswer, noServerError, notificationsAre, observedDuplicate, observedTextChange, ODD_MESSAGE_EVENTS, oddMessageEvent, RACERS, recorded, refusalChecks, refusalPreferred, repeatMsgid, repeatsAnswered, type RepeatSeen, sameHistoryAs, scenarioRule, senderIs, senderRefIs, status, statusIn, step, sweepCases, sweepRule, textIs, uniqueId, valueField, valueIs, writeFirst,
+  absentFromHistory, applyCase, caseReading, chatSession, ChatSession, chatSweepRule, clientError, conversationHookCount, conversationWith, defineGroup, describeCase, type DuplicateSeen, eachAnswer, eachStep, editMessageBody, type EffectCounts, effectCountsOver, equals, exchangeRule, type FieldCase, fieldCaseArb, firstNotifications, foreignChat, foreignHistory, forwardNaming, heldOnce, historyHolds, type HistoryItem, holdsMessages, hooksAfterAccountMessage, hooksBeyond, type HttpResponse, importedBotMessage, isSuccess, jsonContentType, jsonContentTypeIfRefused, keptAsNotes, kindsTold, labelled, leadsAre, type MessagePayload, newMessageAnswer, noServerError, notificationsAre, observedDuplicate, observedTextChange, ODD_MESSAGE_EVENTS, oddMessageEvent, participantShown, RACERS, recorded, refusalChecks, refusalPreferred, repeatMsgid, repeatsAnswered, type RepeatSeen, sameHistoryAs, scenarioRule, senderIs, senderRefIs, status, statusIn, step, sweepCases, sweepRule, textIs, uniqueId, valueField, valueIs, writeFirst,
 } from '../kit.js';
 import {
   type AnswerTarget, answerTarget, type BrokenMember, brokenRule, type BulkImport, bulkImport, FORWARDED_FIELDS, type Forwarding, forwarding, type ForwardingForeign, fullEmbedded, type Import, type KindsConversation, type KindSent, kindsSent, memberRefusalOf, naming, type ParallelMessages, parallelMessages, type Quoting, quoting, RECEIVER, type Repeats, replyQuoting, type Sent, sentMessage, SILENT, type WithForeign, type WriteFirst,
@@ -84,7 +84,7 @@ export default defineGroup({
     ),
     scenarioRule<KindsConversation>(
       { id: 'chat.message.kinds', title: 'Incoming, manager and bot messages are accepted and the history tells them apart (client_id only for the client)',
-        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants" (§2.5: "absent for account users"): a client_id value for the manager or the bot fails; null or "" is non_strict (C9 of the review). History shows what was sent: the client with its client_id and name, a manager\'s and the bot\'s message with that sender (its id the ref_id sent, §2.5). The answers\' sender_id and receiver_id name those participants (by the id sent or the one the history shows). Needs MANAGER_USER_ID and BOT_ID.',
+        reading: '§4.3 message kinds: incoming has only sender; outgoing has sender (ref_id = account user id, or bot id) and receiver. History: "client_id only for external participants" (§2.5: "absent for account users"): a client_id value for the manager or the bot fails; null or "" is non_strict (C9 of the review). History shows what was sent: the client with its client_id and name, a manager\'s and the bot\'s message with that sender (its id the ref_id sent, §2.5). The client is given an avatar, a phone and an email: the history\'s sender of its message and receiver of the others show them (answer-member: an avatar re-hosted passes; a member missing, null or "" for nothing given, or a phone otherwise spelt is non_strict, C6–C8); the manager and the bot show no phone or email ("Profile … only for external participants"), their avatar is the account\'s and not judged. The answers\' sender_id and receiver_id name those participants (by the id sent or the one the history shows). Needs MANAGER_USER_ID and BOT_ID.',
         covers: [SEND('Incoming from client'), SEND('Outgoing from an identifiable account user'), SEND('Outgoing from the integration bot'), SEND('receiver'), HISTORY('sender / receiver'), '2.5/ref_id'] },
       {
         setup: kindsSent,
@@ -96,9 +96,9 @@ export default defineGroup({
             expect: (k) => [status(200), newMessageAnswer(k.expect)],
           }),
           step<KindsConversation, HistoryItem[]>('', async (_t, f) => [...f.items], (_t, { client, sent }) => [
-            ...labelled('incoming', [senderIs(sent.incoming.msgid, client)]),
-            ...labelled('manager', [senderRefIs(sent.manager.msgid, sent.manager.sender.ref_id!)]),
-            ...labelled('bot', [senderRefIs(sent.bot.msgid, sent.bot.sender.ref_id!)]),
+            ...labelled('incoming', [senderIs(sent.incoming.msgid, client), participantShown(sent.incoming.msgid, 'sender', client)]),
+            ...labelled('manager', [senderRefIs(sent.manager.msgid, sent.manager.sender.ref_id!), participantShown(sent.manager.msgid, 'sender', sent.manager.sender, ['phone', 'email']), participantShown(sent.manager.msgid, 'receiver', client)]),
+            ...labelled('bot', [senderRefIs(sent.bot.msgid, sent.bot.sender.ref_id!), participantShown(sent.bot.msgid, 'sender', sent.bot.sender, ['phone', 'email']), participantShown(sent.bot.msgid, 'receiver', client)]),
             kindsTold({ clientId: client.id, incoming: sent.incoming.msgid, manager: sent.manager.msgid, bot: sent.bot.msgid }),
           ]),
         ],

@@ -89,7 +89,9 @@ export interface KindsConversation {
 }
 
 export async function kindsSent(t: RuleContext): Promise<KindsConversation> {
-  const { s, conv, client } = await freshConversation(t);
+  const { s, conv, client: bare } = await freshConversation(t);
+  // Given an avatar and a profile, so that the history's sender and receiver can be compared with them.
+  const client: ParticipantBody = { ...bare, avatar: 'https://files.example/avatar.png', profile: { phone: '+10000000001', email: 'client@example.com' } };
   const base = Date.now();
   const sent = {
     incoming: s.payload(conv, client, {}, base),

@@ -7,7 +7,8 @@
  *
  * §5.2 on every route of §4.3: "all chat requests are signed" and "403 when the signature is incorrect" are stated for
  * every chat endpoint, so each route gets the same catalogue of spoiled signatures (a wrong secret, a changed body byte,
- * another path, another method, a Content-MD5 of another body, a signed header left out, another hash algorithm),
+ * another path, another method, a Content-MD5 of another body, another Content-Type or Date than signed, a signed header
+ * left out, another hash algorithm),
  * each applied to a request that would otherwise be accepted. And a signature made with another channel's real secret.
  */
 import fc from 'fast-check';

@@ -79,9 +79,7 @@ export const ACCESS = requirements([
     observes: 'server_time and history timestamp are seconds; msec_timestamp is the same instant in milliseconds',
     needs: ['person'],
     reading: { kind: 'stated-behaviour' },
-    rules: ['oauth.token-response.server-time', 'chat.history.fields'],
-    partial: 'history timestamp and msec_timestamp are typed as integers, never compared as seconds and milliseconds of one instant',
-    theme: 'history',
+    rules: ['oauth.token-response.server-time', 'chat.history.fields', 'chat.history.send-time'],
   },
 
   // ---- §1 What the service does
@@ -773,8 +771,6 @@ export const ACCESS = requirements([
     needs: ['person', 'clock'],
     reading: { kind: 'lifetime' },
     rules: ['oauth.refresh.valid-before-expiry'],
-    partial: 'the refresh succeeds after the access token expired, but its new access token is not tried at the API',
-    theme: 'refresh-grant',
   },
   {
     id: 'REQ-3.1-long-lived-expired', section: '3.1', source: 'table', level: 'must',

@@ -9,6 +9,12 @@ const TAMPER_RULES = [
   'chat.signature.tampered-content-type', 'chat.signature.tampered-date', 'chat.signature.tampered-path', 'chat.signature.tampered-secret',
 ] as const;
 
+/** The signature sweep of every chat route (`chat.signature.route.<route>`). */
+const ROUTE_SIGNATURE_RULES = [
+  'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message',
+  'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react',
+] as const;
+
 /** The chat routes of §4.3 other than connect (whose signature every tamper rule probes). */
 const OTHER_ROUTES = [
   { slug: 'disconnect', route: 'DELETE .../{channel_id}/disconnect' },
@@ -33,7 +39,7 @@ function signaturePerRoute(): Requirement[] {
     ...OTHER_ROUTES.map(({ slug, route }): Requirement => ({
       id: `REQ-4.3-${slug}-signature-403`, section: '4.3', source: 'prose', level: 'must',
       statement: `${route} answers 403 when the signature is incorrect.`,
-      observes: 'a request of this route with a wrong secret, a changed body byte or another signed path gets 403 with a JSON body',
+      observes: 'a request of this route with a wrong secret, a changed body byte, another signed path, method, Content-Type or Date gets 403 with a JSON body',
       needs: slug === 'disconnect' ? ['control'] : ['nothing'],
       reading: { kind: 'status-code', also: ['security'] },
       rules: [`chat.signature.route.${slug}`],
@@ -2029,17 +2035,15 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-history-participants', section: '4.3', source: 'table', level: 'must',
     statement: 'History sender and receiver have the same structure: id, name, client_id, avatar, phone, email; profile and client_id only for external participants.',
-    observes: 'the client\'s client_id and name are those sent; a manager\'s and the bot\'s message shows that sender (id = the ref_id sent); the receiver of an outgoing message is the client; account users have no client_id and no profile',
+    observes: 'the client\'s client_id, name, avatar, phone and email are those sent, as the sender of its message and the receiver of the others; a manager\'s and the bot\'s message shows that sender (id = the ref_id sent); account users have no client_id, phone or email',
     needs: ['nothing'],
     reading: {
       kind: 'answer-member', review: 'C6, C7, C9',
       passed: 'id and name; the client\'s client_id, avatar, phone and email as sent (an avatar re-hosted, present and non-empty); empty values omitted',
-      non_strict: 'null or "" for an empty value; a normalised phone; client_id null or "" for an account user',
+      non_strict: 'null or "" for an empty value; an avatar, phone or email given missing; a normalised phone; client_id null or "" for an account user',
       failed: 'another value than sent; a client_id value for an account user',
     },
     rules: ['chat.message.kinds'],
-    partial: 'client_id, name, the sender of outgoing messages and the receiver are compared with what was sent; the avatar, phone and email of history participants are not',
-    theme: 'history',
   },
   ...([
     ['message-id', 'message[id] is the message id in the chat interface.', 'a string id'],
@@ -2065,16 +2069,14 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-history-values-round-trip', section: '4.3', source: 'table', level: 'must',
     statement: 'History returns the values sent: media, file_name, file_size, location and contact equal the message\'s.',
-    observes: 'each field of the history element equals the one sent, not only its type',
+    observes: 'a message of each type read back: type, text, file_name, file_size, location and contact equal the ones sent (deep equality), media present and non-empty',
     needs: ['nothing'],
     reading: {
       kind: 'answer-member', review: 'C12',
       passed: 'file_name, file_size, location and contact as sent; media present and non-empty (the URL sent or a re-hosted copy)',
       failed: 'another value than sent (media: missing or empty)',
     },
-    rules: ['chat.history.fields'],
-    partial: 'client_id and type are compared with what was sent; media, file_name, file_size, location and contact only by type',
-    theme: 'history',
+    rules: ['chat.message.types-accepted', 'chat.message.empty-text-other-types', 'chat.history.fields'],
   },
   {
     id: 'REQ-4.3-history-thumbnail-media-group', section: '4.3', source: 'table', level: 'info',
@@ -2375,7 +2377,7 @@ export const CHAT = requirements([
       non_strict: 'a request without Date accepted (its signing string holds an empty Date line)',
       failed: 'a request lacking X-Signature or Content-MD5 accepted',
     },
-    rules: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
+    rules: [...ROUTE_SIGNATURE_RULES],
   },
   {
     id: 'REQ-5.2-signature-first', section: '5.2', source: 'prose', level: 'should',
@@ -2481,12 +2483,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-7-403-chat', section: '7', source: 'table', level: 'must',
     statement: '403 at all chat endpoints: request signature incorrect.',
-    observes: 'a wrongly signed request of every chat endpoint gets 403',
+    observes: 'a wrongly signed request of every chat endpoint gets 403: each part of the signing string spoiled on connect, and on every route a wrong secret, another body, path, method, Content-MD5, Content-Type or Date than signed, a signed header left out and another hash',
     needs: ['nothing'],
     reading: { kind: 'status-code', also: ['security'] },
-    rules: [...TAMPER_RULES],
-    partial: 'only connect is probed (REQ-4.3-*-signature-403)',
-    theme: 'chat-signature',
+    rules: [...TAMPER_RULES, ...ROUTE_SIGNATURE_RULES],
   },
   {
     id: 'REQ-7-404-channel', section: '7', source: 'table', level: 'must',

@@ -10,6 +10,8 @@ import { arrayAt, type Expectation, valueFields } from './fields.js';
 import { parseJson, showsValue, valueMatchesSchema } from './json.js';
 import { status } from './status.js';
 import type { HistoryItem } from '../protocol/answers.js';
+import type { ParticipantBody } from '../protocol/chat.js';
+import { historyMemberShown } from './chat-members.js';
 
 const show = (v: unknown): string => (v === undefined ? 'nothing' : JSON.stringify(v)?.slice(0, 100) ?? String(v));
 
@@ -53,6 +55,31 @@ export function senderRefIs(clientId: string, refId: string): Judge<HistoryItem[
     const item = only(items, clientId);
     if (!item) return fail('sender id', `message ${clientId} is not in the history`);
     return item.sender?.id === refId ? pass('sender id', refId) : fail('sender id', `expected the sender shown by the ref_id it was sent with (${refId}), observed ${show(item.sender)}`);
+  };
+}
+
+/** The members of a history participant `participantShown` compares with what was sent. */
+export type ShownMember = 'avatar' | 'phone' | 'email';
+
+/**
+ * The sender or receiver of the message shows the avatar, phone and email `sent` gave it (§4.3 history "sender /
+ * receiver … `avatar`, `phone`, `email` (2.5)"), member by member as `historyMemberShown` reads them; the worst member
+ * decides. `members` leaves out what the spec does not tie to what was sent (an account user's avatar is the account's).
+ */
+export function participantShown(clientId: string, role: 'sender' | 'receiver', sent: ParticipantBody, members: readonly ShownMember[] = ['avatar', 'phone', 'email']): Judge<HistoryItem[]> {
+  const name = `${role} ${members.join(', ')}`;
+  const given: Record<ShownMember, string | undefined> = { avatar: sent.avatar, phone: sent.profile?.phone, email: sent.profile?.email };
+  return (items) => {
+    const item = only(items, clientId);
+    if (!item) return fail(name, `message ${clientId} is not in the history`);
+    const who = item[role];
+    if (!who) return fail(name, `message ${clientId} shows no ${role}`);
+    const seen = members.map((m) => historyMemberShown(m, who[m], given[m]));
+    const worst = seen.filter((x) => x.verdict === 'failed');
+    const lesser = seen.filter((x) => x.verdict === 'non_strict');
+    if (worst.length > 0) return fail(name, worst.map((x) => x.detail).join('; '));
+    if (lesser.length > 0) return nonStrict(name, lesser.map((x) => x.detail).join('; '));
+    return pass(name, seen.map((x) => x.detail).join('; '));
   };
 }
 

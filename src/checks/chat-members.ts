@@ -49,14 +49,45 @@ export function absentWhenNotGiven(...paths: readonly string[]): Check {
   };
 }
 
+/** Whether `v` is the phone `sent` in another spelling: the same digits (C8: "`phone` (string, optional)" states no format). */
+const sameNumber = (v: unknown, sent: string): boolean => {
+  const digits = (x: string) => x.replace(/\D/g, '');
+  return typeof v === 'string' && digits(v) !== '' && digits(v) === digits(sent);
+};
+
 /** A phone given in a request, as an answer shows it: the same string passes; the same digits otherwise spelt is non_strict. */
 export function phoneShownAs(path: Path, sent: string): Check {
   const name = pathName(path);
-  const digits = (s: string) => s.replace(/\D/g, '');
   return (res) => {
     const v = jsonAt(res, path);
     if (v === sent) return pass(name, shown(v));
-    if (typeof v === 'string' && digits(v) !== '' && digits(v) === digits(sent)) return nonStrict(name, `expected ${shown(sent)}, observed ${shown(v)} (the same number, normalised)`);
+    if (sameNumber(v, sent)) return nonStrict(name, `expected ${shown(sent)}, observed ${shown(v)} (the same number, normalised)`);
     return fail(name, `expected ${shown(sent)}, observed ${shown(v)}`);
   };
+}
+
+/** How one member of a participant compares with what was sent, before it is folded into a finding. */
+export interface MemberShown {
+  readonly verdict: 'passed' | 'non_strict' | 'failed';
+  readonly detail: string;
+}
+
+/**
+ * avatar, phone or email of a participant in a history element, against what was sent (`undefined`: not given), by
+ * answer-member and §4.3 history "Empty values may be omitted": not given, omitted (or an avatar "") passes, null or ""
+ * is non_strict ("empty" spelt otherwise), a value fails; given, the value passes (an avatar: any non-empty URL, a
+ * re-hosted copy), the same phone digits otherwise spelt or the member missing is non_strict, another value fails.
+ */
+export function historyMemberShown(member: 'avatar' | 'phone' | 'email', v: unknown, sent: string | undefined): MemberShown {
+  const seen = `${member} ${v === undefined ? 'omitted' : shown(v)}`;
+  if (sent === undefined || sent === '') {
+    if (v === undefined || (member === 'avatar' && v === '')) return { verdict: 'passed', detail: seen };
+    if (v === null || v === '') return { verdict: 'non_strict', detail: `${seen} where none was given ("empty" spelt otherwise)` };
+    return { verdict: 'failed', detail: `${seen} where none was given` };
+  }
+  if (v === undefined || v === null) return { verdict: 'non_strict', detail: `${seen}, expected ${shown(sent)} (a member listed missing)` };
+  const same = member === 'avatar' ? typeof v === 'string' && v !== '' : v === sent;
+  if (same) return { verdict: 'passed', detail: seen };
+  if (member === 'phone' && sameNumber(v, sent)) return { verdict: 'non_strict', detail: `${seen}, expected ${shown(sent)} (the same number, normalised)` };
+  return { verdict: 'failed', detail: `${seen}, expected ${member === 'avatar' ? 'the avatar given (the URL sent or a copy)' : shown(sent)}` };
 }

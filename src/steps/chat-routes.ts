@@ -4,7 +4,7 @@
  * Disconnect runs on a channel of its own: a target that wrongly accepted a spoiled disconnect would otherwise cut the
  * configured channel from under the other rules.
  */
-import { EMPTY_MD5, contentMd5 } from '../protocol/chat-signature.js';
+import { CHAT_CONTENT_TYPE, EMPTY_MD5, contentMd5, rfc2822Date } from '../protocol/chat-signature.js';
 import { chatPaths, connectBody, createChatBody, newMessageBody, type ChatCall, type ParticipantBody } from '../protocol/chat.js';
 import type { RuleContext } from '../model/context.js';
 import type { Capability } from '../model/target.js';
@@ -74,10 +74,10 @@ function siblingPath(route: ChatRouteName, f: RouteFixture): string {
  */
 export type SignatureSpoil =
   | 'wrong-secret' | 'body-byte' | 'other-path' | 'other-method' | 'md5-of-other-body'
-  | 'no-x-signature' | 'no-content-md5' | 'no-date' | 'hmac-sha256' | 'hmac-md5' | 'plain-sha1';
+  | 'other-content-type' | 'other-date' | 'no-x-signature' | 'no-content-md5' | 'no-date' | 'hmac-sha256' | 'hmac-md5' | 'plain-sha1';
 
 export const SIGNATURE_SPOILS: readonly SignatureSpoil[] = [
-  'wrong-secret', 'body-byte', 'other-path', 'other-method', 'md5-of-other-body', 'no-x-signature', 'no-content-md5', 'no-date', 'hmac-sha256', 'hmac-md5', 'plain-sha1',
+  'wrong-secret', 'body-byte', 'other-path', 'other-method', 'md5-of-other-body', 'other-content-type', 'other-date', 'no-x-signature', 'no-content-md5', 'no-date', 'hmac-sha256', 'hmac-md5', 'plain-sha1',
 ];
 
 export const SPOIL_WHAT: Record<SignatureSpoil, string> = {
@@ -86,6 +86,8 @@ export const SPOIL_WHAT: Record<SignatureSpoil, string> = {
   'other-path': 'signed for another endpoint\'s path',
   'other-method': 'signed with another method than sent',
   'md5-of-other-body': 'Content-MD5 (signed) of another body than sent; for a GET, of a non-empty body',
+  'other-content-type': 'sent with another Content-Type than signed (application/json; charset=utf-8 for application/json)',
+  'other-date': 'sent with another Date than signed (a minute later, within the accepted window)',
   'no-x-signature': 'no X-Signature header',
   'no-content-md5': 'no Content-MD5 header',
   'no-date': 'no Date header',
@@ -111,6 +113,9 @@ export function spoilOptions(route: ChatRouteName, f: RouteFixture, call: ChatCa
       const md5 = body === undefined ? contentMd5('{}') : contentMd5(`${body} `);
       return md5 === EMPTY_MD5 ? {} : { sign: { md5 }, wire: { md5 } };
     }
+    // Both keep the request acceptable (a JSON media type, a Date within the window): only the signing string differs.
+    case 'other-content-type': return { wire: { contentType: `${CHAT_CONTENT_TYPE}; charset=utf-8` } };
+    case 'other-date': return { wire: { date: rfc2822Date(new Date(f.session.now().getTime() + 60_000)) } };
     case 'no-x-signature': return { wire: { omit: ['x-signature'] } };
     case 'no-content-md5': return { wire: { omit: ['content-md5'] } };
     case 'no-date': return { wire: { omit: ['date'] } };

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  elementOfType, historyAnswerObserved, historyOrderObserved, kindsTold, mediaGroupObserved, messageFields,
+  elementOfType, historyAnswerObserved, historyOrderObserved, kindsTold, mediaGroupObserved, messageFields, participantShown,
 } from '../../src/checks/chat-history.js';
 import { equals } from '../../src/checks/fields.js';
 import { modelHeld } from '../../src/checks/chat-model.js';
@@ -27,6 +27,35 @@ describe('messageFields', () => {
     expect(cleared.verdict).toBe('failed');
     expect(cleared.detail).toContain('file_name nothing');
     expect(judge([{ message: { client_id: 'm2', text: 'new caption', file_name: 'picture.bin' } }]).detail).toContain('not in the history');
+  });
+});
+
+describe('participantShown', () => {
+  const client = { id: 'c1', name: 'Client', avatar: 'https://files.example/a.png', profile: { phone: '+1 000', email: 'c@example.com' } };
+  const manager = { id: 'manager-7', ref_id: '7', name: 'Manager' };
+  const item = (sender: Record<string, unknown>, receiver?: Record<string, unknown>): HistoryItem[] =>
+    [{ sender: { id: 's', ...sender }, ...(receiver && { receiver: { id: 'r', ...receiver } }), message: { client_id: 'm1' } }];
+
+  it('passes the members as given (an avatar re-hosted), and nothing where nothing was given (omitted, or an avatar "")', () => {
+    expect(participantShown('m1', 'sender', client)(item({ avatar: 'https://copy/1', phone: '+1 000', email: 'c@example.com' })).verdict).toBe('passed');
+    expect(participantShown('m1', 'sender', manager)(item({ avatar: '' })).verdict).toBe('passed');
+    expect(participantShown('m1', 'receiver', client)(item({}, { avatar: client.avatar, phone: '+1 000', email: 'c@example.com' })).verdict).toBe('passed');
+  });
+
+  it('gives null or "" for nothing given, a member given missing and a phone otherwise spelt non_strict', () => {
+    expect(participantShown('m1', 'sender', manager, ['phone', 'email'])(item({ phone: null, email: '' })).verdict).toBe('non_strict');
+    expect(participantShown('m1', 'sender', client)(item({ avatar: client.avatar, email: 'c@example.com' })).verdict).toBe('non_strict');
+    expect(participantShown('m1', 'sender', client)(item({ avatar: client.avatar, phone: '1000', email: 'c@example.com' })).verdict).toBe('non_strict');
+  });
+
+  it('fails another value, a value where nothing was given, an avatar "" where one was given, and a message or role missing', () => {
+    const other = participantShown('m1', 'sender', client)(item({ avatar: client.avatar, phone: '+1 001', email: 'c@example.com' }));
+    expect(other.verdict).toBe('failed');
+    expect(other.detail).toContain('phone "+1 001"');
+    expect(participantShown('m1', 'sender', manager, ['phone', 'email'])(item({ phone: '+1 000' })).verdict).toBe('failed');
+    expect(participantShown('m1', 'sender', client)(item({ avatar: '', phone: '+1 000', email: 'c@example.com' })).verdict).toBe('failed');
+    expect(participantShown('m2', 'sender', client)(item({})).detail).toContain('not in the history');
+    expect(participantShown('m1', 'receiver', client)(item({})).detail).toContain('no receiver');
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { CHAT_CONTENT_TYPE, EMPTY_MD5, parseRfc2822, signingString } from '../../protocol/chat-signature.js';
+import { CHAT_CONTENT_TYPE, EMPTY_MD5, parseRfc2822, rfc2822Date, signingString } from '../../protocol/chat-signature.js';
 import type { EmulatorContext } from '../context.js';
 import { invalidSignature } from './errors.js';
 
@@ -102,7 +102,20 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   // The content-type fault signs the Content-Type the chat routes expect instead of the header received.
   if (f.isOn('chat-signature-content-type-assumed') && hexEquals(signature, expectedSignature(request, f, secret, { ...parts, contentType: CHAT_CONTENT_TYPE }, request.url))) return;
   if (f.isOn('chat-path-not-signed') && channelPaths(request.url).some((p) => hexEquals(signature, expectedSignature(request, f, secret, parts, p)))) return;
+  if (f.isOn('chat-scope-signature-any-date') && !/\/(connect|disconnect)$/.test(request.url.split('?', 1)[0]!) && signedAnyDate(ctx, request, secret, parts, signature)) return;
   throw invalidSignature('X-Signature does not match');
+}
+
+/**
+ * Only for the `chat-scope-signature-any-date` fault: whether the signature matches the signing string of some Date
+ * within the accepted window (each second, in UTC) instead of the Date received: the moment of signing is not bound.
+ */
+function signedAnyDate(ctx: EmulatorContext, request: FastifyRequest, secret: string, parts: { md5: string; contentType: string; date: string }, signature: string): boolean {
+  const now = Math.floor(ctx.clock.nowMs() / 1000);
+  for (let s = now - DATE_WINDOW_SECONDS; s <= now + DATE_WINDOW_SECONDS; s += 1) {
+    if (hexEquals(signature, expectedSignature(request, ctx.faults, secret, { ...parts, date: rfc2822Date(new Date(s * 1000)) }, request.url))) return true;
+  }
+  return false;
 }
 
 /**

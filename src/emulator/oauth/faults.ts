@@ -117,6 +117,8 @@ export const OAUTH_FAULTS = defineFaults([
     caughtBy: ['oauth.refresh.old-token-refused'] },
   { name: 'refresh-lifetime-one-year', description: 'Refresh tokens expire 12 calendar months after issue instead of 3.',
     caughtBy: ['oauth.refresh.expired'] },
+  { name: 'refreshed-access-expiry-from-issue', description: 'A refreshed access token\'s day is counted from the issue of the refresh token it came from, not from the refresh: a refresh after the first access token expired hands out an access token already expired.',
+    caughtBy: ['oauth.refresh.valid-before-expiry'] },
   { name: 'new-refresh-token-dead', description: 'The refresh token returned by a refresh exchange is not stored, so it is refused when used.',
     caughtBy: ['oauth.refresh.new-token-works'] },
   { name: 'reuse-old-refresh-token', description: 'An exchanged refresh token keeps working.',

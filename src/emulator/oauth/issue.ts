@@ -63,11 +63,14 @@ function jwtForm(ctx: EmulatorContext): { alg: 'RS256' | 'HS256'; omit: ('jti' |
   };
 }
 
-/** `extraClaims` only for the `jwt-carries-refresh-token` fault. */
-export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite, extraClaims: Record<string, string> = {}): Promise<IssuedAccessToken> {
+/**
+ * `extraClaims` only for the `jwt-carries-refresh-token` fault; `lifetimeFrom` (Unix seconds) only for the
+ * `refreshed-access-expiry-from-issue` fault, which counts the lifetime from then instead of from now.
+ */
+export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite, extraClaims: Record<string, string> = {}, lifetimeFrom?: number): Promise<IssuedAccessToken> {
   const ttl = accessTokenTtlSeconds(ctx);
   const iat = ctx.clock.nowSeconds();
-  const exp = iat + ttl;
+  const exp = (lifetimeFrom ?? iat) + ttl;
   const jti = ctx.faults.isOn('jwt-jti-per-grant') ? grant.grantId
     // Only for the `jwt-jti-per-installation` fault: the jti names the installation (client and account), not the token.
     : ctx.faults.isOn('jwt-jti-per-installation') ? `${grant.clientId}:${grant.accountId}` : randomUUID();

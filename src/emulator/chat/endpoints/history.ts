@@ -121,11 +121,19 @@ function misshown(item: Record<string, unknown>, m: StoredMessage, conn: Connect
   if (m.receiver && f.isOn('chat-history-outgoing-as-admin') && admin !== undefined) item.sender = personView({ id: admin, name: 'Administrator', avatar: '' }, 'as-is', look);
   if (!m.receiver && f.isOn('chat-history-sender-name-is-client-id') && m.sender.clientId !== undefined) (item.sender as Record<string, unknown>).name = m.sender.clientId;
   if (m.receiver && f.isOn('chat-history-receiver-is-sender')) item.receiver = item.sender;
+  if (m.receiver && f.isOn('chat-history-profile-from-chat')) {
+    const { phone, email } = personView(m.receiver, 'as-is', look);
+    Object.assign(item.sender as Record<string, unknown>, { phone, email });
+  }
+  if (f.isOn('chat-history-avatar-of-channel')) for (const role of ['sender', 'receiver']) if (item[role]) (item[role] as Record<string, unknown>).avatar = '';
   const loc = m.content.location;
   if (loc && f.isOn('chat-history-location-swapped')) message.location = { lon: loc.lat, lat: loc.lon };
   if (typeof message.file_size === 'number' && f.isOn('chat-history-file-size-string')) message.file_size = String(message.file_size);
   if ((message.type === 'picture' || message.type === 'video') && f.isOn('chat-history-media-type-as-file')) message.type = 'file';
+  if (typeof message.file_name === 'string' && m.content.media !== undefined && f.isOn('chat-history-file-name-of-copy')) message.file_name = copyName(m.content.media);
+  if (['voice', 'audio', 'sticker'].includes(String(message.type)) && f.isOn('chat-history-media-emptied')) message.media = '';
   if (m.content.contact && f.isOn('chat-history-contact-phone-dropped')) message.contact = { name: m.content.contact.name };
   if (f.isOn('chat-history-msec-from-seconds')) item.msec_timestamp = m.timestamp * 1000;
+  if (m.receivedMs !== undefined && f.isOn('chat-history-msec-of-receipt')) item.msec_timestamp = m.receivedMs;
   if (f.isOn('chat-history-message-id-is-msgid')) message.id = m.clientId;
 }

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { allRules } from '../specs/index.js';
-import { emulatorSettings } from '../src/cli/commands/emulator.js';
+import { emulatorSettings } from '../src/needs/emulator-settings.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 import type { Report } from '../src/model/result.js';
 import { chatPaths, chatRequest } from '../src/protocol/chat.js';

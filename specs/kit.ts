@@ -13,6 +13,8 @@ export type * from '../src/model/context.js';
 export type * from '../src/model/control.js';
 export type * from '../src/model/http.js';
 export { isSuccess } from '../src/model/http.js';
+// the windows within which an expected effect or hook shows, and a forbidden one is watched (docs/verdicts.md)
+export { POLICY_EFFECT_WINDOW_MS, POLICY_HOOK_WINDOW_MS } from '../src/model/readings.js';
 export type * from '../src/model/target.js';
 export { CAPABILITIES } from '../src/model/target.js';
 export type * from '../src/model/needs.js';

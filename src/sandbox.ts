@@ -12,7 +12,7 @@
  * await sandbox.close();
  * ```
  */
-import { emulatorSettings } from './cli/commands/emulator.js';
+import { emulatorSettings } from './needs/emulator-settings.js';
 import {
   FAULTS, startEmulator, VARIATIONS, type EmulatorOptions, type FaultName, type RunningEmulator, type VariationName,
 } from './emulator/index.js';

@@ -14,7 +14,7 @@
  * outgoing-message hooks of that account stop. Watched over the whole effect window, not read once.
  */
 import {
-  accountMessage, accountWrites, chatHookCount, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, sweepRule, valueIs, watchChatHooks,
+  accountMessage, accountWrites, chatHookCount, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, sweepRule, valueIs, watchChatHooks,
 } from '../kit.js';
 import { REPEAT_ANSWER } from '../fixtures/chat.js';
 import { type OwnConversation, ownConversation, type TwoAccounts, mustDisconnect, type TwoAccountsConversation, type Disconnected } from './support.js';
@@ -53,14 +53,14 @@ export default defineGroup({
         steps: [
           step<OwnConversation, number>('', async (t, c) => {
             await accountMessage(c.s, c.conv);
-            c.hooksBefore = (await t.eventually(() => chatHookCount(t, c.scope), { within: HOOK_WINDOW_MS, until: (n) => n >= 1 })).value;
+            c.hooksBefore = (await t.eventually(() => chatHookCount(t, c.scope), { within: POLICY_HOOK_WINDOW_MS, until: (n) => n >= 1 })).value;
             return c.hooksBefore;
           }, [someHooks('while connected')]),
           step<OwnConversation, number>('', async (t, c) => {
             await mustDisconnect(c.s);
             await accountMessage(c.s, c.conv);
             // A negative: watched for the whole window, in case a hook is still on its way.
-            return (await t.eventually(() => chatHookCount(t, c.scope), { within: HOOK_WINDOW_MS, until: (n) => n > c.hooksBefore })).value - c.hooksBefore;
+            return (await t.eventually(() => chatHookCount(t, c.scope), { within: POLICY_HOOK_WINDOW_MS, until: (n) => n > c.hooksBefore })).value - c.hooksBefore;
           }, [valueIs(equals(0), 'no hook after disconnect', 'the new hooks after disconnect')]),
         ],
       },

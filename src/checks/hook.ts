@@ -8,7 +8,7 @@ import { disconnectHookSignature, HOOK_PARAMETERS } from '../hook/sign.js';
 
 export type HookCheck = Judge<ReceivedHook>;
 
-/** A hook came within the window the rule waited (src/steps/lifecycle.ts HOOK_WINDOW_MS, docs/verdicts.md). */
+/** A hook came within the window the rule waited (src/steps/lifecycle.ts POLICY_HOOK_WINDOW_MS, docs/verdicts.md). */
 export const hookArrived: Judge<{ readonly hook: ReceivedHook | undefined }> = ({ hook }) => hook
   ? pass('hook received', `a ${hook.method} to the hook URL`)
   : fail('hook received', 'expected a GET to the disconnect hook URL after the user disconnected the integration, observed none within the window (docs/verdicts.md)');

@@ -12,8 +12,9 @@ import { ControlError, Precondition } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import { chatPaths, createChatBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
-import { chatSession, HISTORY_WINDOW_MS, type ChatSession } from './chat.js';
+import { chatSession, type ChatSession } from './chat.js';
 import { secondAccountId } from './live-chat.js';
+import { POLICY_EFFECT_WINDOW_MS } from '../model/readings.js';
 
 export interface SentMessage {
   readonly msgid: string;
@@ -102,7 +103,7 @@ export interface MessageTruth {
 
 /**
  * The ground truth of the message stored under `msgid`, read again until it shows (a message is "accepted for
- * processing": HISTORY_WINDOW_MS, docs/verdicts.md); Precondition when the account does not hold it by then.
+ * processing": POLICY_EFFECT_WINDOW_MS, docs/verdicts.md); Precondition when the account does not hold it by then.
  */
 export async function messageTruth(s: ChatSession, conv: string, msgid: string, scopeId?: string): Promise<MessageTruth> {
   const q = `?scope_id=${encodeURIComponent(scopeId ?? await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
@@ -116,7 +117,7 @@ export async function messageTruth(s: ChatSession, conv: string, msgid: string, 
       throw err;
     }
   };
-  const { value } = await s.t.eventually(read, { within: HISTORY_WINDOW_MS, until: (m) => m !== undefined });
+  const { value } = await s.t.eventually(read, { within: POLICY_EFFECT_WINDOW_MS, until: (m) => m !== undefined });
   if (!value) throw new Precondition(`the control API shows no message ${msgid} in the conversation`);
   return value;
 }

@@ -2,9 +2,9 @@
  * The account-side effects of incoming messages, read through the control API (docs/control-api.md): the unsorted
  * leads and the notifications one conversation of one scope has caused so far, and the chat hooks of a scope.
  */
-import { chatHookCount, HISTORY_WINDOW_MS, type ChatSession } from './chat.js';
-import { HOOK_WINDOW_MS } from './lifecycle.js';
+import { chatHookCount, type ChatSession } from './chat.js';
 import type { EffectCounts } from '../checks/chat-effects.js';
+import { POLICY_EFFECT_WINDOW_MS, POLICY_HOOK_WINDOW_MS } from '../model/readings.js';
 
 export async function effectCounts(s: ChatSession, conversationId: string): Promise<EffectCounts> {
   const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conversationId)}`;
@@ -23,7 +23,7 @@ export async function accountWrites(s: ChatSession, conversationId: string, scop
  * else after the window; a rule expecting none thereby waits the window out.
  */
 export async function watchChatHooks(s: ChatSession, scopeId: string, before: number): Promise<number> {
-  return (await s.t.eventually(() => chatHookCount(s.t, scopeId), { within: HOOK_WINDOW_MS, until: (n) => n > before })).value;
+  return (await s.t.eventually(() => chatHookCount(s.t, scopeId), { within: POLICY_HOOK_WINDOW_MS, until: (n) => n > before })).value;
 }
 
 /**
@@ -33,7 +33,7 @@ export async function watchChatHooks(s: ChatSession, scopeId: string, before: nu
  */
 export async function effectCountsOver(s: ChatSession, conversationId: string, expected: EffectCounts): Promise<EffectCounts> {
   const beyond = (c: EffectCounts) => c.leads > expected.leads || c.notifications > expected.notifications;
-  return (await s.t.eventually(() => effectCounts(s, conversationId), { within: HISTORY_WINDOW_MS, until: beyond })).value;
+  return (await s.t.eventually(() => effectCounts(s, conversationId), { within: POLICY_EFFECT_WINDOW_MS, until: beyond })).value;
 }
 
 /** A conversation's unsorted leads (control API): how many, and the source and pipeline of the first. */
@@ -51,7 +51,7 @@ async function leadsOf(s: ChatSession, conversationId: string): Promise<LeadsSee
 
 /** The conversation's lead once one shows within the effect window (an expected effect may come late), else none. */
 export async function leadsOnceSeen(s: ChatSession, conversationId: string): Promise<LeadsSeen> {
-  return (await s.t.eventually(() => leadsOf(s, conversationId), { within: HISTORY_WINDOW_MS, until: (l) => l.count >= 1 })).value;
+  return (await s.t.eventually(() => leadsOf(s, conversationId), { within: POLICY_EFFECT_WINDOW_MS, until: (l) => l.count >= 1 })).value;
 }
 
 /**
@@ -59,7 +59,7 @@ export async function leadsOnceSeen(s: ChatSession, conversationId: string): Pro
  * source no longer `source`; returns as soon as one shows, else the leads at the end of the window.
  */
 export async function leadsWatched(s: ChatSession, conversationId: string, source: string): Promise<LeadsSeen> {
-  return (await s.t.eventually(() => leadsOf(s, conversationId), { within: HISTORY_WINDOW_MS, until: (l) => l.count > 1 || l.source !== source })).value;
+  return (await s.t.eventually(() => leadsOf(s, conversationId), { within: POLICY_EFFECT_WINDOW_MS, until: (l) => l.count > 1 || l.source !== source })).value;
 }
 
 /**

@@ -13,7 +13,7 @@ import { editMessageBody, type MessagePayload, type ParticipantBody } from '../p
 import type { HistoryItem } from '../protocol/answers.js';
 import { accountMessage, type ChatSession } from './chat.js';
 import type { Conversation } from './chat-conversation.js';
-import { HOOK_WINDOW_MS } from './lifecycle.js';
+import { POLICY_HOOK_WINDOW_MS } from '../model/readings.js';
 
 /** Requests a race sends at once: enough to interleave on a store without a lock, few enough for a live account. */
 export const RACERS = 8;
@@ -107,10 +107,10 @@ export async function conversationHookCount(s: ChatSession, conv: string): Promi
 export async function hooksAfterAccountMessage(s: ChatSession, conv: string): Promise<number> {
   const before = await conversationHookCount(s, conv);
   await accountMessage(s, conv);
-  return (await s.t.eventually(() => conversationHookCount(s, conv), { within: HOOK_WINDOW_MS, until: (n) => n > before })).value - before;
+  return (await s.t.eventually(() => conversationHookCount(s, conv), { within: POLICY_HOOK_WINDOW_MS, until: (n) => n > before })).value - before;
 }
 
 /** The hooks of the conversation beyond `before`, watched for the whole hook window (a negative: none may come). */
 export async function hooksBeyond(s: ChatSession, conv: string, before: number): Promise<number> {
-  return (await s.t.eventually(() => conversationHookCount(s, conv), { within: HOOK_WINDOW_MS, until: (n) => n > before })).value - before;
+  return (await s.t.eventually(() => conversationHookCount(s, conv), { within: POLICY_HOOK_WINDOW_MS, until: (n) => n > before })).value - before;
 }

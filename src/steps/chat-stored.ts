@@ -1,7 +1,7 @@
 /**
  * Steps that send a chat message and read back, through the control API, what the account stored from it: the
  * unsorted lead's contact (§2.5), the shared post's preview (§2.8), the resolved quote (§2.11). Each read waits for
- * the effect within HISTORY_WINDOW_MS (docs/verdicts.md): a message is only "accepted for processing".
+ * the effect within POLICY_EFFECT_WINDOW_MS (docs/verdicts.md): a message is only "accepted for processing".
  */
 import { randomUUID } from 'node:crypto';
 import type { LeadSeen, PreviewSent, QuoteSeen, SharedPostSeen } from '../checks/chat-stored.js';
@@ -9,8 +9,9 @@ import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpResponse } from '../model/http.js';
 import type { ParticipantBody } from '../protocol/chat.js';
-import { chatSession, HISTORY_WINDOW_MS, type ChatSession } from './chat.js';
+import { chatSession, type ChatSession } from './chat.js';
 import { conversationWith, messageTruth, type Conversation, type MessageTruth } from './chat-conversation.js';
+import { POLICY_EFFECT_WINDOW_MS } from '../model/readings.js';
 
 /** A client with a profile (phone and email unique to the run), about to write the first message of a conversation. */
 export interface ProfiledClient {
@@ -36,7 +37,7 @@ export function sendFirstMessage(f: ProfiledClient): Promise<HttpResponse> {
 export async function unsortedLeadOf(s: ChatSession, conv: string): Promise<LeadSeen | undefined> {
   const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
   const read = async () => (await s.t.control.call<{ leads: LeadSeen[] }>('GET', `/chat/unsorted${q}`)).leads[0];
-  return (await s.t.eventually(read, { within: HISTORY_WINDOW_MS, until: (lead) => lead !== undefined })).value;
+  return (await s.t.eventually(read, { within: POLICY_EFFECT_WINDOW_MS, until: (lead) => lead !== undefined })).value;
 }
 
 /** A conversation of the client's own in which shared posts are sent. */

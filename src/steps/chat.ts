@@ -16,9 +16,7 @@ import { ControlError, Precondition, SkipRule } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import type { HistoryItem } from '../protocol/answers.js';
-
-/** How long a message accepted for processing may take to show in the history (docs/verdicts.md). */
-export const HISTORY_WINDOW_MS = 15_000;
+import { POLICY_EFFECT_WINDOW_MS } from '../model/readings.js';
 
 export interface ChannelCredentials {
   readonly channelId: string;
@@ -176,11 +174,11 @@ export class ChatSession {
 
   /**
    * Every message of a conversation, page by page (limit 50), read again while `until` does not hold: the spec says a
-   * message is "accepted for processing", so a target may show it a while later (HISTORY_WINDOW_MS, docs/verdicts.md).
+   * message is "accepted for processing", so a target may show it a while later (POLICY_EFFECT_WINDOW_MS, docs/verdicts.md).
    * After the window, what the history holds then: the rule judges what is missing.
    */
   async allHistory(conversationId: string, until: (items: HistoryItem[]) => boolean = () => true): Promise<HistoryItem[]> {
-    return (await this.t.eventually(() => this.readPages(conversationId), { within: HISTORY_WINDOW_MS, until })).value;
+    return (await this.t.eventually(() => this.readPages(conversationId), { within: POLICY_EFFECT_WINDOW_MS, until })).value;
   }
 
   async readPages(conversationId: string, limit = 50): Promise<HistoryItem[]> {

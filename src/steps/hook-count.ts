@@ -4,7 +4,8 @@
  */
 import type { RuleContext } from '../model/context.js';
 import type { ReceivedHook } from '../model/context.js';
-import { disconnectAndReceiveOwn, HOOK_WINDOW_MS } from './lifecycle.js';
+import { disconnectAndReceiveOwn } from './lifecycle.js';
+import { POLICY_HOOK_WINDOW_MS } from '../model/readings.js';
 
 export interface HookCount {
   readonly accountId: number;
@@ -17,6 +18,6 @@ export async function disconnectAndCount(t: RuleContext): Promise<HookCount> {
   // The side account is the one every disconnect rule uses: hooks of earlier disconnects that no rule claimed would
   // be counted as this disconnect's second hook, so they are claimed first.
   const { hook, accountId } = await disconnectAndReceiveOwn(t);
-  const again = hook ? await t.waitForHook((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), { within: HOOK_WINDOW_MS }) : undefined;
+  const again = hook ? await t.waitForHook((h) => h.query.get('account_id') === String(accountId) || !h.query.has('account_id'), { within: POLICY_HOOK_WINDOW_MS }) : undefined;
   return { accountId, first: hook, again };
 }

@@ -11,6 +11,7 @@ import { consentLocation, pageAccounts } from './live-code.js';
 import { operatorStep, operatorValue } from './live-operator.js';
 import { exchange, tokensOf } from './oauth.js';
 import type { TokenPair } from '../protocol/answers.js';
+import { POLICY_HOOK_WINDOW_MS } from '../model/readings.js';
 
 export interface ControlAccount {
   readonly id: number;
@@ -213,8 +214,6 @@ export async function clockTo(t: RuleContext, walk: ClockWalk, seconds: number):
   walk.elapsed = Math.max(walk.elapsed, seconds);
 }
 
-/** How long after the user disconnects the integration its hook may arrive (docs/verdicts.md). */
-export const HOOK_WINDOW_MS = 30_000;
 
 /**
  * Installs the integration in a side account, has the user disconnect it, and returns the hook that came within the
@@ -227,7 +226,7 @@ export async function disconnectAndReceive(t: RuleContext): Promise<{ hook: Rece
   // A hook received before this disconnect is not its hook (an earlier rule's, or a retry of it).
   const since = Date.now();
   await t.control.call('POST', '/disconnect', { account_id: accountId });
-  const hook = await t.waitForHook((h) => h.receivedAt >= since && (h.query.get('account_id') === String(accountId) || !h.query.has('account_id')), { within: HOOK_WINDOW_MS });
+  const hook = await t.waitForHook((h) => h.receivedAt >= since && (h.query.get('account_id') === String(accountId) || !h.query.has('account_id')), { within: POLICY_HOOK_WINDOW_MS });
   return { hook, accountId };
 }
 

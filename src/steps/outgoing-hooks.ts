@@ -7,9 +7,9 @@ import type { OutgoingHook, VersionedHooks } from '../checks/outgoing-hook.js';
 import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import { chatSession, type ChatSession } from './chat.js';
-import { HOOK_WINDOW_MS } from './lifecycle.js';
 import { secondAccountId, spareChannel } from './live-chat.js';
 import { isSuccess } from '../model/http.js';
+import { POLICY_HOOK_WINDOW_MS } from '../model/readings.js';
 
 export type HookVersion = 'v1' | 'v2';
 
@@ -78,6 +78,6 @@ export async function hooksOf(t: RuleContext, message: ManagerMessage, version: 
     const log = await t.control.call<{ hooks?: readonly OutgoingHook[] }>('GET', `/chat/hooks?scope_id=${encodeURIComponent(message.scopeId)}`);
     return (log.hooks ?? []).filter((h) => h.msgid === message.msgid);
   };
-  const { value } = await t.eventually(read, { within: HOOK_WINDOW_MS, until: (hooks) => hooks.length > 0 });
+  const { value } = await t.eventually(read, { within: POLICY_HOOK_WINDOW_MS, until: (hooks) => hooks.length > 0 });
   return { version, hooks: value };
 }

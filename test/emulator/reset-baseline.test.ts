@@ -8,7 +8,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulatorSettings } from '../../src/cli/commands/emulator.js';
+import { emulatorSettings } from '../../src/needs/emulator-settings.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Report } from '../../src/model/result.js';
 import { signChatRequest } from '../../src/protocol/chat-signature.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumGap } from '../../src/browser/launch.js';
-import { emulatorSettings } from '../../src/cli/commands/emulator.js';
+import { emulatorSettings } from '../../src/needs/emulator-settings.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { exchangeRule, rule } from '../../src/model/define.js';
 import { fail, pass } from '../../src/model/outcome.js';

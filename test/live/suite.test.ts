@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumGap } from '../../src/browser/launch.js';
-import { emulatorSettings } from '../../src/cli/commands/emulator.js';
+import { emulatorSettings } from '../../src/needs/emulator-settings.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Report } from '../../src/model/result.js';
 import { conformance } from '../cli/helpers.js';

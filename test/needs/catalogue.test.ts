@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emulatorSettings } from '../../src/cli/commands/emulator.js';
+import { emulatorSettings } from '../../src/needs/emulator-settings.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { CATALOGUE } from '../../src/needs/catalogue.js';
 import { PROVIDERS } from '../../src/needs/dispatch.js';

@@ -37,7 +37,7 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['src/report', ['src/errors.ts', 'src/paths.ts', 'src/model']],
   ['src/docs', ['src/paths.ts', 'src/model', 'src/emulator', 'specs', 'src/needs', 'src/report']],
   ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/protocol', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/targets', 'src/runner', 'src/report', 'src/docs']],
-  ['src/sandbox.ts', ['src/emulator', 'src/cli']],
+  ['src/sandbox.ts', ['src/emulator', 'src/needs']],
   ['src/vitest-adapter.ts', ['src/model', 'specs', 'src/needs', 'src/targets', 'src/runner']],
 ];
 

@@ -4,9 +4,7 @@
  */
 import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
-import { fail, type Finding, pass } from '../model/outcome.js';
-
-const SEVERITY: Record<Finding['verdict'], number> = { passed: 0, informational: 1, non_strict: 2, failed: 3 };
+import { fail, pass, worstFinding } from '../model/outcome.js';
 
 /**
  * `check` on every answer, summed up in one finding: the worst one, naming which answer of how many it judged (a
@@ -15,8 +13,8 @@ const SEVERITY: Record<Finding['verdict'], number> = { passed: 0, informational:
 export function eachAnswer(check: Check): Judge<readonly HttpResponse[]> {
   return (answers) => {
     const findings = answers.map((r) => check(r));
-    if (findings.length === 0) return fail('each answer', 'expected answers to judge, observed none');
-    const worst = findings.reduce((w, f) => (SEVERITY[f.verdict] > SEVERITY[w.verdict] ? f : w));
+    const worst = worstFinding(findings);
+    if (!worst) return fail('each answer', 'expected answers to judge, observed none');
     if (worst.verdict === 'passed') return pass(`each: ${worst.check}`, `${answers.length} answers (statuses ${answers.map((r) => r.status).join(', ')})`);
     return { ...worst, check: `each: ${worst.check}`, detail: `answer ${findings.indexOf(worst) + 1} of ${answers.length}: ${worst.detail}` };
   };

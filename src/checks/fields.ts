@@ -6,7 +6,7 @@
  */
 import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
-import { fail, pass } from '../model/outcome.js';
+import { fail, observed, pass } from '../model/outcome.js';
 import { parseJson } from './json.js';
 
 /** What a field must be: `expected` completes "expected <path> to be …". */
@@ -143,7 +143,10 @@ export function valueFields<S = unknown>(label: string, expectations: Readonly<R
 
 /** The values all differ (two accounts got two scopes, two chats): `what` names them in the report. */
 export function distinct<S extends readonly unknown[]>(label: string, what: string): Judge<S> {
-  return (values) => new Set(values).size === values.length
+  // One value has nothing to differ from: recorded, not passed (a live account may offer a single account).
+  return (values) => values.length < 2
+    ? observed(label, `${what}: only ${values.length} observed, nothing to compare`)
+    : new Set(values).size === values.length
     ? pass(label, `${what} differ`)
     : fail(label, `expected ${what} to differ, observed ${values.map(shown).join(' and ')}`);
 }

@@ -11,7 +11,7 @@ import type { Finding } from '../model/outcome.js';
 import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import { arrayAt, jsonAt } from './fields.js';
 import { mediaType, parseJson } from './json.js';
-import { briefBody, status } from './status.js';
+import { status } from './status.js';
 
 /** What the checks read of a fetch across pages (src/steps/lists.ts `ListFetch`). */
 export interface FetchSeen {
@@ -92,14 +92,6 @@ export function incompleteElementRefused(e: IncompleteElement): Judge<Incomplete
     if (sameIds(all.ids, e.whole)) return nonStrict('refused', `expected a refusal (400), observed ${res.status} with the element ignored (the whole list)`);
     return nonStrict('refused', `expected a refusal (400), observed ${res.status} with ${all.ids.size} leads`);
   };
-}
-
-/** A non-5xx answer to a malformed request; a 5xx names what was sent (`context`), to reproduce it. */
-export function noServerErrorFor(context: string): Check {
-  return (res) =>
-    res.status >= 500
-      ? fail('no 5xx', `expected a 2xx or 4xx answer, observed ${res.status}${briefBody(res)} for ${context}`)
-      : pass('no 5xx', `status ${res.status}`);
 }
 
 // --- info: what §4.2 leaves open, recorded ---------------------------------------------------------------------------

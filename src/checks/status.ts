@@ -78,10 +78,15 @@ export function observedStatus(name: string, options: { json200?: string } = {})
 }
 
 /** Robustness (`should`): whatever the answer, it is not a server error. */
-export const noServerError: Check = (res) =>
-  res.status >= 500
-    ? fail('no 5xx', `expected a 2xx or 4xx answer, observed ${res.status}${briefBody(res)}`)
-    : pass('no 5xx', `status ${res.status}`);
+export const noServerError: Check = (res) => noServerErrorFor(undefined)(res);
+
+/** noServerError, a 5xx naming what was sent (`context`), to reproduce it. */
+export function noServerErrorFor(context: string | undefined): Check {
+  return (res) =>
+    res.status >= 500
+      ? fail('no 5xx', `expected a 2xx or 4xx answer, observed ${res.status}${briefBody(res)}${context === undefined ? '' : ` for ${context}`}`)
+      : pass('no 5xx', `status ${res.status}`);
+}
 
 export function briefBody(res: HttpResponse): string {
   const text = res.text.trim();

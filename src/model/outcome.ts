@@ -32,11 +32,16 @@ export interface Outcome {
 
 const SEVERITY: Record<Finding['verdict'], number> = { passed: 0, informational: 1, non_strict: 2, failed: 3 };
 
-/** Folds findings into an outcome: failed beats non_strict beats passed. */
-export function outcomeOf(findings: readonly Finding[], property?: PropertyRun): Outcome {
+/** The finding that decides: failed beats non_strict beats informational beats passed; the first of equals. */
+export function worstFinding(findings: readonly Finding[]): Finding | undefined {
   let worst: Finding | undefined;
   for (const f of findings) if (!worst || SEVERITY[f.verdict] > SEVERITY[worst.verdict]) worst = f;
-  const verdict = worst?.verdict ?? 'passed';
+  return worst;
+}
+
+/** Folds findings into an outcome: failed beats non_strict beats passed. */
+export function outcomeOf(findings: readonly Finding[], property?: PropertyRun): Outcome {
+  const verdict = worstFinding(findings)?.verdict ?? 'passed';
   const notable = findings.filter((f) => f.verdict !== 'passed');
   const detail = notable.length > 0
     ? notable.map((f) => `${f.check}: ${f.detail}`).join('; ')

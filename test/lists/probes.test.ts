@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  bodyObserved, customFieldShapesTried, featureOffObserved, type FetchSeen, fetchFinds, fetchWithin, incompleteElementRefused, listAnswerObserved, nameMatchObserved, noServerErrorFor, pageCountObserved, queryOnListObserved, rangeBoundsObserved, statusPairFound, twoValuesObserved,
+  bodyObserved, customFieldShapesTried, featureOffObserved, type FetchSeen, fetchFinds, fetchWithin, incompleteElementRefused, listAnswerObserved, nameMatchObserved, pageCountObserved, queryOnListObserved, rangeBoundsObserved, statusPairFound, twoValuesObserved,
 } from '../../src/checks/list-probes.js';
+import { noServerErrorFor } from '../../src/checks/status.js';
 import type { HttpResponse } from '../../src/model/http.js';
 import { fail } from '../../src/model/outcome.js';
 

@@ -130,6 +130,7 @@ describe('field checks', () => {
   it('tell values apart', () => {
     expect(verdict(distinct('two', 'ids')(['a', 'b']))).toBe('passed');
     expect(verdict(distinct('two', 'ids')(['a', 'a']))).toBe('failed');
+    expect(verdict(distinct('two', 'ids')(['a']))).toBe('informational');
     expect(verdict(valueField('refresh_token', absent)({ refresh_token: 'r' }))).toBe('failed');
     expect(verdict(field('t', differentFrom('old', 'the old one'))(res(200, { t: 'old' })))).toBe('failed');
   });

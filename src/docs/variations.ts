@@ -11,9 +11,9 @@ export function variationsMarkdown(): string {
     '',
     `\`src/emulator/${a.file}\`, ${a.variations.length} variation${a.variations.length === 1 ? '' : 's'}.`,
     '',
-    '| variation | what the emulator does | basis (reading, spec) | rules run |',
-    '|---|---|---|---|',
-    ...a.variations.map((v) => `| \`${v.name}\` | ${cell(v.description)} | ${cell(v.basis)} | ${v.scope ? `\`${v.scope}\`` : 'every rule'} |`),
+    '| variation | what the emulator does | basis (reading, spec) |',
+    '|---|---|---|',
+    ...a.variations.map((v) => `| \`${v.name}\` | ${cell(v.description)} | ${cell(v.basis)} |`),
     '',
   ]);
   return [
@@ -23,7 +23,7 @@ export function variationsMarkdown(): string {
     '',
     'Each variation makes the emulator behave as a correct but different server would: in a way the spec allows that the',
     'emulator does not show by default. They are the mirror of the faults (docs/faults.md): a fault proves a rule *can*',
-    'fail, a variation proves it does *not* fail a server the spec allows. `test/variations/` runs the whole suite under',
+    'fail, a variation proves it does *not* fail a server the spec allows. `test/variations/` runs the suite under',
     'each one alone and expects no rule `failed` or `errored` (`non_strict` and `informational` are fine where the reading',
     'says so, docs/verdicts.md). A variation that made a rule fail would be a bug in the rule, unless the spec forbids the',
     'behaviour. Switch them with `conformance emulator --variation <name>` or `POST /_control/variations`',
@@ -31,8 +31,9 @@ export function variationsMarkdown(): string {
     '',
     `${VARIATION_TABLE.length} variations.`,
     '',
-    'A variation of the chat interface or of the list endpoints runs the rules of its scope, those that call what it',
-    'changes (a rule that never calls the chat interface cannot observe a variation of it); the others run every rule.',
+    'Each variation is run against the rules that can observe it: a healthy quick run is traced, and every rule whose',
+    'requests asked the emulator about the variation (on or off) is run with it on. A request that never asks is answered',
+    'alike either way, so no other rule can see it; a variation no rule asks about fails the test.',
     '',
     ...areas,
   ].join('\n');

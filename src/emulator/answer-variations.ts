@@ -37,7 +37,6 @@ export function installAnswerVariations(app: FastifyInstance, variations: Variat
   const held = new Set<string>();
   app.addHook('onSend', async (request: FastifyRequest, reply, payload) => {
     const v = variations;
-    if (v.active().length === 0) return payload;
     const path = (request.raw.url ?? '').split('?')[0]!;
     let out = payload;
     const type = reply.getHeader('content-type');

@@ -29,12 +29,6 @@ export interface VariationInfo {
    * windows, for a variation whose effects come late (a real service's are not instant).
    */
   readonly run?: { readonly fullWindows?: boolean };
-  /**
-   * The rules that can observe it, as an `--only` selection (`chat.*`): those that call the endpoints it changes.
-   * A variation of the chat interface cannot reach a rule that never calls it, so `test/variations/` runs only these;
-   * without a scope, the whole suite.
-   */
-  readonly scope?: string;
 }
 
 /** Keeps each row's literal type, so that the names of all tables form one union (FaultName, VariationName). */
@@ -52,6 +46,7 @@ export class Switches<N extends string> {
   readonly #on = new Set<N>();
   readonly #known: readonly N[];
   readonly #initial: readonly string[];
+  readonly #watchers = new Set<(name: string) => void>();
 
   constructor(readonly kind: string, known: readonly N[], initial: readonly string[] = []) {
     this.#known = known;
@@ -60,7 +55,18 @@ export class Switches<N extends string> {
   }
 
   isOn(name: N): boolean {
+    for (const watcher of this.#watchers) watcher(name);
     return this.#on.has(name);
+  }
+
+  /**
+   * Tells `watcher` of every switch asked about, on or off: a request that never asks about a switch is answered the
+   * same whether it is on or not, so a trace of the questions shows which requests (and so which rules) a switch can
+   * reach (test/variations/ runs each variation against those rules only). Returns the way to stop watching.
+   */
+  watch(watcher: (name: string) => void): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
   }
 
   enable(name: string): void {

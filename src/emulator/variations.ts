@@ -1,8 +1,8 @@
 /**
  * Allowed-variation switches, the mirror of the fault switches (./faults.ts): each makes the emulator behave in a way
  * the spec allows but the emulator does not do by default (another code of the same class, members in another order,
- * a token lifetime other than 24 h, an effect that comes late). `test/variations/` runs the whole suite under each one
- * alone and expects no rule `failed` or `errored`: a variation that makes a rule fail is a bug in the rule (it reads the
+ * a token lifetime other than 24 h, an effect that comes late). `test/variations/` runs the suite under each one
+ * alone (the rules that can observe it) and expects no rule `failed` or `errored`: a variation that makes a rule fail is a bug in the rule (it reads the
  * spec more strictly than its wording), unless the spec forbids the behaviour, and then it is a fault, not a variation.
  * Each names its basis: the reading of docs/verdicts.md it exercises and the spec's own words. All are off by default;
  * they are switched through `startEmulator({ variations })`, `RunningEmulator.variations` or

@@ -15,6 +15,7 @@ import { ControlClient } from '../targets/control.js';
 import { RunResources } from './resources.js';
 import type { RuleEnvironment } from './run-rule.js';
 import { runRule, skippedResult } from './run-rule.js';
+import { inRuleScope } from './rule-scope.js';
 import type { SkipReason } from './select.js';
 
 export interface SuiteOptions {
@@ -66,7 +67,7 @@ async function lane(rules: readonly Rule[], width: number, env: RuleEnvironment,
   const worker = async () => {
     while (next < rules.length) {
       const rule = rules[next++]!;
-      record(await runWithRetry(rule, env));
+      record(await inRuleScope(rule.id, () => runWithRetry(rule, env)));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(width, rules.length)) }, worker));

@@ -6,7 +6,8 @@
 import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
 import type { RepeatSeen } from '../checks/races.js';
-import { Precondition } from '../errors.js';
+import { Precondition, TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import { editMessageBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
@@ -37,7 +38,7 @@ export function firstAccepted(answers: readonly HttpResponse[]): HttpResponse {
 export async function mustCreateChat(s: ChatSession, conv: string, user: ParticipantBody): Promise<string> {
   const res = await s.createChat(conv, user);
   const id = stringAt(res, ['id']);
-  if (!isSuccess(res.status) || !id) throw new Precondition(`creating a chat answered ${res.status}${briefBody(res)}`);
+  if (!isSuccess(res.status) || !id) throw new TargetAnswer(STEP_OWNERS.createChat, `creating a chat answered ${res.status}${briefBody(res)}`);
   return id;
 }
 
@@ -57,7 +58,7 @@ export async function repeatMsgid(s: ChatSession, how: RepeatSeen['how'], atLeas
   if (how === 'in parallel') answers.push(...await Promise.all(Array.from({ length: n }, () => s.sendMessage(payload))));
   else {
     for (let i = 0; i < n; i += 1) answers.push(await s.sendMessage(payload));
-    if (!isSuccess(answers[0]!.status)) throw new Precondition(`the first send of a new msgid answered ${answers[0]!.status}${briefBody(answers[0]!)}`);
+    if (!isSuccess(answers[0]!.status)) throw new TargetAnswer(STEP_OWNERS.sendMessage, `the first send of a new msgid answered ${answers[0]!.status}${briefBody(answers[0]!)}`);
   }
   const items = await s.allHistory(conv, (i) => heldUnder(i, payload.msgid) >= atLeast);
   return { how, answers, msgid: payload.msgid, held: heldUnder(items, payload.msgid), total: items.length };

@@ -2,7 +2,8 @@
  * Multi-request steps of the OAuth flows (§3.1, §4.1), shared by the rules. A step that does not get what a
  * rule needs to go on throws Precondition: the rule cannot reach a verdict on what it checks.
  */
-import { Precondition } from '../errors.js';
+import { Precondition, TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import { briefBody } from '../checks/status.js';
 import type { TokenPair } from '../protocol/answers.js';
@@ -33,8 +34,13 @@ export async function refreshTokens(t: RuleContext, refreshToken: string, option
   return exchange(t, refreshGrant(t.target, refreshToken, options));
 }
 
+/** A refresh exchange is judged by the refresh rules, a code exchange by the token-response rules. */
+function isRefresh(res: HttpResponse): boolean {
+  return String(res.request?.body ?? '').includes('refresh_token');
+}
+
 export function tokensOf(res: HttpResponse, what: string): TokenPair {
   const pair = res.status >= 200 && res.status < 300 ? tokenPairOf(res.text) : undefined;
-  if (!pair) throw new Precondition(`${what} gave no token pair (status ${res.status}${briefBody(res)})`);
+  if (!pair) throw new TargetAnswer(isRefresh(res) ? STEP_OWNERS.refreshExchange : STEP_OWNERS.codeExchange, `${what} gave no token pair (status ${res.status}${briefBody(res)})`);
   return pair;
 }

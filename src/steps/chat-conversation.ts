@@ -44,7 +44,7 @@ export interface Conversation {
 
 /**
  * A fresh conversation where the client has sent `count` (≥ 1) text messages, all accepted; `over` adds payload fields
- * to the first (a source). Precondition when one is not accepted or the first answer names no sender.
+ * to the first (a source). TargetAnswer when one is not accepted or the first answer names no sender.
  */
 export async function conversationWith(t: RuleContext, count: number, over: Partial<MessagePayload> = {}): Promise<Conversation> {
   const s = await chatSession(t);
@@ -133,7 +133,7 @@ export interface ForeignChat {
 
 /**
  * Connects the channel to a second account (the control API names it, else CHAT_ACCOUNT_ID_2) and creates a chat
- * there; Precondition otherwise.
+ * there; TargetAnswer otherwise.
  */
 export async function foreignChat(s: ChatSession): Promise<ForeignChat> {
   const other = await secondAccountId(s.t, s.channel.accountId);

@@ -6,7 +6,7 @@
 import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
 import type { RepeatSeen } from '../checks/races.js';
-import { Precondition, TargetAnswer } from '../errors.js';
+import { TargetAnswer } from '../errors.js';
 import { STEP_OWNERS } from './owners.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
@@ -34,7 +34,7 @@ export function firstAccepted(answers: readonly HttpResponse[]): HttpResponse {
   return answers.find((r) => r.status >= 200 && r.status < 300) ?? answers[0]!;
 }
 
-/** Creates the chat of `conv` and gives its chat-interface id; Precondition when it is not created. */
+/** Creates the chat of `conv` and gives its chat-interface id; TargetAnswer when it is not created. */
 export async function mustCreateChat(s: ChatSession, conv: string, user: ParticipantBody): Promise<string> {
   const res = await s.createChat(conv, user);
   const id = stringAt(res, ['id']);
@@ -47,7 +47,7 @@ const heldUnder = (items: readonly HistoryItem[], msgid: string): number => item
 /**
  * One message sent `n` times with the same msgid and body (a client retrying) to a chat of its own, created first so
  * that only the msgid races; then the history, read until it holds at least `atLeast` elements under the msgid. In
- * sequence, the first send must be accepted (the msgid is new): Precondition otherwise.
+ * sequence, the first send must be accepted (the msgid is new): TargetAnswer otherwise.
  */
 export async function repeatMsgid(s: ChatSession, how: RepeatSeen['how'], atLeast = 1, n = RACERS): Promise<RepeatSeen> {
   const conv = s.conversationId();

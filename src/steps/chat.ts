@@ -2,7 +2,7 @@
  * Multi-request steps of the chat interface (§4.3) shared by the chat rules. A session signs every request with
  * the channel secret and a `Date` read from the target's clock (through the control API when there is one, once
  * per session), connects the channel once, and gives each rule its own conversations (ids carry the run id).
- * A step that does not get what the rule needs throws Precondition.
+ * A step the target answers otherwise than the spec states throws TargetAnswer, naming the rule that judges it.
  */
 import { randomUUID } from 'node:crypto';
 import { briefBody } from '../checks/status.js';
@@ -12,7 +12,7 @@ import {
   type ChatCall, type MessagePayload, type OnWire, type ParticipantBody, type SignAs,
 } from '../protocol/chat.js';
 import type { RuleContext } from '../model/context.js';
-import { ControlError, Precondition, SkipRule, TargetAnswer } from '../errors.js';
+import { ControlError, SkipRule, TargetAnswer } from '../errors.js';
 import { STEP_OWNERS } from './owners.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
@@ -80,7 +80,7 @@ export class ChatSession {
     return this.send({ method: 'DELETE', path: chatPaths.disconnect(this.channel.channelId), json: { account_id: accountId } });
   }
 
-  /** Connects once and remembers the scope_id, or Precondition. */
+  /** Connects once and remembers the scope_id, or TargetAnswer. */
   async scope(): Promise<string> {
     if (this.#scopeId) return this.#scopeId;
     const res = await this.connect();
@@ -90,7 +90,7 @@ export class ChatSession {
     return scopeId;
   }
 
-  /** Connects with these body fields (hook_api_version, title…) and remembers the scope_id, or Precondition. */
+  /** Connects with these body fields (hook_api_version, title…) and remembers the scope_id, or TargetAnswer. */
   async connectWith(extra: Record<string, unknown>): Promise<string> {
     const res = await this.connect(extra);
     const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
@@ -149,7 +149,7 @@ export class ChatSession {
     return this.postEvent(newMessageBody(payload), o);
   }
 
-  /** Sends a message that the rule needs to have gone through (a step, not the observation): Precondition otherwise. */
+  /** Sends a message that the rule needs to have gone through (a step, not the observation): TargetAnswer otherwise. */
   async mustSend(payload: MessagePayload): Promise<{ msgid: string; id: string }> {
     const res = await this.sendMessage(payload);
     const id = (parseJson(res) as { new_message?: { msgid?: unknown } } | undefined)?.new_message?.msgid;

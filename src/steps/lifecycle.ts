@@ -250,9 +250,9 @@ export async function disconnectAndReceiveOwn(t: RuleContext): Promise<{ hook: R
   return disconnectAndReceive(t);
 }
 
-/** The hook of a disconnect, for rules about its content: Precondition when none came (`hook.disconnect.parameters` judges that). */
+/** The hook of a disconnect, for rules about its content: none came is judged by `hook.disconnect.parameters` (TargetAnswer). */
 export async function receivedHook(t: RuleContext): Promise<ReceivedHook> {
   const { hook } = await disconnectAndReceive(t);
-  if (!hook) throw new Precondition('no disconnect hook arrived (hook.disconnect.parameters judges that)');
+  if (!hook) throw new TargetAnswer(STEP_OWNERS.disconnectHook, 'no disconnect hook arrived');
   return hook;
 }

@@ -1,8 +1,8 @@
 /**
  * Multi-request steps of the OAuth flows (§3.1, §4.1), shared by the rules. A step that does not get what a
- * rule needs to go on throws Precondition: the rule cannot reach a verdict on what it checks.
+ * rule needs to go on throws TargetAnswer: the rule judging that answer fails, the others are skipped naming it.
  */
-import { Precondition, TargetAnswer } from '../errors.js';
+import { TargetAnswer } from '../errors.js';
 import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import { briefBody } from '../checks/status.js';
@@ -25,7 +25,7 @@ export async function exchangeFreshCode(t: RuleContext, encoding: BodyEncoding =
   return exchange(t, codeGrant(t.target, code), encoding);
 }
 
-/** A working token pair, or Precondition. */
+/** A working token pair, or TargetAnswer. */
 export async function obtainTokens(t: RuleContext): Promise<TokenPair> {
   return tokensOf(await exchangeFreshCode(t), 'the code exchange');
 }

@@ -23,6 +23,8 @@ export const STEP_OWNERS = {
   expiresIn: 'oauth.token-response.expires-in',
   /** Allow leads to the Redirect URI with a code. */
   allowRedirect: 'oauth.page.allow-popup',
+  /** Disconnecting the integration sends the hook. */
+  disconnectHook: 'hook.disconnect.parameters',
   /** A fresh access token works at the account API. */
   freshAccessToken: 'api.bearer.valid-before-expiry',
   /** A fresh long-lived token works at the account API. */

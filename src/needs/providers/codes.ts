@@ -1,4 +1,4 @@
-/** The authorization code in the Redirect URI an Allow led to, or Precondition when there is none. */
+/** The authorization code in the Redirect URI an Allow led to, or TargetAnswer (judged by the Allow rule) when there is none. */
 import { TargetAnswer } from '../../errors.js';
 import { STEP_OWNERS } from '../../steps/owners.js';
 

@@ -18,7 +18,8 @@ export { POLICY_EFFECT_WINDOW_MS, POLICY_HOOK_WINDOW_MS } from '../src/model/rea
 export type * from '../src/model/target.js';
 export { CAPABILITIES } from '../src/model/target.js';
 export type * from '../src/model/needs.js';
-export { ControlError, Precondition, SkipRule } from '../src/errors.js';
+export { ControlError, Precondition, SkipRule, TargetAnswer } from '../src/errors.js';
+export { STEP_OWNERS } from '../src/steps/owners.js';
 
 // named checks
 export * from '../src/checks/status.js';

@@ -22,12 +22,27 @@ export class SkipRule extends KitError {
 }
 
 /**
- * A step before the observation a rule is about did not go as the spec says: the rule cannot reach a verdict on its
- * own point, and ends `errored` with this reason (the rule that checks that step reports the failure).
+ * A step before the observation a rule is about could not be set up by the kit's own means (the control API, the
+ * operator's settings, the clock): the rule cannot reach a verdict on its point, and ends `errored` with this reason.
+ * A step the target's own answer spoiled is a TargetAnswer instead.
  */
 export class Precondition extends KitError {
   override readonly code = 'ERR_PRECONDITION';
   override readonly name = 'Precondition';
+}
+
+/**
+ * A set-up step the target itself answered otherwise than the spec states (a missing id, a refused step, a page that
+ * is not a page): the kit could set it up, the target would not. Judged where it is met (issue 28 §2): the rule named
+ * `owner`, which judges that statement, ends `failed` with this detail; any other rule that needed the step is
+ * `skipped` naming the owner, and counts as unjudged for the exit code.
+ */
+export class TargetAnswer extends KitError {
+  override readonly code = 'ERR_TARGET_ANSWER';
+  override readonly name = 'TargetAnswer';
+  constructor(readonly owner: string, message: string) {
+    super(message);
+  }
 }
 
 /** A rule definition the kit cannot accept (no level, a section named twice): thrown when the spec files load. */

@@ -10,8 +10,9 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
+  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonObjectBody, obtainTokens, othersRefused, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
 } from '../kit.js';
+import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe } from './support.js';
 import { adminAccountIds, HOUR, mustWork, workingLongLived, MINUTE, DAY, THREE_MONTHS_READING, exchangeCodeAfter, refreshAfter, brokenRefresh, REFRESH_REFUSALS } from '../fixtures/oauth.js';
 
@@ -39,7 +40,7 @@ export default defineGroup({
       {
         send: async (t) => {
           const { access_token, expires_in } = await obtainTokens(t);
-          if (typeof expires_in !== 'number' || expires_in <= 2 * MINUTE) throw new Precondition('the token response has no expires_in over two minutes (oauth.token-response.expires-in judges that)');
+          if (typeof expires_in !== 'number' || expires_in <= 2 * MINUTE) throw new TargetAnswer(STEP_OWNERS.expiresIn, 'the token response has no expires_in over two minutes (oauth.token-response.expires-in judges that)');
           return withClockAdvanced(t, async (advance) => {
             await advance(expires_in - MINUTE);
             return t.send(accountRequest(t.target, access_token));
@@ -122,7 +123,7 @@ export default defineGroup({
           const pair = await workingAccess(t);
           const issued = Date.now();
           const lifetime = typeof pair.expires_in === 'number' && pair.expires_in > 0 ? pair.expires_in : undefined;
-          if (!lifetime) throw new Precondition('the token response has no positive expires_in');
+          if (!lifetime) throw new TargetAnswer(STEP_OWNERS.expiresIn, 'the token response has no positive expires_in');
           return afterElapsed(t, { seconds: lifetime + 60, sinceMs: issued }, () => t.send(accountRequest(t.target, pair.access_token)));
         },
         expect: [status(401)],

@@ -4,6 +4,7 @@
 import {
   accountRequest, credentialsOf, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
 } from '../kit.js';
+import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 
 /** Parallel refresh exchanges of one token in the concurrency rule. */
 export const RACERS = 8;
@@ -24,7 +25,7 @@ export async function winnerRefresh(t: RuleContext, answers: readonly HttpRespon
 export async function workingAccess(t: RuleContext): Promise<TokenPair> {
   const pair = await obtainTokens(t);
   const res = await t.send(accountRequest(t.target, pair.access_token));
-  if (!isSuccess(res.status)) throw new Precondition(`a fresh access token was refused at /api/v4/account (status ${res.status})`);
+  if (!isSuccess(res.status)) throw new TargetAnswer(STEP_OWNERS.freshAccessToken, `a fresh access token was refused at /api/v4/account (status ${res.status})`);
   return pair;
 }
 

@@ -1,7 +1,8 @@
 /**
  * What the rules of §3.2 share: fixtures, case tables and the makers of rule families.
  */
-import { ChatSession, isSuccess, type ParticipantBody, Precondition, type RuleContext, spareChannel } from '../kit.js';
+import { ChatSession, isSuccess, type ParticipantBody, type RuleContext, spareChannel } from '../kit.js';
+import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 
 /** A conversation of the rule's own on its channel. */
 export interface OwnConversation {
@@ -33,7 +34,7 @@ export interface TwoAccounts {
 /** Disconnects the channel as a step the rule needs (the lifecycle rule judges the disconnect itself). */
 export async function mustDisconnect(s: ChatSession): Promise<void> {
   const off = await s.disconnect();
-  if (!isSuccess(off.status)) throw new Precondition(`disconnect answered ${off.status}`);
+  if (!isSuccess(off.status)) throw new TargetAnswer(STEP_OWNERS.disconnect, `disconnect answered ${off.status}`);
 }
 
 export interface TwoAccountsConversation {

@@ -2,8 +2,9 @@
  * What the rules of §4.3 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
+  type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
 } from '../kit.js';
+import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { type FreshConversation, freshConversation, INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
 
 export const REACT = (f: string) => `4.3/Reaction/${f}`;
@@ -14,7 +15,7 @@ export const BUSY = [409, 429];
 export async function chatIdOf(s: ChatSession, conv: string, user = s.client()): Promise<string> {
   const res = await s.createChat(conv, user);
   const id = jsonAt(res, 'id');
-  if (!isSuccess(res.status) || typeof id !== 'string') throw new Precondition(`creating a chat answered ${res.status}`);
+  if (!isSuccess(res.status) || typeof id !== 'string') throw new TargetAnswer(STEP_OWNERS.createChat, `creating a chat answered ${res.status}`);
   return id;
 }
 
@@ -66,7 +67,7 @@ export async function answerTarget(t: RuleContext): Promise<AnswerTarget> {
   const created = await s.createChat(conv, client);
   const chatId = jsonAt(created, 'id');
   const userId = jsonAt(created, ['user', 'id']);
-  if (!isSuccess(created.status) || typeof chatId !== 'string') throw new Precondition(`creating a chat answered ${created.status}`);
+  if (!isSuccess(created.status) || typeof chatId !== 'string') throw new TargetAnswer(STEP_OWNERS.createChat, `creating a chat answered ${created.status}`);
   // A later chat of the scope, so that an answer naming the scope's latest chat instead of the message's shows.
   await chatIdOf(s, s.conversationId());
   return { s, payload: s.payload(conv, client), chatId, senderIds: [client.id, ...(typeof userId === 'string' ? [userId] : [])] };

@@ -18,8 +18,9 @@
  */
 import fc from 'fast-check';
 import {
-  ACCOUNT_QUERIES, accountRequest, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, type ForeignAddress, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, Precondition, propertyRule, refreshTokenPresent, refreshTokens, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError,
+  ACCOUNT_QUERIES, accountRequest, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, type ForeignAddress, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError,
 } from '../kit.js';
+import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import {
   REFUSED_HEADERS, INVALID_TOKENS, showHeader, withAuthorization, type MethodCase, METHOD_CASES, UNKNOWN_PATHS, KNOWN, type NoAuthCase, NO_AUTH_CASES, queryString, type OddHeader, ODD_HEADERS, type TlsEndpoint, TLS_ENDPOINTS, type Stale, PAST_EXPIRY_MARGIN_SECONDS,
 } from './support.js';
@@ -277,7 +278,7 @@ export default defineGroup({
           const { access_token, expires_in } = await obtainTokens(t);
           if (stale === 'forged access token') return t.send(accountRequest(t.target, await forge(access_token, 'signed-with-another-key')));
           return withClockAdvanced(t, async (advance) => {
-            if (typeof expires_in !== 'number' || expires_in <= 0) throw new Precondition('the token response has no positive expires_in (oauth.token-response.expires-in judges that)');
+            if (typeof expires_in !== 'number' || expires_in <= 0) throw new TargetAnswer(STEP_OWNERS.expiresIn, 'the token response has no positive expires_in (oauth.token-response.expires-in judges that)');
             await advance(expires_in + PAST_EXPIRY_MARGIN_SECONDS);
             return t.send(accountRequest(t.target, access_token));
           });

@@ -9,7 +9,8 @@
  * login for the run.
  */
 import type { APIResponse, BrowserContext, Page, Request, Route } from 'playwright-core';
-import type { RunResource } from '../model/context.js';
+import type { BrowserAnswer, RunResource } from '../model/context.js';
+import type { HttpRequest } from '../model/http.js';
 import type { SharedBrowser } from './launch.js';
 
 /** The session a rule's pages start with: the run's shared login, or none at all. */
@@ -17,6 +18,9 @@ export type SessionKind = 'logged-in' | 'none';
 
 /** Answers an intercepted request of one of the rule's pages (`page` is the window that made it). */
 export type Interceptor = (route: Route, page: Page) => Promise<void>;
+
+/** Told of every exchange a page's document request had with the target, each redirect hop on its own. */
+export type ExchangeObserver = (request: HttpRequest, answer: BrowserAnswer) => void;
 
 export interface SharedContextOptions {
   /** Every request to this origin is intercepted and answered by the rule that owns the requesting page. */
@@ -36,6 +40,7 @@ export interface SharedContextOptions {
 
 interface Owner {
   readonly intercept: Interceptor;
+  readonly observe?: ExchangeObserver;
   readonly pages: Set<Page>;
 }
 
@@ -53,16 +58,19 @@ export class SharedContext implements RunResource {
     context.setDefaultTimeout(options.timeoutMs);
     context.setDefaultNavigationTimeout(options.timeoutMs);
     const shared = new SharedContext(context, browser, options);
-    await routeTargetRequests(context, options);
+    await routeTargetRequests(context, options, (route, request, answer) => shared.#observe(route, request, answer));
     for (const origin of [options.interceptOrigin, ...(options.watchOrigins ?? [])]) {
       await routeIntercepted(context, origin, (route) => shared.#dispatch(route));
     }
     return shared;
   }
 
-  /** A fresh page whose intercepted requests, and those of every popup it opens, go to `intercept`. */
-  async newPage(intercept: Interceptor): Promise<{ page: Page; close(): Promise<void> }> {
-    const owner: Owner = { intercept, pages: new Set() };
+  /**
+   * A fresh page whose intercepted requests, and those of every popup it opens, go to `intercept`; its exchanges with
+   * the target go to `observe`.
+   */
+  async newPage(intercept: Interceptor, observe?: ExchangeObserver): Promise<{ page: Page; close(): Promise<void> }> {
+    const owner: Owner = { intercept, ...(observe ? { observe } : {}), pages: new Set() };
     const adopt = (page: Page) => {
       this.#owners.set(page, owner);
       owner.pages.add(page);
@@ -114,6 +122,12 @@ export class SharedContext implements RunResource {
     else await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: ORPHAN_PAGE }).catch(() => undefined);
   }
 
+  async #observe(route: Route, request: HttpRequest, answer: BrowserAnswer): Promise<void> {
+    const page = pageOf(route);
+    const owner = page ? await this.#ownerOf(page) : undefined;
+    owner?.observe?.(request, answer);
+  }
+
   /** The rule of a page: its own, or that of the window that opened it (a popup not yet seen as one). */
   async #ownerOf(page: Page): Promise<Owner | undefined> {
     for (let p: Page | null = page; p; p = await p.opener().catch(() => null)) {
@@ -144,8 +158,13 @@ export async function routeIntercepted(context: BrowserContext, origin: string, 
   await context.route(new RegExp(`^${escapeRegExp(origin)}/`), handler);
 }
 
-export async function routeTargetRequests(context: BrowserContext, options: TargetRouteOptions): Promise<void> {
-  await context.route((url) => options.targetOrigins.includes(url.origin), (route) => targetRequest(route, context, options));
+/**
+ * Routes the browser's requests to the target. Its document requests are fetched here, so each of their exchanges
+ * (each redirect hop) goes to `observe`: the page's navigations (the consent answer, the Allow redirect) are then
+ * judged like the kit's own requests (issue 28 §6).
+ */
+export async function routeTargetRequests(context: BrowserContext, options: TargetRouteOptions, observe?: (route: Route, request: HttpRequest, answer: BrowserAnswer) => void): Promise<void> {
+  await context.route((url) => options.targetOrigins.includes(url.origin), (route) => targetRequest(route, context, options, observe));
 }
 
 /** The distinct origins a target serves (its base, auth and chat URLs may share one). */
@@ -165,20 +184,36 @@ function asSent(request: Request): Record<string, string> {
   return headers.cookie === undefined ? { ...headers, cookie: '' } : headers;
 }
 
-async function targetRequest(route: Route, context: BrowserContext, options: TargetRouteOptions): Promise<void> {
+async function targetRequest(route: Route, context: BrowserContext, options: TargetRouteOptions, observe?: (route: Route, request: HttpRequest, answer: BrowserAnswer) => void): Promise<void> {
   const request = route.request();
   if (!options.throttled && request.resourceType() !== 'document') {
     await route.continue();
     return;
   }
   const send = options.throttled ?? (<T>(f: () => Promise<T>) => f());
+  /** One hop, sent and told to `observe`, answered or not. */
+  const hop = async (sent: HttpRequest, fetch: () => Promise<APIResponse>): Promise<APIResponse> => {
+    const started = performance.now();
+    try {
+      const response = await send(fetch);
+      observe?.(route, sent, { response: { status: response.status(), headers: response.headers(), text: await response.text().catch(() => ''), durationMs: performance.now() - started } });
+      return response;
+    } catch (err) {
+      const message = (err as Error)?.message ?? String(err);
+      // A page that is gone left nobody waiting: not the target's doing, and nothing to record.
+      if (!/closed|disposed/i.test(message)) observe?.(route, sent, { error: message.split('\n')[0]!, kind: /timeout/i.test(message) ? 'timeout' : /ECONNRESET|socket hang up|EPIPE/i.test(message) ? 'reset' : 'other' });
+      throw err;
+    }
+  };
   try {
-    let response = await send(() => route.fetch({ maxRedirects: 0, headers: asSent(request) }));
-    for (let hop = 0; options.throttled && hop < MAX_TARGET_REDIRECTS; hop += 1) {
+    const first: HttpRequest = { method: request.method(), url: request.url(), headers: request.headers(), ...(request.postData() !== null ? { body: request.postData()! } : {}) };
+    let response = await hop(first, () => route.fetch({ maxRedirects: 0, headers: asSent(request) }));
+    for (let n = 0; options.throttled && n < MAX_TARGET_REDIRECTS; n += 1) {
       const next = redirectWithin(response, options.targetOrigins);
       if (!next) break;
       // The context's request client shares the browser's cookies, so a cookie the redirect set goes along.
-      response = await send(() => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0 }) : context.request.get(next.url, { maxRedirects: 0 }));
+      response = await hop({ ...first, url: next.url, ...(next.keepMethod ? {} : { method: 'GET', body: undefined }) },
+        () => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0 }) : context.request.get(next.url, { maxRedirects: 0 }));
     }
     const location = response.headers().location;
     const next = location && response.status() >= 300 && response.status() < 400 ? new URL(location, response.url()) : undefined;

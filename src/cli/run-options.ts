@@ -32,6 +32,7 @@ export interface RunFlags {
   readonly seed?: string;
   readonly runs?: string;
   readonly strict?: boolean;
+  readonly allowUnjudged?: boolean;
   readonly baseline?: string;
   readonly out?: string;
   readonly envFile?: string;
@@ -56,6 +57,7 @@ const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'seed', flags: '--seed <n>', help: 'the same seed generates the same requests; default: CONFORMANCE_SEED, else random (printed)' },
   { key: 'runs', flags: '--runs <n>', help: 'cases per property rule, overriding the profile' },
   { key: 'strict', flags: '--strict', help: 'a failed `should` rule also fails the run (exit 1)' },
+  { key: 'allowUnjudged', flags: '--allow-unjudged', help: 'hide unjudged rules from the exit code: a `must` rule that errored, or was skipped because the target refused a step it needed, no longer makes the run exit 4 (they are still listed)', notForCertify: 'a certificate needs every rule judged' },
   { key: 'baseline', flags: '--baseline <report.json>', help: 'exit 1 only on regressions against this earlier report; lists fixes and new rules' },
   { key: 'out', flags: '--out <dir>', help: 'where the reports go (default: reports)' },
   { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins' },
@@ -92,6 +94,7 @@ export interface RunCommandOptions {
   readonly runs: number;
   readonly outDir: string;
   readonly strict: boolean;
+  readonly allowUnjudged: boolean;
   readonly only?: string;
   readonly shard?: Shard;
   readonly baseline?: Report;
@@ -121,6 +124,7 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
     runs: integerSetting('--runs', flags.runs, { min: 1 }) ?? PROFILE_RUNS[profile],
     outDir: resolve(flags.out ?? 'reports'),
     strict: flags.strict ?? false,
+    allowUnjudged: flags.allowUnjudged ?? false,
     ...(only ? { only } : {}),
     ...(shard ? { shard } : {}),
     ...(budget !== undefined ? { budget } : {}),

@@ -76,6 +76,15 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The largest body the emulator takes outside the chat scope; the live service's limit is not stated, 1 MB is the server's default. */
+export const BODY_LIMIT = 1024 * 1024;
+/**
+ * What a parser reads before giving up. A body over BODY_LIMIT is read whole and then refused with 413: a server may
+ * close to stop a large body (RFC 9110 §15.5.14), but a client still writing then gets EPIPE instead of the answer
+ * (issue 28 §8), so the reference emulator answers only once it has the body.
+ */
+export const READ_LIMIT = 32 * 1024 * 1024;
+
 class BodyParseError extends Error {
   constructor(readonly statusCode: number, readonly code: string, message: string) {
     super(message);
@@ -92,8 +101,14 @@ export function installBodyParsers(app: FastifyInstance, faults: FaultSwitches):
       ? new BodyParseError(500, 'EMULATOR_FAULT_CRASH', 'simulated crash on a malformed body')
       : new BodyParseError(400, code, message);
 
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
+  const tooLarge = (body: Buffer): BodyParseError | undefined =>
+    body.length > BODY_LIMIT ? new BodyParseError(413, 'FST_ERR_CTP_BODY_TOO_LARGE', `the body of ${body.length} bytes is over the limit of ${BODY_LIMIT}`) : undefined;
+  const read = { parseAs: 'buffer', bodyLimit: READ_LIMIT } as const;
+
+  app.addContentTypeParser('application/json', read, (request: FastifyRequest, body: Buffer, done) => {
     request.rawBody = body;
+    const over = tooLarge(body);
+    if (over) return done(over, undefined);
     // An empty body is no body (clients often send the header on bodiless POSTs); routes that need one refuse it.
     if (body.length === 0) return done(null, undefined);
     if (faults.isOn('crash-on-invalid-utf8') && !isUtf8(body)) return done(new BodyParseError(500, 'EMULATOR_FAULT_CRASH', 'simulated crash on bytes that are not UTF-8'), undefined);
@@ -104,8 +119,10 @@ export function installBodyParsers(app: FastifyInstance, faults: FaultSwitches):
     }
   });
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', read, (request: FastifyRequest, body: Buffer, done) => {
     request.rawBody = body;
+    const over = tooLarge(body);
+    if (over) return done(over, undefined);
     try {
       done(null, qs.parse(body.toString('utf8'), QS_OPTIONS));
     } catch {
@@ -113,8 +130,10 @@ export function installBodyParsers(app: FastifyInstance, faults: FaultSwitches):
     }
   });
 
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
+  app.addContentTypeParser('*', read, (request: FastifyRequest, body: Buffer, done) => {
     request.rawBody = body;
+    const over = tooLarge(body);
+    if (over) return done(over, undefined);
     done(null, new UnsupportedBody(request.headers['content-type']));
   });
 }

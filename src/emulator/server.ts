@@ -6,7 +6,7 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { accountAddressRewriter } from './account-address.js';
 import { apiRoutes } from './api/routes.js';
-import { cachedQueryParser, installBodyParsers } from './body.js';
+import { cachedQueryParser, installBodyParsers, READ_LIMIT } from './body.js';
 import { clientErrorHandler } from './client-errors.js';
 import { Clock } from './clock.js';
 import type { EmulatorContext, RouteOptions } from './context.js';
@@ -97,7 +97,8 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
     routerOptions: { querystringParser: cachedQueryParser() },
     // Each account's own address (/_accounts/<subdomain>) is routed like the root one, bound to that account.
     rewriteUrl: accountAddressRewriter(ctx),
-    bodyLimit: 1024 * 1024,
+    // Parsers read up to READ_LIMIT and refuse over BODY_LIMIT themselves, once the whole body is in (src/emulator/body.ts).
+    bodyLimit: READ_LIMIT,
     clientErrorHandler: clientErrorHandler(clock, faults),
   });
   // A server that closes idle keep-alive connections itself races every client that reuses them: a proxy in front

@@ -10,6 +10,14 @@ import type { Need, NeedAsk, NeedOffers } from './needs.js';
 import type { Finding, Outcome } from './outcome.js';
 import type { Credentials, TargetConfig } from './target.js';
 
+/**
+ * What the browser got from the target for a request it made outside `send` (a page's navigation): an answer, or why
+ * there was none (a reset or a hang count as the target's failure, as for any exchange).
+ */
+export type BrowserAnswer =
+  | { readonly response: HttpResponse }
+  | { readonly error: string; readonly kind: 'reset' | 'timeout' | 'other' };
+
 /** Where secrets a rule comes across are taught, so that no report or log line shows them. */
 export interface SecretSink {
   add(secret: string | undefined): void;
@@ -85,6 +93,11 @@ export interface RuleContext {
   throttled<T>(send: () => Promise<T>): Promise<T>;
   /** Sends and records one exchange; the answer carries the request it answers. */
   send(req: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Records an exchange the rule's browser made with the target (the consent answer, the Allow redirect), so that the
+   * verdict policy judges it as any exchange the rule sent: a 5xx, a reset, a hang, a credential where none belongs.
+   */
+  recordBrowserExchange(req: HttpRequest, answer: BrowserAnswer): void;
   /** Applies judges to one observed thing (an answer, a redirect, a hook). */
   check<S>(subject: S, judges: readonly Judge<S>[]): Finding[];
   /** The outcome of findings (with the property run of the rule, when it ran one). */

@@ -30,22 +30,33 @@ export interface Outcome {
   readonly property?: PropertyRun;
 }
 
-const SEVERITY: Record<Finding['verdict'], number> = { passed: 0, informational: 1, non_strict: 2, failed: 3 };
+/**
+ * Judged verdicts rank above a note: an informational finding records what was seen without judging it, so it never
+ * outweighs a judged pass (issue 28 §3), and a harmful answer a rule met stays its verdict whatever notes sit beside it.
+ */
+const SEVERITY: Record<Finding['verdict'], number> = { informational: 0, passed: 1, non_strict: 2, failed: 3 };
 
-/** The finding that decides: failed beats non_strict beats informational beats passed; the first of equals. */
+/** The finding that decides: failed beats non_strict beats passed beats a note; the first of equals. */
 export function worstFinding(findings: readonly Finding[]): Finding | undefined {
   let worst: Finding | undefined;
   for (const f of findings) if (!worst || SEVERITY[f.verdict] > SEVERITY[worst.verdict]) worst = f;
   return worst;
 }
 
-/** Folds findings into an outcome: failed beats non_strict beats passed. */
+/**
+ * Folds findings into an outcome: its verdict is the worst judged finding; informational findings are notes beside
+ * it, and the outcome is `informational` only when nothing was judged.
+ */
 export function outcomeOf(findings: readonly Finding[], property?: PropertyRun): Outcome {
   const verdict = worstFinding(findings)?.verdict ?? 'passed';
-  const notable = findings.filter((f) => f.verdict !== 'passed');
-  const detail = notable.length > 0
-    ? notable.map((f) => `${f.check}: ${f.detail}`).join('; ')
-    : findings.map((f) => f.detail).filter(Boolean).join('; ') || 'all checks passed';
+  const judged = findings.filter((f) => f.verdict !== 'informational');
+  const notes = findings.filter((f) => f.verdict === 'informational' && f.detail).map((f) => `note: ${f.check}: ${f.detail}`);
+  const notable = judged.filter((f) => f.verdict !== 'passed');
+  const main = notable.length > 0
+    ? notable.map((f) => `${f.check}: ${f.detail}`)
+    : judged.map((f) => f.detail).filter(Boolean);
+  const parts = verdict === 'informational' ? notes.map((n) => n.slice('note: '.length)) : [...main, ...notes];
+  const detail = parts.join('; ') || 'all checks passed';
   return property ? { verdict, detail, findings, property } : { verdict, detail, findings };
 }
 

@@ -43,6 +43,11 @@ export interface RuleResult {
   readonly request_count?: number;
   readonly property?: PropertyRun & { readonly replay: string };
   readonly flaky?: boolean;
+  /**
+   * A rule `skipped` because the target answered a step it needed otherwise than the spec states: the id of the rule
+   * that judges that answer (and fails it). Such a rule is unjudged, not passed (the exit code counts it).
+   */
+  readonly blocked_by?: string;
 }
 
 export type Summary = Record<Verdict, number>;

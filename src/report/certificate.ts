@@ -50,8 +50,9 @@ export function resultsSha256(report: Report): string {
 export function issueCertificate(report: Report, now = new Date()): Certificate {
   const { failed, errored } = report.summary;
   const flaky = report.results.filter((r) => r.flaky).length;
-  if (failed > 0 || errored > 0 || flaky > 0) {
-    throw new CertificationRefused(`no certificate: ${failed} failed, ${errored} errored, ${flaky} flaky (a certificate needs none of them)`);
+  const blocked = report.results.filter((r) => r.blocked_by !== undefined).length;
+  if (failed > 0 || errored > 0 || flaky > 0 || blocked > 0) {
+    throw new CertificationRefused(`no certificate: ${failed} failed, ${errored} errored, ${flaky} flaky, ${blocked} skipped behind a refused step (a certificate needs none of them)`);
   }
   const body: Omit<Certificate, 'certificate_sha256'> = {
     kind: 'conformance-certificate',

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { Judge } from '../model/check.js';
-import type { AccessTokens, EffectWindow, HookInbox, Observed, ReceivedHook, RuleContext, RunResource, SecretSink } from '../model/context.js';
+import type { AccessTokens, BrowserAnswer, EffectWindow, HookInbox, Observed, ReceivedHook, RuleContext, RunResource, SecretSink } from '../model/context.js';
 import type { ControlApi } from '../model/control.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Finding, Outcome, PropertyRun } from '../model/outcome.js';
@@ -91,6 +91,10 @@ export class RunContext implements RuleContext {
 
   send(req: HttpRequest): Promise<HttpResponse> {
     return this.#recorder.send(req);
+  }
+
+  recordBrowserExchange(req: HttpRequest, answer: BrowserAnswer): void {
+    this.#recorder.observe(req, answer);
   }
 
   check<S>(subject: S, judges: readonly Judge<S>[]): Finding[] {

@@ -4,6 +4,7 @@
  * then: masking each exchange as it passes would cost far more and know fewer secrets.
  */
 import { TransportError } from '../errors.js';
+import type { BrowserAnswer } from '../model/context.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Exchange } from '../model/result.js';
 import { SECRET_FIELDS, type Masker } from '../secrets/mask.js';
@@ -53,17 +54,30 @@ export class Recorder {
     this.#lastRequest = req;
     try {
       const res = await this.client.send(req);
-      if ((res.headers['content-type'] ?? '').includes('json') && mayHoldSecrets(res.text)) learnJson(this.masker, res.text);
-      const where = res.status >= 500 ? undefined : leakIn(res, this.masker, this.leaks);
-      this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) }, res.status >= 500 ? 'server-error' : where ? 'credential-leak' : undefined, where);
+      this.#answered(req, res, startedAt);
       return { ...res, request: req };
     } catch (err) {
-      if (err instanceof TransportError) {
-        const kind = err.kind === 'reset' || err.kind === 'timeout' ? err.kind : undefined;
-        this.#push({ request: req, error: err.reason, started_at: startedAt, duration_ms: 0 }, kind);
-      }
+      if (err instanceof TransportError) this.#unanswered(req, err.reason, err.kind, startedAt);
       throw err;
     }
+  }
+
+  /** Records an exchange sent by other means (the browser's navigations), judged as one this recorder sent. */
+  observe(req: HttpRequest, answer: BrowserAnswer): void {
+    const startedAt = new Date(Date.now() - ('response' in answer ? answer.response.durationMs : 0)).toISOString();
+    if ('response' in answer) this.#answered(req, answer.response, startedAt);
+    else this.#unanswered(req, answer.error, answer.kind, startedAt);
+  }
+
+  #answered(req: HttpRequest, res: HttpResponse, startedAt: string): void {
+    if ((res.headers['content-type'] ?? '').includes('json') && mayHoldSecrets(res.text)) learnJson(this.masker, res.text);
+    const where = res.status >= 500 ? undefined : leakIn(res, this.masker, this.leaks);
+    this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) }, res.status >= 500 ? 'server-error' : where ? 'credential-leak' : undefined, where);
+  }
+
+  #unanswered(req: HttpRequest, error: string, kind: string, startedAt: string): void {
+    const breach = kind === 'reset' || kind === 'timeout' ? kind : undefined;
+    this.#push({ request: req, error, started_at: startedAt, duration_ms: 0 }, breach);
   }
 
   /** The first exchange that showed the target broken, masked; undefined when none did. */
@@ -151,12 +165,19 @@ export interface LeakScan {
 }
 
 function leakIn(res: HttpResponse, masker: Masker, scan: LeakScan): string | undefined {
+  const keys = (scan.secretKeys ?? []).filter((secret) => secret.length >= 8);
+  // A query carries a key percent-encoded; either form is the key.
+  const holdsKey = (text: string) => keys.some((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)));
   for (const [name, value] of Object.entries(res.headers)) {
     const key = name.toLowerCase();
-    if (key === 'location' && (scan.redirectUris ?? []).some((uri) => value.startsWith(uri))) continue;
+    // The redirect to the Redirect URI carries the code by §4.1, never a secret key.
+    if (key === 'location' && (scan.redirectUris ?? []).some((uri) => value.startsWith(uri))) {
+      if (holdsKey(value)) return 'the location header (a secret key on the redirect to the Redirect URI)';
+      continue;
+    }
     if (masker.mask(value) !== value) return `the ${key} header`;
   }
-  if ((scan.secretKeys ?? []).some((secret) => secret.length >= 8 && res.text.includes(secret))) return 'the body (a secret key)';
+  if (holdsKey(res.text)) return 'the body (a secret key)';
   return undefined;
 }
 

@@ -10,7 +10,7 @@ import { fail } from '../model/outcome.js';
 import type { RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
-import { ControlError, Precondition, SkipRule, TokenStoreError, TransportError } from '../errors.js';
+import { ControlError, Precondition, SkipRule, TargetAnswer, TokenStoreError, TransportError } from '../errors.js';
 import type { Masker } from '../secrets/mask.js';
 import type { HttpClient } from '../targets/http.js';
 import { offerNeed } from '../needs/dispatch.js';
@@ -79,17 +79,17 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   });
   const started = performance.now();
   let outcome: Outcome | undefined;
-  let ended: { status: RuleResult['status']; detail: string };
+  let ended: Ended;
   try {
     outcome = await rule.run(t);
     ended = { status: rule.level === 'info' && outcome.verdict !== 'failed' ? 'informational' : outcome.verdict, detail: outcome.detail };
   } catch (err) {
-    ended = verdictOfError(err);
+    ended = verdictOfError(err, rule);
   } finally {
     await ownResources?.closeAll();
   }
   const breach = recorder.breach;
-  const { status, detail } = breach ? { status: 'failed' as const, detail: `${describeBreach(breach)}; ${ended.detail}` } : ended;
+  const { status, detail, blockedBy } = breach ? { status: 'failed' as const, detail: `${describeBreach(breach)}; ${ended.detail}`, blockedBy: undefined } : ended;
   const findings: readonly Finding[] = [...(breach ? [breachFinding(breach)] : []), ...(outcome?.findings ?? [])];
   // The recorder masks the exchanges it keeps; the rest is masked here, before progress lines can print it.
   const exchanges = recorder.exchanges();
@@ -111,6 +111,7 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
     exchanges,
     request_count: recorder.count,
     ...(masked.property ? { property: masked.property } : {}),
+    ...(blockedBy ? { blocked_by: blockedBy } : {}),
   };
 }
 
@@ -136,8 +137,23 @@ function breachFinding(b: Breach): Finding {
   return fail(BREACH_CHECK[b.kind], `expected ${expected}, observed ${describeBreach(b)}`);
 }
 
-/** A rule that threw: no verdict on its point could be reached (a reset or hang it saw is decided above). */
-function verdictOfError(err: unknown): { status: RuleResult['status']; detail: string } {
+interface Ended {
+  readonly status: RuleResult['status'];
+  readonly detail: string;
+  readonly blockedBy?: string;
+}
+
+/**
+ * A rule that threw: no verdict on its point could be reached (a reset or hang it saw is decided above), except where
+ * the target's own answer to a step is what stopped it: the rule that judges that answer fails it, others are skipped
+ * naming that rule.
+ */
+function verdictOfError(err: unknown, rule: Rule): Ended {
+  if (err instanceof TargetAnswer) {
+    return err.owner === rule.id
+      ? { status: 'failed', detail: err.message }
+      : { status: 'skipped', detail: `not judged: ${err.message} (${err.owner} judges that answer)`, blockedBy: err.owner };
+  }
   if (err instanceof SkipRule) return { status: 'skipped', detail: err.reason };
   if (err instanceof TransportError) return { status: 'errored', detail: `no answer from the target: ${err.message}` };
   if (err instanceof Precondition) return { status: 'errored', detail: `precondition not met: ${err.message}` };

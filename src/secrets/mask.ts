@@ -23,6 +23,8 @@ export class Masker {
   /** Secrets with characters outside TOKEN_CHARS, longest first. */
   readonly #others: string[] = [];
   #count = 0;
+  /** The longest token secret: a run's rest shorter than it may be a clipped one. */
+  #longest = 0;
 
   /** Remembers a secret. Values shorter than 8 characters are not secrets worth a blanket replace. */
   add(secret: string | undefined): void {
@@ -34,6 +36,7 @@ export class Masker {
       this.#count += 1;
       return;
     }
+    this.#longest = Math.max(this.#longest, secret.length);
     const key = windowHash(secret, 0);
     const list = this.#byHash.get(key);
     if (list?.includes(secret)) return;
@@ -60,7 +63,10 @@ export class Masker {
     return out;
   }
 
-  /** Masks the token secrets inside one run of token characters. */
+  /**
+   * Masks the token secrets inside one run of token characters, and a run that ends inside a secret (a detail clipped
+   * before it was masked): no clip shows more of a secret than its masked prefix.
+   */
   #maskRun(run: string): string {
     let out = '';
     let copied = 0;
@@ -75,6 +81,9 @@ export class Masker {
         h = windowHash(run, i);
         continue;
       }
+      // A secret clipped where the run ends ("eyJ0eXAi…" in a detail cut at 100 characters): its prefix is masked too.
+      const clipped = run.length - i < this.#longest ? this.#byHash.get(h)?.find((c) => c.length > run.length - i && c.startsWith(run.slice(i))) : undefined;
+      if (clipped) return out + run.slice(copied, i) + maskSecret(clipped);
       if (i + PREFIX >= run.length) break;
       h = roll(h, run.charCodeAt(i), run.charCodeAt(i + PREFIX));
       i += 1;

@@ -4,7 +4,8 @@
  * in: BASE_URL_2 from the settings, else the control API's second account (`base_url` in GET /_control/accounts).
  */
 import { jsonAt } from '../checks/fields.js';
-import { Precondition } from '../errors.js';
+import { TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
@@ -17,13 +18,13 @@ export interface ForeignAddress {
   readonly address: string;
 }
 
-/** The run's bearer and another account's address; the bearer is first shown to work at BASE_URL (else Precondition). */
+/** The run's bearer and another account's address; the bearer is first shown to work at BASE_URL (else TargetAnswer). */
 export async function foreignAddress(t: RuleContext): Promise<ForeignAddress> {
   const addressOf = await t.need('second-base-url');
   const token = await apiToken(t);
   const own = await t.send(accountRequest(t.target, token));
   // Without a token that works at its own account, a refusal elsewhere would prove nothing.
-  if (!isSuccess(own.status)) throw new Precondition(`the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
+  if (!isSuccess(own.status)) throw new TargetAnswer(STEP_OWNERS.freshAccessToken, `the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
   return { token, address: await addressOf(jsonAt(own, 'id')) };
 }
 

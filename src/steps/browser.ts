@@ -140,7 +140,7 @@ export async function withGrantBrowser<T>(t: RuleContext, body: (b: GrantBrowser
     await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: redirectPage });
   };
   return shared.withSession(options.session ?? 'logged-in', async (context) => {
-    const opened = await context.newPage(intercept);
+    const opened = await context.newPage(intercept, (req, answer) => t.recordBrowserExchange(req, answer));
     const mainPage = opened.page;
     main = mainPage;
     try {

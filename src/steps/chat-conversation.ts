@@ -8,7 +8,8 @@ import { stringAt } from '../checks/fields.js';
 import type { SentAndRead } from '../checks/chat-history.js';
 import type { ConversationView, StoredParticipant, StoredQuoteView, StoredSharedPostView } from '../protocol/answers.js';
 import type { RuleContext } from '../model/context.js';
-import { ControlError, Precondition } from '../errors.js';
+import { ControlError, Precondition, TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import { chatPaths, createChatBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
@@ -43,7 +44,7 @@ export interface Conversation {
 
 /**
  * A fresh conversation where the client has sent `count` (≥ 1) text messages, all accepted; `over` adds payload fields
- * to the first (a source). Precondition when one is not accepted or the first answer names no sender.
+ * to the first (a source). TargetAnswer when one is not accepted or the first answer names no sender.
  */
 export async function conversationWith(t: RuleContext, count: number, over: Partial<MessagePayload> = {}): Promise<Conversation> {
   const s = await chatSession(t);
@@ -54,11 +55,11 @@ export async function conversationWith(t: RuleContext, count: number, over: Part
   for (let n = 1; n <= count; n += 1) {
     const payload = s.payload(conv, client, { ...(n === 1 ? over : {}), message: { type: 'text', text: `message ${n}` } });
     const res = await s.sendMessage(payload);
-    if (!isSuccess(res.status)) throw new Precondition(`sending message ${n} of the conversation answered ${res.status}${briefBody(res)}`);
+    if (!isSuccess(res.status)) throw new TargetAnswer(STEP_OWNERS.sendMessage, `sending message ${n} of the conversation answered ${res.status}${briefBody(res)}`);
     sent.push({ msgid: payload.msgid, id: stringAt(res, ['new_message', 'msgid']) ?? '' });
     if (n === 1) clientRef = stringAt(res, ['new_message', 'sender_id']) ?? '';
   }
-  if (clientRef === '') throw new Precondition('the first message\'s answer named no new_message.sender_id');
+  if (clientRef === '') throw new TargetAnswer(STEP_OWNERS.sendMessage, 'the first message\'s answer named no new_message.sender_id');
   return { s, conv, client, sent, clientRef };
 }
 
@@ -132,17 +133,17 @@ export interface ForeignChat {
 
 /**
  * Connects the channel to a second account (the control API names it, else CHAT_ACCOUNT_ID_2) and creates a chat
- * there; Precondition otherwise.
+ * there; TargetAnswer otherwise.
  */
 export async function foreignChat(s: ChatSession): Promise<ForeignChat> {
   const other = await secondAccountId(s.t, s.channel.accountId);
   const connected = await s.connect({}, {}, other);
   const scopeId = stringAt(connected, ['scope_id']);
-  if (!isSuccess(connected.status) || !scopeId) throw new Precondition(`connecting the channel to a second account answered ${connected.status}${briefBody(connected)}`);
+  if (!isSuccess(connected.status) || !scopeId) throw new TargetAnswer(STEP_OWNERS.connect, `connecting the channel to a second account answered ${connected.status}${briefBody(connected)}`);
   const conversationId = s.conversationId();
   const made = await s.send({ method: 'POST', path: chatPaths.chats(scopeId), json: createChatBody(conversationId, s.client('Foreign Client')) });
   const chatId = stringAt(made, ['id']);
-  if (!isSuccess(made.status) || !chatId) throw new Precondition(`creating a chat in the second account answered ${made.status}${briefBody(made)}`);
+  if (!isSuccess(made.status) || !chatId) throw new TargetAnswer(STEP_OWNERS.createChat, `creating a chat in the second account answered ${made.status}${briefBody(made)}`);
   return { scopeId, conversationId, chatId };
 }
 

@@ -141,7 +141,7 @@ class History implements Cmd {
     const items = await r.s.allHistory(r.convIds[this.conv]!, (i) => i.length >= expected.length);
     compare(this.toString(), expected, items);
     if (this.pageSize < 50 && expected.length > this.pageSize) {
-      const paged = await r.s.readPages(r.convIds[this.conv]!, this.pageSize);
+      const paged = await r.s.readPages(r.convIds[this.conv]!, this.pageSize, (i) => i.length >= expected.length);
       compare(`${this.toString()} in pages of ${this.pageSize}`, expected, paged);
     }
     if (expected.length >= 2) r.orders.add(orderOf(expected, items));

@@ -6,7 +6,8 @@
 import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
 import type { RepeatSeen } from '../checks/races.js';
-import { Precondition } from '../errors.js';
+import { TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import { editMessageBody, type MessagePayload, type ParticipantBody } from '../protocol/chat.js';
@@ -33,11 +34,11 @@ export function firstAccepted(answers: readonly HttpResponse[]): HttpResponse {
   return answers.find((r) => r.status >= 200 && r.status < 300) ?? answers[0]!;
 }
 
-/** Creates the chat of `conv` and gives its chat-interface id; Precondition when it is not created. */
+/** Creates the chat of `conv` and gives its chat-interface id; TargetAnswer when it is not created. */
 export async function mustCreateChat(s: ChatSession, conv: string, user: ParticipantBody): Promise<string> {
   const res = await s.createChat(conv, user);
   const id = stringAt(res, ['id']);
-  if (!isSuccess(res.status) || !id) throw new Precondition(`creating a chat answered ${res.status}${briefBody(res)}`);
+  if (!isSuccess(res.status) || !id) throw new TargetAnswer(STEP_OWNERS.createChat, `creating a chat answered ${res.status}${briefBody(res)}`);
   return id;
 }
 
@@ -46,7 +47,7 @@ const heldUnder = (items: readonly HistoryItem[], msgid: string): number => item
 /**
  * One message sent `n` times with the same msgid and body (a client retrying) to a chat of its own, created first so
  * that only the msgid races; then the history, read until it holds at least `atLeast` elements under the msgid. In
- * sequence, the first send must be accepted (the msgid is new): Precondition otherwise.
+ * sequence, the first send must be accepted (the msgid is new): TargetAnswer otherwise.
  */
 export async function repeatMsgid(s: ChatSession, how: RepeatSeen['how'], atLeast = 1, n = RACERS): Promise<RepeatSeen> {
   const conv = s.conversationId();
@@ -57,7 +58,7 @@ export async function repeatMsgid(s: ChatSession, how: RepeatSeen['how'], atLeas
   if (how === 'in parallel') answers.push(...await Promise.all(Array.from({ length: n }, () => s.sendMessage(payload))));
   else {
     for (let i = 0; i < n; i += 1) answers.push(await s.sendMessage(payload));
-    if (!isSuccess(answers[0]!.status)) throw new Precondition(`the first send of a new msgid answered ${answers[0]!.status}${briefBody(answers[0]!)}`);
+    if (!isSuccess(answers[0]!.status)) throw new TargetAnswer(STEP_OWNERS.sendMessage, `the first send of a new msgid answered ${answers[0]!.status}${briefBody(answers[0]!)}`);
   }
   const items = await s.allHistory(conv, (i) => heldUnder(i, payload.msgid) >= atLeast);
   return { how, answers, msgid: payload.msgid, held: heldUnder(items, payload.msgid), total: items.length };

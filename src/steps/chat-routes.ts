@@ -9,7 +9,8 @@ import { chatPaths, connectBody, createChatBody, newMessageBody, type ChatCall, 
 import type { RuleContext } from '../model/context.js';
 import type { Capability } from '../model/target.js';
 import { tamperBody } from '../../generators/chat-requests.js';
-import { Precondition } from '../errors.js';
+import { TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import { chatSession, uniqueId, type ChatSession, type SendOptions } from './chat.js';
 import { spareChannel } from './live-chat.js';
 import { isSuccess } from '../model/http.js';
@@ -139,7 +140,7 @@ export async function disconnectedFixture(t: RuleContext): Promise<RouteFixture>
   const client = own.client();
   const msgid = (await own.mustSend(own.payload(conversationId, client))).msgid;
   const off = await own.disconnect();
-  if (!isSuccess(off.status)) throw new Precondition(`disconnecting the channel answered ${off.status}`);
+  if (!isSuccess(off.status)) throw new TargetAnswer(STEP_OWNERS.disconnect, `disconnecting the channel answered ${off.status}`);
   return { session: own, scopeId, conversationId, client, msgid };
 }
 

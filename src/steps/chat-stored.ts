@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { LeadSeen, PreviewSent, QuoteSeen, SharedPostSeen } from '../checks/chat-stored.js';
-import { Precondition } from '../errors.js';
+import { TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpResponse } from '../model/http.js';
 import type { ParticipantBody } from '../protocol/chat.js';
@@ -85,7 +86,7 @@ export interface QuoteWay {
 export async function quoteAndRead(f: QuotedConversation, way: QuoteWay): Promise<QuoteSeen> {
   const { s, conv, client } = f.c;
   const first = f.c.sent[0]!;
-  if (way.by === 'id' && first.id === '') throw new Precondition('the quoted message\'s answer named no new_message.msgid (its chat-interface id)');
+  if (way.by === 'id' && first.id === '') throw new TargetAnswer(STEP_OWNERS.sendMessage, 'the quoted message\'s answer named no new_message.msgid (its chat-interface id)');
   const ref = way.by === 'msgid' ? { msgid: first.msgid } : { id: first.id };
   const quoting = way.where === 'reply_to' ? { reply_to: { message: ref } } : { forwards: { messages: [ref] } };
   const payload = s.payload(conv, client, { message: { type: 'text', text: `quoting by ${way.by}` }, ...quoting });

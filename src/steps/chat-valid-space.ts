@@ -7,7 +7,8 @@ import { applySpaceCase, type SpaceCase, type SpaceRoute } from '../../generator
 import { chatPaths, createChatBody, editMessageBody, newMessageBody, sampleMessage, type ChatCall, type ParticipantBody } from '../protocol/chat.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpResponse } from '../model/http.js';
-import { Precondition } from '../errors.js';
+import { TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import { parseJson } from '../checks/json.js';
 import { isSuccess } from '../model/http.js';
 import { chatSession, uniqueId, type ChatSession } from './chat.js';
@@ -38,10 +39,10 @@ export async function spaceFixture(t: RuleContext): Promise<SpaceFixture> {
   const client = s.client('Space Client');
   const created = await s.createChat(conversationId, client);
   const chatId = (parseJson(created) as { id?: unknown } | undefined)?.id;
-  if (!isSuccess(created.status) || typeof chatId !== 'string') throw new Precondition(`creating the chat answered ${created.status} without a string id`);
+  if (!isSuccess(created.status) || typeof chatId !== 'string') throw new TargetAnswer(STEP_OWNERS.createChat, `creating the chat answered ${created.status} without a string id`);
   const sent = async (): Promise<SpaceMessage> => {
     const m = await s.mustSend(s.payload(conversationId, client));
-    if (m.id === '') throw new Precondition('a new message was answered without new_message.msgid');
+    if (m.id === '') throw new TargetAnswer(STEP_OWNERS.sendMessage, 'a new message was answered without new_message.msgid');
     return m;
   };
   return { s, scopeId, conversationId, chatId, client, quoted: await sent(), forwarded: await sent(), target: await sent() };

@@ -2,7 +2,7 @@
  * Multi-request steps of the chat interface (§4.3) shared by the chat rules. A session signs every request with
  * the channel secret and a `Date` read from the target's clock (through the control API when there is one, once
  * per session), connects the channel once, and gives each rule its own conversations (ids carry the run id).
- * A step that does not get what the rule needs throws Precondition.
+ * A step the target answers otherwise than the spec states throws TargetAnswer, naming the rule that judges it.
  */
 import { randomUUID } from 'node:crypto';
 import { briefBody } from '../checks/status.js';
@@ -12,7 +12,8 @@ import {
   type ChatCall, type MessagePayload, type OnWire, type ParticipantBody, type SignAs,
 } from '../protocol/chat.js';
 import type { RuleContext } from '../model/context.js';
-import { ControlError, Precondition, SkipRule } from '../errors.js';
+import { ControlError, SkipRule, TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import type { HistoryItem } from '../protocol/answers.js';
@@ -79,21 +80,21 @@ export class ChatSession {
     return this.send({ method: 'DELETE', path: chatPaths.disconnect(this.channel.channelId), json: { account_id: accountId } });
   }
 
-  /** Connects once and remembers the scope_id, or Precondition. */
+  /** Connects once and remembers the scope_id, or TargetAnswer. */
   async scope(): Promise<string> {
     if (this.#scopeId) return this.#scopeId;
     const res = await this.connect();
     const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
-    if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new Precondition(`connecting the channel gave no scope_id (status ${res.status}${briefBody(res)})`);
+    if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new TargetAnswer(STEP_OWNERS.connect, `connecting the channel gave no scope_id (status ${res.status}${briefBody(res)})`);
     this.#scopeId = scopeId;
     return scopeId;
   }
 
-  /** Connects with these body fields (hook_api_version, title…) and remembers the scope_id, or Precondition. */
+  /** Connects with these body fields (hook_api_version, title…) and remembers the scope_id, or TargetAnswer. */
   async connectWith(extra: Record<string, unknown>): Promise<string> {
     const res = await this.connect(extra);
     const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
-    if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new Precondition(`connecting the channel with ${JSON.stringify(extra)} gave no scope_id (status ${res.status}${briefBody(res)})`);
+    if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new TargetAnswer(STEP_OWNERS.connect, `connecting the channel with ${JSON.stringify(extra)} gave no scope_id (status ${res.status}${briefBody(res)})`);
     this.#scopeId = scopeId;
     return scopeId;
   }
@@ -148,11 +149,11 @@ export class ChatSession {
     return this.postEvent(newMessageBody(payload), o);
   }
 
-  /** Sends a message that the rule needs to have gone through (a step, not the observation): Precondition otherwise. */
+  /** Sends a message that the rule needs to have gone through (a step, not the observation): TargetAnswer otherwise. */
   async mustSend(payload: MessagePayload): Promise<{ msgid: string; id: string }> {
     const res = await this.sendMessage(payload);
     const id = (parseJson(res) as { new_message?: { msgid?: unknown } } | undefined)?.new_message?.msgid;
-    if (!isSuccess(res.status)) throw new Precondition(`sending a message answered ${res.status}${briefBody(res)}`);
+    if (!isSuccess(res.status)) throw new TargetAnswer(STEP_OWNERS.sendMessage, `sending a message answered ${res.status}${briefBody(res)}`);
     return { msgid: payload.msgid, id: typeof id === 'string' ? id : '' };
   }
 
@@ -178,21 +179,32 @@ export class ChatSession {
    * After the window, what the history holds then: the rule judges what is missing.
    */
   async allHistory(conversationId: string, until: (items: HistoryItem[]) => boolean = () => true): Promise<HistoryItem[]> {
-    return (await this.t.eventually(() => this.readPages(conversationId), { within: POLICY_EFFECT_WINDOW_MS, until })).value;
+    return (await this.t.eventually(() => this.readPages(conversationId, 50, until), { within: POLICY_EFFECT_WINDOW_MS, until })).value;
   }
 
-  async readPages(conversationId: string, limit = 50): Promise<HistoryItem[]> {
+  /**
+   * The history, page by page. A page shorter than the limit is the end (offset and limit page the records, §4.3): the
+   * reader does not ask past it, where a server may refuse (issue 28 §2). Only when what was read lacks what the rule
+   * waits for (`enough`) does it read on from where a short, non-empty page ended (a server may answer fewer, C52),
+   * and an answer there that is not a page ends the reading instead of the rule.
+   */
+  async readPages(conversationId: string, limit = 50, enough: (items: HistoryItem[]) => boolean = () => true): Promise<HistoryItem[]> {
     const out: HistoryItem[] = [];
-    // A page shorter than the limit need not be the last (a server may answer fewer, C52): read on from where it
-    // ended until a page is empty (204, or 200 with no messages).
+    let pastShortPage = false;
     for (let offset = 0; offset < 10_000;) {
       const res = await this.history(conversationId, { offset, limit });
       if (res.status === 204) break;
-      if (!isSuccess(res.status)) throw new Precondition(`reading the history answered ${res.status}${briefBody(res)}`);
-      const page = (parseJson(res) as { messages?: unknown } | undefined)?.messages;
-      if (!Array.isArray(page)) throw new Precondition('the history answered 200 without a messages array');
+      const page = isSuccess(res.status) ? (parseJson(res) as { messages?: unknown } | undefined)?.messages : undefined;
+      if (!Array.isArray(page)) {
+        if (pastShortPage) break;
+        throw new TargetAnswer(STEP_OWNERS.history, isSuccess(res.status) ? `the history answered ${res.status} without a messages array` : `reading the history answered ${res.status}${briefBody(res)}`);
+      }
       out.push(...(page as HistoryItem[]));
       if (page.length === 0) break;
+      if (page.length < limit) {
+        if (enough(out)) break;
+        pastShortPage = true;
+      }
       offset += page.length;
     }
     return out;

@@ -172,9 +172,16 @@ interface AfterDecision {
 async function afterDecision(t: RuleContext, b: GrantBrowser, page: Page, submit: () => Promise<void>, alsoDone: () => boolean = () => false): Promise<AfterDecision> {
   const answer = page.waitForResponse((r) => r.request().method() === 'POST' && r.request().isNavigationRequest(), { timeout: ANSWER_TIMEOUT_MS });
   answer.catch(() => undefined);
+  // The answer's arrival is not its document's commit: a navigation the rule starts in between (the next forged Allow)
+  // was interrupted by the decision's own, committing late (issue 28 §8). The decision is over once its document is in.
+  const committed = page.waitForEvent('framenavigated', { predicate: (f) => f === page.mainFrame(), timeout: ANSWER_TIMEOUT_MS }).then(
+    () => page.waitForLoadState('domcontentloaded', { timeout: ANSWER_TIMEOUT_MS }), () => undefined);
+  committed.catch(() => undefined);
   await submit();
   // A window that closes itself (popup mode) may be gone before its answer is seen; the redirect still counts.
   const answered = await answer.then((r) => r.status(), () => 0);
+  // 204 and 205 leave the document as it is: nothing commits.
+  if (answered !== 0 && answered !== 204 && answered !== 205) await committed.catch(() => undefined);
   const { value } = await t.eventually(async () => b.pendingRedirects(), { within: DECISION_REDIRECT_WINDOW_MS, until: (hits) => hits.length > 0 || alsoDone() });
   const hit: RedirectHit | undefined = value.length > 0 ? await b.nextRedirect(0) : undefined;
   return { answered, ...(hit ? { hit: { window: hit.window, params: hit.params } } : {}) };

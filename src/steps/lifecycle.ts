@@ -3,7 +3,8 @@
  * account, deactivation, disconnection, long-lived tokens, the secret key, the clock, and the kit's hook listener.
  * Control calls are plumbing: not recorded as exchanges, every secret they return taught to the masker.
  */
-import { Precondition } from '../errors.js';
+import { Precondition, TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { ReceivedHook, RuleContext } from '../model/context.js';
 import { accountRequest, codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
 import type { HttpResponse } from '../model/http.js';
@@ -85,7 +86,7 @@ export function redirectParams(t: RuleContext, location: string): URLSearchParam
   try {
     url = new URL(location);
   } catch {
-    throw new Precondition(`the redirect is not a URL: ${location.slice(0, 80)}`);
+    throw new TargetAnswer(STEP_OWNERS.allowRedirect, `the redirect is not a URL: ${location.slice(0, 80)}`);
   }
   t.masker.learnFrom(Object.fromEntries(url.searchParams));
   return url.searchParams;
@@ -95,7 +96,7 @@ export function redirectParams(t: RuleContext, location: string): URLSearchParam
 export async function tokensIn(t: RuleContext, accountId: number): Promise<TokenPair> {
   const { params } = await consentRedirect(t, { accountId });
   const code = params.get('code');
-  if (!code) throw new Precondition('consent gave no code');
+  if (!code) throw new TargetAnswer(STEP_OWNERS.allowRedirect, 'consent gave no code');
   return tokensOf(await exchange(t, codeGrant(t.target, code)), 'the code exchange');
 }
 
@@ -120,7 +121,7 @@ export async function accountAddress(t: RuleContext, accountId: number, referer:
 export async function grantAt(t: RuleContext, accountId: number, options: { refreshed?: boolean } = {}): Promise<HttpResponse> {
   const { params } = await consentRedirect(t, { accountId });
   const code = params.get('code');
-  if (!code) throw new Precondition('consent gave no code');
+  if (!code) throw new TargetAnswer(STEP_OWNERS.allowRedirect, 'consent gave no code');
   const baseUrl = await accountAddress(t, accountId, params.get('referer'));
   const target = { ...t.target, baseUrl };
   const exchanged = await t.send(tokenRequest(target, codeGrant(target, code)));
@@ -249,9 +250,9 @@ export async function disconnectAndReceiveOwn(t: RuleContext): Promise<{ hook: R
   return disconnectAndReceive(t);
 }
 
-/** The hook of a disconnect, for rules about its content: Precondition when none came (`hook.disconnect.parameters` judges that). */
+/** The hook of a disconnect, for rules about its content: none came is judged by `hook.disconnect.parameters` (TargetAnswer). */
 export async function receivedHook(t: RuleContext): Promise<ReceivedHook> {
   const { hook } = await disconnectAndReceive(t);
-  if (!hook) throw new Precondition('no disconnect hook arrived (hook.disconnect.parameters judges that)');
+  if (!hook) throw new TargetAnswer(STEP_OWNERS.disconnectHook, 'no disconnect hook arrived');
   return hook;
 }

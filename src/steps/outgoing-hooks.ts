@@ -4,7 +4,8 @@
  * API's hooks log tells which version each hook went with and what it carried.
  */
 import type { OutgoingHook, VersionedHooks } from '../checks/outgoing-hook.js';
-import { Precondition } from '../errors.js';
+import { Precondition, TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import { chatSession, type ChatSession } from './chat.js';
 import { secondAccountId, spareChannel } from './live-chat.js';
@@ -48,7 +49,7 @@ export async function managerMessagesPerVersion(t: RuleContext): Promise<TwoConn
  */
 export async function reconnectedWithDefault(f: TwoConnections): Promise<ManagerMessage> {
   const off = await f.second.disconnect();
-  if (!isSuccess(off.status)) throw new Precondition(`disconnecting the v2 connection answered ${off.status}`);
+  if (!isSuccess(off.status)) throw new TargetAnswer(STEP_OWNERS.disconnect, `disconnecting the v2 connection answered ${off.status}`);
   // The kit's usual connect body names v2: the field is left out here (undefined is not serialized).
   await f.second.connectWith({ hook_api_version: undefined });
   return managerWrites(f.second, f.v2.conversationId);

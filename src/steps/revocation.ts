@@ -9,7 +9,8 @@
  */
 import type { HttpResponse } from '../model/http.js';
 import type { RuleContext } from '../model/context.js';
-import { Precondition } from '../errors.js';
+import { Precondition, TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { TokenPair } from '../protocol/answers.js';
 import { codeGrant, tokenPairOf } from '../protocol/oauth.js';
 import { consentRedirect, sideAccount, type LongLived } from './lifecycle.js';
@@ -43,7 +44,7 @@ export function reinstallThen(end?: (t: RuleContext, accountId: number) => Promi
     const accountId = await sideAccount(t);
     const { params } = await consentRedirect(t, { accountId });
     const code = params.get('code');
-    if (!code) throw new Precondition('consent gave no code');
+    if (!code) throw new TargetAnswer(STEP_OWNERS.allowRedirect, 'consent gave no code');
     const res = await exchange(t, codeGrant(t.target, code));
     side.accountId = accountId;
     side.exchanged = res;

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { briefBody } from '../checks/status.js';
 import { stringAt } from '../checks/fields.js';
-import { Precondition } from '../errors.js';
+import { TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
@@ -40,10 +41,10 @@ export interface ReplyWindowChannel {
 async function connectedChat(s: ChatSession, accountId: string, disabled: boolean): Promise<WindowedChat> {
   const res = await s.connect({ is_time_window_disabled: disabled }, {}, accountId);
   const scopeId = stringAt(res, ['scope_id']);
-  if (!isSuccess(res.status) || !scopeId) throw new Precondition(`connecting the channel with is_time_window_disabled ${disabled} answered ${res.status}${briefBody(res)}`);
+  if (!isSuccess(res.status) || !scopeId) throw new TargetAnswer(STEP_OWNERS.connect, `connecting the channel with is_time_window_disabled ${disabled} answered ${res.status}${briefBody(res)}`);
   const chat = { scopeId, conv: s.conversationId(), client: s.client('Windowed Client') };
   const wrote = await postToScope(s, scopeId, newMessageBody(s.payload(chat.conv, chat.client)));
-  if (!isSuccess(wrote.status)) throw new Precondition(`the client's message (is_time_window_disabled ${disabled}) answered ${wrote.status}${briefBody(wrote)}`);
+  if (!isSuccess(wrote.status)) throw new TargetAnswer(STEP_OWNERS.sendMessage, `the client's message (is_time_window_disabled ${disabled}) answered ${wrote.status}${briefBody(wrote)}`);
   return chat;
 }
 

@@ -2,6 +2,8 @@
  * The one HTTP client of the kit (undici). Every exchange a rule makes goes through a Recorder so the
  * report can show it and replay it; transport failures become TransportError, which the runner turns into `errored`.
  */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
 import { RateLimiter, retryDelayMs } from './rate-limit.js';
@@ -23,8 +25,16 @@ export interface HttpClientOptions {
   readonly retries429?: number;
 }
 
+/**
+ * Bodies from this size on go through a client that reads an answer given before the body is all sent: a server may
+ * refuse a large body at once and close (RFC 9110 §15.5.14; nginx does with 413), and that early answer is the
+ * server's answer, to be judged, not a reset (issue 28 §8). undici reports it as EPIPE or a socket error.
+ */
+export const EARLY_ANSWER_BYTES = 256 * 1024;
+
 export class HttpClient {
   readonly #agent: Agent;
+  readonly #timeoutMs: number;
   readonly #limiter: RateLimiter | undefined;
   readonly #retries429: number;
   /** After a 429 the whole client waits: the limit is the integration's, not one request's. */
@@ -32,6 +42,7 @@ export class HttpClient {
 
   constructor(options: HttpClientOptions = {}) {
     const timeout = options.timeoutMs ?? POLICY_HANG_MS;
+    this.#timeoutMs = timeout;
     this.#limiter = options.rateLimitRps ? new RateLimiter({ rps: options.rateLimitRps }) : undefined;
     this.#retries429 = options.retries429 ?? (options.rateLimitRps ? 5 : 2);
     this.#agent = new Agent({
@@ -57,6 +68,9 @@ export class HttpClient {
     return this.inSlot(async () => {
       const started = performance.now();
       try {
+        if (req.body !== undefined && Buffer.byteLength(req.body) >= EARLY_ANSWER_BYTES) {
+          return { ...(await sendReadingEarlyAnswer(req, this.#timeoutMs)), durationMs: performance.now() - started };
+        }
         const res = await undiciRequest(req.url, {
           method: req.method as 'GET',
           headers: req.headers,
@@ -79,6 +93,44 @@ export class HttpClient {
   close(): Promise<void> {
     return this.#agent.close();
   }
+}
+
+/**
+ * One exchange over its own connection with node:http, which hands over the answer as soon as its head arrives,
+ * whatever happens to the rest of the request body. Once an answer has begun, a write error (EPIPE, a reset as the
+ * server closes) ends the body read with what came; before it, the error is the exchange's.
+ */
+function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number): Promise<Omit<HttpResponse, 'durationMs'>> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(req.url);
+    const body = req.body!;
+    const headers = { ...req.headers };
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(body));
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    let answer: { status: number; headers: IncomingHttpHeaders; chunks: Buffer[] } | undefined;
+    let settled = false;
+    const done = (): void => {
+      if (settled || !answer) return;
+      settled = true;
+      resolve({ status: answer.status, headers: flattenHeaders(answer.headers), text: Buffer.concat(answer.chunks).toString('utf8') });
+    };
+    const failed = (err: Error): void => {
+      if (answer) return done();
+      if (settled) return;
+      settled = true;
+      reject(err);
+    };
+    const outgoing = send(url, { method: req.method, headers, agent: false, timeout: timeoutMs }, (res) => {
+      answer = { status: res.statusCode ?? 0, headers: res.headers, chunks: [] };
+      res.on('data', (c: Buffer) => answer!.chunks.push(c));
+      res.on('end', done);
+      res.on('close', done);
+      res.on('error', done);
+    });
+    outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    outgoing.on('error', failed);
+    outgoing.end(body);
+  });
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -25,9 +25,9 @@ const commands = COMMANDS.map((make) => make({ exitCode: 0 })).map((c) => ({
 }));
 
 const EXPECTED_FLAGS: Record<string, readonly string[]> = {
-  run: ['--target', '--profile', '--only', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--shard', '--budget', '--dry-run'],
+  run: ['--target', '--profile', '--only', '--seed', '--runs', '--strict', '--allow-unjudged', '--baseline', '--out', '--env-file', '--shard', '--budget', '--dry-run'],
   certify: ['--target', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--from'],
-  merge: ['--out', '--strict'],
+  merge: ['--out', '--strict', '--allow-unjudged'],
   'verify-certificate': ['--report'],
   authorize: ['--listen', '--token-store', '--timeout', '--env-file'],
   emulator: ['--host', '--port', '--fault', '--variation'],

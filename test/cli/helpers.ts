@@ -31,3 +31,33 @@ export function conformance(args: string[], options: { env?: NodeJS.ProcessEnv; 
     });
   });
 }
+
+/** How much of a secret an output may hold at most without failing: less than this, beside its masked prefix. */
+export const SECRET_WINDOW = 12;
+
+/**
+ * A finder of every secret of which some SECRET_WINDOW-character window appears in a text, each named by its masked
+ * prefix (the finding must not show more of it than the outputs may). Windows several secrets share are structure (a JWT's header, a common
+ * payload prefix), not secret, and are not looked for. Built once for many texts.
+ */
+export function secretWindows(secrets: readonly string[]): (text: string) => string[] {
+  const owner = new Map<string, string | null>();
+  for (const s of new Set(secrets)) {
+    for (let i = 0; i + SECRET_WINDOW <= s.length; i += 1) {
+      const w = s.slice(i, i + SECRET_WINDOW);
+      const known = owner.get(w);
+      owner.set(w, known === undefined || known === s ? s : null);
+    }
+  }
+  return (text) => {
+    const found = new Set<string>();
+    for (const [run] of text.matchAll(/[A-Za-z0-9._~+/=%-]{12,}/g)) {
+      for (let i = 0; i + SECRET_WINDOW <= run.length; i += 1) {
+        const s = owner.get(run.slice(i, i + SECRET_WINDOW));
+        if (s) found.add(`${s.slice(0, 4)}…`);
+      }
+    }
+    return [...found];
+  };
+}
+

@@ -251,3 +251,28 @@ describe('a disconnect hook that arrives late', () => {
     expect(r.detail).toContain('hook received');
   });
 });
+
+describe('a rule\'s outcome is its worst judged finding (issue 28 §3)', () => {
+  it('a note beside judged passes leaves the rule passed, the note kept in the detail', () => {
+    const o = outcomeOf([pass('status', '200'), observed('extra', 'a member the spec does not name'), pass('body', 'ok')]);
+    expect(o.verdict).toBe('passed');
+    expect(o.detail).toContain('note: extra: a member the spec does not name');
+  });
+
+  it('a failure met beside a note stays failed', () => {
+    const o = outcomeOf([observed('account', 'another account answered'), fail('token', 'expected a token of this account, observed another')]);
+    expect(o.verdict).toBe('failed');
+    expect(o.detail).toMatch(/^token: expected/);
+    expect(o.detail).toContain('note: account');
+  });
+
+  it('only notes make the outcome informational', () => {
+    expect(outcomeOf([observed('a', 'seen 1'), observed('b', 'seen 2')])).toMatchObject({ verdict: 'informational', detail: 'a: seen 1; b: seen 2' });
+  });
+
+  it('a must rule that judged and noted ends passed in the runner too', async () => {
+    const r = complete(exchangeRule({ id: 'verdict.notes', title: 'a must rule with a note' },
+      { send: (t) => t.send({ method: 'GET', url: `${t.target.baseUrl}/ok` }), expect: [status(200), (res) => observed('answer', `answered ${res.status}`)] }));
+    expect((await run(r)).status).toBe('passed');
+  });
+});

@@ -12,6 +12,7 @@ import { exitCode } from '../exit-code.js';
 interface MergeFlags {
   readonly out?: string;
   readonly strict?: boolean;
+  readonly allowUnjudged?: boolean;
 }
 
 export const mergeCommand = defineCommand<MergeFlags>({
@@ -23,7 +24,8 @@ export const mergeCommand = defineCommand<MergeFlags>({
   examples: [['conformance merge shard1/report.json shard2/report.json --out merged', 'one report of two shards']],
   flags: (command) => command
     .option('--out <dir>', 'where the merged reports go (default: reports)')
-    .option('--strict', 'a failed `should` rule also fails (exit 1)'),
+    .option('--strict', 'a failed `should` rule also fails (exit 1)')
+    .option('--allow-unjudged', 'errored rules, and rules skipped behind a refused step, do not make the exit code 4'),
   action: async (flags, paths) => {
     const reports = await Promise.all(paths.map(async (path) => {
       try {
@@ -41,6 +43,6 @@ export const mergeCommand = defineCommand<MergeFlags>({
     const written = await writeReports(merged, { outDir: resolve(flags.out ?? 'reports') });
     const s = merged.summary;
     process.stdout.write(`merged ${reports.length} reports: passed ${s.passed}, failed ${s.failed}, non_strict ${s.non_strict}, informational ${s.informational}, skipped ${s.skipped}, errored ${s.errored}\nreports: ${written.html}\n`);
-    return exitCode(merged, { strict: flags.strict ?? false });
+    return exitCode(merged, { strict: flags.strict ?? false, allowUnjudged: flags.allowUnjudged ?? false });
   },
 });

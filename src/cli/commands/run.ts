@@ -18,19 +18,22 @@ export const runCommand = defineCommand<RunFlags>({
   description: 'Runs every rule (or those --only and --shard select) against the embedded emulator or a remote target, '
     + 'writes the reports into --out and prints a summary line. Exit 0 when no `must` rule failed (with --strict, no '
     + '`should` either; with --baseline, no regression), 1 on failures, 2 on a usage or configuration error, 3 when '
-    + 'the target cannot be reached.',
+    + 'the target cannot be reached, 4 when nothing failed but a `must` rule was left unjudged (errored, or skipped '
+    + 'because the target refused a step it needed; --allow-unjudged hides them from the exit code). Failed and '
+    + 'unjudged rules are named on stderr.',
   examples: [
     ['conformance run', 'the whole suite against the embedded emulator'],
     ['conformance run --profile quick --seed 1', 'the CI gate, reproducible'],
     ['conformance run --target remote --only 4.2', 'one section against the server .env describes'],
     ['conformance run --shard 1/4 --out shard1', 'a quarter of the rules, to merge later'],
+    ['conformance run --target remote --allow-unjudged', 'exit 0 even when rules errored (they are still listed)'],
   ],
   flags: (command) => addRunFlags(command, 'run'),
   action: async (flags) => {
     const s = await runCommandOptions(flags);
     if (s.dryRun) return dryRun(s);
     const { report, comparison } = await performRun(s);
-    return exitCode(report, { strict: s.strict, ...(comparison ? { comparison } : {}) });
+    return exitCode(report, { strict: s.strict, allowUnjudged: s.allowUnjudged, ...(comparison ? { comparison } : {}) });
   },
 });
 

@@ -27,6 +27,8 @@ export const PAGE_FAULTS = defineFaults([
     caughtBy: ['oauth.page.shows-integration'] },
   { name: 'page-unknown-client-open-redirect', description: 'The access-granting page with an unknown client_id and a redirect_uri redirects to that redirect_uri with error=invalid_client (an open redirect).',
     caughtBy: ['oauth.page.unknown-client'] },
+  { name: 'page-allow-redirect-carries-secret', description: 'Allow\'s redirect to the Redirect URI carries the integration\'s client_secret beside the code.',
+    caughtBy: ['oauth.page.state-round-trip', 'oauth.page.allow-popup'] },
   { name: 'page-unknown-client-redirects', description: 'The page with a missing or unknown client_id redirects to the configured integration\'s Redirect URI with an error.',
     caughtBy: ['oauth.page.unknown-client'] },
 ] as const);

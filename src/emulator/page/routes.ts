@@ -208,7 +208,9 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       ...(session ? { userId: session.userId } : {}),
     }, { host: clientOrigin(ctx, request).host });
     const f = ctx.faults;
-    const location = q.redirectUri ? followedRedirect(outcome.location, q.redirectUri) : outcome.location;
+    const followed = q.redirectUri ? followedRedirect(outcome.location, q.redirectUri) : outcome.location;
+    const location = decision === 'allow' && f.isOn('page-allow-redirect-carries-secret')
+      ? `${followed}${followed.includes('?') ? '&' : '?'}client_secret=${encodeURIComponent(q.integration.clientSecret)}` : followed;
     const closesIntoOpener = (q.mode === 'popup' && !f.isOn('popup-mode-ignored')) || (q.mode === 'post_message' && f.isOn('post-message-mode-ignored'));
     if (closesIntoOpener) return popupFinish(reply, location);
     return reply.code(303).header('location', location).header('cache-control', 'no-store').send();

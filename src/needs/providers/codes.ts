@@ -1,14 +1,15 @@
-/** The authorization code in the Redirect URI an Allow led to, or Precondition when there is none. */
-import { Precondition } from '../../errors.js';
+/** The authorization code in the Redirect URI an Allow led to, or TargetAnswer (judged by the Allow rule) when there is none. */
+import { TargetAnswer } from '../../errors.js';
+import { STEP_OWNERS } from '../../steps/owners.js';
 
 export function codeOf(location: string): string {
   let url: URL;
   try {
     url = new URL(location);
   } catch {
-    throw new Precondition(`Allow redirected to something that is not a URL: ${location.slice(0, 80)}`);
+    throw new TargetAnswer(STEP_OWNERS.allowRedirect, `Allow redirected to something that is not a URL: ${location.slice(0, 80)}`);
   }
   const code = url.searchParams.get('code');
-  if (!code) throw new Precondition(`Allow on the access-granting page redirected without a code (${url.searchParams.get('error') ?? 'no error either'})`);
+  if (!code) throw new TargetAnswer(STEP_OWNERS.allowRedirect, `Allow on the access-granting page redirected without a code (${url.searchParams.get('error') ?? 'no error either'})`);
   return code;
 }

@@ -56,7 +56,8 @@ export function brokenExchangeRule(field: TokenField, breakage: TokenBreakage): 
     needs: ['fresh-code'],
     title: `A code exchange with ${field} ${BREAKAGES[breakage]} is refused with 400 and a JSON body`,
     reading: `${TOKEN_WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2; 415 to the form-encoded case) is non_strict.`
-      + (acceptanceOf({ field, breakage, wrongType: 'wrapped-in-array' }) === 'non_strict' ? ` Accepted is non_strict: ${breakage === 'wrong-type' ? 'a value of another JSON type coerced (["<valid>"]) is a departure, not a breach, and for a member that is no credential so is any other' : 'the table does not mark the member required'}.` : '')
+      + (acceptanceOf({ field, breakage, wrongType: 'wrapped-in-array' }) === 'non_strict' ? ` Accepted is non_strict: ${breakage === 'wrong-type' ? `a value of another JSON type coerced (["<valid>"]) is a departure, not a breach${acceptanceOf({ field, breakage, wrongType: 'other' }) === 'non_strict' ? ', and for a member that is no credential so is any other' : '; any other value (42, true) accepted fails'}` : 'the table does not mark the member required'}.` : '')
+      + (field === 'grant_type' && breakage !== 'wrong-type' ? ' Accepted fails: grant_type is an enumeration ("`authorization_code` or `refresh_token`") and the member the grant is chosen by (R2-A8).' : '')
       + (JUDGES_BODY.has(`oauth.token.${field.replace('_', '-')}.${breakage}`) ? ' The refusal of a JSON request must be an application/json object with details (§4.1 "also on error").' : ' The refusal\'s body is judged by oauth.token.code.wrong and oauth.token.client-id.missing (one observation, one verdict).'),
   };
   type Case = { m: Mutation; encoding: 'json' | 'form' };
@@ -105,10 +106,12 @@ export interface Integrations {
 /**
  * How one broken refresh is judged: 400 passes, another 4xx is non_strict. Accepted: a value of another JSON type that
  * carries the valid one (coerced, K15) is non_strict, and so is any redirect_uri (RFC 6749 §6 does not check it on
- * refresh, K28); a wrong client or token accepted fails.
+ * refresh, K28) and a `client_secret: null` taken for no secret ("listed as optional for the refresh grant", R2-A11);
+ * a wrong client or token accepted fails, and so does a secret of 42 or true.
  */
 export function refreshRefusalOf(m: RefreshMutation) {
-  const accepted = m.field === 'redirect_uri' ? 'non_strict' : acceptanceOf(m);
+  const nullForOptional = m.field === 'client_secret' && m.breakage === 'wrong-type' && m.value === null;
+  const accepted = m.field === 'redirect_uri' || nullForOptional ? 'non_strict' : acceptanceOf(m);
   return [status(400, accepted === 'non_strict' ? { accepted } : {}), jsonContentType, whenRefused(jsonObjectBody)];
 }
 
@@ -132,7 +135,7 @@ export function brokenRefreshRule(field: RefreshField, breakage: 'wrong' | 'wron
       requires: [],
       needs: ['fresh-code'],
       title: `A refresh exchange with ${field} ${breakage === 'wrong' ? 'a wrong value (near misses, other strings)' : 'of the wrong JSON type'} is refused with 400 and a JSON body`,
-      reading: `${REFRESH_WHY[field]}. Only the JSON encoding the spec states is sent. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.${breakage === 'wrong-type' ? ' The valid value wrapped (["<valid>"], {"value":"<valid>"}) coerced and accepted is non_strict (K15); another value accepted fails.' : ''}`,
+      reading: `${REFRESH_WHY[field]}. Only the JSON encoding the spec states is sent. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.${breakage === 'wrong-type' ? ` The valid value wrapped (["<valid>"], {"value":"<valid>"}) coerced and accepted is non_strict (K15)${field === 'client_secret' ? ', and so is null read as no secret (the secret is optional on refresh, R2-A11)' : ''}; another value accepted fails.` : ''}`,
     },
     {
       setup: obtainTokens,

@@ -185,7 +185,9 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   const integration = f.isOn('refresh-ignores-client-id') ? refreshClientLeniently(ctx, params) : checkClientId(ctx, params, 'refresh');
   const { clientId } = integration;
   // §5.1 item 3: the secret is optional on refresh, but a secret that is sent must be right.
-  const secret = f.isOn('refresh-ignores-wrong-secret') ? undefined : params.optional('client_secret');
+  // The `refresh-secret-null-as-absent` variation: `client_secret: null` read as no secret sent.
+  const nullSecret = ctx.variations.isOn('refresh-secret-null-as-absent') && params.raw('client_secret') === null;
+  const secret = f.isOn('refresh-ignores-wrong-secret') || nullSecret ? undefined : params.optional('client_secret');
   if (secret !== undefined || ctx.variations.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret, 'refresh');
   if (!ctx.variations.isOn('refresh-ignores-redirect-uri')) checkRedirectUri(ctx, integration, params, false);
 

@@ -29,7 +29,7 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host, ...(addressed ? { addressed } : {}) });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     const body = tokenResponse(ctx, tokens);
-    if (params.optional('grant_type') === 'refresh_token') {
+    if (params.raw('grant_type') === 'refresh_token') {
       if (ctx.faults.isOn('refresh-answer-without-expires-in')) delete body.expires_in;
       // Only for the `refresh-answer-without-refresh-token` fault: the refresh answer names no successor (the old token is spent).
       if (ctx.faults.isOn('refresh-answer-without-refresh-token')) delete body.refresh_token;
@@ -79,9 +79,11 @@ function exchange(ctx: EmulatorContext, params: TokenParams, site: IssueSite): P
     if (params.has('refresh_token') && !params.has('code')) return refreshTokenGrant(ctx, params, site);
     if (params.has('code') && !params.has('refresh_token')) return authorizationCodeGrant(ctx, params, site);
   }
+  // Only for the `accept-unknown-grant-type` fault: every grant_type but refresh_token, of any JSON type or none, is the code grant.
+  if (ctx.faults.isOn('accept-unknown-grant-type')) return params.raw('grant_type') === 'refresh_token' ? refreshTokenGrant(ctx, params, site) : authorizationCodeGrant(ctx, params, site);
   const grantType = params.optional('grant_type');
   if (grantType === 'refresh_token') return refreshTokenGrant(ctx, params, site);
-  if (grantType === 'authorization_code' || ctx.faults.isOn('accept-unknown-grant-type')) return authorizationCodeGrant(ctx, params, site);
+  if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, params, site);
   if (grantType === undefined) throw invalid(checkParam('grant_type'), 'The request is missing the required `grant_type` parameter');
   throw invalid(checkParam('grant_type'), 'The grant type is not supported', 'unsupported_grant_type');
 }

@@ -31,6 +31,8 @@ export const OAUTH_VARIATIONS = defineVariations([
   // The code and refresh grants (§3.1, §4.1)
   { name: 'refresh-requires-secret', description: 'A refresh exchange without client_secret is refused with 400.',
     basis: 'status-code: §4.1 lists client_secret "as optional for the refresh grant" — listed, not promised; a refusal is non_strict (K12).' },
+  { name: 'refresh-secret-null-as-absent', description: 'A refresh exchange with client_secret null is read as one without a secret, and exchanged.',
+    basis: 'wrong-type: §4.1 client_secret is "listed as optional for the refresh grant"; null read as not sent is a departure, not a breach — non_strict (R2-A11). 42 or true are still refused.', scope: 'oauth.*' },
   { name: 'refresh-ignores-redirect-uri', description: 'The refresh grant does not compare redirect_uri (a differing one is accepted).',
     basis: 'security + unmarked-member: RFC 6749 §6 defines no redirect_uri on refresh; §4.1 requires the exact match of the code grant (REQ-5.1-redirect-identical) — non_strict on refresh (K28).' },
   { name: 'code-replay-keeps-tokens', description: 'A replayed authorization code is refused, but the tokens first issued from it stay valid.',

@@ -34,10 +34,14 @@ export const expiresInPositiveInteger: Check = (res) => {
     : fail('expires_in', `expected a positive integer, observed ${show(value)}`);
 };
 
+/** A server_time further than this from the reference clock is not "Server time of the response" (R2-A5). */
+export const SERVER_TIME_FAR_S = 3600;
+
 /**
  * server_time is an int timestamp in seconds (REQ-2.3-server-time, reading answer-member): missing or not an int fails.
  * The spec gives no tolerance for the clock itself, so a skew beyond `toleranceS` of `reference` (the target's control
- * clock: 5 s; the kit's clock: 300 s) is recorded, never failed (K4).
+ * clock: 5 s; the kit's clock: 300 s) is recorded (K4); beyond an hour it is not the time of the response at all (a
+ * local time zone read as UTC, a value frozen at issue), and fails (R2-A5).
  */
 export function serverTimeNear(reference: number, toleranceS = 300): Check {
   return (res) => {
@@ -46,9 +50,10 @@ export function serverTimeNear(reference: number, toleranceS = 300): Check {
     if (typeof value !== 'number' || !Number.isInteger(value)) return fail('server_time', `expected an integer timestamp in seconds, observed ${show(value)}`);
     const skew = value - reference;
     if (value > 1e11) return fail('server_time', `expected a timestamp in seconds, observed ${value} (milliseconds?)`);
-    return Math.abs(skew) <= toleranceS
-      ? pass('server_time', `server_time ${value}, ${skew} s from the reference clock`)
-      : observed('server_time', `server_time ${value} is ${skew} s from the reference clock ${reference} (beyond ${toleranceS} s; the spec states no tolerance, recorded)`);
+    if (Math.abs(skew) <= toleranceS) return pass('server_time', `server_time ${value}, ${skew} s from the reference clock`);
+    return Math.abs(skew) > SERVER_TIME_FAR_S
+      ? fail('server_time', `server_time ${value} is ${skew} s from the reference clock ${reference}: more than an hour off is not "Server time of the response" (a local time zone, or a time frozen at issue?)`)
+      : observed('server_time', `server_time ${value} is ${skew} s from the reference clock ${reference} (beyond ${toleranceS} s, within an hour; the spec states no tolerance, recorded)`);
   };
 }
 

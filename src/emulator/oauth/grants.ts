@@ -169,8 +169,8 @@ function onceDeactivated(ctx: EmulatorContext, clientId: string, accountId: numb
 }
 
 async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedTokens> {
-  // Only for the `jwt-carries-refresh-token` fault: the refresh token is minted first and written into the access token's claims.
-  if (ctx.faults.isOn('jwt-carries-refresh-token')) {
+  // The `jwt-carries-refresh-token` variation: the refresh token is minted first and written into the access token's claims.
+  if (ctx.variations.isOn('jwt-carries-refresh-token')) {
     const refreshToken = issueRefreshToken(ctx, grant);
     const access = await issueAccessToken(ctx, grant, site, { refresh_token: refreshToken });
     return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken };

@@ -98,6 +98,7 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site:
     scopes: ctx.world.integration.scopes,
     ...(form.omit.includes('jti') ? { sid: randomUUID() } : {}),
     ...(ctx.faults.isOn('jwt-carries-secret') ? { client_secret: ctx.world.integration.clientSecret } : {}),
+    ...(ctx.faults.isOn('jwt-carries-channel-secret') ? { channel: { secret: ctx.world.channel.secret } } : {}),
     ...extraClaims,
   }, form));
   // A token without a jti is kept by its value (the registry's opaque-token map).

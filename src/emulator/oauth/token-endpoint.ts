@@ -100,7 +100,8 @@ function tokenResponse(ctx: EmulatorContext, tokens: IssuedTokens): Record<strin
   if (f.isOn('token-type-missing')) delete body.token_type;
   if (!f.isOn('drop-refresh-token')) body.refresh_token = tokens.refreshToken;
   // The `server-time-skewed` variation: the server's clock runs 3 minutes ahead of the emulator's control clock.
-  const skew = ctx.variations.isOn('server-time-skewed') ? 180 : 0;
+  // The `server-time-local-zone` fault: a UTC+3 wall clock read as UTC.
+  const skew = ctx.variations.isOn('server-time-skewed') ? 180 : ctx.faults.isOn('server-time-local-zone') ? 3 * 3600 : 0;
   if (!f.isOn('drop-server-time')) body.server_time = f.isOn('server-time-in-ms') ? ctx.clock.nowMs() + skew * 1000 : ctx.clock.nowSeconds() + skew;
   if (f.isOn('server-time-as-string') && body.server_time !== undefined) body.server_time = String(body.server_time);
   return body;

@@ -56,12 +56,13 @@ export const ACCESS = requirements([
   {
     id: 'REQ-0-base-url-per-account', section: '0', source: 'prose', level: 'must',
     statement: '{base_url} is the address of one customer account; each account has its own sub-domain.',
-    observes: 'a token issued for account A, sent to account B\'s base_url, is refused with 401',
+    observes: 'a token issued for account A, sent to account B\'s base_url, is refused with 401; a code granted in A, exchanged at B\'s base_url, gives no token',
     needs: ['person'],
     reading: {
-      kind: 'security',
-      passed: 'the other account\'s base_url refuses the token with 401',
+      kind: 'security', review: 'R2-A7',
+      passed: 'the other account\'s base_url refuses the token with 401, and A\'s code with 400',
       non_strict: 'another 4xx',
+      failed: 'the token accepted at B; a token issued for A\'s code at B\'s address, whether it works at B (an account the user never chose) or not (a code exchanged across accounts)',
     },
     rules: ['api.base-url.per-account', 'oauth.token.code-bound-to-account'],
   },

@@ -148,13 +148,15 @@ export interface ExchangeAtAddress {
 }
 
 /**
- * A token issued at an account's address belongs to that account: it works at the address it was issued at. A code
- * granted in another account, exchanged there, is refused (no token: passes here, the status is judged apart); one that
- * comes back as a token the address itself refuses was a code of another account exchanged across accounts.
+ * A fresh code is granted in the run's account (every rule exchanges one at BASE_URL); exchanged at another account's
+ * address it must give no token (REQ-0-base-url-per-account, R2-A7). Which token came back says how it went wrong: one
+ * that works at that address reaches an account the user never chose; one it refuses is the code's own account's,
+ * exchanged across accounts. Both fail; without a token, the status is judged apart.
  */
 export const tokenForItsAddress: Judge<ExchangeAtAddress> = ({ exchanged, probe }) => {
-  const name = 'token of the address';
+  const name = 'no token at another address';
   if (!probe) return pass(name, `no token issued (status ${exchanged.status})`);
-  if (probe.status === 200) return pass(name, 'the code was granted in the account of that address: its token works there');
-  return fail(name, `a token issued at this address is refused by it (GET /api/v4/account answered ${probe.status}): a code granted in another account was exchanged across accounts`);
+  return probe.status === 200
+    ? fail(name, 'the code, granted in the run\'s account, was exchanged at another account\'s address for a token that works there: access to an account the user never chose')
+    : fail(name, `the code, granted in the run's account, was exchanged at another account's address for a token that address refuses (GET /api/v4/account answered ${probe.status}): a code exchanged across accounts`);
 };

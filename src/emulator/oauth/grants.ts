@@ -126,7 +126,8 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     : ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
   // {base_url} is one account's address: a code granted in another account is not this account's to exchange.
-  if (site.addressed && site.addressed.id !== code.accountId && !ctx.faults.isOn('code-any-account-address')) {
+  const across = ctx.faults.isOn('code-any-account-address') || ctx.faults.isOn('code-any-account-address-own-account');
+  if (site.addressed && site.addressed.id !== code.accountId && !across) {
     throw invalid('Authorization code was issued for another account', 'The authorization code was granted in another account than this address\'s', 'invalid_grant');
   }
   if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
@@ -149,8 +150,10 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     throw invalid('Authorization code has expired', 'The authorization code is older than 20 minutes', 'invalid_grant');
   }
 
-  // Only for the `code-grant-account-from-default` fault: the pair is minted for the developer account, not the code's.
-  const accountId = ctx.faults.isOn('code-grant-account-from-default') ? ctx.world.account.id : code.accountId;
+  // Only for the `code-grant-account-from-default` fault: the pair is minted for the developer account, not the code's;
+  // only for `code-any-account-address`: for the account of the address it is exchanged at (one the user never chose).
+  const accountId = ctx.faults.isOn('code-grant-account-from-default') ? ctx.world.account.id
+    : ctx.faults.isOn('code-any-account-address') && site.addressed ? site.addressed.id : code.accountId;
   const grant = { clientId, userId: code.userId, accountId, grantId: code.grantId };
   // Checked and marked with no await in between: parallel exchanges of one code cannot both pass (single use).
   if (!ctx.faults.isOn('code-check-then-act')) {

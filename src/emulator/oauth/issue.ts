@@ -64,7 +64,7 @@ function jwtForm(ctx: EmulatorContext): { alg: 'RS256' | 'HS256'; omit: ('jti' |
 }
 
 /**
- * `extraClaims` only for the `jwt-carries-refresh-token` fault; `lifetimeFrom` (Unix seconds) only for the
+ * `extraClaims` only for the `jwt-carries-refresh-token` variation; `lifetimeFrom` (Unix seconds) only for the
  * `refreshed-access-expiry-from-issue` fault, which counts the lifetime from then instead of from now.
  */
 export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite, extraClaims: Record<string, string> = {}, lifetimeFrom?: number): Promise<IssuedAccessToken> {

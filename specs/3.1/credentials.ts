@@ -10,7 +10,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
+  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
 } from '../kit.js';
 import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe } from './support.js';
 import { adminAccountIds, HOUR, mustWork, workingLongLived, MINUTE, DAY, THREE_MONTHS_READING, exchangeCodeAfter, refreshAfter, brokenRefresh, REFRESH_REFUSALS } from '../fixtures/oauth.js';
@@ -137,10 +137,10 @@ export default defineGroup({
         setup: sideInstallation,
         steps: [
           step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(undefined, { longLived: false }), [status(200), refreshTokenPresent]),
-          step<SideInstallation>('the access token before deactivation', (t, s) => t.send(accountRequest(t.target, sidePairOf(s).access_token)), [status(200)]),
+          step<SideInstallation>('the access token before deactivation', (t, s) => t.send(sideAccountRequest(s, sidePairOf(s).access_token)), [status(200)]),
           step<SideInstallation>('after deactivation', async (t, s) => {
             await deactivate(t, s.accountId!);
-            return t.send(accountRequest(t.target, sidePairOf(s).access_token));
+            return t.send(sideAccountRequest(s, sidePairOf(s).access_token));
           }, [status(401)]),
         ],
       },
@@ -169,7 +169,7 @@ export default defineGroup({
           ...reinstallEndAndProbe('after deactivation', deactivateThrough),
           // "authorization must be obtained again": so it can be, in the same account.
           step<SideInstallation>('the reinstall after the deactivation: its code exchange', reinstallThen(undefined, { longLived: false }), [status(200), refreshTokenPresent]),
-          step<SideInstallation>('the reinstall after the deactivation: its access token', (t, s) => t.send(accountRequest(t.target, sidePairOf(s).access_token)), [status(200)]),
+          step<SideInstallation>('the reinstall after the deactivation: its access token', (t, s) => t.send(sideAccountRequest(s, sidePairOf(s).access_token)), [status(200)]),
         ],
       },
     ),

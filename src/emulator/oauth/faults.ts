@@ -253,6 +253,8 @@ export const OAUTH_FAULTS = defineFaults([
     caughtBy: ['oauth.deactivation.revokes-credentials'] },
   { name: 'disconnect-keeps-tokens', description: 'A user\'s disconnect leaves every credential of the installation working.',
     caughtBy: ['oauth.disconnect.revokes-credentials'] },
+  { name: 'disconnect-keeps-tokens-root-bound', description: 'A user\'s disconnect leaves every credential of the installation working, and the root address serves the developer account alone: another account\'s tokens are refused there, working only at their own account\'s address.',
+    caughtBy: ['oauth.disconnect.revokes-credentials', 'oauth.disconnect.revokes-without-hook'] },
   { name: 'disconnect-without-hook-keeps-tokens', description: 'A disconnect revokes the installation\'s tokens only when it sends the disconnect hook: without a hook URL they keep working.',
     caughtBy: ['oauth.disconnect.revokes-without-hook'] },
 ] as const);

@@ -11,7 +11,7 @@ import type { Integration } from '../world.js';
 import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant, type IssueSite } from './issue.js';
 import { integrationById, secretMatches } from './lifecycle.js';
 import { checkParam, invalid, type TokenParams } from './params.js';
-import { isRevoked } from './revocation.js';
+import { isRevoked, rootBoundElsewhere } from './revocation.js';
 import { raceWindow } from '../race-window.js';
 
 /** The `short-code-lifetime` fault's lifetime. */
@@ -212,6 +212,7 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
     }
   }
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
+  if (!site.addressed && rootBoundElsewhere(ctx, record.accountId)) throw invalid('Refresh token is not valid', 'The refresh token was not issued for this account', 'invalid_grant');
   if (record.clientId !== clientId && !f.isOn('refresh-not-bound-to-client')) {
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');
   }

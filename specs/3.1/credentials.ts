@@ -131,7 +131,7 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'api.bearer.deactivated-installation', needs: ['consent', 'operator'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access token gets 401',
-        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule.',
+        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule; the code is exchanged and the token used at that account\'s own address (R2-A6).',
         covers: ['3.1/access token valid', '7/401'] },
       {
         setup: sideInstallation,
@@ -161,7 +161,7 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'oauth.deactivation.revokes-credentials', needs: [], requires: ['control'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access, refresh and long-lived tokens are all refused',
-        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. Then access is obtained again, as §3.1 says it must be: Allow in the same account, the new code exchanged (200) and its access token working (200); a refusal fails the rule.',
+        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. The code is exchanged and every credential probed at the side account\'s own address (the preamble: "each account has its own sub-domain", R2-A6). Then access is obtained again, as §3.1 says it must be: Allow in the same account, the new code exchanged (200) and its access token working (200); a refusal fails the rule.',
         covers: ['3.1/access token valid', '7/401'] },
       {
         setup: sideInstallation,
@@ -176,13 +176,13 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'oauth.disconnect.revokes-credentials', needs: [], level: 'should', requires: ['control'], exclusive: true,
         title: 'After the user disconnects the integration from an account, its access, refresh and long-lived tokens there are all refused',
-        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule.' },
+        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. The code is exchanged and every credential probed at the side account\'s own address ("each account has its own sub-domain", R2-A6).' },
       { setup: sideInstallation, steps: reinstallEndAndProbe('after the disconnect', disconnectThrough) },
     ),
     scenarioRule<SideInstallation & { readonly own: TokenPair }>(
       { id: 'oauth.deactivation.one-account', needs: [], requires: ['control'], exclusive: true,
         title: 'Deactivating the installation in one account leaves the integration\'s tokens of another account working',
-        reading: '§3.1: "administrator deactivates the installation" revokes that installation\'s access token; an installation is the integration in one account, so the tokens it holds in another account keep working (200 at the API and at the token endpoint). The side account is deactivated; the run\'s own account is the other.' },
+        reading: '§3.1: "administrator deactivates the installation" revokes that installation\'s access token; an installation is the integration in one account, so the tokens it holds in another account keep working (200 at the API and at the token endpoint). The side account is deactivated (its code exchanged at its own address, R2-A6); the run\'s own account is the other.' },
       {
         setup: async (t) => ({ ...(await sideInstallation()), own: await obtainTokens(t) }),
         steps: [

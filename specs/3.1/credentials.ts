@@ -10,7 +10,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
+  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
 } from '../kit.js';
 import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe } from './support.js';
 import { adminAccountIds, HOUR, mustWork, workingLongLived, MINUTE, DAY, THREE_MONTHS_READING, exchangeCodeAfter, refreshAfter, brokenRefresh, REFRESH_REFUSALS } from '../fixtures/oauth.js';
@@ -21,9 +21,9 @@ export default defineGroup({
     exchangeRule(
       { id: 'oauth.code.expired', needs: ['one-code', 'clock'], soakSeconds: 21 * MINUTE, exclusive: true,
         title: 'An authorization code is refused 21 minutes after it was issued',
-        reading: '§3.1: after 20 minutes the code can no longer be exchanged. 400 as the exchange table states (another 4xx is non_strict).',
+        reading: '§3.1: after 20 minutes the code can no longer be exchanged. 400 as the exchange table states (another 4xx is non_strict), an application/json object as §4.1 states "also on error".',
         covers: ['3.1/authorization code issued', '8/Authorization code lifetime', '7/400'] },
-      { send: (t) => exchangeCodeAfter(t, 21 * MINUTE, 'expired'), expect: [status(400), jsonObjectBody] },
+      { send: (t) => exchangeCodeAfter(t, 21 * MINUTE, 'expired'), expect: [status(400), jsonContentType, jsonObjectBody] },
     ),
     exchangeRule(
       { id: 'oauth.refresh.expired', requires: ['control'], needs: ['clock'], exclusive: true,
@@ -91,14 +91,14 @@ export default defineGroup({
     ),
     exchangeRule(
       { id: 'oauth.refresh.old-token-refused', title: 'A refresh token already exchanged is refused',
-        reading: '§3.1: the old refresh token becomes invalid. The exchange table names 400; the live service answers 401 "Token has been revoked" (docs/field-notes.md), which is non_strict.' },
+        reading: '§3.1: the old refresh token becomes invalid. The exchange table names 400; the live service answers 401 "Token has been revoked" (docs/field-notes.md), which is non_strict. The refusal is an application/json object (§4.1 "also on error").' },
       {
         send: async (t) => {
           const first = await obtainTokens(t);
           tokensOf(await refreshTokens(t, first.refresh_token), 'the first refresh exchange');
           return refreshTokens(t, first.refresh_token);
         },
-        expect: [status(400), jsonObjectBody],
+        expect: [status(400), jsonContentType, jsonObjectBody],
       },
     ),
     exchangeRule(
@@ -254,14 +254,14 @@ export default defineGroup({
     ),
     exchangeRule(
       { id: 'oauth.token.code-reuse', title: 'An authorization code exchanged once is refused the second time',
-        reading: 'The spec says a code is exchanged for the pair; RFC 6749 §4.1.2 makes it single-use. A second exchange gets 400 (another 4xx is non_strict).' },
+        reading: 'The spec says a code is exchanged for the pair; RFC 6749 §4.1.2 makes it single-use. A second exchange gets 400 (another 4xx is non_strict), an application/json object (§4.1 "also on error").' },
       {
         send: async (t) => {
           const fields = codeGrant(t.target, await freshCode(t));
           await exchange(t, fields);
           return exchange(t, fields);
         },
-        expect: [status(400), jsonObjectBody],
+        expect: [status(400), jsonContentType, jsonObjectBody],
       },
     ),
     exchangeRule(

@@ -1206,15 +1206,15 @@ export const ACCESS = requirements([
   {
     id: 'REQ-4.1-exchange-error-json', section: '4.1', source: 'prose', level: 'must',
     statement: 'The exchange response has Content-Type application/json also on error.',
-    observes: 'every refusal answers application/json with a JSON object',
+    observes: 'every kind of refusal answers application/json with a JSON object: an unknown, expired or used code, a missing client_id, a wrong client secret, a spent refresh token, a body that is not JSON',
     needs: ['person'],
     reading: {
-      kind: 'stated-behaviour', review: 'K8, K16',
+      kind: 'stated-behaviour', also: ['one-observation'], review: 'K8, K16, issue 28 item 5',
       passed: 'application/json on every refusal (any parameters)',
       non_strict: 'another JSON media type; a 415 with any body to a form-encoded request',
-      failed: 'a non-JSON media type, or a body that does not parse',
+      failed: 'a non-JSON media type, or a body that does not parse; judged once per kind of refusal, by the rule that owns it',
     },
-    rules: ['oauth.token.body-not-json', 'oauth.token.code.wrong', 'oauth.token.client-id.missing'],
+    rules: ['oauth.token.body-not-json', 'oauth.token.code.wrong', 'oauth.token.client-id.missing', 'oauth.token.client-secret.wrong', 'oauth.code.expired', 'oauth.token.code-reuse', 'oauth.refresh.old-token-refused'],
   },
   {
     id: 'REQ-4.1-exchange-form-encoded', section: '4.1', source: 'rfc6749 §4.1.3', level: 'info',

@@ -191,6 +191,8 @@ export const OAUTH_FAULTS = defineFaults([
     caughtBy: ['oauth.token-response.jwt-expiry', 'oauth.token.no-store', 'oauth.token.code-reuse-revokes', 'oauth.token.code-reuse-revokes-refresh', 'oauth.token.redirect-uri.missing', 'oauth.token.grant-type.missing', 'oauth.token.grant-type.wrong-type', 'oauth.token.redirect-uri.wrong-type', 'oauth.refresh.redirect-uri.wrong', 'oauth.refresh.without-secret'] },
   { name: 'error-status-200', description: 'Token exchange validation failures are answered 200 with the error JSON.',
     caughtBy: ['oauth.token.client-id.wrong', 'oauth.token.body-not-json'] },
+  { name: 'grant-refusals-text-plain', description: 'A wrong client secret, a used or expired code and a spent refresh token are refused with 400 text/plain (the detail as text); other refusals stay JSON.',
+    caughtBy: ['oauth.token.client-secret.wrong', 'oauth.code.expired', 'oauth.token.code-reuse', 'oauth.refresh.old-token-refused', 'oauth.refresh.client-secret.wrong'] },
   { name: 'error-as-html', description: 'Token exchange errors are answered as text/html bodies.',
     caughtBy: ['oauth.token.code.wrong', 'oauth.token.body-not-json'] },
   { name: 'token-sniffs-content-type', description: 'A token request under another media type (text/plain, application/octet-stream, none) is read as JSON when it parses, and exchanged.',

@@ -134,6 +134,11 @@ function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: Fa
   // The `token-errors-401` variation: client authentication and revoked refresh tokens answered 401 (RFC 6749 §5.2; the live service).
   const as401 = ctx.variations.isOn('token-errors-401') && p.status === 400 && (p.error === 'invalid_client' || p.hint === 'Token has been revoked');
   const status = f.isOn('error-status-200') && p.status === 400 ? 200 : as401 ? 401 : p.status;
+  // Only for the `grant-refusals-text-plain` fault: the refusals a valid-looking exchange meets late (a wrong secret, a
+  // spent or expired code, a spent refresh token) come from another layer than the request checks, as plain text.
+  if (f.isOn('grant-refusals-text-plain') && lateRefusal(p)) {
+    return noStore(ctx, reply).code(status).header('content-type', 'text/plain; charset=utf-8').send(shown.detail);
+  }
   if (f.isOn('error-as-html')) {
     const html = `<!doctype html><html><head><title>${p.status} Error</title></head><body><h1>${escapeHtml(shown.detail)}</h1></body></html>`;
     return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(html);
@@ -141,6 +146,9 @@ function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: Fa
   const type = ctx.variations.isOn('token-errors-problem-json') ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8';
   return noStore(ctx, reply).code(status).header('content-type', type).send(JSON.stringify(problemBody(as401 ? { ...shown, status: 401 } : shown)));
 }
+
+const LATE_REFUSALS = new Set(['Authorization code has been revoked', 'Authorization code has expired', 'Token has been revoked']);
+const lateRefusal = (p: Problem): boolean => LATE_REFUSALS.has(p.hint ?? '') || (p.hint === checkParam('client_secret') && p.detail === 'Client authentication failed');
 
 /** The spec names 400 for every invalid exchange, so framework refusals of the body (media type, parse) are 400 here too. */
 function tokenProblem(err: unknown): Problem {

@@ -23,7 +23,7 @@
  */
 import fc from 'fast-check';
 import {
-  accountRequest, anyJsonBody, asClient, cacheControlNoStore, codeFor, codeGrant, defineGroup, describeRefreshMutation, endpointRequest, ENDPOINTS, EQUIVALENT_SPELLINGS, errorMemberObserved, exchange, type ExchangeAtAddress, exchangeFreshCode, exchangeRule, foreignAddress, freshCode, type HttpResponse, isSuccess, jsonContentType, jsonObjectBody, mutation, noSecretEcho, noServerError, notJsonText, noTokenIssued, observedStatus, obtainTokens, propertyRule, redirectUriVariant, type RedirectUriVariant, refreshGrant, type RefreshMutation, refreshTokens, scenarioRule, status, statusObserved, statusOneOf, step, sweepRule, TOKEN_FIELDS, tokenForItsAddress, type TokenPair, tokenPairOf, tokenRequest, tokensFor, whenRefused, withInvalidUtf8,
+  accountRequest, anyJsonBody, asClient, cacheControlNoStore, codeFor, codeGrant, defineGroup, describeRefreshMutation, endpointRequest, ENDPOINTS, EQUIVALENT_SPELLINGS, errorMemberObserved, exchange, type ExchangeAtAddress, exchangeFreshCode, exchangeRule, foreignAddress, freshCode, type HttpResponse, isSuccess, jsonContentType, jsonObjectBody, mutation, noSecretEcho, noServerError, notJsonText, noTokenIssued, observedStatus, obtainTokens, propertyRule, redirectUriVariant, type RedirectUriVariant, refreshGrant, type RefreshMutation, refreshTokens, scenarioRule, status, statusObserved, statusOneOf, step, sweepRule, TOKEN_FIELDS, tokenForItsAddress, type TokenPair, tokenPairOf, tokenRequest, tokensFor, whenRefused, withInvalidUtf8, withInvalidUtf8In, clientError,
 } from '../kit.js';
 import {
   refusal, brokenRequest, brokenExchangeRule, REFRESH_WHY, brokenRefreshRule, bindingRefusal, type Other, withOther, OTHER_READING, applicableVariants, type MediaCase, MEDIA_CASES, type Refusal, REFUSALS, refusalRequest, WRONG_TOP_LEVEL, type WrongTopLevel, OVERSIZED_BYTES,
@@ -233,15 +233,17 @@ export default defineGroup({
         expect: [statusObserved('HTTP Basic credentials', { accepted: 'accepted (RFC 6749 §2.3.1 client authentication)', refused: 'refused: only credentials in the body are taken' })],
       },
     ),
-    exchangeRule(
-      { id: 'oauth.token.invalid-utf8', level: 'should', needs: [], title: 'A token request with bytes that are not UTF-8 inside a JSON string causes no 5xx and issues no token',
-        reading: `${INVALID_UTF8_READING} The code is made up, so no token may come of it either way.` },
+    sweepRule<string>(
+      { id: 'oauth.token.invalid-utf8', level: 'should', needs: [], title: 'A token request with bytes that are not UTF-8 inside a JSON string, in an extra member or in a member the server reads, causes no 5xx and is refused',
+        reading: `${INVALID_UTF8_READING} At the token endpoint the bytes also go into the members the server looks up (code, client_id, client_secret, redirect_uri), where a store that takes only UTF-8 breaks (R2-A10); the code is made up, so any 2xx fails (a success for credentials nobody issued), and a token fails.` },
       {
-        send: (t) => t.send({
+        named: ['x_note', 'code', 'client_id', 'client_secret', 'redirect_uri'],
+        send: (t, member) => t.send({
           method: 'POST', url: `${t.target.baseUrl}/oauth2/access_token`, headers: { 'content-type': 'application/json' },
-          body: withInvalidUtf8(codeGrant(t.target, `not-a-code-${t.runId}`)),
+          body: member === 'x_note' ? withInvalidUtf8(codeGrant(t.target, `not-a-code-${t.runId}`)) : withInvalidUtf8In(codeGrant(t.target, `not-a-code-${t.runId}`), member),
         }),
-        expect: [noServerError, noTokenIssued],
+        expect: [noServerError, clientError('refused'), noTokenIssued],
+        label: (member) => (member === 'x_note' ? 'in an extra member' : `in ${member}`),
       },
     ),
     scenarioRule<string>(

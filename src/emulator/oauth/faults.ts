@@ -197,6 +197,8 @@ export const OAUTH_FAULTS = defineFaults([
     caughtBy: ['oauth.token.client-id.wrong', 'oauth.token.body-not-json'] },
   { name: 'grant-refusals-text-plain', description: 'A wrong client secret, a used or expired code and a spent refresh token are refused with 400 text/plain (the detail as text); other refusals stay JSON.',
     caughtBy: ['oauth.token.client-secret.wrong', 'oauth.code.expired', 'oauth.token.code-reuse', 'oauth.refresh.old-token-refused', 'oauth.refresh.client-secret.wrong'] },
+  { name: 'token-lookup-crash-on-invalid-utf8', description: 'A code, client_id, client_secret or redirect_uri holding bytes that are not UTF-8 breaks the store it is looked up in: 500 (an extra member with them is never read).',
+    caughtBy: ['oauth.token.invalid-utf8'] },
   { name: 'error-as-html', description: 'Token exchange errors are answered as text/html bodies.',
     caughtBy: ['oauth.token.code.wrong', 'oauth.token.body-not-json'] },
   { name: 'token-sniffs-content-type', description: 'A token request under another media type (text/plain, application/octet-stream, none) is read as JSON when it parses, and exchanged.',

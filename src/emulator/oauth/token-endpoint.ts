@@ -25,6 +25,11 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     // Only for the `token-endpoint-down` fault: the token store is unreachable.
     if (ctx.faults.isOn('token-endpoint-down')) throw new ProblemError({ status: 503, detail: 'The token store is unavailable' });
     const params = new TokenParams(readBody(ctx, request), ctx.faults, ctx.variations);
+    // Only for the `token-lookup-crash-on-invalid-utf8` fault: a store that takes only UTF-8 breaks on a looked-up value
+    // that came with bytes that are not UTF-8 (read here as replacement characters).
+    if (ctx.faults.isOn('token-lookup-crash-on-invalid-utf8') && (['code', 'client_id', 'client_secret', 'redirect_uri'] as const).some((m) => String(params.raw(m) ?? '').includes('\uFFFD'))) {
+      throw new ProblemError({ status: 500, detail: 'invalid byte sequence for encoding "UTF8"' });
+    }
     const addressed = addressedAccount(request.raw);
     const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host, ...(addressed ? { addressed } : {}) });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';

@@ -124,9 +124,10 @@ function chatRouteStatements(): Requirement[] {
       observes: `a correctly signed ${r.other} to the route answers 405 (404 non_strict), never 2xx or 5xx`,
       needs: ['nothing'],
       reading: {
-        kind: 'rfc-unstated', review: 'K38',
+        kind: 'rfc-unstated', also: ['stated-behaviour'], review: 'K38, R2-A9',
         passed: '405, with or without Allow',
-        non_strict: 'another 4xx (404), or a 2xx',
+        non_strict: 'another 4xx (404)',
+        failed: 'a 2xx: §4.3 names one method per route, so another method served is the opposite of what it states; a 5xx, a reset or a hang',
       },
       rules: [`chat.http.${r.slug}.wrong-method`],
     });

@@ -30,7 +30,7 @@ export default defineGroup({
     ),
     exchangeRule(
       { id: 'oauth.token-response.jwt-expiry', level: 'should', title: 'The JWT exp claim agrees with expires_in',
-        reading: 'The spec returns the lifetime as expires_in; a JWT whose exp says otherwise misleads clients that read either. Within 60 s of iat (else server_time) + expires_in. The spec names neither claim: no exp or iat, or an exp that disagrees, is non_strict (K1); the lifetime itself is probed from expires_in.' },
+        reading: 'The spec returns the lifetime as expires_in; a JWT whose exp says otherwise misleads clients that read either. Within 60 s of iat (else server_time) + expires_in. An exp that disagrees is non_strict (K1); no exp or iat is recorded, both being optional in RFC 7519 and named by the spec nowhere (R2-A1); the lifetime itself is probed from expires_in.' },
       { send: freshCodeExchange, expect: [status(200), jwtExpiryMatchesExpiresIn] },
     ),
     exchangeRule(

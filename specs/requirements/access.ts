@@ -508,10 +508,11 @@ export const ACCESS = requirements([
     observes: 'exp − iat equals expires_in within a minute',
     needs: ['person'],
     reading: {
-      kind: 'rfc-unstated', also: ['lifetime'], review: 'K1 (the review reads INFO; the policy reads a JWT claim the spec does not name as rfc-unstated)',
+      kind: 'rfc-unstated', also: ['lifetime'], review: 'K1, R2-A1 (the review reads INFO; the policy reads an exp that contradicts expires_in as a departure from RFC 7519, which "JWT" names)',
       passed: 'exp within 60 s of server_time + expires_in',
-      non_strict: 'no exp or iat claim, or an exp more than 60 s away from server_time + expires_in',
+      non_strict: 'an exp more than 60 s away from iat (else server_time) + expires_in: two lifetimes that disagree, one of them RFC 7519\'s "expiration time on or after which the JWT MUST NOT be accepted"',
       failed: 'only a breakage: the lifetime itself is probed from expires_in (REQ-3.1-access-expired)',
+      informational: 'no exp or iat claim (both OPTIONAL in RFC 7519 §4.1.4, §4.1.6; the spec names no claim): recorded',
     },
     rules: ['oauth.token-response.jwt-expiry'],
   },

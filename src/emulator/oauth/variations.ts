@@ -16,7 +16,7 @@ export const OAUTH_VARIATIONS = defineVariations([
   { name: 'jwt-without-jti', description: 'Access tokens carry no jti claim, a random sid instead (the emulator keeps them by value).',
     basis: 'rfc-unstated: §2.2 says only "JWT"; RFC 7519 §4.1.7 makes jti optional; distinct tokens are what §2.3 needs (K25).' },
   { name: 'jwt-without-exp-iat', description: 'Access tokens carry no exp and no iat claim; their lifetime is still expires_in, enforced by the emulator.',
-    basis: 'rfc-unstated: the spec names no claim, it returns the lifetime as expires_in (§2.2); exp and iat are optional (RFC 7519 §4.1.4, §4.1.6) — non_strict (K1).' },
+    basis: 'rfc-unstated: the spec names no claim, it returns the lifetime as expires_in (§2.2); exp and iat are optional (RFC 7519 §4.1.4, §4.1.6) — recorded (K1, R2-A1).' },
   { name: 'jwt-carries-refresh-token', description: 'The code exchange mints the refresh token first and writes it into the access token\'s claims.',
     basis: 'open-point: §2.2 the access token "Must be kept private to the application", the one that holds the refresh token too; the spec names no claim a token must not carry but its secrets — recorded (R2-A4).', scope: 'oauth.*' },
   // Token answers and refusals (§2.3, §4.1, §7)

@@ -16,3 +16,13 @@ export function withInvalidUtf8(body: unknown): Buffer {
   const [before, after] = text.split(JSON.stringify(MARK).slice(1, -1)) as [string, string];
   return Buffer.concat([Buffer.from(before, 'utf8'), INVALID_UTF8, Buffer.from(after, 'utf8')]);
 }
+
+/**
+ * `body` serialized with the invalid bytes appended inside the string value of `member`, one the server reads (a code
+ * it looks up, a client_id): a store that takes only UTF-8 breaks there, where an extra member is never read (R2-A10).
+ */
+export function withInvalidUtf8In(body: Record<string, unknown>, member: string): Buffer {
+  const text = JSON.stringify({ ...body, [member]: `${typeof body[member] === 'string' ? body[member] : ''}${MARK}` });
+  const [before, after] = text.split(JSON.stringify(MARK).slice(1, -1)) as [string, string];
+  return Buffer.concat([Buffer.from(before, 'utf8'), INVALID_UTF8, Buffer.from(after, 'utf8')]);
+}

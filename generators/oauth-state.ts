@@ -27,6 +27,19 @@ export interface StateCase {
  */
 export const LONG_STATE = `${'eyJyZXR1cm4iOiIvZGVhbHM_aWQ9MSZ0YWI9MiIsIm5vbmNlIjoi'}${'0123456789abcdefghijklmnopqrstuvwxyz'.repeat(3)}.${'Sig-_'.repeat(3)}`;
 
+/**
+ * A state of exactly `length` characters in the same form (base64url JSON, then a signature): the edges a column or a
+ * URL buffer cuts at (255, 1024) lie between the 172 of LONG_STATE, 500 and 2,000 (issue 28 item 4).
+ */
+export function longState(length: number): string {
+  const body = `${LONG_STATE.split('.')[0]}${'ABCDEFGHIJKLMNOPQRSTUVWXYZ-_0123456789'.repeat(Math.ceil(length / 38))}`;
+  const tail = `.${'Sig-_'.repeat(3)}${length}`;
+  return `${body.slice(0, length - tail.length)}${tail}`;
+}
+
+/** The long states every run sends, whatever the seed draws. */
+export const LONG_STATES: readonly string[] = [LONG_STATE, longState(500), longState(2000)];
+
 const FIXED: Record<StateKind, readonly string[]> = {
   'query-delimiters': ['a&b=c', 'x=1&code=forged', '?state=1', '&&=='],
   fragment: ['before#after', '#', 'a#b#c'],

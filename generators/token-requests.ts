@@ -91,12 +91,14 @@ export function applyMutation(fields: Record<string, unknown>, m: Mutation): Rec
 
 /**
  * How accepting a request with this breakage is judged (docs/verdicts.md readings): `failed` where it breaks security
- * or a required member (a wrong or missing secret, code or client_id, another value of another type), `non_strict`
- * where the member is unmarked (grant_type, redirect_uri missing) or a value of another JSON type that carries the valid
- * one (`["<valid>"]`, coerced: K15), or a value of another type of a member that is not a credential.
+ * or a stated member (a wrong or missing secret, code or client_id, another value of another type), `non_strict` where
+ * the member is unmarked (redirect_uri missing: K11) or a value of another JSON type that carries the valid one
+ * (`["<valid>"]`, coerced: K15), or a value of another type of a member that is not a credential. grant_type is an
+ * enumeration ("`authorization_code` or `refresh_token`") and the member the grant is chosen by: missing, or a number
+ * or `true` in its place, accepted fails (R2-A8).
  */
 export function acceptanceOf(m: { readonly field: string; readonly breakage: TokenBreakage; readonly wrongType?: WrongType }): 'failed' | 'non_strict' {
-  const unmarked = m.field === 'grant_type' || m.field === 'redirect_uri';
+  const unmarked = m.field === 'redirect_uri';
   if (m.breakage === 'missing') return unmarked ? 'non_strict' : 'failed';
   if (m.breakage === 'wrong-type') return m.wrongType !== 'other' || unmarked ? 'non_strict' : 'failed';
   return 'failed';

@@ -88,12 +88,12 @@ export default defineGroup({
       { send: (t) => exchangeFreshCode(t), expect: [status(200), accessTokenSigned] },
     ),
     exchangeRule<HttpResponse, string>(
-      { id: 'oauth.jwt.no-secrets', level: 'should', title: 'The access token\'s claims carry neither the client secret nor the refresh token',
-        reading: 'RFC 7519 §4: the claims of a signed JWT are readable by anyone who holds the token (it is not encrypted); a secret there is a secret given to every holder. The authorization code, spent once the token exists, is only recorded when it is among them (K23).' },
+      { id: 'oauth.jwt.no-secrets', level: 'should', title: 'The access token\'s claims carry neither the client secret nor a channel secret',
+        reading: 'RFC 7519 §4: the claims of a signed JWT are readable by anyone who holds the token (it is not encrypted); a secret of the integration there is a secret given to every holder. The authorization code, spent once the token exists, and the refresh token, which the application that must keep the access token private holds anyway (§2.2), are only recorded when they are among them (K23, R2-A4).' },
       {
         setup: (t) => freshCode(t),
         send: (t, code) => exchange(t, codeGrant(t.target, code)),
-        expect: (t, code) => [status(200), claimsHoldNoSecret([t.credentials.clientSecret], [code])],
+        expect: (t, code) => [status(200), claimsHoldNoSecret([t.credentials.clientSecret, t.credentials.channelSecret, t.credentials.channelSecret2, t.credentials.v1ChannelSecret], [code])],
       },
     ),
     exchangeRule<readonly HttpResponse[]>(

@@ -25,12 +25,12 @@ export default defineGroup({
     ),
     exchangeRule(
       { id: 'oauth.token-response.server-time', title: 'server_time is an integer Unix timestamp in seconds near the server clock',
-        reading: 'Missing or not an int fails. Within 5 s of the target clock read through the control API, else within 300 s of the kit\'s clock; the spec states no tolerance, so a larger skew is recorded, not failed (K4).' },
+        reading: 'Missing or not an int fails. Within 5 s of the target clock read through the control API, else within 300 s of the kit\'s clock; the spec states no tolerance, so a larger skew is recorded, not failed (K4), up to an hour: beyond it the value is not the "Server time of the response" and fails (R2-A5).' },
       { send: freshCodeExchange, expect: async (t) => [status(200), serverTimeNear(...(await serverTimeArgs(t)))] },
     ),
     exchangeRule(
       { id: 'oauth.token-response.jwt-expiry', level: 'should', title: 'The JWT exp claim agrees with expires_in',
-        reading: 'The spec returns the lifetime as expires_in; a JWT whose exp says otherwise misleads clients that read either. Within 60 s of iat (else server_time) + expires_in. The spec names neither claim: no exp or iat, or an exp that disagrees, is non_strict (K1); the lifetime itself is probed from expires_in.' },
+        reading: 'The spec returns the lifetime as expires_in; a JWT whose exp says otherwise misleads clients that read either. Within 60 s of iat (else server_time) + expires_in. An exp that disagrees is non_strict (K1); no exp or iat is recorded, both being optional in RFC 7519 and named by the spec nowhere (R2-A1); the lifetime itself is probed from expires_in.' },
       { send: freshCodeExchange, expect: [status(200), jwtExpiryMatchesExpiresIn] },
     ),
     exchangeRule(
@@ -40,7 +40,7 @@ export default defineGroup({
     exchangeRule(
       { id: 'oauth.refresh.answer', needs: ['fresh-code'],
         title: 'The refresh exchange answers the whole token response object: token_type, expires_in, access_token (a JWT), refresh_token, server_time',
-        reading: '§4.1: both grants answer 200 with the token response object of §2.3. token_type compared case-insensitively; server_time an int within 5 s of the target\'s control clock (300 s of the kit\'s clock without one); a larger skew is recorded, not failed (K4).' },
+        reading: '§4.1: both grants answer 200 with the token response object of §2.3. token_type compared case-insensitively; server_time an int within 5 s of the target\'s control clock (300 s of the kit\'s clock without one); a larger skew is recorded, not failed (K4), up to an hour, beyond which it fails (R2-A5).' },
       {
         send: async (t) => refreshTokens(t, (await obtainTokens(t)).refresh_token),
         expect: async (t) => [status(200), jsonContentType, tokenTypeBearer, expiresInPositiveInteger, accessTokenIsJwt, refreshTokenPresent, serverTimeNear(...(await serverTimeArgs(t)))],

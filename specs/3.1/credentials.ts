@@ -10,7 +10,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonObjectBody, obtainTokens, othersRefused, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
+  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe } from './support.js';
@@ -22,9 +22,9 @@ export default defineGroup({
     exchangeRule(
       { id: 'oauth.code.expired', needs: ['one-code', 'clock'], soakSeconds: 21 * MINUTE, exclusive: true,
         title: 'An authorization code is refused 21 minutes after it was issued',
-        reading: '§3.1: after 20 minutes the code can no longer be exchanged. 400 as the exchange table states (another 4xx is non_strict).',
+        reading: '§3.1: after 20 minutes the code can no longer be exchanged. 400 as the exchange table states (another 4xx is non_strict), an application/json object as §4.1 states "also on error".',
         covers: ['3.1/authorization code issued', '8/Authorization code lifetime', '7/400'] },
-      { send: (t) => exchangeCodeAfter(t, 21 * MINUTE, 'expired'), expect: [status(400), jsonObjectBody] },
+      { send: (t) => exchangeCodeAfter(t, 21 * MINUTE, 'expired'), expect: [status(400), jsonContentType, jsonObjectBody] },
     ),
     exchangeRule(
       { id: 'oauth.refresh.expired', requires: ['control'], needs: ['clock'], exclusive: true,
@@ -92,14 +92,14 @@ export default defineGroup({
     ),
     exchangeRule(
       { id: 'oauth.refresh.old-token-refused', title: 'A refresh token already exchanged is refused',
-        reading: '§3.1: the old refresh token becomes invalid. The exchange table names 400; the live service answers 401 "Token has been revoked" (docs/field-notes.md), which is non_strict.' },
+        reading: '§3.1: the old refresh token becomes invalid. The exchange table names 400; the live service answers 401 "Token has been revoked" (docs/field-notes.md), which is non_strict. The refusal is an application/json object (§4.1 "also on error").' },
       {
         send: async (t) => {
           const first = await obtainTokens(t);
           tokensOf(await refreshTokens(t, first.refresh_token), 'the first refresh exchange');
           return refreshTokens(t, first.refresh_token);
         },
-        expect: [status(400), jsonObjectBody],
+        expect: [status(400), jsonContentType, jsonObjectBody],
       },
     ),
     exchangeRule(
@@ -132,16 +132,16 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'api.bearer.deactivated-installation', needs: ['consent', 'operator'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access token gets 401',
-        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule.',
+        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule; the code is exchanged and the token used at that account\'s own address (R2-A6).',
         covers: ['3.1/access token valid', '7/401'] },
       {
         setup: sideInstallation,
         steps: [
           step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(undefined, { longLived: false }), [status(200), refreshTokenPresent]),
-          step<SideInstallation>('the access token before deactivation', (t, s) => t.send(accountRequest(t.target, sidePairOf(s).access_token)), [status(200)]),
+          step<SideInstallation>('the access token before deactivation', (t, s) => t.send(sideAccountRequest(s, sidePairOf(s).access_token)), [status(200)]),
           step<SideInstallation>('after deactivation', async (t, s) => {
             await deactivate(t, s.accountId!);
-            return t.send(accountRequest(t.target, sidePairOf(s).access_token));
+            return t.send(sideAccountRequest(s, sidePairOf(s).access_token));
           }, [status(401)]),
         ],
       },
@@ -162,7 +162,7 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'oauth.deactivation.revokes-credentials', needs: [], requires: ['control'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access, refresh and long-lived tokens are all refused',
-        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. Then access is obtained again, as §3.1 says it must be: Allow in the same account, the new code exchanged (200) and its access token working (200); a refusal fails the rule.',
+        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. The code is exchanged and every credential probed at the side account\'s own address (the preamble: "each account has its own sub-domain", R2-A6). Then access is obtained again, as §3.1 says it must be: Allow in the same account, the new code exchanged (200) and its access token working (200); a refusal fails the rule.',
         covers: ['3.1/access token valid', '7/401'] },
       {
         setup: sideInstallation,
@@ -170,20 +170,20 @@ export default defineGroup({
           ...reinstallEndAndProbe('after deactivation', deactivateThrough),
           // "authorization must be obtained again": so it can be, in the same account.
           step<SideInstallation>('the reinstall after the deactivation: its code exchange', reinstallThen(undefined, { longLived: false }), [status(200), refreshTokenPresent]),
-          step<SideInstallation>('the reinstall after the deactivation: its access token', (t, s) => t.send(accountRequest(t.target, sidePairOf(s).access_token)), [status(200)]),
+          step<SideInstallation>('the reinstall after the deactivation: its access token', (t, s) => t.send(sideAccountRequest(s, sidePairOf(s).access_token)), [status(200)]),
         ],
       },
     ),
     scenarioRule<SideInstallation>(
       { id: 'oauth.disconnect.revokes-credentials', needs: [], level: 'should', requires: ['control'], exclusive: true,
         title: 'After the user disconnects the integration from an account, its access, refresh and long-lived tokens there are all refused',
-        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule.' },
+        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. The code is exchanged and every credential probed at the side account\'s own address ("each account has its own sub-domain", R2-A6).' },
       { setup: sideInstallation, steps: reinstallEndAndProbe('after the disconnect', disconnectThrough) },
     ),
     scenarioRule<SideInstallation & { readonly own: TokenPair }>(
       { id: 'oauth.deactivation.one-account', needs: [], requires: ['control'], exclusive: true,
         title: 'Deactivating the installation in one account leaves the integration\'s tokens of another account working',
-        reading: '§3.1: "administrator deactivates the installation" revokes that installation\'s access token; an installation is the integration in one account, so the tokens it holds in another account keep working (200 at the API and at the token endpoint). The side account is deactivated; the run\'s own account is the other.' },
+        reading: '§3.1: "administrator deactivates the installation" revokes that installation\'s access token; an installation is the integration in one account, so the tokens it holds in another account keep working (200 at the API and at the token endpoint). The side account is deactivated (its code exchanged at its own address, R2-A6); the run\'s own account is the other.' },
       {
         setup: async (t) => ({ ...(await sideInstallation()), own: await obtainTokens(t) }),
         steps: [
@@ -255,14 +255,14 @@ export default defineGroup({
     ),
     exchangeRule(
       { id: 'oauth.token.code-reuse', title: 'An authorization code exchanged once is refused the second time',
-        reading: 'The spec says a code is exchanged for the pair; RFC 6749 §4.1.2 makes it single-use. A second exchange gets 400 (another 4xx is non_strict).' },
+        reading: 'The spec says a code is exchanged for the pair; RFC 6749 §4.1.2 makes it single-use. A second exchange gets 400 (another 4xx is non_strict), an application/json object (§4.1 "also on error").' },
       {
         send: async (t) => {
           const fields = codeGrant(t.target, await freshCode(t));
           await exchange(t, fields);
           return exchange(t, fields);
         },
-        expect: [status(400), jsonObjectBody],
+        expect: [status(400), jsonContentType, jsonObjectBody],
       },
     ),
     exchangeRule(

@@ -2,7 +2,7 @@
  * What the rules of §3.1 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  accountRequest, credentialsOf, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
+  accountRequest, credentialsOf, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 
@@ -32,13 +32,13 @@ export async function workingAccess(t: RuleContext): Promise<TokenPair> {
 /**
  * The integration installed again in the side account (its code exchange judged: §3.1 demands it succeed, issue 19 §4),
  * the installation ended with `end`, then each credential of it in turn: the access token, the refresh token, the
- * long-lived token.
+ * long-lived token, each at the side account's own address (R2-A6).
  */
 export function reinstallEndAndProbe(label: string, end: (t: RuleContext, accountId: number) => Promise<void>) {
   return [
     step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(end), [status(200), refreshTokenPresent]),
-    step<SideInstallation>(`${label}: the access token`, (t, s) => t.send(accountRequest(t.target, credentialsOf(s).pair.access_token)), [status(401)]),
-    step<SideInstallation>(`${label}: the refresh token`, (t, s) => refreshTokens(t, credentialsOf(s).pair.refresh_token), [status(400)]),
-    step<SideInstallation>(`${label}: the long-lived token`, (t, s) => t.send(accountRequest(t.target, credentialsOf(s).longLived.long_lived_token)), [status(401)]),
+    step<SideInstallation>(`${label}: the access token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).pair.access_token)), [status(401)]),
+    step<SideInstallation>(`${label}: the refresh token`, (t, s) => sideRefresh(t, s, credentialsOf(s).pair.refresh_token), [status(400)]),
+    step<SideInstallation>(`${label}: the long-lived token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).longLived.long_lived_token)), [status(401)]),
   ];
 }

@@ -20,7 +20,7 @@
  */
 import fc from 'fast-check';
 import {
-  accountChoices, accountIdRecorded, distinct, refererNames, type AccountRoles, accountRoles, accounts, accountsNotOffered, accountsOffered, allDistinct, allowInPopup, allowInUnknownMode, allowWithForeignRedirectUri, allowWithPostMessage, ATTACKER_ORIGIN, type ControlAccount, decideOnPage, defineGroup, eachStep, EVERY_KIND_STATE, exchangeRule, expectedIntegrationName, FOREIGN_REDIRECT_URI, type ForeignRedirectView, forgedAllows, freshCode, grantAt, type HttpResponse, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, LONG_STATE, noCodeGranted, noGrantBeforeLogin, noRedirect, noServerError, notFramable, notInstalledIn, offeredAccounts, type OfferedAccountsView, oneAccountOffered, originNotContacted, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, permissionsListed, popupClosed, postMessageReceived, privateClientId, propertyRule, redirectedIn, redirectQuery, redirectReached, type RedirectView, redirectWindowObserved, scenarioRule, sideAccount, type StateCase, stateCases, stateReturned, status, step, sweepRule, UNKNOWN_MODE,
+  accountChoices, accountIdRecorded, distinct, refererNames, type AccountRoles, accountRoles, accounts, accountsNotOffered, accountsOffered, allDistinct, allowInPopup, allowInUnknownMode, allowWithForeignRedirectUri, allowWithPostMessage, ATTACKER_ORIGIN, type ControlAccount, decideOnPage, defineGroup, eachStep, EVERY_KIND_STATE, exchangeRule, expectedIntegrationName, FOREIGN_REDIRECT_URI, type ForeignRedirectView, forgedAllows, freshCode, grantAt, type HttpResponse, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, LONG_STATES, noCodeGranted, noGrantBeforeLogin, noRedirect, noServerError, notFramable, notInstalledIn, offeredAccounts, type OfferedAccountsView, oneAccountOffered, originNotContacted, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, permissionsListed, popupClosed, postMessageReceived, privateClientId, propertyRule, redirectedIn, redirectQuery, redirectReached, type RedirectView, redirectWindowObserved, scenarioRule, sideAccount, type StateCase, stateCases, stateReturned, status, step, sweepRule, UNKNOWN_MODE,
 } from '../kit.js';
 import { adminAccountIds } from '../fixtures/oauth.js';
 import { allowChecks, paramsOf, UNKNOWN_CLIENT_QUERIES, ALLOWS, type Integrations, type Forged } from './support.js';
@@ -31,19 +31,20 @@ export default defineGroup({
   rules: [
     sweepRule<{ state: StateCase; decision: 'allow' | 'deny' }, URLSearchParams>(
       { id: 'oauth.redirect.state-round-trip', requires: [], needs: ['consent'], title: 'state comes back unchanged in the redirect, also with characters that need escaping',
-        reading: '§4.1: state is "returned unchanged". Compared after URL decoding of the redirect\'s query; each case names the kind of character it carries. Checked on Allow and on Deny.',
+        reading: '§4.1: state is "returned unchanged". Compared after URL decoding of the redirect\'s query; each case names the kind of character it carries. Checked on Allow and on Deny, with states of 172, 500 and 2,000 characters every run (the spec states no limit).',
         covers: ['4.1/Access-granting page/state', '6/Authorization redirect'] },
       {
-        // A long state, and one with a character of every kind, on both decisions every run, whatever the seed draws: a
-        // short column cuts the first, an encoding step too many or too few (percent, HTML) shows in the second.
+        // Long states (172, 500 and 2,000 characters), and one with a character of every kind, on both decisions every
+        // run, whatever the seed draws: a short column or buffer cuts the first, an encoding step too many or too few
+        // (percent, HTML) shows in the second.
         named: (['allow', 'deny'] as const).flatMap((decision) => [
-          { state: { kind: 'long' as const, value: LONG_STATE }, decision },
+          ...LONG_STATES.map((value) => ({ state: { kind: 'long' as const, value }, decision })),
           { state: { kind: 'query-delimiters' as const, value: EVERY_KIND_STATE }, decision },
         ]),
         cases: () => fc.record({ state: stateCases, decision: fc.constantFrom('allow' as const, 'deny' as const) }),
         send: (t, { state, decision }) => redirectQuery(t, { state: state.value, decision }),
         expect: (_t, { state }) => [stateReturned(state.value)],
-        label: ({ state, decision }) => `${state.kind} (${decision})`,
+        label: ({ state, decision }) => `${state.kind}${state.kind === 'long' ? ` ${state.value.length}` : ''} (${decision})`,
       },
     ),
     scenarioRule(

@@ -10,10 +10,12 @@ import { brokenRefresh } from '../fixtures/oauth.js';
 export const refusal = [status(400), jsonContentType, jsonObjectBody] as const;
 
 /**
- * The rules that own "response Content-Type: application/json (also on error)" (REQ-4.1-exchange-error-json) judge the
- * refusal's body; the others judge only the status, so one non-JSON refusal is one failure, not ten (one-observation, K16).
+ * The sweeps that own "response Content-Type: application/json (also on error)" (REQ-4.1-exchange-error-json) for their
+ * kind of refusal judge its media type and body: an unknown code, a missing client_id, a wrong client secret (item 5 of
+ * issue 28; an expired code, a used code and a spent refresh token are read by their own rules). The other sweeps
+ * judge only the status, so one non-JSON refusal is one failure per kind, not one per field (one-observation, K16).
  */
-export const JUDGES_BODY = new Set(['oauth.token.code.wrong', 'oauth.token.client-id.missing']);
+export const JUDGES_BODY = new Set(['oauth.token.code.wrong', 'oauth.token.client-id.missing', 'oauth.token.client-secret.wrong']);
 
 /**
  * How one broken exchange is judged: 400 passes, another 4xx (415 to a form body, 401 for client credentials) is
@@ -56,8 +58,9 @@ export function brokenExchangeRule(field: TokenField, breakage: TokenBreakage): 
     needs: ['fresh-code'],
     title: `A code exchange with ${field} ${BREAKAGES[breakage]} is refused with 400 and a JSON body`,
     reading: `${TOKEN_WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2; 415 to the form-encoded case) is non_strict.`
-      + (acceptanceOf({ field, breakage, wrongType: 'wrapped-in-array' }) === 'non_strict' ? ` Accepted is non_strict: ${breakage === 'wrong-type' ? 'a value of another JSON type coerced (["<valid>"]) is a departure, not a breach, and for a member that is no credential so is any other' : 'the table does not mark the member required'}.` : '')
-      + (JUDGES_BODY.has(`oauth.token.${field.replace('_', '-')}.${breakage}`) ? ' The refusal of a JSON request must be an application/json object with details (§4.1 "also on error").' : ' The refusal\'s body is judged by oauth.token.code.wrong and oauth.token.client-id.missing (one observation, one verdict).'),
+      + (acceptanceOf({ field, breakage, wrongType: 'wrapped-in-array' }) === 'non_strict' ? ` Accepted is non_strict: ${breakage === 'wrong-type' ? `a value of another JSON type coerced (["<valid>"]) is a departure, not a breach${acceptanceOf({ field, breakage, wrongType: 'other' }) === 'non_strict' ? ', and for a member that is no credential so is any other' : '; any other value (42, true) accepted fails'}` : 'the table does not mark the member required'}.` : '')
+      + (field === 'grant_type' && breakage !== 'wrong-type' ? ' Accepted fails: grant_type is an enumeration ("`authorization_code` or `refresh_token`") and the member the grant is chosen by (R2-A8).' : '')
+      + (JUDGES_BODY.has(`oauth.token.${field.replace('_', '-')}.${breakage}`) ? ' The refusal of a JSON request must be an application/json object with details (§4.1 "also on error").' : ' The refusal\'s media type and body are judged by the rule that owns its kind of refusal (oauth.token.code.wrong, .client-id.missing, .client-secret.wrong, oauth.code.expired, oauth.token.code-reuse, oauth.refresh.old-token-refused: one observation, one verdict).'),
   };
   type Case = { m: Mutation; encoding: 'json' | 'form' };
   // The shapes a wrong type takes ([valid], { value: valid }, true) every run, whatever the case count: each has its own
@@ -105,10 +108,12 @@ export interface Integrations {
 /**
  * How one broken refresh is judged: 400 passes, another 4xx is non_strict. Accepted: a value of another JSON type that
  * carries the valid one (coerced, K15) is non_strict, and so is any redirect_uri (RFC 6749 §6 does not check it on
- * refresh, K28); a wrong client or token accepted fails.
+ * refresh, K28) and a `client_secret: null` taken for no secret ("listed as optional for the refresh grant", R2-A11);
+ * a wrong client or token accepted fails, and so does a secret of 42 or true.
  */
 export function refreshRefusalOf(m: RefreshMutation) {
-  const accepted = m.field === 'redirect_uri' ? 'non_strict' : acceptanceOf(m);
+  const nullForOptional = m.field === 'client_secret' && m.breakage === 'wrong-type' && m.value === null;
+  const accepted = m.field === 'redirect_uri' || nullForOptional ? 'non_strict' : acceptanceOf(m);
   return [status(400, accepted === 'non_strict' ? { accepted } : {}), jsonContentType, whenRefused(jsonObjectBody)];
 }
 
@@ -132,7 +137,7 @@ export function brokenRefreshRule(field: RefreshField, breakage: 'wrong' | 'wron
       requires: [],
       needs: ['fresh-code'],
       title: `A refresh exchange with ${field} ${breakage === 'wrong' ? 'a wrong value (near misses, other strings)' : 'of the wrong JSON type'} is refused with 400 and a JSON body`,
-      reading: `${REFRESH_WHY[field]}. Only the JSON encoding the spec states is sent. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.${breakage === 'wrong-type' ? ' The valid value wrapped (["<valid>"], {"value":"<valid>"}) coerced and accepted is non_strict (K15); another value accepted fails.' : ''}`,
+      reading: `${REFRESH_WHY[field]}. Only the JSON encoding the spec states is sent. Another 4xx (401 for client credentials, RFC 6749 §5.2) is non_strict.${breakage === 'wrong-type' ? ` The valid value wrapped (["<valid>"], {"value":"<valid>"}) coerced and accepted is non_strict (K15)${field === 'client_secret' ? ', and so is null read as no secret (the secret is optional on refresh, R2-A11)' : ''}; another value accepted fails.` : ''}`,
     },
     {
       setup: obtainTokens,

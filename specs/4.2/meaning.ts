@@ -150,7 +150,7 @@ const ranges = metaRule(
 const encodings = metaRule(
   {
     id: 'lists.filter.meta.encodings', title: 'Raw and percent-encoded brackets, [] and [0] arrays and the scalar single form give the same result',
-    reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms should mean the same filter: a spelling refused fails, two spellings that answer differently are non_strict (REQ-4.2-encodings-equivalent, rfc-unstated).',
+    reading: 'Read-only. §4.2 writes Multiple as filter[f][0]=…&filter[f][1]=… and custom fields as filter[custom_fields_values][id][]=…; public clients send raw brackets, percent-encoded brackets (qs) and [] arrays (docs/field-notes.md). A percent-encoded bracket is the same character in a URL query (RFC 3986 §2.1), so all forms mean the same filter: a spelling refused fails, and so do two spellings that answer differently (REQ-4.2-encodings-equivalent: §4.2 writes the Single, Multiple and [] forms, and a query carries brackets only percent-encoded, RFC 3986 §3.4; R2-A12).',
     covers: ['4.2/Single', '4.2/Multiple', '4.2/Custom fields', '4.2/Statuses (deals)'],
   },
   'encodings agreed',

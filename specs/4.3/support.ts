@@ -355,12 +355,12 @@ export function wrongMethodRule(route: ChatRouteName): RuleDraft {
   return sweepRule<ChatCall['method'], HttpResponse, RouteFixture>(
     { id: `chat.http.${route}.wrong-method`, level: 'should', requires: routeRequires(route),
       title: `${named(route)} called with another method (${METHODS.filter((m) => m !== own).join(', ')}) answers 405`,
-      reading: `RFC 9110 §15.5.6: a method the resource does not support is 405, with an Allow header. Signed correctly for the method sent, with the route's valid body (none with GET), so only the method is wrong. The spec restates neither (K38): a 405 passes with or without Allow (an Allow that leaves out ${own} is non_strict); 404 or another 4xx, or a 2xx, is non_strict; a 5xx, a reset or a hang fails.${route === 'disconnect' ? CHANNEL_NOTE : ''}` },
+      reading: `RFC 9110 §15.5.6: a method the resource does not support is 405, with an Allow header. Signed correctly for the method sent, with the route's valid body (none with GET), so only the method is wrong. The spec restates neither (K38): a 405 passes with or without Allow (an Allow that leaves out ${own} is non_strict); 404 or another 4xx is non_strict. §4.3 names one method per route, so a 2xx to another method fails (R2-A9), as do a 5xx, a reset or a hang.${route === 'disconnect' ? CHANNEL_NOTE : ''}` },
     {
       setup: (t) => routeFixture(t, route),
       named: METHODS.filter((m) => m !== own),
       send: (_t, method, f) => f.session.send(withMethod(routeCall(route, f), method)),
-      expect: [status(405, { accepted: 'non_strict' }), allowOn405(own)],
+      expect: [status(405), allowOn405(own)],
       label: (method) => `${method} instead of ${own}`,
       what: 'every other method refused',
     },

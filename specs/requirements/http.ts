@@ -124,9 +124,10 @@ function chatRouteStatements(): Requirement[] {
       observes: `a correctly signed ${r.other} to the route answers 405 (404 non_strict), never 2xx or 5xx`,
       needs: ['nothing'],
       reading: {
-        kind: 'rfc-unstated', review: 'K38',
+        kind: 'rfc-unstated', also: ['stated-behaviour'], review: 'K38, R2-A9',
         passed: '405, with or without Allow',
-        non_strict: 'another 4xx (404), or a 2xx',
+        non_strict: 'another 4xx (404)',
+        failed: 'a 2xx: §4.3 names one method per route, so another method served is the opposite of what it states; a 5xx, a reset or a hang',
       },
       rules: [`chat.http.${r.slug}.wrong-method`],
     });
@@ -326,9 +327,12 @@ export const HTTP = requirements([
   {
     id: 'REQ-0-json-utf8-bytes', section: '0', source: 'http', level: 'should',
     statement: 'JSON text exchanged between systems is UTF-8 (RFC 8259 §8.1): a body with bytes that are not UTF-8 inside a string breaks nothing.',
-    observes: 'the token endpoint and every chat route with a body answer such a body 4xx or 2xx, never 5xx; the token endpoint issues no token for it',
+    observes: 'the token endpoint and every chat route with a body answer such a body 4xx or 2xx, never 5xx; the token endpoint, with the bytes in an extra member or in code, client_id, client_secret or redirect_uri, refuses it (4xx) and issues no token',
     needs: ['nothing'],
-    reading: { kind: 'robustness' },
+    reading: {
+      kind: 'robustness', also: ['security'], review: 'R2-A10',
+      failed: 'a 5xx, a reset or a hang; at the token endpoint, any 2xx (a success for credentials nobody issued)',
+    },
     rules: ['oauth.token.invalid-utf8', 'chat.http.connect.invalid-utf8', 'chat.http.disconnect.invalid-utf8', 'chat.http.chats.invalid-utf8', 'chat.http.message.invalid-utf8', 'chat.http.status.invalid-utf8', 'chat.http.typing.invalid-utf8', 'chat.http.react.invalid-utf8'],
   },
 ]);

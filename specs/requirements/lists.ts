@@ -363,9 +363,9 @@ export const LISTS = requirements([
     observes: 'every encoding of one filter returns the same records',
     needs: ['nothing'],
     reading: {
-      kind: 'rfc-unstated',
-      passed: 'the same records for raw and percent-encoded brackets, and for [] and [0] arrays',
-      non_strict: 'different answers for equivalent spellings',
+      kind: 'stated-behaviour', also: ['rfc-unstated'], review: 'R2-A12',
+      passed: 'the same records for raw and percent-encoded brackets, for [] and [0] arrays, and for a scalar and a one-element array',
+      failed: 'different answers for two spellings of one filter: §4.2 writes its Single, Multiple and [] forms, and a query carries brackets only percent-encoded (RFC 3986 §3.4)',
     },
     rules: ['lists.filter.meta.encodings'],
   },

@@ -8,7 +8,7 @@
  */
 import type { Check } from '../model/check.js';
 import type { Finding } from '../model/outcome.js';
-import { fail, nonStrict, observed, pass } from '../model/outcome.js';
+import { fail, observed, pass } from '../model/outcome.js';
 import { isSuccess } from '../model/http.js';
 import { briefBody } from './status.js';
 import type { RecordView } from '../protocol/answers.js';
@@ -201,11 +201,11 @@ export function together(name: string, both: ReadonlySet<number>, a: ReadonlySet
 
 /**
  * Two spellings of one filter (raw or percent-encoded brackets, [] or [0] arrays, a scalar or a one-element array)
- * return the same records; a difference is non_strict (reading `rfc-unstated`, REQ-4.2-encodings-equivalent): the
- * spellings are equivalent by RFC 3986 and the clients' habits, not by words of §4.2. A spelling refused is judged by
- * the fetch, not here.
+ * return the same records (REQ-4.2-encodings-equivalent, R2-A12): §4.2 writes the Single, Multiple and `[]` forms of one
+ * filter, and a URL query can carry its brackets only percent-encoded (RFC 3986 §3.4 leaves `[` `]` out of a query's
+ * characters), so each spelling is the filter §4.2 states and a difference fails. A spelling refused is judged by the
+ * fetch, not here.
  */
 export function equivalentSpellings(name: string, a: ReadonlySet<number>, b: ReadonlySet<number>, aName: string, bName: string): Finding {
-  const same = sameSet(name, a, b, aName, bName);
-  return same.verdict === 'passed' ? same : nonStrict(name, same.detail);
+  return sameSet(name, a, b, aName, bName);
 }

@@ -34,10 +34,14 @@ export const expiresInPositiveInteger: Check = (res) => {
     : fail('expires_in', `expected a positive integer, observed ${show(value)}`);
 };
 
+/** A server_time further than this from the reference clock is not "Server time of the response" (R2-A5). */
+export const SERVER_TIME_FAR_S = 3600;
+
 /**
  * server_time is an int timestamp in seconds (REQ-2.3-server-time, reading answer-member): missing or not an int fails.
  * The spec gives no tolerance for the clock itself, so a skew beyond `toleranceS` of `reference` (the target's control
- * clock: 5 s; the kit's clock: 300 s) is recorded, never failed (K4).
+ * clock: 5 s; the kit's clock: 300 s) is recorded (K4); beyond an hour it is not the time of the response at all (a
+ * local time zone read as UTC, a value frozen at issue), and fails (R2-A5).
  */
 export function serverTimeNear(reference: number, toleranceS = 300): Check {
   return (res) => {
@@ -46,9 +50,10 @@ export function serverTimeNear(reference: number, toleranceS = 300): Check {
     if (typeof value !== 'number' || !Number.isInteger(value)) return fail('server_time', `expected an integer timestamp in seconds, observed ${show(value)}`);
     const skew = value - reference;
     if (value > 1e11) return fail('server_time', `expected a timestamp in seconds, observed ${value} (milliseconds?)`);
-    return Math.abs(skew) <= toleranceS
-      ? pass('server_time', `server_time ${value}, ${skew} s from the reference clock`)
-      : observed('server_time', `server_time ${value} is ${skew} s from the reference clock ${reference} (beyond ${toleranceS} s; the spec states no tolerance, recorded)`);
+    if (Math.abs(skew) <= toleranceS) return pass('server_time', `server_time ${value}, ${skew} s from the reference clock`);
+    return Math.abs(skew) > SERVER_TIME_FAR_S
+      ? fail('server_time', `server_time ${value} is ${skew} s from the reference clock ${reference}: more than an hour off is not "Server time of the response" (a local time zone, or a time frozen at issue?)`)
+      : observed('server_time', `server_time ${value} is ${skew} s from the reference clock ${reference} (beyond ${toleranceS} s, within an hour; the spec states no tolerance, recorded)`);
   };
 }
 
@@ -74,8 +79,9 @@ export const refreshTokenPresent: Check = (res) => {
 
 /**
  * The JWT's `exp` agrees with expires_in (REQ-2.2-jwt-exp, reading rfc-unstated): exp within a minute of iat (or, without
- * iat, server_time) + expires_in. The spec names neither claim, so a missing claim or another exp is non_strict (K1);
- * the lifetime itself is probed from expires_in elsewhere.
+ * iat, server_time) + expires_in. An exp that says otherwise is non_strict (K1): two lifetimes that disagree. A missing
+ * claim is only recorded: RFC 7519 makes exp and iat optional and the spec names neither (R2-A1). The lifetime itself is
+ * probed from expires_in elsewhere.
  */
 export const jwtExpiryMatchesExpiresIn: Check = (res) => {
   const body = parseJson(res) as { access_token?: unknown; expires_in?: unknown; server_time?: unknown } | undefined;
@@ -87,7 +93,7 @@ export const jwtExpiryMatchesExpiresIn: Check = (res) => {
     return nonStrict('JWT exp', 'the access token does not decode as a JWT (judged by oauth.token-response.access-token-jwt)');
   }
   const issued = typeof claims.iat === 'number' ? claims.iat : typeof body.server_time === 'number' ? body.server_time : undefined;
-  if (typeof claims.exp !== 'number' || issued === undefined) return nonStrict('JWT exp', `expected numeric exp and iat claims (RFC 7519, which the spec does not restate), observed exp ${show(claims.exp)}, iat ${show(claims.iat)}`);
+  if (typeof claims.exp !== 'number' || issued === undefined) return observed('JWT exp', `no exp, or neither iat nor server_time, to compare with expires_in (exp ${show(claims.exp)}, iat ${show(claims.iat)}; both claims are optional in RFC 7519 and the spec names neither), recorded`);
   const lifetime = claims.exp - issued;
   const from = typeof claims.iat === 'number' ? 'iat' : 'server_time';
   return Math.abs(lifetime - body.expires_in) <= 60
@@ -143,13 +149,15 @@ export interface ExchangeAtAddress {
 }
 
 /**
- * A token issued at an account's address belongs to that account: it works at the address it was issued at. A code
- * granted in another account, exchanged there, is refused (no token: passes here, the status is judged apart); one that
- * comes back as a token the address itself refuses was a code of another account exchanged across accounts.
+ * A fresh code is granted in the run's account (every rule exchanges one at BASE_URL); exchanged at another account's
+ * address it must give no token (REQ-0-base-url-per-account, R2-A7). Which token came back says how it went wrong: one
+ * that works at that address reaches an account the user never chose; one it refuses is the code's own account's,
+ * exchanged across accounts. Both fail; without a token, the status is judged apart.
  */
 export const tokenForItsAddress: Judge<ExchangeAtAddress> = ({ exchanged, probe }) => {
-  const name = 'token of the address';
+  const name = 'no token at another address';
   if (!probe) return pass(name, `no token issued (status ${exchanged.status})`);
-  if (probe.status === 200) return pass(name, 'the code was granted in the account of that address: its token works there');
-  return fail(name, `a token issued at this address is refused by it (GET /api/v4/account answered ${probe.status}): a code granted in another account was exchanged across accounts`);
+  return probe.status === 200
+    ? fail(name, 'the code, granted in the run\'s account, was exchanged at another account\'s address for a token that works there: access to an account the user never chose')
+    : fail(name, `the code, granted in the run's account, was exchanged at another account's address for a token that address refuses (GET /api/v4/account answered ${probe.status}): a code exchanged across accounts`);
 };

@@ -92,14 +92,6 @@ export function redirectParams(t: RuleContext, location: string): URLSearchParam
   return url.searchParams;
 }
 
-/** A token pair granted in `accountId`. */
-export async function tokensIn(t: RuleContext, accountId: number): Promise<TokenPair> {
-  const { params } = await consentRedirect(t, { accountId });
-  const code = params.get('code');
-  if (!code) throw new TargetAnswer(STEP_OWNERS.allowRedirect, 'consent gave no code');
-  return tokensOf(await exchange(t, codeGrant(t.target, code)), 'the code exchange');
-}
-
 /**
  * The address of the account a grant was made in (§0: "{base_url}: address of one customer account; each account has
  * its own sub-domain"): the control API's base_url for it, else the developer account's BASE_URL, else the redirect's

@@ -7,14 +7,14 @@
  * URI → tokens issued"): a refusal is the target's failure, judged as a step of the rule (the `precondition` reading),
  * not an error of the kit (issue 19 §4).
  */
-import type { HttpResponse } from '../model/http.js';
+import type { HttpRequest, HttpResponse } from '../model/http.js';
+import type { TargetConfig } from '../model/target.js';
 import type { RuleContext } from '../model/context.js';
 import { Precondition, TargetAnswer } from '../errors.js';
 import { STEP_OWNERS } from './owners.js';
 import type { TokenPair } from '../protocol/answers.js';
-import { codeGrant, tokenPairOf } from '../protocol/oauth.js';
-import { consentRedirect, sideAccount, type LongLived } from './lifecycle.js';
-import { exchange } from './oauth.js';
+import { accountRequest, codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
+import { accountAddress, consentRedirect, sideAccount, type LongLived } from './lifecycle.js';
 
 export interface InstallationCredentials {
   readonly accountId: number;
@@ -22,9 +22,15 @@ export interface InstallationCredentials {
   readonly longLived: LongLived;
 }
 
-/** A side installation being set up: the reinstall's code exchange, then every credential once it gave a pair. */
+/**
+ * A side installation being set up: the reinstall's code exchange, then every credential once it gave a pair. `at` is
+ * the target at the side account's own address, where its code is exchanged and its credentials are probed (§0 "each
+ * account has its own sub-domain", R2-A6): at the developer account's address a correct service refuses the code, and a
+ * token bound to its account gets 401 there whatever the revocation did.
+ */
 export interface SideInstallation {
   accountId?: number;
+  at?: TargetConfig;
   exchanged?: HttpResponse;
   pair?: TokenPair;
   creds?: InstallationCredentials;
@@ -45,8 +51,10 @@ export function reinstallThen(end?: (t: RuleContext, accountId: number) => Promi
     const { params } = await consentRedirect(t, { accountId });
     const code = params.get('code');
     if (!code) throw new TargetAnswer(STEP_OWNERS.allowRedirect, 'consent gave no code');
-    const res = await exchange(t, codeGrant(t.target, code));
+    const at = { ...t.target, baseUrl: await accountAddress(t, accountId, params.get('referer')) };
+    const res = await t.send(tokenRequest(at, codeGrant(at, code)));
     side.accountId = accountId;
+    side.at = at;
     side.exchanged = res;
     const pair = res.status >= 200 && res.status < 300 ? tokenPairOf(res.text) : undefined;
     if (!pair) return res;
@@ -89,6 +97,23 @@ export const disconnectWithoutHookThrough = async (t: RuleContext, accountId: nu
 export function credentialsOf(side: SideInstallation): InstallationCredentials {
   if (!side.creds) throw new Precondition('the reinstall gave no credentials');
   return side.creds;
+}
+
+/** The target at the side account's own address (set by `reinstallThen`). */
+export function sideTarget(side: SideInstallation): TargetConfig {
+  if (!side.at) throw new Precondition('the reinstall did not run');
+  return side.at;
+}
+
+/** GET /api/v4/account at the side account's address with `token`. */
+export function sideAccountRequest(side: SideInstallation, token: string): HttpRequest {
+  return accountRequest(sideTarget(side), token);
+}
+
+/** A refresh exchange of `refreshToken` at the side account's address. */
+export function sideRefresh(t: RuleContext, side: SideInstallation, refreshToken: string): Promise<HttpResponse> {
+  const at = sideTarget(side);
+  return t.send(tokenRequest(at, refreshGrant(at, refreshToken)));
 }
 
 /** The token pair a judged reinstall gave (the scenario stops before this when it gave none). */

@@ -25,11 +25,11 @@ const jwt = (header: object, claims: object, signature = 'c2ln') => `${b64(heade
 const tokenAnswer = (claims: object, extra: object = {}, header: object = { alg: 'RS256' }) => res(200, { token_type: 'Bearer', expires_in: 3600, access_token: jwt(header, claims), refresh_token: 'r'.repeat(20), server_time: 1_000, ...extra });
 
 describe('token answers', () => {
-  it('JWT exp against expires_in: agreeing passes, missing or off is non_strict (K1)', () => {
+  it('JWT exp against expires_in: agreeing passes, off is non_strict (K1), missing is recorded (R2-A1)', () => {
     expect(verdict(jwtExpiryMatchesExpiresIn(tokenAnswer({ iat: 1_000, exp: 4_600 })))).toBe('passed');
     expect(verdict(jwtExpiryMatchesExpiresIn(tokenAnswer({ exp: 4_600 })))).toBe('passed');
     expect(verdict(jwtExpiryMatchesExpiresIn(tokenAnswer({ iat: 1_000, exp: 90_000 })))).toBe('non_strict');
-    expect(verdict(jwtExpiryMatchesExpiresIn(tokenAnswer({ sub: '1' }, { server_time: undefined })))).toBe('non_strict');
+    expect(verdict(jwtExpiryMatchesExpiresIn(tokenAnswer({ sub: '1' }, { server_time: undefined })))).toBe('informational');
   });
 
   it('server_time: a skew is recorded, a missing or non-int one fails (K4)', () => {

@@ -10,7 +10,7 @@ import { ProblemError } from '../errors.js';
 import { decodeJwt } from 'jose';
 import { looksLikeJwt, verifyAccessToken } from '../oauth/jwt.js';
 import type { BearerRecord } from '../state.js';
-import { isRevoked } from '../oauth/revocation.js';
+import { isRevoked, rootBoundElsewhere } from '../oauth/revocation.js';
 import { addressedAccount } from '../account-address.js';
 
 /** Who the request acts as, set by the bearer check for the route handler. */
@@ -103,6 +103,7 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     if (addressed && addressed.id !== record.accountId && !ctx.faults.isOn('base-url-any-account')) {
       throw invalidToken(ctx, reply, 'The access token was not issued for this account');
     }
+    if (!addressed && rootBoundElsewhere(ctx, record.accountId)) throw invalidToken(ctx, reply, 'The access token was not issued for this account');
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
 }
@@ -226,3 +227,4 @@ export function crashOnOddQuery(ctx: EmulatorContext, url: string): void {
   });
   if (odd) throw new ProblemError({ status: 500, detail: 'Unbalanced brackets in the query' });
 }
+

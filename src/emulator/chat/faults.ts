@@ -443,6 +443,8 @@ export const CHAT_FAULTS = defineFaults([
   { name: 'chat-signature-content-type-assumed', description: 'The signing string is built with application/json, the Content-Type the routes expect, not the header received: a request signed for application/json and sent with another Content-Type passes.',
     caughtBy: ['chat.signature.tampered-content-type', ...everyChatRoute((r) => `chat.signature.route.${r}`)] },
   // HTTP of every chat route: methods, bodies, encodings, error answers (§4.3, §7, §8)
+  { name: 'chat-other-method-accepted', description: 'A chat route called with another method answers 200 {} (a catch-all handler), not 405.',
+    caughtBy: everyChatRoute((r) => `chat.http.${r}.wrong-method`) },
   { name: 'chat-wrong-method-crash', description: 'A chat route called with another method answers 500 (the router\'s fallback throws).',
     caughtBy: everyChatRoute((r) => `chat.http.${r}.wrong-method`) },
   { name: 'chat-malformed-json-crash', description: 'A correctly signed chat body that is not JSON gets a 500 instead of a 400, on every chat route.',

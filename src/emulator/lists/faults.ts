@@ -8,7 +8,7 @@ import { defineFaults } from '../switches.js';
 export const LISTS_FAULTS = defineFaults([
   // List filtering: filters, ranges, statuses, custom fields, the search string, paging (§4.2)
   { name: 'lists-percent-brackets-ignored', description: 'Query keys with percent-encoded brackets (filter%5Bid%5D…) are not decoded: such a filter is an unknown parameter and ignored.',
-    caughtBy: ['lists.filter.meta.encodings'], verdict: 'non_strict' },
+    caughtBy: ['lists.filter.meta.encodings'] },
   { name: 'only-first-filter-applied', description: 'Only the first filter parameter of the query is applied; the others are ignored.',
     caughtBy: ['lists.filter.meta.intersection', 'lists.filter.meta.param-order'] },
   { name: 'next-link-drops-filter', description: 'The _links.next of a list drops the filter parameters.',

@@ -95,6 +95,9 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
 function storedState(ctx: EmulatorContext, state: string): string {
   const f = ctx.faults;
   if (f.isOn('state-truncated')) return state.slice(0, 64);
+  // A VARCHAR(255) column, and a 1 KB buffer: only a state longer than each shows them.
+  if (f.isOn('state-varchar-255')) return state.slice(0, 255);
+  if (f.isOn('state-cut-at-1024')) return state.slice(0, 1024);
   if (f.isOn('state-double-encoded')) return encodeURIComponent(state);
   if (f.isOn('state-html-escaped')) return state.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return state;

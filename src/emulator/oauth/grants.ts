@@ -11,7 +11,7 @@ import type { Integration } from '../world.js';
 import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant, type IssueSite } from './issue.js';
 import { integrationById, secretMatches } from './lifecycle.js';
 import { checkParam, invalid, type TokenParams } from './params.js';
-import { isRevoked } from './revocation.js';
+import { isRevoked, rootBoundElsewhere } from './revocation.js';
 import { raceWindow } from '../race-window.js';
 
 /** The `short-code-lifetime` fault's lifetime. */
@@ -126,7 +126,8 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     : ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
   // {base_url} is one account's address: a code granted in another account is not this account's to exchange.
-  if (site.addressed && site.addressed.id !== code.accountId && !ctx.faults.isOn('code-any-account-address')) {
+  const across = ctx.faults.isOn('code-any-account-address') || ctx.faults.isOn('code-any-account-address-own-account');
+  if (site.addressed && site.addressed.id !== code.accountId && !across) {
     throw invalid('Authorization code was issued for another account', 'The authorization code was granted in another account than this address\'s', 'invalid_grant');
   }
   if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
@@ -149,8 +150,10 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     throw invalid('Authorization code has expired', 'The authorization code is older than 20 minutes', 'invalid_grant');
   }
 
-  // Only for the `code-grant-account-from-default` fault: the pair is minted for the developer account, not the code's.
-  const accountId = ctx.faults.isOn('code-grant-account-from-default') ? ctx.world.account.id : code.accountId;
+  // Only for the `code-grant-account-from-default` fault: the pair is minted for the developer account, not the code's;
+  // only for `code-any-account-address`: for the account of the address it is exchanged at (one the user never chose).
+  const accountId = ctx.faults.isOn('code-grant-account-from-default') ? ctx.world.account.id
+    : ctx.faults.isOn('code-any-account-address') && site.addressed ? site.addressed.id : code.accountId;
   const grant = { clientId, userId: code.userId, accountId, grantId: code.grantId };
   // Checked and marked with no await in between: parallel exchanges of one code cannot both pass (single use).
   if (!ctx.faults.isOn('code-check-then-act')) {
@@ -169,8 +172,8 @@ function onceDeactivated(ctx: EmulatorContext, clientId: string, accountId: numb
 }
 
 async function issuePair(ctx: EmulatorContext, grant: Grant, site: IssueSite): Promise<IssuedTokens> {
-  // Only for the `jwt-carries-refresh-token` fault: the refresh token is minted first and written into the access token's claims.
-  if (ctx.faults.isOn('jwt-carries-refresh-token')) {
+  // The `jwt-carries-refresh-token` variation: the refresh token is minted first and written into the access token's claims.
+  if (ctx.variations.isOn('jwt-carries-refresh-token')) {
     const refreshToken = issueRefreshToken(ctx, grant);
     const access = await issueAccessToken(ctx, grant, site, { refresh_token: refreshToken });
     return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken };
@@ -185,7 +188,9 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   const integration = f.isOn('refresh-ignores-client-id') ? refreshClientLeniently(ctx, params) : checkClientId(ctx, params, 'refresh');
   const { clientId } = integration;
   // §5.1 item 3: the secret is optional on refresh, but a secret that is sent must be right.
-  const secret = f.isOn('refresh-ignores-wrong-secret') ? undefined : params.optional('client_secret');
+  // The `refresh-secret-null-as-absent` variation: `client_secret: null` read as no secret sent.
+  const nullSecret = ctx.variations.isOn('refresh-secret-null-as-absent') && params.raw('client_secret') === null;
+  const secret = f.isOn('refresh-ignores-wrong-secret') || nullSecret ? undefined : params.optional('client_secret');
   if (secret !== undefined || ctx.variations.isOn('refresh-requires-secret')) checkClientSecret(ctx, integration, secret, 'refresh');
   if (!ctx.variations.isOn('refresh-ignores-redirect-uri')) checkRedirectUri(ctx, integration, params, false);
 
@@ -207,6 +212,7 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
     }
   }
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
+  if (!site.addressed && rootBoundElsewhere(ctx, record.accountId)) throw invalid('Refresh token is not valid', 'The refresh token was not issued for this account', 'invalid_grant');
   if (record.clientId !== clientId && !f.isOn('refresh-not-bound-to-client')) {
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');
   }

@@ -64,7 +64,7 @@ function jwtForm(ctx: EmulatorContext): { alg: 'RS256' | 'HS256'; omit: ('jti' |
 }
 
 /**
- * `extraClaims` only for the `jwt-carries-refresh-token` fault; `lifetimeFrom` (Unix seconds) only for the
+ * `extraClaims` only for the `jwt-carries-refresh-token` variation; `lifetimeFrom` (Unix seconds) only for the
  * `refreshed-access-expiry-from-issue` fault, which counts the lifetime from then instead of from now.
  */
 export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite, extraClaims: Record<string, string> = {}, lifetimeFrom?: number): Promise<IssuedAccessToken> {
@@ -98,6 +98,7 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site:
     scopes: ctx.world.integration.scopes,
     ...(form.omit.includes('jti') ? { sid: randomUUID() } : {}),
     ...(ctx.faults.isOn('jwt-carries-secret') ? { client_secret: ctx.world.integration.clientSecret } : {}),
+    ...(ctx.faults.isOn('jwt-carries-channel-secret') ? { channel: { secret: ctx.world.channel.secret } } : {}),
     ...extraClaims,
   }, form));
   // A token without a jti is kept by its value (the registry's opaque-token map).

@@ -21,11 +21,20 @@ export function isRevoked(ctx: EmulatorContext, record: Revocable, what: 'refres
       if (record.kind === 'long_lived' && f.isOn('deactivation-keeps-long-lived')) return false;
       return true;
     case 'disconnect':
-      return !f.isOn('disconnect-keeps-tokens');
+      return !f.isOn('disconnect-keeps-tokens') && !f.isOn('disconnect-keeps-tokens-root-bound');
     case 'code-reuse':
       return true;
     default:
       // Only for the `long-lived-revocation-ignored` fault: a revocation under issued accesses is recorded but not read.
       return !(record.kind === 'long_lived' && f.isOn('long-lived-revocation-ignored'));
   }
+}
+
+/**
+ * Only for the `disconnect-keeps-tokens-root-bound` fault: the root address is the developer account's own, refusing
+ * every other account's credentials there (as a service of one sub-domain per account does), so that a probe sent to
+ * it instead of the account's own address learns nothing about a revocation.
+ */
+export function rootBoundElsewhere(ctx: EmulatorContext, accountId: number): boolean {
+  return ctx.faults.isOn('disconnect-keeps-tokens-root-bound') && accountId !== ctx.world.account.id;
 }

@@ -25,11 +25,16 @@ export async function tokenRoutes(app: FastifyInstance, { ctx }: RouteOptions): 
     // Only for the `token-endpoint-down` fault: the token store is unreachable.
     if (ctx.faults.isOn('token-endpoint-down')) throw new ProblemError({ status: 503, detail: 'The token store is unavailable' });
     const params = new TokenParams(readBody(ctx, request), ctx.faults, ctx.variations);
+    // Only for the `token-lookup-crash-on-invalid-utf8` fault: a store that takes only UTF-8 breaks on a looked-up value
+    // that came with bytes that are not UTF-8 (read here as replacement characters).
+    if (ctx.faults.isOn('token-lookup-crash-on-invalid-utf8') && (['code', 'client_id', 'client_secret', 'redirect_uri'] as const).some((m) => String(params.raw(m) ?? '').includes('\uFFFD'))) {
+      throw new ProblemError({ status: 500, detail: 'invalid byte sequence for encoding "UTF8"' });
+    }
     const addressed = addressedAccount(request.raw);
     const tokens = await exchange(ctx, params, { host: clientOrigin(ctx, request).host, ...(addressed ? { addressed } : {}) });
     const type = ctx.faults.isOn('token-response-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
     const body = tokenResponse(ctx, tokens);
-    if (params.optional('grant_type') === 'refresh_token') {
+    if (params.raw('grant_type') === 'refresh_token') {
       if (ctx.faults.isOn('refresh-answer-without-expires-in')) delete body.expires_in;
       // Only for the `refresh-answer-without-refresh-token` fault: the refresh answer names no successor (the old token is spent).
       if (ctx.faults.isOn('refresh-answer-without-refresh-token')) delete body.refresh_token;
@@ -79,9 +84,11 @@ function exchange(ctx: EmulatorContext, params: TokenParams, site: IssueSite): P
     if (params.has('refresh_token') && !params.has('code')) return refreshTokenGrant(ctx, params, site);
     if (params.has('code') && !params.has('refresh_token')) return authorizationCodeGrant(ctx, params, site);
   }
+  // Only for the `accept-unknown-grant-type` fault: every grant_type but refresh_token, of any JSON type or none, is the code grant.
+  if (ctx.faults.isOn('accept-unknown-grant-type')) return params.raw('grant_type') === 'refresh_token' ? refreshTokenGrant(ctx, params, site) : authorizationCodeGrant(ctx, params, site);
   const grantType = params.optional('grant_type');
   if (grantType === 'refresh_token') return refreshTokenGrant(ctx, params, site);
-  if (grantType === 'authorization_code' || ctx.faults.isOn('accept-unknown-grant-type')) return authorizationCodeGrant(ctx, params, site);
+  if (grantType === 'authorization_code') return authorizationCodeGrant(ctx, params, site);
   if (grantType === undefined) throw invalid(checkParam('grant_type'), 'The request is missing the required `grant_type` parameter');
   throw invalid(checkParam('grant_type'), 'The grant type is not supported', 'unsupported_grant_type');
 }
@@ -98,7 +105,8 @@ function tokenResponse(ctx: EmulatorContext, tokens: IssuedTokens): Record<strin
   if (f.isOn('token-type-missing')) delete body.token_type;
   if (!f.isOn('drop-refresh-token')) body.refresh_token = tokens.refreshToken;
   // The `server-time-skewed` variation: the server's clock runs 3 minutes ahead of the emulator's control clock.
-  const skew = ctx.variations.isOn('server-time-skewed') ? 180 : 0;
+  // The `server-time-local-zone` fault: a UTC+3 wall clock read as UTC.
+  const skew = ctx.variations.isOn('server-time-skewed') ? 180 : ctx.faults.isOn('server-time-local-zone') ? 3 * 3600 : 0;
   if (!f.isOn('drop-server-time')) body.server_time = f.isOn('server-time-in-ms') ? ctx.clock.nowMs() + skew * 1000 : ctx.clock.nowSeconds() + skew;
   if (f.isOn('server-time-as-string') && body.server_time !== undefined) body.server_time = String(body.server_time);
   return body;
@@ -131,6 +139,11 @@ function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: Fa
   // The `token-errors-401` variation: client authentication and revoked refresh tokens answered 401 (RFC 6749 §5.2; the live service).
   const as401 = ctx.variations.isOn('token-errors-401') && p.status === 400 && (p.error === 'invalid_client' || p.hint === 'Token has been revoked');
   const status = f.isOn('error-status-200') && p.status === 400 ? 200 : as401 ? 401 : p.status;
+  // Only for the `grant-refusals-text-plain` fault: the refusals a valid-looking exchange meets late (a wrong secret, a
+  // spent or expired code, a spent refresh token) come from another layer than the request checks, as plain text.
+  if (f.isOn('grant-refusals-text-plain') && lateRefusal(p)) {
+    return noStore(ctx, reply).code(status).header('content-type', 'text/plain; charset=utf-8').send(shown.detail);
+  }
   if (f.isOn('error-as-html')) {
     const html = `<!doctype html><html><head><title>${p.status} Error</title></head><body><h1>${escapeHtml(shown.detail)}</h1></body></html>`;
     return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(html);
@@ -138,6 +151,9 @@ function sendTokenError(ctx: EmulatorContext, request: FastifyRequest, reply: Fa
   const type = ctx.variations.isOn('token-errors-problem-json') ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8';
   return noStore(ctx, reply).code(status).header('content-type', type).send(JSON.stringify(problemBody(as401 ? { ...shown, status: 401 } : shown)));
 }
+
+const LATE_REFUSALS = new Set(['Authorization code has been revoked', 'Authorization code has expired', 'Token has been revoked']);
+const lateRefusal = (p: Problem): boolean => LATE_REFUSALS.has(p.hint ?? '') || (p.hint === checkParam('client_secret') && p.detail === 'Client authentication failed');
 
 /** The spec names 400 for every invalid exchange, so framework refusals of the body (media type, parse) are 400 here too. */
 function tokenProblem(err: unknown): Problem {

@@ -16,10 +16,12 @@ export const OAUTH_VARIATIONS = defineVariations([
   { name: 'jwt-without-jti', description: 'Access tokens carry no jti claim, a random sid instead (the emulator keeps them by value).',
     basis: 'rfc-unstated: §2.2 says only "JWT"; RFC 7519 §4.1.7 makes jti optional; distinct tokens are what §2.3 needs (K25).' },
   { name: 'jwt-without-exp-iat', description: 'Access tokens carry no exp and no iat claim; their lifetime is still expires_in, enforced by the emulator.',
-    basis: 'rfc-unstated: the spec names no claim, it returns the lifetime as expires_in (§2.2); exp and iat are optional (RFC 7519 §4.1.4, §4.1.6) — non_strict (K1).' },
+    basis: 'rfc-unstated: the spec names no claim, it returns the lifetime as expires_in (§2.2); exp and iat are optional (RFC 7519 §4.1.4, §4.1.6) — recorded (K1, R2-A1).' },
+  { name: 'jwt-carries-refresh-token', description: 'The code exchange mints the refresh token first and writes it into the access token\'s claims.',
+    basis: 'open-point: §2.2 the access token "Must be kept private to the application", the one that holds the refresh token too; the spec names no claim a token must not carry but its secrets — recorded (R2-A4).', scope: 'oauth.*' },
   // Token answers and refusals (§2.3, §4.1, §7)
   { name: 'server-time-skewed', description: 'server_time in token answers is 3 minutes ahead of the emulator\'s clock.',
-    basis: 'answer-member: §2.3 "server_time int: Server time of the response, timestamp" states no tolerance; a skew is recorded, never failed (K4).' },
+    basis: 'answer-member: §2.3 "server_time int: Server time of the response, timestamp" states no tolerance; a skew within an hour is recorded, never failed (K4, R2-A5).' },
   { name: 'token-no-cache-control', description: 'Token answers carry no Cache-Control and no Pragma header.',
     basis: 'rfc-unstated: RFC 6749 §5.1 no-store is not restated by §4.1 or §2.3 — non_strict (K26).' },
   { name: 'token-errors-401', description: 'Refusals for client authentication (invalid_client) and for a used or revoked refresh token are 401, as the live service answers "Token has been revoked".',
@@ -31,6 +33,8 @@ export const OAUTH_VARIATIONS = defineVariations([
   // The code and refresh grants (§3.1, §4.1)
   { name: 'refresh-requires-secret', description: 'A refresh exchange without client_secret is refused with 400.',
     basis: 'status-code: §4.1 lists client_secret "as optional for the refresh grant" — listed, not promised; a refusal is non_strict (K12).' },
+  { name: 'refresh-secret-null-as-absent', description: 'A refresh exchange with client_secret null is read as one without a secret, and exchanged.',
+    basis: 'wrong-type: §4.1 client_secret is "listed as optional for the refresh grant"; null read as not sent is a departure, not a breach — non_strict (R2-A11). 42 or true are still refused.', scope: 'oauth.*' },
   { name: 'refresh-ignores-redirect-uri', description: 'The refresh grant does not compare redirect_uri (a differing one is accepted).',
     basis: 'security + unmarked-member: RFC 6749 §6 defines no redirect_uri on refresh; §4.1 requires the exact match of the code grant (REQ-5.1-redirect-identical) — non_strict on refresh (K28).' },
   { name: 'code-replay-keeps-tokens', description: 'A replayed authorization code is refused, but the tokens first issued from it stay valid.',

@@ -23,6 +23,8 @@ export function otherPaths(app: FastifyInstance, ctx: EmulatorContext, state: Ch
     if (allow.length > 0) {
       // Only for the `chat-wrong-method-crash` fault: the fallback of the router throws.
       if (f.isOn('chat-wrong-method-crash')) throw new Error(`no handler for ${request.method}`);
+      // Only for the `chat-other-method-accepted` fault: a catch-all that answers 200 to whatever method it was sent.
+      if (f.isOn('chat-other-method-accepted')) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send('{}');
       if (!ctx.variations.isOn('chat-405-without-allow')) reply.header('allow', allow.join(', '));
       return sendChatError(reply, new ChatError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not served on this path; allowed: ${allow.join(', ')}`), f);
     }

@@ -3,6 +3,7 @@
  * (test/faults/areas.test.ts checks it). ../variations.ts assembles every area's table.
  */
 import { defineVariations } from '../switches.js';
+import { HISTORY_LAG_MS } from './history-lag.js';
 
 /** The rules that call the chat interface: every `chat.*` rule. */
 const CHAT_SCOPE = 'chat.*';
@@ -87,6 +88,8 @@ export const CHAT_VARIATIONS = defineVariations([
   { name: 'chat-effects-late', description: 'Unsorted leads and notifications are recorded 10 s after the message that causes them was answered.',
     basis: 'effect-window (C66): "Response 200 (accepted for processing; the message appears after processing)"; an expected lead or notification may come within the 15 s window.',
     run: { fullWindows: true }, scope: CHAT_SCOPE },
+  { name: 'chat-history-lags', description: `The history shows a write ${HISTORY_LAG_MS} ms after it was answered: a new message is missing from it, an edited one shows its previous content, until then.`,
+    basis: 'effect-window: §4.3 "Response 200 (accepted for processing; the message appears after processing)"; an expected history entry may come within the 15 s window, so every rule reads the history after a write over that window.', scope: CHAT_SCOPE },
   { name: 'chat-text-nfc', description: 'Every string of a chat body is stored in Unicode normalisation form C (a combining accent joined to its letter), so texts and names come back composed.',
     basis: 'answer-member: the same characters in another normalisation form (Unicode UAX #15) are not literally the text sent but the same text; the review reads it non_strict (K39).', scope: CHAT_SCOPE },
   { name: 'chat-answer-conversation-chat-id', description: 'The new_message answer gives the chat\'s chat-interface id as conversation_id instead of the conversation_id sent.',

@@ -26,6 +26,8 @@ export const CHAT_VARIATIONS = defineVariations([
     basis: 'answer-member: a phone in an equivalent spelling is non_strict (§2.5 "phone (string, optional)" states no format); the contact keeps the same number.', scope: CHAT_SCOPE },
   { name: 'chat-status-code-coerced', description: 'Delivery status accepts `status_code` as a string of digits ("1") and reads it as the number.',
     basis: 'wrong-type: a member of a stated JSON type coerced and accepted is non_strict (§4.3 Update delivery status "status_code int Required. 1, 2 or -1").', scope: CHAT_SCOPE },
+  { name: 'chat-status-by-chat-interface-id-only', description: 'The delivery-status path takes only the chat-interface message id (new_message.msgid): the integration-side msgid there answers 404.',
+    basis: 'status-code (R2-C2): §4.3 "{msgid} is a message id" and "new_message[msgid] | Message id in the chat interface", whose paths these are; whether the integration-side msgid names the message too is not stated (chat.delivery-status.by-msgid records it).', scope: CHAT_SCOPE },
   { name: 'chat-delivery-status-forward-only', description: 'A delivery status that goes back (read, then delivered; error, then delivered) is refused with 400; the message keeps its status.',
     basis: 'open-point: §3.3 "Transitions between delivery statuses: not shown".', scope: CHAT_SCOPE },
   { name: 'chat-error-text-905-only', description: 'A -1 delivery status with 901–904 and no error text is accepted (only 905 needs it).',

@@ -463,6 +463,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.http.connect.no-body', 'chat.http.disconnect.no-body', 'chat.http.chats.no-body', 'chat.http.message.no-body', 'chat.http.status.no-body', 'chat.http.typing.no-body', 'chat.http.react.no-body'] },
   { name: 'chat-crash-on-large-body', description: 'A chat body over the limit gets a 500 instead of 413.',
     caughtBy: ['chat.http.oversized'] },
+  { name: 'chat-refusals-without-body', description: 'Every 400 and 404 of the chat interface is answered with no body and no Content-Type.',
+    caughtBy: [...everyChatRoute((r) => `chat.http.${r}.malformed-json`, ['history']), 'chat.http.connect.no-body', 'chat.http.message.no-body', 'chat.http.unknown-path'], verdict: 'non_strict' },
   { name: 'chat-unknown-path-html', description: 'An unknown path under /v2/origin/custom answers 404 with an HTML page instead of a JSON body.',
     caughtBy: ['chat.http.unknown-path'] },
   { name: 'chat-text-latin1', description: 'Chat bodies are decoded as Latin-1: every non-ASCII character of a text or a name is stored as its UTF-8 bytes read one by one.',

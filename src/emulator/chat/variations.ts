@@ -90,6 +90,8 @@ export const CHAT_VARIATIONS = defineVariations([
   { name: 'chat-effects-late', description: 'Unsorted leads and notifications are recorded 10 s after the message that causes them was answered.',
     basis: 'effect-window (C66): "Response 200 (accepted for processing; the message appears after processing)"; an expected lead or notification may come within the 15 s window.',
     run: { fullWindows: true }, scope: CHAT_SCOPE },
+  { name: 'chat-hooks-retried', description: 'Every outgoing-message hook is sent twice (a retry of a delivery not confirmed), both carrying the same message.',
+    basis: 'stated-behaviour (R2-C4): §3.2 "outgoing-message hooks arrive" and §6 state no count; one hook or more for a manager\'s message passes, and a retried hook is not a hook of another message.', scope: CHAT_SCOPE },
   { name: 'chat-history-lags', description: `The history shows a write ${HISTORY_LAG_MS} ms after it was answered: a new message is missing from it, an edited one shows its previous content, until then.`,
     basis: 'effect-window: §4.3 "Response 200 (accepted for processing; the message appears after processing)"; an expected history entry may come within the 15 s window, so every rule reads the history after a write over that window.', scope: CHAT_SCOPE },
   { name: 'chat-text-nfc', description: 'Every string of a chat body is stored in Unicode normalisation form C (a combining accent joined to its letter), so texts and names come back composed.',

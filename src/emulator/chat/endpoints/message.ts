@@ -31,6 +31,9 @@ export function messageEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     const nm = body.new_message;
     if (va.isOn('chat-new-message-answer-without-ids')) { delete nm.conversation_id; delete nm.ref_id; }
     if (va.isOn('chat-receiver-id-omitted') && nm.receiver_id === null) delete nm.receiver_id;
+    if (va.isOn('chat-receiver-id-empty') && nm.receiver_id === null) nm.receiver_id = '';
+    if (f.isOn('chat-answer-without-msgid')) delete nm.msgid;
+    if (va.isOn('chat-answer-sender-id-alias') && typeof nm.sender_id === 'string') nm.sender_id = `contact-${nm.sender_id}`;
     return json(reply, f.isOn('chat-message-response-flat') ? nm : body);
   });
 }

@@ -48,11 +48,11 @@ export default defineGroup({
     // §4.3 the message event itself
     requiredRule(
       { id: 'chat.message-event.required', title: 'A message event without event_type, payload, timestamps, conversation_id, msgid or message, or with one of another type, is refused with 400',
-        reading: 'The §4.3 payload table marks optional fields as such and leaves event_type, payload, timestamp, msec_timestamp, conversation_id, msgid and sender unmarked (unmarked-member: missing and accepted is non_strict); message is "Required"; a value of another JSON type accepted is non_strict (wrong-type), an event_type outside new_message/edit_message accepted fails (enumeration).',
+        reading: 'The §4.3 body table lists event_type and payload and marks neither optional: both are required (missing and accepted fails, R2-C10). The payload table marks optional fields as such and leaves timestamp, msec_timestamp, conversation_id, msgid and sender unmarked (unmarked-member: missing and accepted is non_strict); message is "Required"; a value of another JSON type accepted is non_strict (wrong-type); any event_type outside new_message/edit_message accepted fails (enumeration: "", "NEW_MESSAGE", a number alike, R2-C12).',
         covers: ['event_type', 'payload', 'timestamp', 'msec_timestamp', 'conversation_id', 'msgid', 'message', 'silent'].map((k) => `4.3/Send, edit or import a message/${k}`) },
       (s) => messageEvent(s),
       [
-        { path: P('event_type'), type: 'enum', unmarked: true }, { path: P('payload'), type: 'object', unmarked: true }, { path: P('payload', 'timestamp'), type: 'int', unmarked: true },
+        { path: P('event_type'), type: 'enum', values: ['new_message', 'edit_message'] }, { path: P('payload'), type: 'object' }, { path: P('payload', 'timestamp'), type: 'int', unmarked: true },
         { path: P('payload', 'msec_timestamp'), type: 'int', unmarked: true }, { path: P('payload', 'conversation_id'), type: 'string', unmarked: true }, { path: P('payload', 'msgid'), type: 'string', unmarked: true },
       ],
     ),
@@ -176,8 +176,9 @@ export default defineGroup({
       {
         connect: true,
         named: [
-          { what: 'an empty reply_to', value: {} }, { what: 'message null', value: { message: null }, reading: 'wrong-type' },
-          { what: 'message a string', value: { message: 'quoted' }, reading: 'wrong-type' }, { what: 'message an array', value: { message: [fullEmbedded()] }, reading: 'wrong-type' },
+          // "message (required …)": a value that is no embedded message leaves it missing (R2-C11), not merely of another type.
+          { what: 'an empty reply_to', value: {} }, { what: 'message null', value: { message: null } },
+          { what: 'message a string', value: { message: 'quoted' } }, { what: 'message an array', value: { message: [fullEmbedded()] } },
           { what: 'the quote beside message', value: { msg: fullEmbedded() } },
         ],
         send: (s, c) => s.postEvent(messageEvent(s, { reply_to: c.value as MessagePayload['reply_to'] })),
@@ -192,8 +193,9 @@ export default defineGroup({
       {
         connect: true,
         named: [
-          { what: 'an empty forwards', value: {} }, { what: 'messages an object', value: { messages: {} }, reading: 'wrong-type' },
-          { what: 'messages null', value: { messages: null }, reading: 'wrong-type' }, { what: 'messages one embedded message, not in an array', value: { messages: fullEmbedded() }, reading: 'wrong-type' },
+          // "messages (required array …)": a value that is no array leaves it missing (R2-C11), not merely of another type.
+          { what: 'an empty forwards', value: {} }, { what: 'messages an object', value: { messages: {} } },
+          { what: 'messages null', value: { messages: null } }, { what: 'messages one embedded message, not in an array', value: { messages: fullEmbedded() } },
           { what: 'only conversation_id', value: { conversation_id: 'elsewhere' } },
         ],
         send: (s, c) => s.postEvent(messageEvent(s, { forwards: c.value as MessagePayload['forwards'] })),

@@ -114,6 +114,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.participant.profile-to-contact'] },
   { name: 'chat-participant-name-optional', description: 'A participant without name is accepted.',
     caughtBy: ['chat.participant.required', 'chat.sender.required'] },
+  { name: 'chat-event-without-payload-taken', description: 'A message event without payload (`{"event_type":"new_message"}`) is answered 200 and stores nothing.',
+    caughtBy: ['chat.message-event.required'] },
   { name: 'chat-accept-wrong-types', description: 'Numbers and booleans where the chat tables state strings (and the reverse) are coerced and accepted.',
     caughtBy: ['chat.participant.required', 'chat.sender.required', 'chat.message-event.required', 'chat.connect.invalid'], verdict: 'non_strict' },
   { name: 'chat-crash-on-profile-without-phone', description: 'A participant (create chat user, message sender) whose profile has no phone crashes (500) where the phone is normalised.',

@@ -45,6 +45,9 @@ export function tamperBody(text: string, position: number, letter: string): stri
 
 // ---- §2.4–§2.11: one field broken at a time
 
+/** §2.7 type: "Required. One of: text, file, video, picture, voice, audio, sticker, location, contact". */
+export const MESSAGE_TYPES = ['text', 'file', 'video', 'picture', 'voice', 'audio', 'sticker', 'location', 'contact'] as const;
+
 export type JsonType = 'string' | 'int' | 'number' | 'object' | 'array' | 'bool' | 'enum';
 
 /** A field of a valid body, by path, with the type the spec gives it. */
@@ -56,6 +59,8 @@ export interface FieldSpec {
    * and accepted is non_strict. Without it the member is required (`required-member`): missing and accepted fails.
    */
   readonly unmarked?: boolean;
+  /** For an `enum` member, the values the spec lists: the sweep sends the first in upper case, as a named edge. */
+  readonly values?: readonly string[];
 }
 
 export type Breakage =
@@ -66,10 +71,12 @@ export type FieldCase = FieldSpec & Breakage;
 
 /**
  * A case that gives a field a value of another JSON type (the `wrong-type` reading: coerced or ignored and accepted is
- * non_strict), as against a missing field or a string outside an enumeration (`enumeration`: accepted fails).
+ * non_strict), as against a missing field or a value outside an enumeration (`enumeration`: accepted fails). Any value
+ * of an enumerated member but null is outside its set, a number or a boolean as much as a string (R2-C12); null reads
+ * as the member left empty.
  */
 export function isWrongJsonType(c: FieldCase): boolean {
-  return c.breakage === 'wrong-type' && !(c.type === 'enum' && typeof c.value === 'string');
+  return c.breakage === 'wrong-type' && !(c.type === 'enum' && c.value !== null);
 }
 
 /** Named values of other JSON types than `type`: the canonical wrong values of a deterministic sweep. */
@@ -107,12 +114,22 @@ export function wrongValueArb(type: JsonType): fc.Arbitrary<{ wrongType: string;
   }
 }
 
-/** Every named case of breaking each field: missing, and each canonical wrong type. */
+/**
+ * Every named case of breaking each field: missing, and each canonical wrong type; an enumerated member also gets the
+ * empty string and a listed value in upper case (`V1`, `TEXT`), edges a random string rarely hits (R2-C12).
+ */
 export function sweepCases(fields: readonly FieldSpec[]): FieldCase[] {
   return fields.flatMap((f) => [
     { ...f, breakage: 'missing' as const },
     ...wrongValues(f.type).map((w) => ({ ...f, breakage: 'wrong-type' as const, ...w })),
+    ...(f.type === 'enum' ? enumEdges(f).map((w) => ({ ...f, breakage: 'wrong-type' as const, ...w })) : []),
   ]);
+}
+
+/** The named edges of an enumeration: "" and, where the spec's values are known, the first in another case. */
+function enumEdges(f: FieldSpec): { wrongType: string; value: unknown }[] {
+  const first = f.values?.[0];
+  return [{ wrongType: 'the empty string', value: '' }, ...(first !== undefined && first.toUpperCase() !== first ? [{ wrongType: 'a listed value in upper case', value: first.toUpperCase() }] : [])];
 }
 
 /** One random case: a field, missing or given a random value of another type. */
@@ -129,7 +146,7 @@ export function fieldCaseArb(fields: readonly FieldSpec[]): fc.Arbitrary<FieldCa
  */
 export function caseReading(c: FieldCase): 'required-member' | 'unmarked-member' | 'wrong-type' | 'enumeration' {
   if (c.breakage === 'missing') return c.unmarked ? 'unmarked-member' : 'required-member';
-  return c.type === 'enum' && typeof c.value === 'string' ? 'enumeration' : 'wrong-type';
+  return c.type === 'enum' && c.value !== null ? 'enumeration' : 'wrong-type';
 }
 
 export function describeCase(c: FieldCase): string {

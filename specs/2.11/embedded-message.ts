@@ -12,6 +12,7 @@
  */
 import {
   chatSweepRule, type Conversation, conversationWith, defineGroup, newMessageBody, onAnswer, quoteAndRead, type QuotedConversation, quotedConversation, quoteResolvedAs, type QuoteSeen, type QuoteWay, status, sweepRule,
+  MESSAGE_TYPES,
 } from '../kit.js';
 import { fullEmbedded, type EmbeddedCase, EMBEDDED_CASES, type SenderCase, CASES, quote } from './support.js';
 import { refusal, accepted, messageEvent, requiredRule } from '../fixtures/chat.js';
@@ -25,7 +26,7 @@ export default defineGroup({
         reading: '§2.11: with id or msgid the rest is resolved; without, those fields are required.',
         covers: ['2.11/type', '2.11/text', '2.11/timestamp', '2.11/msec_timestamp', '2.11/sender', '4.3/Send, edit or import a message/reply_to'] },
       (s) => messageEvent(s, { reply_to: { message: fullEmbedded() } }),
-      ['type', 'text', 'timestamp', 'msec_timestamp', 'sender'].map((k) => ({ path: ['payload', 'reply_to', 'message', k], type: k === 'sender' ? 'object' as const : k.includes('timestamp') ? 'int' as const : k === 'type' ? 'enum' as const : 'string' as const }))
+      ['type', 'text', 'timestamp', 'msec_timestamp', 'sender'].map((k) => ({ path: ['payload', 'reply_to', 'message', k], type: k === 'sender' ? 'object' as const : k.includes('timestamp') ? 'int' as const : k === 'type' ? 'enum' as const : 'string' as const, ...(k === 'type' && { values: MESSAGE_TYPES }) }))
         .concat([{ path: ['payload', 'reply_to', 'message', 'sender', 'name'], type: 'string' }]),
     ),
     chatSweepRule<EmbeddedCase>(

@@ -40,7 +40,7 @@ export default defineGroup({
     ),
     scenarioRule<{ s: ChatSession; full: ReturnType<typeof fullParticipant>; bare: ParticipantBody }>(
       { id: 'chat.participant.answer', title: 'The created chat\'s user carries avatar, phone and email when given, and leaves phone and email out when not',
-        reading: '§2.5: in responses, phone and email are "both absent when not given"; avatar is empty if not given, and shows the one given (the URL sent or a re-hosted copy) when given. answer-member: null or "" for phone and email, and null or no member for avatar, are non_strict; a phone given back in another spelling of the same number (digits only) is non_strict (C6–C8 of the review).', covers: ['2.5/profile', '2.5/avatar'] },
+        reading: '§2.5: in responses, phone and email are "both absent when not given"; avatar is empty if not given, and shows the one given (the URL sent or a re-hosted copy) when given. answer-member: null or "" for phone and email, and null or no member for avatar, are non_strict; a given avatar answered "" is non_strict too (its download may come after the answer, R2-C5); a phone given back in another spelling of the same number (digits only) is non_strict (C6–C8 of the review).', covers: ['2.5/profile', '2.5/avatar'] },
       {
         setup: async (t) => {
           const s = await chatSession(t);

@@ -1,7 +1,7 @@
 /**
  * What the rules of §2.7 share: fixtures, case tables and the makers of rule families.
  */
-import { type FieldCase, type FieldSpec, sweepCases } from '../kit.js';
+import { type FieldCase, type FieldSpec, MESSAGE_TYPES, sweepCases } from '../kit.js';
 
 export const fullMessage = () => ({
   type: 'text', text: 'with every optional field', sticker_id: 'sticker-1', callback_data: 'button-1', media_duration: 3,
@@ -13,7 +13,7 @@ export const M = ['payload', 'message'];
 
 /** §2.7: the fields each message type requires. */
 export const MESSAGE_FIELDS: Record<string, FieldSpec[]> = {
-  text: [{ path: [...M], type: 'object' }, { path: [...M, 'type'], type: 'enum' }, { path: [...M, 'text'], type: 'string' }],
+  text: [{ path: [...M], type: 'object' }, { path: [...M, 'type'], type: 'enum', values: MESSAGE_TYPES }, { path: [...M, 'text'], type: 'string' }],
   picture: [{ path: [...M, 'media'], type: 'string', unmarked: true }, { path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
   file: [{ path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
   video: [{ path: [...M, 'file_name'], type: 'string' }, { path: [...M, 'file_size'], type: 'int' }],
@@ -28,7 +28,7 @@ export const MESSAGE_CASES: MessageCase[] = [
   { path: [...M, 'type'], type: 'enum', breakage: 'wrong-type', wrongType: 'an unknown type', value: 'gif', messageType: 'text' },
 ];
 
-export const TYPES = ['text', 'file', 'video', 'picture', 'voice', 'audio', 'sticker', 'location', 'contact'] as const;
+export const TYPES = MESSAGE_TYPES;
 
 export type MessageType = (typeof TYPES)[number];
 

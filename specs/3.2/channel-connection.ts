@@ -14,7 +14,7 @@
  * outgoing-message hooks of that account stop. Watched over the whole effect window, not read once.
  */
 import {
-  accountMessage, accountWrites, chatHookCount, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, sweepRule, valueIs, watchChatHooks,
+  accountMessage, accountWrites, chatHookCount, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, emptyHistory, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, sweepRule, valueIs, watchChatHooks,
 } from '../kit.js';
 import { REPEAT_ANSWER } from '../fixtures/chat.js';
 import { type OwnConversation, ownConversation, type TwoAccounts, mustDisconnect, type TwoAccountsConversation, type Disconnected } from './support.js';
@@ -96,7 +96,7 @@ export default defineGroup({
     ),
     scenarioRule<TwoAccounts>(
       { id: 'chat.connection.isolation', needs: ['second-account'], title: 'One account\'s scope never reads or writes another account\'s chats',
-        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other (security). Their chat-interface ids may be equal (the spec states no id space): only data crossing fails (C29 of the review). B\'s history of A\'s conversation is "a chat that does not exist": 204 passes, 404 is non_strict. The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
+        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other (security). Their chat-interface ids may be equal (the spec states no id space): only data crossing fails (C29 of the review). B\'s history of A\'s conversation is "a chat that does not exist": 204 passes, 200 with no messages is non_strict, 200 with A\'s messages or a refusal fails (R2-C13, R2-C14). B\'s delivery status and reaction name A\'s message by both ids, the integration-side msgid and the chat-interface id. The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
         covers: ['2.4/scope_id', '2.4/account_id'] },
       {
         setup: async (t) => {
@@ -105,13 +105,17 @@ export default defineGroup({
           const scopes = [await a.scope(), await b.scope()] as const;
           const conv = a.conversationId();
           const client = a.client();
-          return { a, b, scopes, conv, client, inA: scopes[0] === scopes[1] ? '' : (await a.mustSend(a.payload(conv, client))).msgid, sentInB: '' };
+          const sent = scopes[0] === scopes[1] ? { msgid: '', id: '' } : await a.mustSend(a.payload(conv, client));
+          return { a, b, scopes, conv, client, inA: sent.msgid, inAId: sent.id, sentInB: '' };
         },
         steps: [
           step<TwoAccounts, readonly string[]>('', async (_t, f) => f.scopes, [distinct('distinct scopes', 'the scope_ids of the two accounts')]),
-          step('B reads A\'s conversation', (_t, f) => f.b.history(f.conv), [status(204, { also: [404] })]),
-          step('B sets A\'s delivery status', (_t, f) => f.b.deliveryStatus(f.inA, { status_code: 2 }), [status(404)]),
-          step('B reacts in A', (_t, f) => f.b.react({ conversation_id: f.conv, msgid: f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [status(404)]),
+          step('B reads A\'s conversation', (_t, f) => f.b.history(f.conv), [emptyHistory('no chat')]),
+          step('B sets A\'s delivery status by msgid', (_t, f) => f.b.deliveryStatus(f.inA, { status_code: 2 }), [status(404)]),
+          step('B reacts in A by msgid', (_t, f) => f.b.react({ conversation_id: f.conv, msgid: f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [status(404)]),
+          // By the chat-interface id too: the id the delivery-status path names (C25), which another scope must not reach.
+          step('B sets A\'s delivery status by id', (_t, f) => f.b.deliveryStatus(f.inAId || f.inA, { status_code: 2 }), [status(404)]),
+          step('B reacts in A by id', (_t, f) => f.b.react({ conversation_id: f.conv, id: f.inAId || f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [status(404)]),
           step<TwoAccounts, readonly HistoryItem[]>('', async (_t, f) => {
             const inB = f.b.payload(f.conv, f.client);
             await f.b.mustSend(inB);

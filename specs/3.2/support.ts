@@ -27,6 +27,8 @@ export interface TwoAccounts {
   readonly conv: string;
   readonly client: ParticipantBody;
   readonly inA: string;
+  /** The chat-interface id of A's message (new_message.msgid; "" when the answer gave none). */
+  readonly inAId: string;
   /** B's message in the same conversation_id, which A's history must not show. */
   sentInB: string;
 }

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import {
-  chatRule, chatSession, chatSweepRule, defineGroup, jsonContentType, noBody, observedStatus, refusalPreferred, scenarioRule, status, step,
+  chatRule, chatSession, chatSweepRule, defineGroup, jsonContentType, noBody, observedStatus, refusalPreferred, scenarioRule, status, step, whenRefused,
 } from '../kit.js';
 import { type RouteMessage, routeMessage, sendDeliveryStatus, REPEAT_ANSWER } from '../fixtures/chat.js';
 import { DS, type Marked, messageToMark, type Conversation, type StatusCase, ACCEPTED, WRONG_TYPE, REFUSED } from './support.js';
@@ -28,7 +28,7 @@ export default defineGroup({
     ),
     chatSweepRule<StatusCase, Marked>(
       { id: 'chat.delivery-status.refused', title: 'Any other status_code, -1 without a 901–905 error_code, and 905 without error text are refused with 400',
-        reading: '§4.3: status_code is 1, 2 or -1; error_code is required with -1 (901 to 905, §3.3); 905 needs the error text. status_code "1" (a string) coerced and accepted is non_strict (wrong-type, C27 of the review).',
+        reading: '§4.3: status_code is 1, 2 or -1; error_code is required with -1 (901 to 905, §3.3); 905 needs the error text. status_code "1" (a string) coerced and accepted is non_strict (wrong-type, C27 of the review), its bodiless 200 judged without a Content-Type (R2-C3).',
         covers: ['3.3/error', '3.3/905', DS('status_code'), DS('error_code'), DS('error'), '2.9/status_code', '2.9/error_code'] },
       {
         setup: messageToMark,
@@ -39,7 +39,8 @@ export default defineGroup({
           fc.constantFrom(...REFUSED),
         ),
         send: ({ s, msgid }, c) => s.deliveryStatus(msgid, c.body),
-        expect: (c) => (WRONG_TYPE.includes(c) ? [refusalPreferred('status 400'), jsonContentType] : [status(400), jsonContentType]),
+        // Taken, the answer is the bodiless 200 of §4.3, which need carry no Content-Type (R2-C3): only a refusal's type is read.
+        expect: (c) => (WRONG_TYPE.includes(c) ? [refusalPreferred('status 400'), whenRefused(jsonContentType)] : [status(400), jsonContentType]),
         label: (c) => c.what,
       },
     ),

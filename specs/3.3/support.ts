@@ -38,6 +38,7 @@ export const ACCEPTED: StatusCase[] = [
 /** Wrong JSON types: refused with 400 passes, coerced and accepted is non_strict (wrong-type, C27 of the review). */
 export const WRONG_TYPE: StatusCase[] = [
   { what: 'status_code "1" (a string)', body: { status_code: '1' } },
+  { what: 'status_code "" (a string)', body: { status_code: '' } },
 ];
 
 export const REFUSED: StatusCase[] = [
@@ -45,6 +46,7 @@ export const REFUSED: StatusCase[] = [
   { what: 'status_code null', body: { status_code: null } },
   { what: 'status_code 0', body: { status_code: 0 } },
   { what: 'status_code 3', body: { status_code: 3 } },
+  { what: 'status_code -2', body: { status_code: -2 } },
   { what: '-1 without error_code', body: { status_code: -1, error: 'x' } },
   { what: '-1 with error_code 900', body: { status_code: -1, error_code: 900, error: 'x' } },
   { what: '-1 with error_code 906', body: { status_code: -1, error_code: 906, error: 'x' } },

@@ -16,7 +16,7 @@
  * user.ref_id names nobody, and the structure of one error body of each endpoint family.
  */
 import {
-  type SpaceRoute,   accountRequest, anyUnicodeText, CHAT_ROUTES, type ChatRouteName, chatSession, type ChatSession, chatSweepRule, codePoints, createdUserName, defineGroup, type HttpResponse, jsonContentType, jsonObjectBody, nameRoundTrip, type NameRoundTrip, noServerError, observedErrorBody, readBackIs, type RoundTrip, roundTripAccepted, routeCall, type RouteFixture, sampleMessage, scenarioRule, SCOPE_ROUTES, seededSamples, status, step, sweepRule, textRoundTrip, tokenRequest, unknownScopeAnswer, unknownScopeFixture, UTF8_NAMES, UTF8_TEXTS,
+  type SpaceRoute,   accountRequest, anyUnicodeText, CHAT_ROUTES, type ChatRouteName, chatSession, type ChatSession, chatSweepRule, codePoints, createdUserName, defineGroup, type HttpResponse, jsonContentType, chatErrorBody, nameRoundTrip, type NameRoundTrip, noServerError, observedErrorBody, readBackIs, type RoundTrip, roundTripAccepted, routeCall, type RouteFixture, sampleMessage, scenarioRule, SCOPE_ROUTES, seededSamples, status, step, sweepRule, textRoundTrip, tokenRequest, unknownScopeAnswer, unknownScopeFixture, UTF8_NAMES, UTF8_TEXTS,
 } from '../kit.js';
 import {
   noServerErrorRule, malformedJsonRule, wrongMethodRule, BODY_ROUTES, type UnknownPath, UNKNOWN_PATHS, OVERSIZED_BYTES, invalidUtf8Rule, type Family,
@@ -50,7 +50,7 @@ export default defineGroup({
         setup: async (s) => ({ s, scopeId: await s.scope() }),
         named: UNKNOWN_PATHS,
         send: (f, p) => f.s.send({ method: p.method, path: p.path({ scopeId: f.scopeId, channelId: f.s.channel.channelId, runId: f.s.t.runId }), ...(p.method === 'GET' ? {} : { json: {} }) }),
-        expect: [status(404), jsonObjectBody],
+        expect: [status(404), chatErrorBody],
         label: (p) => p.what,
         what: 'every unknown path not found',
       },

@@ -2,7 +2,7 @@
  * What the rules of §4.3 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, jsonObjectBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
+  MESSAGE_TYPES, type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, chatErrorBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { type FreshConversation, freshConversation, INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
@@ -26,7 +26,7 @@ export function itemOf(items: readonly HistoryItem[], msgid: string): HistoryIte
 
 export const CONNECT_FIELDS: readonly FieldSpec[] = [
   { path: ['account_id'], type: 'string' },
-  { path: ['hook_api_version'], type: 'enum' },
+  { path: ['hook_api_version'], type: 'enum', values: ['v1', 'v2'] },
   { path: ['title'], type: 'string' },
   { path: ['is_time_window_disabled'], type: 'bool' },
 ];
@@ -343,7 +343,7 @@ export function malformedJsonRule(route: ChatRouteName): RuleDraft {
       setup: (t) => routeFixture(t, route),
       named: (t) => notJsonBodies(t.seed),
       send: (_t, text, f) => f.session.send(withRaw(routeCall(route, f), text)),
-      expect: [status(400), jsonObjectBody],
+      expect: [status(400), chatErrorBody],
       label: clip,
       what: 'every malformed body refused',
     },
@@ -413,7 +413,7 @@ export const FW = ['payload', 'forwards', 'messages', 0];
 
 /** §2.11 fields required of a forwarded message without id: the same as of a quoted one (chat.embedded.required). */
 export const FORWARDED_FIELDS: FieldSpec[] = [
-  { path: [...FW, 'type'], type: 'enum' }, { path: [...FW, 'text'], type: 'string' }, { path: [...FW, 'timestamp'], type: 'int' },
+  { path: [...FW, 'type'], type: 'enum', values: MESSAGE_TYPES }, { path: [...FW, 'text'], type: 'string' }, { path: [...FW, 'timestamp'], type: 'int' },
   { path: [...FW, 'msec_timestamp'], type: 'int' }, { path: [...FW, 'sender'], type: 'object' }, { path: [...FW, 'sender', 'name'], type: 'string' },
 ];
 
@@ -722,7 +722,7 @@ export function noBodyRule(route: ChatRouteName): RuleDraft {
         const { method, path } = routeCall(route, f);
         return f.session.send({ method, path });
       },
-      expect: [status(400, UNMARKED_ONLY.includes(route) ? { accepted: 'non_strict' } : {}), jsonObjectBody],
+      expect: [status(400, UNMARKED_ONLY.includes(route) ? { accepted: 'non_strict' } : {}), chatErrorBody],
       label: () => 'no body',
       what: 'the body-less request refused',
     },

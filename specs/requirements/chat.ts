@@ -57,16 +57,21 @@ const TYPE_ACCEPTED_READING: StatementReading = {
 /** §4.3 Response 200: the members of new_message (C35–C37, C42 of the review). */
 const NEW_MESSAGE_READINGS: Record<'conversation-id' | 'sender-id' | 'receiver-id' | 'msgid' | 'ref-id', StatementReading> = {
   'conversation-id': { kind: 'answer-member', review: 'C35' },
-  'sender-id': { kind: 'answer-member', review: 'C35, C37' },
+  'sender-id': {
+    kind: 'answer-member', review: 'C35, C37, R2-C9',
+    passed: 'a non-empty string: the sender\'s id sent, its chat-interface id, or any other id of the sender ("Sender id" names no side)',
+    non_strict: 'sender_id missing',
+    failed: 'the id of something else the kit knows (the chat, the receiver), or another type',
+  },
   'receiver-id': {
-    kind: 'answer-member', review: 'C36',
+    kind: 'answer-member', review: 'C36, R2-C8',
     passed: 'a string for an outgoing message; null for an incoming one',
-    non_strict: 'receiver_id missing',
+    non_strict: 'receiver_id missing, or "" for an incoming message',
     failed: 'a value for an incoming message (it has no receiver), or another type',
   },
   msgid: {
-    kind: 'answer-member', also: ['one-observation'], review: 'C42',
-    non_strict: 'msgid missing from a new message\'s answer (an edit answered without new_message is judged by REQ-4.3-message-edit)',
+    kind: 'answer-member', also: ['one-observation'], review: 'C42, R2-C7',
+    failed: 'msgid missing from a new message\'s answer: the "Message id in the chat interface" is the integration\'s one handle on the message (an edit answered without new_message is judged by REQ-4.3-message-edit)',
   },
   'ref-id': { kind: 'answer-member', review: 'C35' },
 };
@@ -326,9 +331,9 @@ export const CHAT = requirements([
     observes: 'a user created without avatar answers an empty (or no) avatar',
     needs: ['nothing'],
     reading: {
-      kind: 'answer-member', review: 'C6',
+      kind: 'answer-member', review: 'C6, R2-C5',
       passed: 'avatar "" when not given; when given, the URL sent or a re-hosted one (present, non-empty)',
-      non_strict: 'avatar missing or null when not given',
+      non_strict: 'avatar missing or null when not given; missing, null or "" when given (the image is downloaded, maybe after the answer)',
       failed: 'a non-empty avatar when none was given',
     },
     rules: ['chat.participant.answer'],
@@ -1022,12 +1027,12 @@ export const CHAT = requirements([
     observes: 'a message sent without delivery_status is in state sent',
     needs: ['control'],
     reading: {
-      kind: 'stated-behaviour', review: 'C13',
-      passed: 'a message accepted without delivery_status; no status stored before any is sent',
-      failed: 'refused for the missing status, or stored as delivered, read or error (1, 2, -1) before any status was sent',
-      informational: 'how the sent state reads before any status (null, absent, "sent")',
+      kind: 'stated-behaviour', review: 'C13, R2-C1',
+      passed: 'a message accepted without delivery_status',
+      failed: 'refused for the missing status',
+      informational: 'what the account stores as the status before any is sent (no answer of the spec shows it; read through the control API)',
     },
-    rules: ['chat.delivery-status.in-message', 'chat.delivery-status.applied'],
+    rules: ['chat.delivery-status.in-message', 'chat.delivery-status.default'],
   },
   {
     id: 'REQ-3.3-delivered', section: '3.3', source: 'table', level: 'must',
@@ -1975,12 +1980,12 @@ export const CHAT = requirements([
     observes: '204 for an unknown conversation_id',
     needs: ['nothing'],
     reading: {
-      kind: 'status-code', review: 'C51',
-      passed: '204 for a chat that does not exist',
-      non_strict: '200 with an empty messages array; a 404',
-      failed: '200 with messages for a chat that does not exist',
+      kind: 'status-code', review: 'C51, R2-C13, R2-C14',
+      passed: '204 for a chat that does not exist (also another account\'s conversation read from B\'s scope)',
+      non_strict: '200 with an empty messages array',
+      failed: '200 with messages for a chat that does not exist (another account\'s messages), or a refusal (404: the code is named)',
     },
-    rules: ['chat.history.empty'],
+    rules: ['chat.history.empty', 'chat.connection.isolation'],
   },
   {
     id: 'REQ-4.3-history-204-empty', section: '4.3', source: 'prose', level: 'must',
@@ -2510,9 +2515,9 @@ export const CHAT = requirements([
     observes: '204 in both cases',
     needs: ['nothing'],
     reading: {
-      kind: 'status-code', review: 'C51',
+      kind: 'status-code', review: 'C51, R2-C14',
       non_strict: '200 with an empty messages array',
-      failed: '200 with messages for a chat that does not exist or has none',
+      failed: '200 with messages for a chat that does not exist or has none, or a refusal (404) of either',
     },
     rules: ['chat.history.empty'],
   },

@@ -6,7 +6,19 @@
 import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
-import { parseJson } from './json.js';
+import { jsonObjectBody, parseJson } from './json.js';
+
+/**
+ * The body of a chat refusal (R2-C6): §4.3 "400 when data is invalid (details in the body)" and §7 "Structure of the
+ * error body: not shown". A JSON object passes (`{}` carries no details: non_strict, as `jsonObjectBody` reads it); no
+ * body at all is non_strict (the details are missing, the structure is open); a body that is not a JSON object fails
+ * ("All bodies are JSON"). Only a 4xx is judged here; the status check judges the code.
+ */
+export const chatErrorBody: Check = (res) => {
+  if (res.status < 400 || res.status >= 500) return pass('error body', `status ${res.status}: no refusal body to judge`);
+  if ((res.text ?? '') === '') return nonStrict('error body', `expected the details in a JSON body, observed a ${res.status} with an empty body`);
+  return jsonObjectBody(res);
+};
 
 /**
  * RFC 9110 §15.5.6: a 405 carries Allow, listing the methods the resource serves. The spec does not restate it

@@ -24,14 +24,15 @@ export function emptyAvatar(path: Path): Check {
 
 /**
  * §2.5 avatar given: the answer shows it, the URL sent or a re-hosted copy (answer-member: any non-empty URL passes).
- * Left out or null is non_strict (a listed member missing); "" (the spelling of "not given") or another type fails.
+ * Left out, null or "" is non_strict: a listed member missing, or not yet there ("the image is downloaded", which may
+ * come after the answer; R2-C5). Another type fails.
  */
 export function avatarGiven(path: Path): Check {
   const name = pathName(path);
   return (res) => {
     const v = jsonAt(res, path);
     if (typeof v === 'string' && v !== '') return pass(name, shown(v));
-    if (v === undefined || v === null) return nonStrict(name, `expected the avatar given, observed ${v === null ? 'null' : 'no avatar member'}`);
+    if (v === undefined || v === null || v === '') return nonStrict(name, `expected the avatar given, observed ${v === undefined ? 'no avatar member' : shown(v)}`);
     return fail(name, `expected the avatar given (the URL sent or a copy), observed ${shown(v)}`);
   };
 }

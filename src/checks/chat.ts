@@ -41,11 +41,14 @@ export function createdChat(clientId: string): Check {
 
 /**
  * A new or edited message answers `{"new_message":{conversation_id, sender_id, receiver_id, msgid, ref_id}}` (§4.3),
- * read as `answer-member` (docs/verdicts.md): a listed member missing is non_strict; a member of another type or value
- * fails. receiver_id is a string for an outgoing message; an incoming message has no receiver ("no payload.receiver"),
- * so its receiver_id is null: a value there fails, and receiver_id missing is non_strict either way. Where the rule
- * knows them, the ids are compared with what was sent (issue 20): conversation_id names the message's own chat, and
- * sender_id and receiver_id its participants, by either side's id.
+ * read as `answer-member` (docs/verdicts.md): a listed member missing is non_strict, except msgid, the "Message id in
+ * the chat interface" by which alone the integration can name the message on the chat interface's paths (delivery
+ * status): missing, it fails (R2-C7). A member of another type or value fails. receiver_id is a string for an
+ * outgoing message; an incoming message has no receiver ("no payload.receiver"), so its receiver_id is null: a value
+ * there fails, "" ("empty" spelt otherwise) or receiver_id missing is non_strict (R2-C8). Where the rule knows them,
+ * the ids are compared with what was sent (issue 20): conversation_id names the message's own chat; sender_id ("Sender
+ * id", no side named) may be any id of the sender, one the kit has not seen included (R2-C9), but not the id of
+ * something else the kit knows (the chat, the receiver).
  */
 export interface NewMessageExpectation {
   readonly msgid: string;
@@ -57,7 +60,7 @@ export interface NewMessageExpectation {
    * string passes.
    */
   readonly chatId?: string;
-  /** The ids the sender may be answered by: its integration-side id sent and its chat-interface id, when known. */
+  /** The ids the sender is known by: its integration-side id sent and its chat-interface id, when known. */
   readonly senderIds?: readonly string[];
   /** The same for the receiver of an outgoing message. */
   readonly receiverIds?: readonly string[];
@@ -77,13 +80,21 @@ export function newMessageAnswer(expect: NewMessageExpectation): Check {
     const among = (ids: readonly string[] | undefined) => (v: unknown) => typeof v === 'string' && (ids === undefined || ids.includes(v));
     const dialog = expect.chatId === undefined ? undefined : [expect.conversationId, expect.chatId];
     member('conversation_id', among(dialog), dialog ? `the message's own chat (${dialog.join(' or ')})` : 'a string');
-    member('sender_id', among(expect.senderIds), expect.senderIds ? `the sender's id (${expect.senderIds.join(' or ')})` : 'a string');
-    member('receiver_id', expect.outgoing ? among(expect.receiverIds) : (v) => v === null,
+    // Ids the kit knows to name something other than the sender: the chat, and an outgoing message's receiver.
+    const others = [...(expect.chatId !== undefined ? [expect.chatId] : []), ...(expect.outgoing ? expect.receiverIds ?? [] : [])]
+      .filter((id) => !(expect.senderIds ?? []).includes(id));
+    member('sender_id', (v) => typeof v === 'string' && v !== '' && !others.includes(v), `the sender's id${others.length > 0 ? ` (not ${others.join(' or ')}, which name the chat or the receiver)` : ''}`);
+    const emptyReceiver = !expect.outgoing && nm.receiver_id === '';
+    member('receiver_id', expect.outgoing ? among(expect.receiverIds) : (v) => v === null || v === '',
       expect.outgoing ? `a string, the client of an outgoing message${expect.receiverIds ? ` (${expect.receiverIds.join(' or ')})` : ''}` : 'null (an incoming message has no receiver)');
     member('msgid', (v) => typeof v === 'string' && v !== '', 'a non-empty string');
     member('ref_id', (v) => v === expect.msgid, `the msgid sent (${expect.msgid})`);
+    if (missing.includes('msgid')) problems.push('msgid missing: the message\'s id in the chat interface is the one handle the integration has on it');
     if (problems.length > 0) return fail('new_message', `expected the §4.3 new_message fields; ${problems.join('; ')}`);
-    if (missing.length > 0) return nonStrict('new_message', `expected the §4.3 new_message fields; ${missing.join(', ')} missing (answer-member: a listed member missing is non_strict)`);
+    const lesser = [...(missing.length > 0 ? [`${missing.join(', ')} missing (answer-member: a listed member missing is non_strict)`] : []), ...(emptyReceiver ? ['receiver_id "" for an incoming message ("empty" spelt otherwise than null)'] : [])];
+    if (lesser.length > 0) return nonStrict('new_message', `expected the §4.3 new_message fields; ${lesser.join('; ')}`);
+    const seen = typeof nm.sender_id === 'string' && expect.senderIds && !expect.senderIds.includes(nm.sender_id) ? `; sender_id ${nm.sender_id}, an id of the sender the kit has not seen` : '';
+    if (seen) return pass('new_message', `msgid ${String(nm.msgid)}${seen}`);
     return pass('new_message', `msgid ${String(nm.msgid)}`);
   };
 }

@@ -117,7 +117,8 @@ class Status implements Cmd {
     const list = m.convs[this.conv]!.messages;
     const target = list[this.pick % list.length]!;
     const body = this.code === -1 ? { status_code: -1, error_code: 905, error: 'not delivered' } : { status_code: this.code };
-    ok(await r.s.deliveryStatus(target.msgid, body), this.toString());
+    // The path names the chat-interface id (new_message.msgid, C25); the integration-side msgid only when none was answered.
+    ok(await r.s.deliveryStatus(target.id || target.msgid, body), this.toString());
   }
   toString = () => `Status(c${this.conv}#${this.pick}, ${this.code})`;
 }

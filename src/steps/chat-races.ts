@@ -111,7 +111,12 @@ export async function hooksAfterAccountMessage(s: ChatSession, conv: string): Pr
   return (await s.t.eventually(() => conversationHookCount(s, conv), { within: POLICY_HOOK_WINDOW_MS, until: (n) => n > before })).value - before;
 }
 
-/** The hooks of the conversation beyond `before`, watched for the whole hook window (a negative: none may come). */
-export async function hooksBeyond(s: ChatSession, conv: string, before: number): Promise<number> {
-  return (await s.t.eventually(() => conversationHookCount(s, conv), { within: POLICY_HOOK_WINDOW_MS, until: (n) => n > before })).value - before;
+/**
+ * The hooks of the conversation that carry `text`, watched for the whole hook window (a negative: none may come). By
+ * its text, so that a manager's hook sent again (a retry, allowed) is not taken for a hook of another message (R2-C4).
+ */
+export async function hooksWithText(s: ChatSession, conv: string, text: string): Promise<number> {
+  const q = `?scope_id=${encodeURIComponent(await s.scope())}&conversation_id=${encodeURIComponent(conv)}`;
+  const count = async () => (await s.t.control.call<{ hooks: { text?: unknown }[] }>('GET', `/chat/hooks${q}`)).hooks.filter((h) => h.text === text).length;
+  return (await s.t.eventually(count, { within: POLICY_HOOK_WINDOW_MS, until: (n) => n > 0 })).value;
 }

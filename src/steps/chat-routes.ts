@@ -26,6 +26,8 @@ export interface RouteFixture {
   readonly conversationId: string;
   readonly client: ParticipantBody;
   readonly msgid: string;
+  /** The chat-interface id of that message (new_message.msgid), which the delivery-status path names (C25); else msgid. */
+  readonly id: string;
 }
 
 /** Capabilities a route's fixture needs beyond the configured channel. */
@@ -38,8 +40,8 @@ export async function routeFixture(t: RuleContext, route: ChatRouteName): Promis
   const scopeId = await session.scope();
   const conversationId = session.conversationId();
   const client = session.client();
-  const msgid = route === 'connect' || route === 'disconnect' ? '' : (await session.mustSend(session.payload(conversationId, client))).msgid;
-  return { session, scopeId, conversationId, client, msgid };
+  const sent = route === 'connect' || route === 'disconnect' ? { msgid: '', id: '' } : await session.mustSend(session.payload(conversationId, client));
+  return { session, scopeId, conversationId, client, msgid: sent.msgid, id: sent.id || sent.msgid };
 }
 
 /** The valid request of the route, built from the fixture. */
@@ -51,7 +53,7 @@ export function routeCall(route: ChatRouteName, f: RouteFixture): ChatCall {
     case 'disconnect': return { method: 'DELETE', path: chatPaths.disconnect(ch), json: { account_id: s.channel.accountId } };
     case 'chats': return { method: 'POST', path: chatPaths.chats(f.scopeId), json: createChatBody(f.conversationId, f.client) };
     case 'message': return { method: 'POST', path: chatPaths.message(f.scopeId), json: newMessageBody(s.payload(f.conversationId, f.client)) };
-    case 'status': return { method: 'POST', path: chatPaths.deliveryStatus(f.scopeId, f.msgid), json: { status_code: 1 } };
+    case 'status': return { method: 'POST', path: chatPaths.deliveryStatus(f.scopeId, f.id), json: { status_code: 1 } };
     case 'history': return { method: 'GET', path: chatPaths.history(f.scopeId, f.conversationId, { offset: 0, limit: 10 }) };
     case 'typing': return { method: 'POST', path: chatPaths.typing(f.scopeId), json: { conversation_id: f.conversationId, sender: { id: f.client.id } } };
     case 'react': return { method: 'POST', path: chatPaths.react(f.scopeId), json: { conversation_id: f.conversationId, msgid: f.msgid, user: { id: f.client.id }, type: 'react', emoji: '👍' } };
@@ -138,10 +140,10 @@ export async function disconnectedFixture(t: RuleContext): Promise<RouteFixture>
   const scopeId = await own.scope();
   const conversationId = own.conversationId();
   const client = own.client();
-  const msgid = (await own.mustSend(own.payload(conversationId, client))).msgid;
+  const sent = await own.mustSend(own.payload(conversationId, client));
   const off = await own.disconnect();
   if (!isSuccess(off.status)) throw new TargetAnswer(STEP_OWNERS.disconnect, `disconnecting the channel answered ${off.status}`);
-  return { session: own, scopeId, conversationId, client, msgid };
+  return { session: own, scopeId, conversationId, client, msgid: sent.msgid, id: sent.id || sent.msgid };
 }
 
 /** A scope_id of the configured channel for an account that was never connected (ids carry the run id). */

@@ -45,7 +45,10 @@ export async function spaceFixture(t: RuleContext): Promise<SpaceFixture> {
     if (m.id === '') throw new TargetAnswer(STEP_OWNERS.sendMessage, 'a new message was answered without new_message.msgid');
     return m;
   };
-  return { s, scopeId, conversationId, chatId, client, quoted: await sent(), forwarded: await sent(), target: await sent() };
+  const fixture = { s, scopeId, conversationId, chatId, client, quoted: await sent(), forwarded: await sent(), target: await sent() };
+  // The history route's cases read one page: the messages "appear after processing" (§4.3), so wait until they do.
+  await s.allHistory(conversationId);
+  return fixture;
 }
 
 /** The request as one document: what the valid-space cases walk. */

@@ -18,6 +18,7 @@ import type { HttpResponse } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
 import type { HistoryItem } from '../protocol/answers.js';
 import { POLICY_EFFECT_WINDOW_MS } from '../model/readings.js';
+import { WrittenMessages } from './chat-written.js';
 
 export interface ChannelCredentials {
   readonly channelId: string;
@@ -56,6 +57,8 @@ export function uniqueId(t: RuleContext, prefix: string): string {
 export class ChatSession {
   #scopeId: string | undefined;
   #seq = 0;
+  /** The new messages the server accepted: a history read waits for them (`allHistory`). */
+  readonly written = new WrittenMessages();
 
   constructor(readonly t: RuleContext, readonly channel: ChannelCredentials, private readonly clockOffsetMs: number) {}
 
@@ -142,7 +145,14 @@ export class ChatSession {
   }
 
   async postEvent(body: unknown, o: SendOptions = {}): Promise<HttpResponse> {
-    return this.send({ method: 'POST', path: chatPaths.message(await this.scope()), json: body }, o);
+    const res = await this.send({ method: 'POST', path: chatPaths.message(await this.scope()), json: body }, o);
+    // What a correctly signed write the server accepted makes the history show later (allHistory waits for it).
+    if (isSuccess(res.status) && !o.sign && !o.secret && !o.wire) {
+      const { event_type: event, payload } = (body ?? {}) as { event_type?: unknown; payload?: MessagePayload };
+      if (event === 'new_message' && payload) this.written.accepted(payload, (parseJson(res) as { new_message?: { msgid?: unknown } } | undefined)?.new_message?.msgid);
+      if (event === 'edit_message' && payload) this.written.rebound(payload.conversation_id, payload.id, payload.msgid);
+    }
+    return res;
   }
 
   sendMessage(payload: MessagePayload, o: SendOptions = {}): Promise<HttpResponse> {
@@ -176,10 +186,12 @@ export class ChatSession {
   /**
    * Every message of a conversation, page by page (limit 50), read again while `until` does not hold: the spec says a
    * message is "accepted for processing", so a target may show it a while later (POLICY_EFFECT_WINDOW_MS, docs/verdicts.md).
-   * After the window, what the history holds then: the rule judges what is missing.
+   * After the window, what the history holds then: the rule judges what is missing. Whatever `until` asks, the read
+   * waits for every message this session saw accepted in the conversation (`written`).
    */
   async allHistory(conversationId: string, until: (items: HistoryItem[]) => boolean = () => true): Promise<HistoryItem[]> {
-    return (await this.t.eventually(() => this.readPages(conversationId, 50, until), { within: POLICY_EFFECT_WINDOW_MS, until })).value;
+    const done = (items: HistoryItem[]) => this.written.allShown(conversationId, items) && until(items);
+    return (await this.t.eventually(() => this.readPages(conversationId, 50, done), { within: POLICY_EFFECT_WINDOW_MS, until: done })).value;
   }
 
   /**

@@ -35,6 +35,7 @@ export function chatErrorBody(e: ChatError): Record<string, unknown> {
 
 export function sendChatError(reply: FastifyReply, e: ChatError, faults: FaultSwitches): FastifyReply {
   const status = e.status === 404 && faults.isOn('chat-not-found-as-200') ? 200 : e.status;
+  if ((status === 400 || status === 404) && faults.isOn('chat-refusals-without-body')) return reply.code(status).send();
   const type = faults.isOn('chat-error-text-plain') ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
   return reply.code(status).header('content-type', type).send(JSON.stringify(chatErrorBody(e)));
 }

@@ -6,6 +6,7 @@
  * integration's ids; v2 nests the message with both sides' ids, the account and the time the hook was made.
  */
 import type { Chat, Connection, HookRecord } from './state.js';
+import type { VariationSwitches } from '../variations.js';
 
 export type HookApiVersion = 'v1' | 'v2';
 
@@ -64,4 +65,13 @@ function v2(m: OutgoingMessage): Record<string, unknown> {
       message: { id: m.msgid, type: 'text', text: m.text, markup: null, tag: '', media: '', thumbnail: '', file_name: '', file_size: 0 },
     },
   };
+}
+
+/**
+ * Sends (logs) a hook. Under `chat-hooks-retried` it goes twice, as a sender that retries a delivery it could not
+ * confirm: "outgoing-message hooks arrive" (§3.2) says nothing of how often.
+ */
+export function sendHook(hooks: HookRecord[], record: HookRecord, variations: VariationSwitches): void {
+  hooks.push(record);
+  if (variations.isOn('chat-hooks-retried')) hooks.push({ ...record });
 }

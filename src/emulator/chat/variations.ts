@@ -3,6 +3,7 @@
  * (test/faults/areas.test.ts checks it). ../variations.ts assembles every area's table.
  */
 import { defineVariations } from '../switches.js';
+import { HISTORY_LAG_MS } from './history-lag.js';
 
 export const CHAT_VARIATIONS = defineVariations([
   // Connection, participants, messages, delivery status, scope (§2.4–§2.9, §3.2, §3.3)
@@ -22,6 +23,8 @@ export const CHAT_VARIATIONS = defineVariations([
     basis: 'answer-member: a phone in an equivalent spelling is non_strict (§2.5 "phone (string, optional)" states no format); the contact keeps the same number.' },
   { name: 'chat-status-code-coerced', description: 'Delivery status accepts `status_code` as a string of digits ("1") and reads it as the number.',
     basis: 'wrong-type: a member of a stated JSON type coerced and accepted is non_strict (§4.3 Update delivery status "status_code int Required. 1, 2 or -1").' },
+  { name: 'chat-status-by-chat-interface-id-only', description: 'The delivery-status path takes only the chat-interface message id (new_message.msgid): the integration-side msgid there answers 404.',
+    basis: 'status-code (R2-C2): §4.3 "{msgid} is a message id" and "new_message[msgid] | Message id in the chat interface", whose paths these are; whether the integration-side msgid names the message too is not stated (chat.delivery-status.by-msgid records it).' },
   { name: 'chat-delivery-status-forward-only', description: 'A delivery status that goes back (read, then delivered; error, then delivered) is refused with 400; the message keeps its status.',
     basis: 'open-point: §3.3 "Transitions between delivery statuses: not shown".' },
   { name: 'chat-error-text-905-only', description: 'A -1 delivery status with 901–904 and no error text is accepted (only 905 needs it).',
@@ -43,6 +46,10 @@ export const CHAT_VARIATIONS = defineVariations([
     basis: 'answer-member: a listed member missing from an answer is non_strict (C35); §4.3 "Response 200 … new_message[conversation_id] … new_message[ref_id]" lists them without saying they are always there.' },
   { name: 'chat-receiver-id-omitted', description: 'The new_message answer of an incoming message leaves receiver_id out instead of sending null.',
     basis: 'answer-member: a listed member missing is non_strict (C36); §4.3 "new_message[receiver_id] | string or null", and an incoming message has "no payload.receiver".' },
+  { name: 'chat-receiver-id-empty', description: 'The new_message answer of an incoming message gives receiver_id "" instead of null.',
+    basis: 'answer-member (R2-C8): "new_message[receiver_id] | string or null"; an incoming message has no receiver, and "" is "empty" spelt otherwise than null: non_strict.' },
+  { name: 'chat-answer-sender-id-alias', description: 'The new_message answer names the sender by an id of its own (`contact-<chat-interface id>`), one that no other answer shows.',
+    basis: 'answer-member (R2-C9): "new_message[sender_id] | string | Sender id." names neither side nor a format; only an id of something else (the chat, the receiver) fails.' },
   { name: 'chat-edit-answer-empty', description: 'An edit_message is answered 200 with no body (no new_message object).',
     basis: 'stated-behaviour: §4.3 rule 4, "An edit … carries message and the identifying ids"; the new_message answer is stated for messages, so an edit answered 200 without it passes (C42).' },
   { name: 'chat-edit-ignored-fields-refused', description: 'An edit_message carrying source, sender, receiver, reply_to or forwards is refused with 400 (invalid data).',
@@ -84,6 +91,10 @@ export const CHAT_VARIATIONS = defineVariations([
   { name: 'chat-effects-late', description: 'Unsorted leads and notifications are recorded 10 s after the message that causes them was answered.',
     basis: 'effect-window (C66): "Response 200 (accepted for processing; the message appears after processing)"; an expected lead or notification may come within the 15 s window.',
     run: { fullWindows: true } },
+  { name: 'chat-hooks-retried', description: 'Every outgoing-message hook is sent twice (a retry of a delivery not confirmed), both carrying the same message.',
+    basis: 'stated-behaviour (R2-C4): §3.2 "outgoing-message hooks arrive" and §6 state no count; one hook or more for a manager\'s message passes, and a retried hook is not a hook of another message.' },
+  { name: 'chat-history-lags', description: `The history shows a write ${HISTORY_LAG_MS} ms after it was answered: a new message is missing from it, an edited one shows its previous content, until then.`,
+    basis: 'effect-window: §4.3 "Response 200 (accepted for processing; the message appears after processing)"; an expected history entry may come within the 15 s window, so every rule reads the history after a write over that window.' },
   { name: 'chat-text-nfc', description: 'Every string of a chat body is stored in Unicode normalisation form C (a combining accent joined to its letter), so texts and names come back composed.',
     basis: 'answer-member: the same characters in another normalisation form (Unicode UAX #15) are not literally the text sent but the same text; the review reads it non_strict (K39).' },
   { name: 'chat-answer-conversation-chat-id', description: 'The new_message answer gives the chat\'s chat-interface id as conversation_id instead of the conversation_id sent.',

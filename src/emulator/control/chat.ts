@@ -10,7 +10,7 @@ import type { EmulatorContext, RouteOptions } from '../context.js';
 import { methodNotAllowed, ProblemError } from '../errors.js';
 import { chatState, DEFAULT_PIPELINE_ID, insertInOrder, type Chat, type ChatState, type Connection, type HookRecord, type StoredMessage } from '../chat/state.js';
 import { quoteView, senderView, sharedPostView } from '../chat/stored.js';
-import { hookRecord, type HookApiVersion } from '../chat/outgoing-hook.js';
+import { hookRecord, sendHook, type HookApiVersion } from '../chat/outgoing-hook.js';
 import type { FaultSwitches } from '../faults.js';
 import { badRequest, controlBody, optionalString, requiredString } from './validate.js';
 import { CONTROL_PREFIX } from './routes.js';
@@ -175,7 +175,7 @@ function accountMessage(app: FastifyInstance, ctx: EmulatorContext, state: ChatS
       const shape = version === 'v2' && ctx.faults.isOn('chat-hook-v2-payload-v1-shape') ? 'v1' : version;
       return hookRecord(version, { conn, chat, msgid, managerId: manager, text, nowMs: ctx.clock.nowMs() }, shape);
     };
-    if (live) state.hooks.push(hook());
+    if (live) sendHook(state.hooks, hook(), ctx.variations);
     // A queue that still delivers what was due to a disconnected channel, a moment after the answer said none was sent.
     else if (ctx.faults.isOn('chat-hook-late-after-disconnect')) setTimeout(() => state.hooks.push(hook()), LATE_HOOK_MS).unref();
     return json(reply, 200, { msgid, hook_sent: live });

@@ -9,6 +9,7 @@ import { insertInOrder, type Chat, type ChatState, type Connection, type Person,
 import { isObj, type Obj } from '../validate.js';
 import { responseOf } from './message-answer.js';
 import type { MessageEvent } from './message-event.js';
+import { lagEdit } from '../history-lag.js';
 
 export async function editMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): Promise<{ new_message: Record<string, unknown> }> {
   const f = ctx.faults;
@@ -38,7 +39,10 @@ export async function editMessage(ctx: EmulatorContext, state: ChatState, conn: 
     return responseOf(copy, v.conversationId, ctx);
   }
   // The ignored-edit fault keeps the edit as a revision nothing reads.
-  if (!f.isOn('chat-edit-ignored')) m.content = content;
+  if (!f.isOn('chat-edit-ignored')) {
+    if (ctx.variations.isOn('chat-history-lags')) lagEdit(m, old);
+    m.content = content;
+  }
   if (v.id !== undefined && v.msgid === undefined && f.isOn('chat-edit-by-id-clears-msgid')) m.clientId = '';
   if (f.isOn('chat-edit-takes-source')) takeSource(state, conn, m.chat, v.p);
   if (f.isOn('chat-edit-takes-sender') && isObj(v.p.sender)) (m as { sender: Person }).sender = editedPerson(v.p.sender);

@@ -11,6 +11,7 @@ import { historyPage, insertInOrder, type Chat, type Connection, type StoredMess
 import { HISTORY_LIMIT_MAX, type Validator } from '../validate.js';
 import { connected, gate, json, type P } from '../route-kit.js';
 import { copyName, lookOf, personView, type Look } from '../views.js';
+import { processed } from '../history-lag.js';
 
 export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, state: ChatState): void {
   const f = ctx.faults;
@@ -41,7 +42,8 @@ export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
     if (chat && chat.messages.length === 0 && f.isOn('chat-history-empty-chat-404')) throw notFound('CHAT_NOT_FOUND', 'chat has no messages');
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
-    const listed = chat ? historySource(state, chat, f) : [];
+    const stored = chat ? historySource(state, chat, f) : [];
+    const listed = va.isOn('chat-history-lags') ? processed(stored) : stored;
     const page = f.isOn('chat-history-offset-from-oldest') ? historyPage(listed.slice(offset), 0, q.limit) : historyPage(listed, offset, q.limit);
     if (page.length === 0) return va.isOn('chat-history-empty-as-200') ? json(reply, { messages: [] }) : reply.code(204).send();
     const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'), lookOf(ctx)));

@@ -10,6 +10,7 @@ import type { ChatState } from '../state.js';
 import { isObj } from '../validate.js';
 import { connected, emptyOk, gate, json, type P } from '../route-kit.js';
 import { editMessage } from './edit-message.js';
+import { verifySignature } from '../signature.js';
 import { ignoredOnEditRefused, validateMessageEvent } from './message-event.js';
 import { newMessage } from './new-message.js';
 
@@ -23,6 +24,14 @@ export function messageEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
       if (isObj(raw) && isObj(raw.payload) && raw.payload.message !== undefined && !isObj(raw.payload.message)) throw new Error('simulated crash on an odd payload');
     }
     const channel = state.channelOfScope(scopeId);
+    // The fault: an event without payload is taken as an empty event (nothing stored), once the signature holds.
+    if (f.isOn('chat-event-without-payload-taken') && channel) {
+      const raw = readJsonLoose(request);
+      if (isObj(raw) && raw.payload === undefined) {
+        verifySignature(ctx, request, channel.secret);
+        return emptyOk(reply);
+      }
+    }
     const conn0 = state.connections.get(scopeId);
     const v = gate(ctx, request, { channel, validate: (c, raw) => ignoredOnEditRefused(c, validateMessageEvent(c, raw, conn0, channel)) });
     const conn = connected(state, scopeId);
@@ -31,6 +40,9 @@ export function messageEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     const nm = body.new_message;
     if (va.isOn('chat-new-message-answer-without-ids')) { delete nm.conversation_id; delete nm.ref_id; }
     if (va.isOn('chat-receiver-id-omitted') && nm.receiver_id === null) delete nm.receiver_id;
+    if (va.isOn('chat-receiver-id-empty') && nm.receiver_id === null) nm.receiver_id = '';
+    if (f.isOn('chat-answer-without-msgid')) delete nm.msgid;
+    if (va.isOn('chat-answer-sender-id-alias') && typeof nm.sender_id === 'string') nm.sender_id = `contact-${nm.sender_id}`;
     return json(reply, f.isOn('chat-message-response-flat') ? nm : body);
   });
 }

@@ -14,6 +14,7 @@ import type { EmbeddedIn } from '../validate.js';
 import { phoneShown } from '../views.js';
 import { responseOf } from './message-answer.js';
 import type { MessageEvent } from './message-event.js';
+import { lagNew } from '../history-lag.js';
 
 export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: Connection, v: MessageEvent): Promise<{ new_message: Record<string, unknown> }> {
   const f = ctx.faults;
@@ -75,6 +76,7 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
     ...(v.forwards.length > 0 && { forwards: v.forwards.map((e) => storedQuote(e, resolve(e), f)) }),
   };
   state.indexMessage(conn, m);
+  if (ctx.variations.isOn('chat-history-lags')) lagNew(m);
   if (m.postId !== undefined) {
     const list = chat.comments.get(m.postId) ?? [];
     list.push(m);

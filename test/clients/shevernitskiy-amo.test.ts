@@ -102,7 +102,8 @@ describe('@shevernitskiy/amo against the emulator', () => {
 
   it('reads the account with every with= value', async () => {
     const amo = await connected();
-    const account = await amo.account.getAccount({ with: [...ACCOUNT_WITH] });
+    // The client's type names every value but `uuid`, which it never asks for.
+    const account = await amo.account.getAccount({ with: ACCOUNT_WITH.filter((w): w is Exclude<typeof w, 'uuid'> => w !== 'uuid') });
     expect(account).toMatchObject(accountWithEverything(env.CHAT_ACCOUNT_ID!));
   });
 

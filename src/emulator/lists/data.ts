@@ -67,6 +67,12 @@ export interface ListRecord {
   readonly closed_at?: number | null;
   readonly next_price?: number;
   readonly next_date?: number;
+  readonly periodicity?: number;
+  readonly ltv?: number;
+  readonly purchases_count?: number;
+  readonly average_check?: number;
+  readonly first_name?: string;
+  readonly last_name?: string;
 }
 
 export interface DataSet {
@@ -157,9 +163,12 @@ function generateRecords(f: Faker, list: ListName, count: number, catalog: Catal
     id += f.number.int({ min: 1, max: 7 });
     const createdAt = T0 - f.number.int({ min: 0, max: 730 * DAY });
     const updatedAt = Math.min(T0, createdAt + f.number.int({ min: 0, max: 90 * DAY }));
+    const name = f.helpers.arrayElement(names);
     const record: Record<string, unknown> = {
       id,
-      name: f.helpers.arrayElement(names),
+      name,
+      // Split from the full name, drawing nothing: the seeded data stays what the seed made before contacts had them.
+      ...(list === 'contacts' ? { first_name: name.split(' ')[0]!, last_name: name.split(' ').slice(1).join(' ') } : {}),
       responsible_user_id: f.helpers.arrayElement(userIds),
       group_id: 0,
       created_by: f.helpers.arrayElement(userIds),
@@ -181,6 +190,9 @@ function generateRecords(f: Faker, list: ListName, count: number, catalog: Catal
       record.next_price = f.number.int({ min: 0, max: 1_000 }) * 50;
       record.next_date = T0 + f.number.int({ min: 0, max: 180 * DAY });
       record.status_id = f.helpers.arrayElement(catalog.customer_statuses).id;
+      // Derived from what was drawn (no draw of their own), so the seed's other values stay as they were.
+      const purchases = id % 7;
+      Object.assign(record, { periodicity: (id % 4) * 7, ltv: purchases * (record.next_price as number), purchases_count: purchases, average_check: purchases > 0 ? record.next_price : 0 });
     }
     const cfv: CfValue[] = [];
     for (const field of fields) {

@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../api/bearer.js';
-import { linkBase } from '../api/links.js';
+import { linkBase, withSet } from '../api/links.js';
 import { parseQuery } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { jsonBytes, methodNotAllowed, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
@@ -56,9 +56,11 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const rawQuery = rawQueryOf(request.url);
       const query = queryOf(ctx, rawQuery, request.query);
       const url = `${linkBase(ctx, request)}${path}`;
-      let body = listPage(ctx, list, query, rawQuery, url, store.table(list));
+      const withs = withSet(query);
+      // The emulator deletes no record, so the deleted ones (`with=only_deleted`) are none.
+      let body = withs.has('only_deleted') ? undefined : listPage(ctx, list, query, rawQuery, url, store.table(list), embeddedOf(list, withs));
       // Only for the fault: a filter that finds nothing here is run over another account's records too.
-      if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list));
+      if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list), embeddedOf(list, withs));
       if (query.filter !== undefined && ctx.variations.isOn('lists-slow-filtered')) await holdFirst(ctx, list);
       const plain = ctx.variations.isOn('lists-plain-json-no-links');
       if (body === undefined && ctx.variations.isOn('lists-empty-200')) body = emptyPage(list, query, rawQuery, url, plain);
@@ -83,7 +85,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const i = /^\d{1,15}$/.test(id) ? table.indexById.get(Number(id)) : undefined;
       if (i === undefined) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
       if (ctx.variations.isOn('lists-plain-json-no-links')) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`${table.json[i]}}`);
-      const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}}}`;
+      const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}},"_embedded":${embeddedOf(list, withSet(request.query))}}`;
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });
     app.patch<{ Params: { id: string } }>(`${path}/:id`, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
@@ -96,6 +98,24 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     });
     methodNotAllowed(app, `${path}/:id`, ['GET', 'PATCH']);
   }
+}
+
+/**
+ * Each record's `_embedded`, as the live service lists it: `tags` on every list, `companies` on leads and contacts,
+ * `segments` on customers, and the linked records a `with=` names (`contacts`, `companies`, `leads`, `customers`,
+ * `catalog_elements`). The emulator keeps no tags, links or segments, so every one is an empty array
+ * (docs/emulator.md, "What the emulator does not serve").
+ */
+const EMBEDDED: Record<ListName, { readonly always: readonly string[]; readonly withs: readonly string[] }> = {
+  leads: { always: ['tags', 'companies'], withs: ['contacts', 'catalog_elements'] },
+  contacts: { always: ['tags', 'companies'], withs: ['leads', 'customers', 'catalog_elements'] },
+  companies: { always: ['tags'], withs: ['contacts', 'leads', 'customers', 'catalog_elements'] },
+  customers: { always: ['segments', 'tags'], withs: ['contacts', 'companies', 'catalog_elements'] },
+};
+
+export function embeddedOf(list: ListName, withs: ReadonlySet<string>): string {
+  const { always, withs: optional } = EMBEDDED[list];
+  return JSON.stringify(Object.fromEntries([...always, ...optional.filter((w) => withs.has(w))].map((k) => [k, []])));
 }
 
 const hal = (reply: FastifyReply, body: unknown): FastifyReply =>
@@ -206,7 +226,7 @@ function positive(name: string, v: unknown, fallback: number, faults?: EmulatorC
 /** The HAL body of one page, or undefined when the page holds no record (204). */
 export function listPage(
   ctx: EmulatorContext, list: ListName, query: Record<string, unknown>, rawQuery: string, listUrl: string,
-  table: ListTable,
+  table: ListTable, embedded = embeddedOf(list, new Set()),
 ): string | undefined {
   const v = ctx.variations;
   const f = ctx.faults;
@@ -282,7 +302,7 @@ export function listPage(
   let items = '';
   for (let r = 0; r < rows.length; r += 1) {
     const i = rows[r]!;
-    items += `${r === 0 ? '' : ','}${table.json[i]},"_links":{"self":{"href":${recordBase}${table.ids[i]}"}}}`;
+    items += `${r === 0 ? '' : ','}${table.json[i]},"_links":{"self":{"href":${recordBase}${table.ids[i]}"}},"_embedded":${embedded}}`;
   }
   return `{"_page":${page},"_links":{${links}},"_embedded":{"${list}":[${items}]}}`;
 }

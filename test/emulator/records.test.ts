@@ -151,6 +151,16 @@ describe('what a record carries', () => {
     expect((await get('/api/v4/leads?with=contacts')).status).toBe(200);
   });
 
+  it('keeps no tags or links a write sends in _embedded, ignores other with= values, and deletes nothing', async () => {
+    const contact = (await get('/api/v4/contacts?limit=1')).json._embedded.contacts[0];
+    const made = await send('POST', '/api/v4/leads', [{ name: 'Tagged', _embedded: { tags: [{ name: 'vip' }], contacts: [{ id: contact.id }] } }]);
+    expect(made.status).toBe(200);
+    const id = made.json._embedded.leads[0].id as number;
+    expect((await get(`/api/v4/leads/${id}?with=contacts,loss_reason,source_id`)).json._embedded).toEqual({ tags: [], companies: [], contacts: [] });
+    expect((await h.request('DELETE', `/api/v4/leads/${id}`, { headers: auth() })).status).toBe(405);
+    expect((await get(`/api/v4/leads/${id}`)).status).toBe(200);
+  });
+
   it('gives customers periodicity, ltv, purchases_count and average_check, and takes periodicity', async () => {
     const customers = (await get('/api/v4/customers?limit=50')).json._embedded.customers as Array<Record<string, number>>;
     for (const c of customers) {

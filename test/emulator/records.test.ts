@@ -180,4 +180,10 @@ describe('what a record carries', () => {
     expect((await get('/api/v4/account')).json).not.toHaveProperty('uuid');
     expect(a.customers_mode).toBe('periodicity');
   });
+
+  it('names the account\'s entities where each public client looks: at the top level and under _embedded', async () => {
+    const a = (await get('/api/v4/account?with=entity_names')).json;
+    expect(a.entity_names.contacts.en.singular_form.default).toBe('contact');
+    expect(a._embedded.entity_names).toEqual(a.entity_names);
+  });
 });

@@ -3,8 +3,9 @@
  * public account reference (docs/field-notes.md, docs/emulator.md "The account"), so that public clients that read
  * its fields without checks keep working: the official PHP client's `AccountModel::fromArray` reads every base field
  * below unconditionally. `with=` adds, as the live service does: `amojo_id`, `uuid`, `version`, `drive_url`,
- * `is_api_filter_enabled` and `entity_names` at the top level; `amojo_rights`, `users_groups`, `task_types` and
- * `datetime_settings` under `_embedded`. Unknown `with=` values are ignored, as the live service ignores them.
+ * `is_api_filter_enabled` and `entity_names` at the top level; `amojo_rights`, `users_groups`, `task_types`,
+ * `datetime_settings` and `entity_names` again under `_embedded`. Unknown `with=` values are ignored, as the live
+ * service ignores them.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -70,15 +71,18 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     if (extras.has('version')) body.version = ACCOUNT_VERSION;
     if (extras.has('drive_url')) body.drive_url = `${base}/_drive/${account.subdomain}`;
     if (extras.has('is_api_filter_enabled')) body.is_api_filter_enabled = account.isApiFilterEnabled;
+    const embedded: Record<string, unknown> = {};
     if (extras.has('entity_names')) {
+      // Public clients disagree on where it sits: @shevernitskiy/amo's account type reads it at the top level,
+      // Krukov/amocrm_api's Account under `_embedded`. Both places hold it, so that either client finds it.
       body.entity_names = {
         leads: { en: form('lead', 'leads') },
         contacts: { en: form('contact', 'contacts') },
         companies: { en: form('company', 'companies') },
         customers: { en: form('customer', 'customers') },
       };
+      embedded.entity_names = body.entity_names;
     }
-    const embedded: Record<string, unknown> = {};
     if (extras.has('amojo_rights')) embedded.amojo_rights = { can_direct: true, can_create_groups: true };
     if (extras.has('users_groups')) embedded.users_groups = [{ id: 0, name: 'Sales department', uuid: null }];
     if (extras.has('task_types')) embedded.task_types = TASK_TYPES;

@@ -85,6 +85,9 @@ describe('custom fields on PATCH', () => {
     const after = valuesOf((await get(`/api/v4/leads/${lead.id}`)).json);
     expect(after).toEqual({ ...valuesOf(lead as never), [changed.id]: [value] });
     expect(Object.keys(after).length).toBeGreaterThanOrEqual(rest.length + 1);
+    // An empty list names no field, so it changes none.
+    expect((await send('PATCH', `/api/v4/leads/${lead.id}`, { custom_fields_values: [] })).status).toBe(200);
+    expect(valuesOf((await get(`/api/v4/leads/${lead.id}`)).json)).toEqual(after);
   });
 
   it('clear a field sent with values: null, and leave the others', async () => {

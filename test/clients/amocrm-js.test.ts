@@ -2,7 +2,7 @@
  * The npm client `amocrm-js` (pinned), unchanged, against the emulator behind a local TLS front: code exchange,
  * refresh of a restored expired token and refresh after a 401, filtered paging through `_links` over several pages in
  * ascending and in asked order, the account with every `with=`, a lead created and updated, a lead with date fields
- * read, changed and saved back whole, one custom field changed or cleared (`values: null`) by PATCH while the others
+ * read, changed, tagged and saved back whole, one custom field changed or cleared (`values: null`) by PATCH while the others
  * stay, and a contact created by first and last name. The
  * client only speaks https on the default port to the domain it is given, through Node's `https.globalAgent`: the
  * test hands it an agent that trusts the run's certificate and whose default port is the front's.
@@ -156,9 +156,15 @@ describe('amocrm-js against the emulator', () => {
     expect(read._embedded).toEqual({ tags: [], companies: [] });
     read.name = 'amocrm-js read-modify-write';
     read.custom_fields_values = [...read.custom_fields_values!, { field_id: unused.id, values: [{ value: 'added by amocrm-js' }] }];
+    read.embeddedTags.add([{ name: 'amocrm-js' }]);
     await read.save();
     const stored: ListRecord = (await control.call('GET', '/lists/leads')).records.find((l: ListRecord) => l.id === lead.id);
     expect(stored.name).toBe('amocrm-js read-modify-write');
+    expect(stored._embedded?.tags.map((t) => t.name)).toEqual(['amocrm-js']);
+    // Read back and saved again unchanged, it sends its tags by id and keeps them.
+    const tagged = (await c.leads.getById(lead.id))!;
+    await tagged.save();
+    expect((await c.leads.getById(lead.id))!._embedded).toEqual({ tags: [{ id: stored._embedded!.tags[0]!.id, name: 'amocrm-js', color: null }], companies: [] });
     expect(valuesById(stored)).toEqual({ ...valuesById(lead), [unused.id]: ['added by amocrm-js'] });
     expect(valuesById(stored)[date.field_id]).toEqual(date.values.map((x) => x.value));
   });

@@ -2,7 +2,7 @@
  * The npm client `@shevernitskiy/amo` (pinned), unchanged, against the emulator behind a local TLS front: code
  * exchange, refresh of a restored expired token and refresh after a 401, filtered paging by `page` over several pages
  * in ascending and in asked order, a record by its id, the account with every `with=`, a lead added and updated, a
- * lead with date fields read and saved back whole, one custom field changed or cleared (`values: null`) by PATCH while
+ * lead with date fields read and saved back whole with a tag, one custom field changed or cleared (`values: null`) by PATCH while
  * the others stay, a contact added by first and last name, and
  * its error classes (it takes a response for an API error only when the Content-Type is exactly
  * `application/problem+json`). It is https-only and calls the global `fetch`: the test trusts the run's certificate
@@ -147,9 +147,10 @@ describe('@shevernitskiy/amo against the emulator', () => {
     const read = await amo.lead.getLeadById(lead.id);
     expect((read as unknown as { _embedded: unknown })._embedded).toEqual({ tags: [], companies: [] });
     const added = { field_id: unused.id, values: [{ value: 'added by shevernitskiy' }] } as CustomFieldsValue;
-    await amo.lead.updateLeadById(lead.id, { name: 'shevernitskiy read-modify-write', custom_fields_values: [...read.custom_fields_values!, added] });
+    await amo.lead.updateLeadById(lead.id, { name: 'shevernitskiy read-modify-write', custom_fields_values: [...read.custom_fields_values!, added], _embedded: { tags: [{ name: 'shevernitskiy' }] } });
     const again = await amo.lead.getLeadById(lead.id);
     expect(again.name).toBe('shevernitskiy read-modify-write');
+    expect((again as unknown as { _embedded: unknown })._embedded).toEqual({ tags: [{ id: expect.any(Number), name: 'shevernitskiy', color: null }], companies: [] });
     expect(valuesById(again as never)).toEqual({ ...valuesById(lead), [unused.id]: ['added by shevernitskiy'] });
     expect(valuesById(again as never)[date.field_id]).toEqual(date.values.map((x) => x.value));
   });

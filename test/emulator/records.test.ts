@@ -1,8 +1,8 @@
 /**
  * The records as the live service keeps them (issue 30, docs/emulator.md "Lists and records"): date custom fields
  * written as RFC 3339 strings or seconds and read as seconds, custom fields merged by field on PATCH (`values: null`
- * clears one, the others stay), contacts' first and last names, each record's `_embedded`, the customers' purchase
- * fields, `with=only_deleted`, and the account's `uuid` and `customers_mode`. Real HTTP against an instance.
+ * clears one, the others stay), contacts' first and last names, each record's `_embedded` and its tags, the customers'
+ * purchase fields, `with=only_deleted`, and the account's `uuid` and `customers_mode`. Real HTTP against an instance.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CfValue, CustomFieldDef, ListRecord } from '../../src/emulator/lists/data.js';
@@ -154,14 +154,45 @@ describe('what a record carries', () => {
     expect((await get('/api/v4/leads?with=contacts')).status).toBe(200);
   });
 
-  it('keeps no tags or links a write sends in _embedded, ignores other with= values, and deletes nothing', async () => {
+  it('keeps the tags a write names in _embedded.tags, by name or id, and changes them with tags_to_add and tags_to_delete', async () => {
     const contact = (await get('/api/v4/contacts?limit=1')).json._embedded.contacts[0];
-    const made = await send('POST', '/api/v4/leads', [{ name: 'Tagged', _embedded: { tags: [{ name: 'vip' }], contacts: [{ id: contact.id }] } }]);
+    const made = await send('POST', '/api/v4/leads', [{ name: 'Tagged', _embedded: { tags: [{ name: 'vip' }, { name: 'vip' }], contacts: [{ id: contact.id }] } }]);
     expect(made.status).toBe(200);
     const id = made.json._embedded.leads[0].id as number;
-    expect((await get(`/api/v4/leads/${id}?with=contacts,loss_reason,source_id`)).json._embedded).toEqual({ tags: [], companies: [], contacts: [] });
-    expect((await h.request('DELETE', `/api/v4/leads/${id}`, { headers: auth() })).status).toBe(405);
-    expect((await get(`/api/v4/leads/${id}`)).status).toBe(200);
+    const read = (await get(`/api/v4/leads/${id}?with=contacts`)).json._embedded;
+    // Links to other records are not kept: `contacts` stays empty.
+    expect(read).toEqual({ tags: [{ id: expect.any(Number), name: 'vip', color: null }], companies: [], contacts: [] });
+    const vip = read.tags[0].id as number;
+    // The same name is the same tag; an id names it too; an unknown id is refused with its path.
+    const again = await send('POST', '/api/v4/leads', [{ _embedded: { tags: [{ name: 'vip' }] } }, { _embedded: { tags: [{ id: vip }] } }]);
+    for (const l of again.json._embedded.leads as Array<{ id: number }>) expect((await get(`/api/v4/leads/${l.id}`)).json._embedded.tags).toEqual([{ id: vip, name: 'vip', color: null }]);
+    const unknown = await send('PATCH', `/api/v4/leads/${id}`, { _embedded: { tags: [{ id: 1 }] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json['validation-errors'][0].errors[0].path).toBe('_embedded.tags.0.id');
+
+    await send('PATCH', `/api/v4/leads/${id}`, { tags_to_add: [{ name: 'new' }] });
+    expect((await get(`/api/v4/leads/${id}`)).json._embedded.tags.map((t: { name: string }) => t.name)).toEqual(['vip', 'new']);
+    await send('PATCH', '/api/v4/leads', [{ id, tags_to_delete: [{ name: 'vip' }] }]);
+    expect((await get(`/api/v4/leads/${id}`)).json._embedded.tags.map((t: { name: string }) => t.name)).toEqual(['new']);
+    // A change that names no tags keeps them; an empty _embedded.tags clears them.
+    await send('PATCH', `/api/v4/leads/${id}`, { name: 'Still tagged' });
+    expect((await get(`/api/v4/leads/${id}`)).json._embedded.tags).toHaveLength(1);
+    await send('PATCH', `/api/v4/leads/${id}`, { _embedded: { tags: [] } });
+    expect((await get(`/api/v4/leads/${id}`)).json._embedded.tags).toEqual([]);
+
+    // The list's tags are in the catalog until a reset.
+    expect((await h.request('GET', '/_control/lists')).json.catalog.tags.leads.map((t: { name: string }) => t.name)).toEqual(['vip', 'new']);
+    await h.reset();
+    expect((await h.request('GET', '/_control/lists')).json.catalog.tags.leads).toEqual([]);
+  });
+
+  it('lists a tagged record with its tags, and deletes nothing', async () => {
+    const made = await send('POST', '/api/v4/companies', [{ name: 'Tagged company', _embedded: { tags: [{ name: 'partner' }] } }]);
+    const id = made.json._embedded.companies[0].id as number;
+    const page = (await get(`/api/v4/companies?filter[id]=${id}`)).json._embedded.companies;
+    expect(page[0]._embedded).toEqual({ tags: [{ id: expect.any(Number), name: 'partner', color: null }] });
+    expect((await h.request('DELETE', `/api/v4/companies/${id}`, { headers: auth() })).status).toBe(405);
+    expect((await get(`/api/v4/companies/${id}`)).status).toBe(200);
   });
 
   it('gives customers periodicity, ltv, purchases_count and average_check, and takes periodicity', async () => {

@@ -31,11 +31,16 @@ export interface Status { readonly id: number; readonly name: string }
 export interface Pipeline { readonly id: number; readonly name: string; readonly is_main: boolean; readonly statuses: readonly Status[] }
 export interface CatalogUser { readonly id: number; readonly name: string }
 
+/** A tag of one list's records (each list has its own tags, as in the live service). */
+export interface Tag { readonly id: number; readonly name: string; readonly color: null }
+
 export interface Catalog {
   readonly users: readonly CatalogUser[];
   readonly pipelines: readonly Pipeline[];
   readonly customer_statuses: readonly Status[];
   readonly custom_fields: Record<ListName, readonly CustomFieldDef[]>;
+  /** Tags made by writes; the seeded records have none. */
+  readonly tags: Record<ListName, readonly Tag[]>;
 }
 
 export interface CfValueItem { readonly value: string | number | boolean; readonly enum_id?: number; readonly enum_code?: null }
@@ -73,6 +78,8 @@ export interface ListRecord {
   readonly average_check?: number;
   readonly first_name?: string;
   readonly last_name?: string;
+  /** Only the tags are kept; the list endpoints add the other `_embedded` members (../lists/routes.ts). */
+  readonly _embedded?: { readonly tags: readonly Tag[] };
 }
 
 export interface DataSet {
@@ -136,7 +143,11 @@ function generateCatalog(f: Faker, adminId: number): Catalog {
       if (type !== 'select' && type !== 'multiselect' && type !== 'radiobutton') return base;
       return { ...base, enums: Array.from({ length: 8 }, () => ({ id: (enumId += f.number.int({ min: 1, max: 9 })), value: f.color.human() })) };
     });
-  return { users, pipelines, customer_statuses, custom_fields: { leads: fieldsOf(), contacts: fieldsOf(), companies: fieldsOf(), customers: fieldsOf() } };
+  return {
+    users, pipelines, customer_statuses,
+    custom_fields: { leads: fieldsOf(), contacts: fieldsOf(), companies: fieldsOf(), customers: fieldsOf() },
+    tags: { leads: [], contacts: [], companies: [], customers: [] },
+  };
 }
 
 /** Small pools, so that one filter value matches several records and several values overlap. */

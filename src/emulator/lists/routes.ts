@@ -20,7 +20,7 @@ import { LIST_NAMES, type ListName } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
 import { listStore, type ListStore } from './store.js';
 import type { ListTable } from './table.js';
-import { applyFields, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
+import { applyFields, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, TagBook, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 250;
@@ -85,7 +85,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const i = /^\d{1,15}$/.test(id) ? table.indexById.get(Number(id)) : undefined;
       if (i === undefined) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
       if (ctx.variations.isOn('lists-plain-json-no-links')) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`${table.json[i]}}`);
-      const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}},"_embedded":${embeddedOf(list, withSet(request.query))}}`;
+      const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}},"_embedded":${embeddedOf(list, withSet(request.query))(table.tags[i]!)}}`;
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });
     app.patch<{ Params: { id: string } }>(`${path}/:id`, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
@@ -101,21 +101,25 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
 }
 
 /**
- * Each record's `_embedded`, as the live service lists it: `tags` on every list, `companies` on leads and contacts,
- * `segments` on customers, and the linked records a `with=` names (`contacts`, `companies`, `leads`, `customers`,
- * `catalog_elements`). The emulator keeps no tags, links or segments, so every one is an empty array
- * (docs/emulator.md, "What the emulator does not serve").
+ * Each record's `_embedded`, as the live service lists it: its `tags` on every list, `companies` on leads and
+ * contacts, `segments` on customers, and the linked records a `with=` names (`contacts`, `companies`, `leads`,
+ * `customers`, `catalog_elements`). The emulator keeps tags (./writes.ts) but no links or segments, so every member
+ * but `tags` is an empty array (docs/emulator.md, "What the emulator does not serve").
  */
 const EMBEDDED: Record<ListName, { readonly always: readonly string[]; readonly withs: readonly string[] }> = {
-  leads: { always: ['tags', 'companies'], withs: ['contacts', 'catalog_elements'] },
-  contacts: { always: ['tags', 'companies'], withs: ['leads', 'customers', 'catalog_elements'] },
-  companies: { always: ['tags'], withs: ['contacts', 'leads', 'customers', 'catalog_elements'] },
-  customers: { always: ['segments', 'tags'], withs: ['contacts', 'companies', 'catalog_elements'] },
+  leads: { always: ['companies'], withs: ['contacts', 'catalog_elements'] },
+  contacts: { always: ['companies'], withs: ['leads', 'customers', 'catalog_elements'] },
+  companies: { always: [], withs: ['contacts', 'leads', 'customers', 'catalog_elements'] },
+  customers: { always: ['segments'], withs: ['contacts', 'companies', 'catalog_elements'] },
 };
 
-export function embeddedOf(list: ListName, withs: ReadonlySet<string>): string {
+/** The `_embedded` of a record of `list` read with `withs`, given the record's tags as JSON (ListTable.tags). */
+export type Embedded = (tagsJson: string) => string;
+
+export function embeddedOf(list: ListName, withs: ReadonlySet<string>): Embedded {
   const { always, withs: optional } = EMBEDDED[list];
-  return JSON.stringify(Object.fromEntries([...always, ...optional.filter((w) => withs.has(w))].map((k) => [k, []])));
+  const rest = [...always, ...optional.filter((w) => withs.has(w))].map((k) => `,"${k}":[]`).join('');
+  return (tagsJson) => `{"tags":${tagsJson}${rest}}`;
 }
 
 const hal = (reply: FastifyReply, body: unknown): FastifyReply =>
@@ -128,7 +132,8 @@ function sendValidationFailure(reply: FastifyReply, failure: ValidationFailure):
 }
 
 function writeContext(ctx: EmulatorContext, store: ListStore, list: ListName, userId: number | undefined): WriteContext {
-  return { list, catalog: store.data.catalog, nowSeconds: ctx.clock.nowSeconds(), userId: userId ?? ctx.world.admin.id, accountId: ctx.world.account.id };
+  const { catalog } = store.data;
+  return { list, catalog, nowSeconds: ctx.clock.nowSeconds(), userId: userId ?? ctx.world.admin.id, accountId: ctx.world.account.id, tags: new TagBook(catalog.tags[list]) };
 }
 
 /** `POST /api/v4/<list>`: every element is made or none is (a field error anywhere refuses the whole batch). */
@@ -147,7 +152,7 @@ function createRecords(ctx: EmulatorContext, store: ListStore, list: ListName, u
     return { record: inRecordOrder(list, record), requestId };
   });
   if (failures.length > 0) throw new ValidationFailure('the request holds invalid fields', failures);
-  store.write(list, made.map((m) => m.record));
+  store.write(list, made.map((m) => m.record), w.tags.added);
   return made.map((m) => ({ id: m.record.id, requestId: m.requestId }));
 }
 
@@ -177,7 +182,7 @@ function updateRecords(
   });
   if (failures.length > 0) throw new ValidationFailure('the request holds invalid fields', failures);
   const done = changed.filter((c) => c !== undefined);
-  store.write(list, done.map((c) => c.record));
+  store.write(list, done.map((c) => c.record), w.tags.added);
   return done.map((c) => ({ id: c.record.id, updatedAt: c.record.updated_at, requestId: c.requestId }));
 }
 
@@ -302,7 +307,7 @@ export function listPage(
   let items = '';
   for (let r = 0; r < rows.length; r += 1) {
     const i = rows[r]!;
-    items += `${r === 0 ? '' : ','}${table.json[i]},"_links":{"self":{"href":${recordBase}${table.ids[i]}"}},"_embedded":${embedded}}`;
+    items += `${r === 0 ? '' : ','}${table.json[i]},"_links":{"self":{"href":${recordBase}${table.ids[i]}"}},"_embedded":${embedded(table.tags[i]!)}}`;
   }
   return `{"_page":${page},"_links":{${links}},"_embedded":{"${list}":[${items}]}}`;
 }

@@ -9,10 +9,12 @@
  * fields left out keep their values (the official PHP client clears one field with `values: null`, which only makes
  * sense so). Date fields take Unix seconds or an RFC 3339 string (that client's `DateCustomFieldValueModel::toApi()`
  * sends the latter) and are kept, and read, as seconds. Contacts take `first_name` and `last_name`; a contact named by
- * them alone gets them joined as its `name`.
+ * them alone gets them joined as its `name`. Tags are kept: `_embedded.tags` (`[{id} | {name}]`, as the public
+ * clients send them) replaces a record's tags, `tags_to_add` and `tags_to_delete` (the PHP client's) change them; a
+ * name no tag of the list has makes a new tag. Links to other records in `_embedded` are not kept.
  * Nothing here reads the spec: §2.12 leaves the records' fields open.
  */
-import type { Catalog, CfType, CfValue, CfValueItem, CustomFieldDef, ListName, ListRecord } from './data.js';
+import type { Catalog, CfType, CfValue, CfValueItem, CustomFieldDef, ListName, ListRecord, Tag } from './data.js';
 
 /** Records per write request: the live service's ceiling for a batch. */
 export const MAX_BATCH = 250;
@@ -33,6 +35,30 @@ export interface WriteContext {
   readonly nowSeconds: number;
   readonly userId: number;
   readonly accountId: number;
+  readonly tags: TagBook;
+}
+
+/** Ids of tags made by writes start above this. */
+const TAG_ID_FLOOR = 500_000;
+
+/** The list's tags as one request sees them: the catalog's, and the ones it makes (kept only if the request is taken). */
+export class TagBook {
+  readonly added: Tag[] = [];
+  constructor(private readonly known: readonly Tag[]) {}
+
+  byId(id: number): Tag | undefined {
+    return this.known.find((t) => t.id === id) ?? this.added.find((t) => t.id === id);
+  }
+
+  /** The tag of this name, made when the list has none. */
+  byName(name: string): Tag {
+    const found = this.known.find((t) => t.name === name) ?? this.added.find((t) => t.name === name);
+    if (found) return found;
+    const id = Math.max(TAG_ID_FLOOR, ...this.known.map((t) => t.id), ...this.added.map((t) => t.id)) + 1;
+    const made: Tag = { id, name, color: null };
+    this.added.push(made);
+    return made;
+  }
 }
 
 type Mutable = Record<string, unknown>;
@@ -82,6 +108,7 @@ export function applyFields(w: WriteContext, record: Mutable, input: Record<stri
   }
   if (w.list === 'leads') applyLeadFields(w, record, input, fail, given);
   if (w.list === 'customers') applyCustomerFields(w, record, input, fail, given);
+  applyTags(w, record, input, fail, given);
   if (given('custom_fields_values')) {
     const defs = w.catalog.custom_fields[w.list];
     const named = customFieldValues(defs, input.custom_fields_values, fail);
@@ -107,6 +134,44 @@ function applyContactNames(record: Mutable, input: Record<string, unknown>, fail
     named = true;
   }
   if (named && !given('name')) record.name = [record.first_name, record.last_name].filter((x) => typeof x === 'string' && x !== '').join(' ');
+}
+
+/** `_embedded.tags` sets the record's tags; `tags_to_add` and `tags_to_delete` change them. */
+function applyTags(w: WriteContext, record: Mutable, input: Record<string, unknown>, fail: Fail, given: (k: string) => boolean): void {
+  const held = ((record._embedded as { tags?: Tag[] } | undefined)?.tags ?? []);
+  let tags = held;
+  const embedded = isObject(input._embedded) ? input._embedded : undefined;
+  if (embedded && embedded.tags !== undefined && embedded.tags !== null) tags = tagsNamed(w.tags, embedded.tags, '_embedded.tags', fail) ?? tags;
+  if (given('tags_to_add')) {
+    const added = tagsNamed(w.tags, input.tags_to_add, 'tags_to_add', fail) ?? [];
+    tags = [...tags, ...added.filter((t) => !tags.some((x) => x.id === t.id))];
+  }
+  if (given('tags_to_delete')) {
+    const raw = input.tags_to_delete;
+    if (!Array.isArray(raw)) fail('tags_to_delete', 'must be an array of {id} or {name}');
+    else tags = tags.filter((t) => !raw.some((x) => isObject(x) && (x.id === t.id || x.name === t.name)));
+  }
+  if (tags === held) return;
+  if (tags.length > 0) record._embedded = { tags };
+  else delete record._embedded;
+}
+
+/** Tags named by id (one of the list's) or by name (made when new), each once. */
+function tagsNamed(book: TagBook, raw: unknown, path: string, fail: Fail): Tag[] | undefined {
+  if (!Array.isArray(raw)) { fail(path, 'must be an array of {id} or {name}'); return undefined; }
+  const out: Tag[] = [];
+  raw.forEach((item, n) => {
+    const at = `${path}.${n}`;
+    let tag: Tag | undefined;
+    if (isObject(item) && isInt(item.id)) {
+      tag = book.byId(item.id);
+      if (!tag) fail(`${at}.id`, 'names no tag of this list', 'NotSupportedChoice');
+    } else if (isObject(item) && typeof item.name === 'string' && item.name.trim() !== '' && item.name.length <= 255) {
+      tag = book.byName(item.name);
+    } else fail(at, 'must name a tag by id or by a name of 1 to 255 characters');
+    if (tag && !out.some((t) => t.id === tag.id)) out.push(tag);
+  });
+  return out;
 }
 
 /** One named field of a write: its new values, or null to clear it. */
@@ -274,7 +339,7 @@ export function inRecordOrder(list: ListName, record: Mutable): ListRecord {
   const own = list === 'leads' ? ['price', 'status_id', 'pipeline_id', 'closed_at']
     : list === 'customers' ? ['next_price', 'next_date', 'status_id', 'periodicity', 'ltv', 'purchases_count', 'average_check'] : [];
   const names = list === 'contacts' ? ['first_name', 'last_name'] : [];
-  const keys = ['id', 'name', ...names, 'responsible_user_id', 'group_id', 'created_by', 'updated_by', 'created_at', 'updated_at', 'closest_task_at', 'is_deleted', ...own, 'custom_fields_values', 'account_id'];
+  const keys = ['id', 'name', ...names, 'responsible_user_id', 'group_id', 'created_by', 'updated_by', 'created_at', 'updated_at', 'closest_task_at', 'is_deleted', ...own, 'custom_fields_values', 'account_id', '_embedded'];
   const out: Mutable = {};
   for (const k of keys) if (Object.hasOwn(record, k)) out[k] = record[k];
   return out as unknown as ListRecord;

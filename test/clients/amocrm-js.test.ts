@@ -160,11 +160,11 @@ describe('amocrm-js against the emulator', () => {
     await read.save();
     const stored: ListRecord = (await control.call('GET', '/lists/leads')).records.find((l: ListRecord) => l.id === lead.id);
     expect(stored.name).toBe('amocrm-js read-modify-write');
-    expect(stored._embedded?.tags.map((t) => t.name)).toEqual(['amocrm-js']);
+    expect(stored._embedded?.tags?.map((t) => t.name)).toEqual(['amocrm-js']);
     // Read back and saved again unchanged, it sends its tags by id and keeps them.
     const tagged = (await c.leads.getById(lead.id))!;
     await tagged.save();
-    expect((await c.leads.getById(lead.id))!._embedded).toEqual({ tags: [{ id: stored._embedded!.tags[0]!.id, name: 'amocrm-js', color: null }], companies: [] });
+    expect((await c.leads.getById(lead.id))!._embedded).toEqual({ tags: [{ id: stored._embedded!.tags![0]!.id, name: 'amocrm-js', color: null }], companies: [] });
     expect(valuesById(stored)).toEqual({ ...valuesById(lead), [unused.id]: ['added by amocrm-js'] });
     expect(valuesById(stored)[date.field_id]).toEqual(date.values.map((x) => x.value));
   });

@@ -160,8 +160,7 @@ describe('what a record carries', () => {
     expect(made.status).toBe(200);
     const id = made.json._embedded.leads[0].id as number;
     const read = (await get(`/api/v4/leads/${id}?with=contacts`)).json._embedded;
-    // Links to other records are not kept: `contacts` stays empty.
-    expect(read).toEqual({ tags: [{ id: expect.any(Number), name: 'vip', color: null }], companies: [], contacts: [] });
+    expect(read).toEqual({ tags: [{ id: expect.any(Number), name: 'vip', color: null }], companies: [], contacts: [expect.objectContaining({ id: contact.id })] });
     const vip = read.tags[0].id as number;
     // The same name is the same tag; an id names it too; an unknown id is refused with its path.
     const again = await send('POST', '/api/v4/leads', [{ _embedded: { tags: [{ name: 'vip' }] } }, { _embedded: { tags: [{ id: vip }] } }]);
@@ -186,12 +185,51 @@ describe('what a record carries', () => {
     expect((await h.request('GET', '/_control/lists')).json.catalog.tags.leads).toEqual([]);
   });
 
+  it('links a new record to the contacts and company its _embedded names, with their links; a change\'s links are ignored', async () => {
+    const [c1, c2] = (await get('/api/v4/contacts?limit=2')).json._embedded.contacts as Array<{ id: number }>;
+    const [company, other] = (await get('/api/v4/companies?limit=2')).json._embedded.companies as Array<{ id: number }>;
+    const made = await send('POST', '/api/v4/leads', [{ name: 'Linked', _embedded: { contacts: [{ id: c1!.id }, { id: c2!.id, is_main: true }], companies: [{ id: company!.id }] } }]);
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    const id = made.json._embedded.leads[0].id as number;
+    const base = `${h.url}/api/v4`;
+    const want = {
+      tags: [],
+      companies: [{ id: company!.id, _links: { self: { href: `${base}/companies/${company!.id}` } } }],
+      contacts: [
+        { id: c1!.id, is_main: false, _links: { self: { href: `${base}/contacts/${c1!.id}` } } },
+        { id: c2!.id, is_main: true, _links: { self: { href: `${base}/contacts/${c2!.id}` } } },
+      ],
+    };
+    expect((await get(`/api/v4/leads/${id}?with=contacts`)).json._embedded).toEqual(want);
+    const listed = (await get(`/api/v4/leads?filter[id]=${id}&with=contacts`)).json._embedded.leads[0];
+    expect(listed._embedded).toEqual(want);
+    // Without with=contacts the lead shows its company, not its contacts.
+    expect((await get(`/api/v4/leads/${id}`)).json._embedded).toEqual({ tags: [], companies: want.companies });
+
+    // A change's _embedded links are ignored, as the live service links through an endpoint the emulator does not serve.
+    expect((await send('PATCH', `/api/v4/leads/${id}`, { _embedded: { companies: [{ id: other!.id }], tags: [{ name: 'kept' }] } })).status).toBe(200);
+    expect((await get(`/api/v4/leads/${id}`)).json._embedded).toEqual({ tags: [expect.objectContaining({ name: 'kept' })], companies: want.companies });
+
+    // A record of no such list, two companies: refused with the path, nothing made.
+    const bad = await send('POST', '/api/v4/leads', [{ _embedded: { contacts: [{ id: company!.id }] } }, { _embedded: { companies: [{ id: company!.id }, { id: other!.id }] } }]);
+    expect(bad.status).toBe(400);
+    expect(bad.json['validation-errors'].map((e: { errors: Array<{ path: string }> }) => e.errors[0]!.path)).toEqual(['_embedded.contacts.0.id', '_embedded.companies']);
+
+    // A contact takes its company; the reverse links (a company's contacts) are not kept.
+    const contact = await send('POST', '/api/v4/contacts', [{ first_name: 'Linked', _embedded: { companies: [{ id: company!.id }] } }]);
+    expect((await get(`/api/v4/contacts/${contact.json._embedded.contacts[0].id as number}`)).json._embedded.companies).toEqual(want.companies);
+    expect((await get(`/api/v4/companies/${company!.id}?with=contacts,leads`)).json._embedded).toEqual({ tags: [], contacts: [], leads: [] });
+  });
+
   it('lists a tagged record with its tags, and deletes nothing', async () => {
     const made = await send('POST', '/api/v4/companies', [{ name: 'Tagged company', _embedded: { tags: [{ name: 'partner' }] } }]);
     const id = made.json._embedded.companies[0].id as number;
     const page = (await get(`/api/v4/companies?filter[id]=${id}`)).json._embedded.companies;
     expect(page[0]._embedded).toEqual({ tags: [{ id: expect.any(Number), name: 'partner', color: null }] });
     expect((await h.request('DELETE', `/api/v4/companies/${id}`, { headers: auth() })).status).toBe(405);
+    // Nor does it link existing records: the link endpoints are not served (docs/emulator.md).
+    expect((await send('POST', '/api/v4/companies/link', [{ to_entity_id: id, to_entity_type: 'contacts' }])).status).toBe(405);
+    expect((await send('POST', `/api/v4/companies/${id}/link`, [{ to_entity_id: id, to_entity_type: 'contacts' }])).status).toBe(404);
     expect((await get(`/api/v4/companies/${id}`)).status).toBe(200);
   });
 

@@ -78,8 +78,17 @@ export interface ListRecord {
   readonly average_check?: number;
   readonly first_name?: string;
   readonly last_name?: string;
-  /** Only the tags are kept; the list endpoints add the other `_embedded` members (../lists/routes.ts). */
-  readonly _embedded?: { readonly tags: readonly Tag[] };
+  /** What a record keeps of its `_embedded`; the list endpoints add the other members (./routes.ts). */
+  readonly _embedded?: RecordEmbedded;
+}
+
+/** A link from a record to a record of another list, as its `_embedded` names it (`is_main` on contacts). */
+export interface RecordLink { readonly id: number; readonly is_main?: boolean }
+
+export interface RecordEmbedded {
+  readonly tags?: readonly Tag[];
+  readonly contacts?: readonly RecordLink[];
+  readonly companies?: readonly RecordLink[];
 }
 
 export interface DataSet {

@@ -11,10 +11,12 @@
  * sends the latter) and are kept, and read, as seconds. Contacts take `first_name` and `last_name`; a contact named by
  * them alone gets them joined as its `name`. Tags are kept: `_embedded.tags` (`[{id} | {name}]`, as the public
  * clients send them) replaces a record's tags, `tags_to_add` and `tags_to_delete` (the PHP client's) change them; a
- * name no tag of the list has makes a new tag. Links to other records in `_embedded` are not kept.
+ * name no tag of the list has makes a new tag. A new record takes links to records of other lists in `_embedded`
+ * (`contacts`, `companies`), as the PHP client sends them on creation only; a change's links are ignored (the live
+ * service links existing records through its link endpoint, which the emulator does not serve).
  * Nothing here reads the spec: §2.12 leaves the records' fields open.
  */
-import type { Catalog, CfType, CfValue, CfValueItem, CustomFieldDef, ListName, ListRecord, Tag } from './data.js';
+import type { Catalog, CfType, CfValue, CfValueItem, CustomFieldDef, ListName, ListRecord, RecordEmbedded, RecordLink, Tag } from './data.js';
 
 /** Records per write request: the live service's ceiling for a batch. */
 export const MAX_BATCH = 250;
@@ -36,6 +38,8 @@ export interface WriteContext {
   readonly userId: number;
   readonly accountId: number;
   readonly tags: TagBook;
+  /** Whether `list` holds a record of this id: what a link must name. */
+  readonly exists: (list: ListName, id: number) => boolean;
 }
 
 /** Ids of tags made by writes start above this. */
@@ -138,7 +142,7 @@ function applyContactNames(record: Mutable, input: Record<string, unknown>, fail
 
 /** `_embedded.tags` sets the record's tags; `tags_to_add` and `tags_to_delete` change them. */
 function applyTags(w: WriteContext, record: Mutable, input: Record<string, unknown>, fail: Fail, given: (k: string) => boolean): void {
-  const held = ((record._embedded as { tags?: Tag[] } | undefined)?.tags ?? []);
+  const held = (record._embedded as RecordEmbedded | undefined)?.tags ?? [];
   let tags = held;
   const embedded = isObject(input._embedded) ? input._embedded : undefined;
   if (embedded && embedded.tags !== undefined && embedded.tags !== null) tags = tagsNamed(w.tags, embedded.tags, '_embedded.tags', fail) ?? tags;
@@ -151,9 +155,48 @@ function applyTags(w: WriteContext, record: Mutable, input: Record<string, unkno
     if (!Array.isArray(raw)) fail('tags_to_delete', 'must be an array of {id} or {name}');
     else tags = tags.filter((t) => !raw.some((x) => isObject(x) && (x.id === t.id || x.name === t.name)));
   }
-  if (tags === held) return;
-  if (tags.length > 0) record._embedded = { tags };
+  if (tags !== held) setEmbedded(record, 'tags', tags);
+}
+
+/** Sets one member of what the record keeps of `_embedded` (none when empty), keeping the others. */
+function setEmbedded(record: Mutable, key: keyof RecordEmbedded, value: readonly unknown[]): void {
+  const kept: Record<string, unknown> = { ...(record._embedded as RecordEmbedded | undefined) };
+  if (value.length > 0) kept[key] = value;
+  else delete kept[key];
+  if (Object.keys(kept).length > 0) record._embedded = kept;
   else delete record._embedded;
+}
+
+/** The links a new record of each list takes, and how many of each (a lead, a contact, a customer: one company). */
+const LINKS: Record<ListName, Partial<Record<'contacts' | 'companies', number>>> = {
+  leads: { contacts: Number.POSITIVE_INFINITY, companies: 1 },
+  contacts: { companies: 1 },
+  companies: {},
+  customers: { contacts: Number.POSITIVE_INFINITY, companies: 1 },
+};
+
+/**
+ * A new record's links in `_embedded.contacts` and `_embedded.companies`: `[{id}]`, each a record of that list; the
+ * first contact is the main one unless one says `is_main: true`.
+ */
+export function applyLinks(w: WriteContext, record: Mutable, input: Record<string, unknown>, errors: FieldError[]): void {
+  const embedded = isObject(input._embedded) ? input._embedded : undefined;
+  if (!embedded) return;
+  for (const [key, most] of Object.entries(LINKS[w.list]) as ['contacts' | 'companies', number][]) {
+    const raw = embedded[key];
+    if (raw === undefined || raw === null) continue;
+    const path = `_embedded.${key}`;
+    if (!Array.isArray(raw)) { errors.push({ code: 'FieldIsInvalid', path, detail: 'must be an array of {id}' }); continue; }
+    const links: RecordLink[] = [];
+    raw.forEach((item, n) => {
+      const id = isObject(item) && isInt(item.id) ? item.id : undefined;
+      if (id === undefined || !w.exists(key, id)) errors.push({ code: 'NotSupportedChoice', path: `${path}.${n}.id`, detail: `names no record of ${key}` });
+      else if (!links.some((l) => l.id === id)) links.push(key === 'contacts' ? { id, is_main: isObject(item) && item.is_main === true } : { id });
+    });
+    if (links.length > most) { errors.push({ code: 'FieldIsInvalid', path, detail: `a record of ${w.list} links at most ${most} of ${key}` }); continue; }
+    if (key === 'contacts' && links.length > 0 && !links.some((l) => l.is_main)) links[0] = { ...links[0]!, is_main: true };
+    setEmbedded(record, key, links);
+  }
 }
 
 /** Tags named by id (one of the list's) or by name (made when new), each once. */

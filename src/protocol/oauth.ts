@@ -40,7 +40,7 @@ export function refreshGrant(target: TokenEndpoint, refreshToken: string, option
  * body, so they are what clients send, not what a server must answer.
  */
 export const ACCOUNT_WITH = [
-  'amojo_id', 'amojo_rights', 'users_groups', 'task_types', 'version', 'entity_names', 'datetime_settings', 'drive_url', 'is_api_filter_enabled',
+  'amojo_id', 'amojo_rights', 'users_groups', 'task_types', 'version', 'entity_names', 'datetime_settings', 'drive_url', 'is_api_filter_enabled', 'uuid',
 ] as const;
 
 /** The account query strings a client may send: each `with=` value, all of them, in each spelling, and ones a server does not know. */

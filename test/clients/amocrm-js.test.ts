@@ -1,7 +1,9 @@
 /**
  * The npm client `amocrm-js` (pinned), unchanged, against the emulator behind a local TLS front: code exchange,
  * refresh of a restored expired token and refresh after a 401, filtered paging through `_links` over several pages in
- * ascending and in asked order, the account with every `with=`, and a lead created and updated. The
+ * ascending and in asked order, the account with every `with=`, a lead created and updated, a lead with date fields
+ * read, changed, tagged and saved back whole, one custom field changed or cleared (`values: null`) by PATCH while the others
+ * stay, and a contact created by first and last name. The
  * client only speaks https on the default port to the domain it is given, through Node's `https.globalAgent`: the
  * test hands it an agent that trusts the run's certificate and whose default port is the front's.
  */
@@ -15,6 +17,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { accountWithEverything, Control, startTlsFront, type TlsFront } from './tls-front.js';
+import type { ListRecord } from '../../src/emulator/lists/data.js';
+import { leadWithDates, valuesById } from './records.js';
 
 let emulator: RunningEmulator;
 let front: TlsFront;
@@ -143,6 +147,45 @@ describe('amocrm-js against the emulator', () => {
     expect(stored).toMatchObject({ name: 'amocrm-js lead, changed', price: 4300, updated_at: changed!.updated_at });
     const { data } = await c.request.get<any>(`/api/v4/leads/${made!.id}`);
     expect(data.name).toBe('amocrm-js lead, changed');
+  });
+
+  it('reads a lead with date fields, changes it and saves it back whole (read-modify-write)', async () => {
+    const { lead, date, unused } = await leadWithDates(control);
+    const c = client(await control.code(env.CLIENT_ID!));
+    const read = (await c.leads.getById(lead.id))!;
+    expect(read._embedded).toEqual({ tags: [], companies: [] });
+    read.name = 'amocrm-js read-modify-write';
+    read.custom_fields_values = [...read.custom_fields_values!, { field_id: unused.id, values: [{ value: 'added by amocrm-js' }] }];
+    read.embeddedTags.add([{ name: 'amocrm-js' }]);
+    await read.save();
+    const stored: ListRecord = (await control.call('GET', '/lists/leads')).records.find((l: ListRecord) => l.id === lead.id);
+    expect(stored.name).toBe('amocrm-js read-modify-write');
+    expect(stored._embedded?.tags?.map((t) => t.name)).toEqual(['amocrm-js']);
+    // Read back and saved again unchanged, it sends its tags by id and keeps them.
+    const tagged = (await c.leads.getById(lead.id))!;
+    await tagged.save();
+    expect((await c.leads.getById(lead.id))!._embedded).toEqual({ tags: [{ id: stored._embedded!.tags![0]!.id, name: 'amocrm-js', color: null }], companies: [] });
+    expect(valuesById(stored)).toEqual({ ...valuesById(lead), [unused.id]: ['added by amocrm-js'] });
+    expect(valuesById(stored)[date.field_id]).toEqual(date.values.map((x) => x.value));
+  });
+
+  it('changes one custom field by PATCH and keeps the others; clears one with values: null', async () => {
+    const { lead, other, unused } = await leadWithDates(control);
+    const c = client(await control.code(env.CLIENT_ID!));
+    await c.leads.update([{ id: lead.id, custom_fields_values: [{ field_id: unused.id, values: [{ value: 'added by amocrm-js' }] }] }]);
+    const added = (await c.leads.getById(lead.id))!;
+    expect(valuesById(added as never)).toEqual({ ...valuesById(lead), [unused.id]: ['added by amocrm-js'] });
+    await c.leads.update([{ id: lead.id, custom_fields_values: [{ field_id: other.field_id, values: null }] }]);
+    const cleared = (await c.leads.getById(lead.id))!;
+    const { [other.field_id]: _gone, ...kept } = { ...valuesById(lead), [unused.id]: ['added by amocrm-js'] };
+    expect(valuesById(cleared as never)).toEqual(kept);
+  });
+
+  it('creates a contact by first and last name and reads both back, with the name they make', async () => {
+    const c = client(await control.code(env.CLIENT_ID!));
+    const [made] = await c.contacts.create([{ first_name: 'Ada', last_name: 'Lovelace' }]);
+    const read = (await c.contacts.getById(made!.id!))!;
+    expect(read).toMatchObject({ id: made!.id, name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace' });
   });
 
   it('gets a 401 for a token the service no longer takes, refreshes, and goes on', async () => {

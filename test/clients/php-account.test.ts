@@ -27,7 +27,7 @@ const FROM_ARRAY: Record<string, JsonType> = {
   contact_name_display_order: 'number',
 };
 /** Read when present (`isset`), each with the type its setter takes. */
-const WHEN_SET: Record<string, JsonType> = { amojo_id: 'string', version: 'number', is_api_filter_enabled: 'boolean' };
+const WHEN_SET: Record<string, JsonType> = { amojo_id: 'string', uuid: 'string', version: 'number', is_api_filter_enabled: 'boolean' };
 const AMOJO_RIGHTS: Record<string, JsonType> = { can_direct: 'boolean', can_create_groups: 'boolean' };
 const DATETIME_SETTINGS: Record<string, JsonType> = Object.fromEntries(
   ['date_pattern', 'short_date_pattern', 'short_time_pattern', 'date_format', 'time_format', 'timezone', 'timezone_offset'].map((k) => [k, 'string' as const]),

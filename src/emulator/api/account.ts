@@ -2,10 +2,12 @@
  * `GET /api/v4/account` (§4.1 account API calls). The spec does not show the body; it follows the live service's
  * public account reference (docs/field-notes.md, docs/emulator.md "The account"), so that public clients that read
  * its fields without checks keep working: the official PHP client's `AccountModel::fromArray` reads every base field
- * below unconditionally. `with=` adds, as the live service does: `amojo_id`, `version`, `drive_url`,
- * `is_api_filter_enabled` and `entity_names` at the top level; `amojo_rights`, `users_groups`, `task_types` and
- * `datetime_settings` under `_embedded`. Unknown `with=` values are ignored, as the live service ignores them.
+ * below unconditionally. `with=` adds, as the live service does: `amojo_id`, `uuid`, `version`, `drive_url`,
+ * `is_api_filter_enabled` and `entity_names` at the top level; `amojo_rights`, `users_groups`, `task_types`,
+ * `datetime_settings` and `entity_names` again under `_embedded`. Unknown `with=` values are ignored, as the live
+ * service ignores them.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { RouteOptions } from '../context.js';
 import type { Account } from '../world.js';
@@ -65,18 +67,22 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: RouteOptions)
       contact_name_display_order: 1,
     };
     if (extras.has('amojo_id')) body.amojo_id = account.amojoId;
+    if (extras.has('uuid')) body.uuid = accountUuid(account.id);
     if (extras.has('version')) body.version = ACCOUNT_VERSION;
     if (extras.has('drive_url')) body.drive_url = `${base}/_drive/${account.subdomain}`;
     if (extras.has('is_api_filter_enabled')) body.is_api_filter_enabled = account.isApiFilterEnabled;
+    const embedded: Record<string, unknown> = {};
     if (extras.has('entity_names')) {
+      // Public clients disagree on where it sits: @shevernitskiy/amo's account type reads it at the top level,
+      // Krukov/amocrm_api's Account under `_embedded`. Both places hold it, so that either client finds it.
       body.entity_names = {
         leads: { en: form('lead', 'leads') },
         contacts: { en: form('contact', 'contacts') },
         companies: { en: form('company', 'companies') },
         customers: { en: form('customer', 'customers') },
       };
+      embedded.entity_names = body.entity_names;
     }
-    const embedded: Record<string, unknown> = {};
     if (extras.has('amojo_rights')) embedded.amojo_rights = { can_direct: true, can_create_groups: true };
     if (extras.has('users_groups')) embedded.users_groups = [{ id: 0, name: 'Sales department', uuid: null }];
     if (extras.has('task_types')) embedded.task_types = TASK_TYPES;
@@ -105,4 +111,16 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: RouteOptions)
 function tokenAccount(ctx: RouteOptions['ctx'], accountId: number | undefined): Account {
   const { account, otherAccounts } = ctx.world;
   return [account, ...otherAccounts].find((a) => a.id === accountId) ?? account;
+}
+
+/**
+ * The account's uuid (`with=uuid`): derived from its id, so the world's seeded ids stay as they were and the same
+ * account always has the same uuid. A version-5-shaped UUID (RFC 9562) of the id's SHA-1.
+ */
+export function accountUuid(accountId: number): string {
+  const b = createHash('sha1').update(`account:${accountId}`).digest().subarray(0, 16);
+  b[6] = (b[6]! & 0x0f) | 0x50;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -31,11 +31,16 @@ export interface Status { readonly id: number; readonly name: string }
 export interface Pipeline { readonly id: number; readonly name: string; readonly is_main: boolean; readonly statuses: readonly Status[] }
 export interface CatalogUser { readonly id: number; readonly name: string }
 
+/** A tag of one list's records (each list has its own tags, as in the live service). */
+export interface Tag { readonly id: number; readonly name: string; readonly color: null }
+
 export interface Catalog {
   readonly users: readonly CatalogUser[];
   readonly pipelines: readonly Pipeline[];
   readonly customer_statuses: readonly Status[];
   readonly custom_fields: Record<ListName, readonly CustomFieldDef[]>;
+  /** Tags made by writes; the seeded records have none. */
+  readonly tags: Record<ListName, readonly Tag[]>;
 }
 
 export interface CfValueItem { readonly value: string | number | boolean; readonly enum_id?: number; readonly enum_code?: null }
@@ -67,6 +72,23 @@ export interface ListRecord {
   readonly closed_at?: number | null;
   readonly next_price?: number;
   readonly next_date?: number;
+  readonly periodicity?: number;
+  readonly ltv?: number;
+  readonly purchases_count?: number;
+  readonly average_check?: number;
+  readonly first_name?: string;
+  readonly last_name?: string;
+  /** What a record keeps of its `_embedded`; the list endpoints add the other members (./routes.ts). */
+  readonly _embedded?: RecordEmbedded;
+}
+
+/** A link from a record to a record of another list, as its `_embedded` names it (`is_main` on contacts). */
+export interface RecordLink { readonly id: number; readonly is_main?: boolean }
+
+export interface RecordEmbedded {
+  readonly tags?: readonly Tag[];
+  readonly contacts?: readonly RecordLink[];
+  readonly companies?: readonly RecordLink[];
 }
 
 export interface DataSet {
@@ -130,7 +152,11 @@ function generateCatalog(f: Faker, adminId: number): Catalog {
       if (type !== 'select' && type !== 'multiselect' && type !== 'radiobutton') return base;
       return { ...base, enums: Array.from({ length: 8 }, () => ({ id: (enumId += f.number.int({ min: 1, max: 9 })), value: f.color.human() })) };
     });
-  return { users, pipelines, customer_statuses, custom_fields: { leads: fieldsOf(), contacts: fieldsOf(), companies: fieldsOf(), customers: fieldsOf() } };
+  return {
+    users, pipelines, customer_statuses,
+    custom_fields: { leads: fieldsOf(), contacts: fieldsOf(), companies: fieldsOf(), customers: fieldsOf() },
+    tags: { leads: [], contacts: [], companies: [], customers: [] },
+  };
 }
 
 /** Small pools, so that one filter value matches several records and several values overlap. */
@@ -157,9 +183,12 @@ function generateRecords(f: Faker, list: ListName, count: number, catalog: Catal
     id += f.number.int({ min: 1, max: 7 });
     const createdAt = T0 - f.number.int({ min: 0, max: 730 * DAY });
     const updatedAt = Math.min(T0, createdAt + f.number.int({ min: 0, max: 90 * DAY }));
+    const name = f.helpers.arrayElement(names);
     const record: Record<string, unknown> = {
       id,
-      name: f.helpers.arrayElement(names),
+      name,
+      // Split from the full name, drawing nothing: the seeded data stays what the seed made before contacts had them.
+      ...(list === 'contacts' ? { first_name: name.split(' ')[0]!, last_name: name.split(' ').slice(1).join(' ') } : {}),
       responsible_user_id: f.helpers.arrayElement(userIds),
       group_id: 0,
       created_by: f.helpers.arrayElement(userIds),
@@ -181,6 +210,9 @@ function generateRecords(f: Faker, list: ListName, count: number, catalog: Catal
       record.next_price = f.number.int({ min: 0, max: 1_000 }) * 50;
       record.next_date = T0 + f.number.int({ min: 0, max: 180 * DAY });
       record.status_id = f.helpers.arrayElement(catalog.customer_statuses).id;
+      // Derived from what was drawn (no draw of their own), so the seed's other values stay as they were.
+      const purchases = id % 7;
+      Object.assign(record, { periodicity: (id % 4) * 7, ltv: purchases * (record.next_price as number), purchases_count: purchases, average_check: purchases > 0 ? record.next_price : 0 });
     }
     const cfv: CfValue[] = [];
     for (const field of fields) {

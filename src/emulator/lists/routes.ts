@@ -12,15 +12,15 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerAuth } from '../api/bearer.js';
-import { linkBase } from '../api/links.js';
+import { linkBase, withSet } from '../api/links.js';
 import { parseQuery } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
 import { jsonBytes, methodNotAllowed, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
-import { LIST_NAMES, type ListName } from './data.js';
+import { LIST_NAMES, type ListName, type RecordEmbedded, type RecordLink } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
 import { listStore, type ListStore } from './store.js';
 import type { ListTable } from './table.js';
-import { applyFields, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
+import { applyFields, applyLinks, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, TagBook, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 250;
@@ -56,9 +56,11 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const rawQuery = rawQueryOf(request.url);
       const query = queryOf(ctx, rawQuery, request.query);
       const url = `${linkBase(ctx, request)}${path}`;
-      let body = listPage(ctx, list, query, rawQuery, url, store.table(list));
+      const withs = withSet(query);
+      // The emulator deletes no record, so the deleted ones (`with=only_deleted`) are none.
+      let body = withs.has('only_deleted') ? undefined : listPage(ctx, list, query, rawQuery, url, store.table(list), withs);
       // Only for the fault: a filter that finds nothing here is run over another account's records too.
-      if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list));
+      if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list), withs);
       if (query.filter !== undefined && ctx.variations.isOn('lists-slow-filtered')) await holdFirst(ctx, list);
       const plain = ctx.variations.isOn('lists-plain-json-no-links');
       if (body === undefined && ctx.variations.isOn('lists-empty-200')) body = emptyPage(list, query, rawQuery, url, plain);
@@ -83,7 +85,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const i = /^\d{1,15}$/.test(id) ? table.indexById.get(Number(id)) : undefined;
       if (i === undefined) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
       if (ctx.variations.isOn('lists-plain-json-no-links')) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`${table.json[i]}}`);
-      const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}}}`;
+      const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}},"_embedded":${embeddedOf(list, withSet(request.query), `${linkBase(ctx, request)}/api/v4`)(table.embedded[i])}}`;
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
     });
     app.patch<{ Params: { id: string } }>(`${path}/:id`, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
@@ -98,6 +100,37 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
   }
 }
 
+/**
+ * Each record's `_embedded`, as the live service lists it: its `tags` on every list, `companies` on leads and
+ * contacts, `segments` on customers, and the linked records a `with=` names (`contacts`, `companies`, `leads`,
+ * `customers`, `catalog_elements`). The emulator keeps tags and the links a record was created with (./writes.ts),
+ * each link with its `_links.self`; the reverse links (a contact's leads), catalog elements and segments are empty
+ * arrays (docs/emulator.md, "What the emulator does not serve").
+ */
+const EMBEDDED: Record<ListName, { readonly always: readonly string[]; readonly withs: readonly string[] }> = {
+  leads: { always: ['companies'], withs: ['contacts', 'catalog_elements'] },
+  contacts: { always: ['companies'], withs: ['leads', 'customers', 'catalog_elements'] },
+  companies: { always: [], withs: ['contacts', 'leads', 'customers', 'catalog_elements'] },
+  customers: { always: ['segments'], withs: ['contacts', 'companies', 'catalog_elements'] },
+};
+
+/** The `_embedded` of a record of `list` read with `withs`, from what the record keeps (ListTable.embedded). */
+export type Embedded = (kept: RecordEmbedded | undefined) => string;
+
+/** `apiBase`: `<scheme://host[/_accounts/<subdomain>]>/api/v4`, which a link's `_links.self` starts with. */
+export function embeddedOf(list: ListName, withs: ReadonlySet<string>, apiBase: string): Embedded {
+  const { always, withs: optional } = EMBEDDED[list];
+  const keys = [...always, ...optional.filter((w) => withs.has(w))];
+  const linked = (k: string, links: readonly RecordLink[] | undefined): string => (links && links.length > 0
+    ? JSON.stringify(links.map((l) => ({ ...l, _links: { self: { href: `${apiBase}/${k}/${l.id}` } } })))
+    : '[]');
+  return (kept) => {
+    let out = `{"tags":${kept?.tags && kept.tags.length > 0 ? JSON.stringify(kept.tags) : '[]'}`;
+    for (const k of keys) out += `,"${k}":${k === 'contacts' || k === 'companies' ? linked(k, kept?.[k]) : '[]'}`;
+    return `${out}}`;
+  };
+}
+
 const hal = (reply: FastifyReply, body: unknown): FastifyReply =>
   reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(JSON.stringify(body));
 
@@ -108,7 +141,11 @@ function sendValidationFailure(reply: FastifyReply, failure: ValidationFailure):
 }
 
 function writeContext(ctx: EmulatorContext, store: ListStore, list: ListName, userId: number | undefined): WriteContext {
-  return { list, catalog: store.data.catalog, nowSeconds: ctx.clock.nowSeconds(), userId: userId ?? ctx.world.admin.id, accountId: ctx.world.account.id };
+  const { catalog } = store.data;
+  return {
+    list, catalog, nowSeconds: ctx.clock.nowSeconds(), userId: userId ?? ctx.world.admin.id, accountId: ctx.world.account.id,
+    tags: new TagBook(catalog.tags[list]), exists: (other, id) => store.table(other).indexById.has(id),
+  };
 }
 
 /** `POST /api/v4/<list>`: every element is made or none is (a field error anywhere refuses the whole batch). */
@@ -121,13 +158,14 @@ function createRecords(ctx: EmulatorContext, store: ListStore, list: ListName, u
     const errors: FieldError[] = [];
     const record = newRecord(w, first + n);
     applyFields(w, record, element, errors);
+    applyLinks(w, record, element, errors);
     if (record.name === '') record.name = defaultName(list, first + n);
     const requestId = requestIdOf(element, n);
     if (errors.length > 0) failures.push({ request_id: requestId, errors });
     return { record: inRecordOrder(list, record), requestId };
   });
   if (failures.length > 0) throw new ValidationFailure('the request holds invalid fields', failures);
-  store.write(list, made.map((m) => m.record));
+  store.write(list, made.map((m) => m.record), w.tags.added);
   return made.map((m) => ({ id: m.record.id, requestId: m.requestId }));
 }
 
@@ -157,7 +195,7 @@ function updateRecords(
   });
   if (failures.length > 0) throw new ValidationFailure('the request holds invalid fields', failures);
   const done = changed.filter((c) => c !== undefined);
-  store.write(list, done.map((c) => c.record));
+  store.write(list, done.map((c) => c.record), w.tags.added);
   return done.map((c) => ({ id: c.record.id, updatedAt: c.record.updated_at, requestId: c.requestId }));
 }
 
@@ -206,7 +244,7 @@ function positive(name: string, v: unknown, fallback: number, faults?: EmulatorC
 /** The HAL body of one page, or undefined when the page holds no record (204). */
 export function listPage(
   ctx: EmulatorContext, list: ListName, query: Record<string, unknown>, rawQuery: string, listUrl: string,
-  table: ListTable,
+  table: ListTable, withs: ReadonlySet<string> = new Set(),
 ): string | undefined {
   const v = ctx.variations;
   const f = ctx.faults;
@@ -279,10 +317,11 @@ export function listPage(
   if (hasMore) links += pageLink('next', f.isOn('next-link-same-page') ? page : page + 1, ctx.faults.isOn('next-link-drops-filter') ? others.filter((p) => !/^filter(\[|%5B|=|$)/i.test(p)) : others);
   if (page > 1) links += pageLink('first', 1) + pageLink('prev', page - 1);
   const recordBase = JSON.stringify(`${listUrl}/`).slice(0, -1);
+  const embedded = embeddedOf(list, withs, listUrl.slice(0, listUrl.lastIndexOf('/')));
   let items = '';
   for (let r = 0; r < rows.length; r += 1) {
     const i = rows[r]!;
-    items += `${r === 0 ? '' : ','}${table.json[i]},"_links":{"self":{"href":${recordBase}${table.ids[i]}"}}}`;
+    items += `${r === 0 ? '' : ','}${table.json[i]},"_links":{"self":{"href":${recordBase}${table.ids[i]}"}},"_embedded":${embedded(table.embedded[i])}}`;
   }
   return `{"_page":${page},"_links":{${links}},"_embedded":{"${list}":[${items}]}}`;
 }

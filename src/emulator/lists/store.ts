@@ -5,7 +5,7 @@
  * endpoints change it; a control reset restores it (or the data of the marked baseline) and the paid filter switch.
  */
 import type { EmulatorContext } from '../context.js';
-import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type ListName, type ListRecord } from './data.js';
+import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type ListName, type ListRecord, type Tag } from './data.js';
 import { buildTable, type ListTable } from './table.js';
 
 /** Records per list of the other account: enough ids to filter by, few enough to cost nothing at start. */
@@ -84,13 +84,16 @@ export class ListStore {
 
   /**
    * Stores records made or changed through the list endpoints (./writes.ts): each replaces the record of its id or is
-   * added. The data set and the changed lists' tables are new objects, never mutated, so a baseline stays as it was.
+   * added, and the tags the writes made join the list's. The data set and the changed lists' tables are new objects,
+   * never mutated, so a baseline stays as it was.
    */
-  write(list: ListName, records: readonly ListRecord[]): void {
+  write(list: ListName, records: readonly ListRecord[], newTags: readonly Tag[] = []): void {
     const byId = new Map(this.#data.records[list].map((r) => [r.id, r]));
     for (const r of records) byId.set(r.id, r);
     const next = [...byId.values()];
-    this.#data = { ...this.#data, records: { ...this.#data.records, [list]: next } };
+    const { catalog } = this.#data;
+    const tags = newTags.length > 0 ? { ...catalog, tags: { ...catalog.tags, [list]: [...catalog.tags[list], ...newTags] } } : catalog;
+    this.#data = { ...this.#data, catalog: tags, records: { ...this.#data.records, [list]: next } };
     this.#tables = { ...this.#tables, [list]: buildTable(list, next, this.#data.catalog.custom_fields[list]) };
   }
 

@@ -3,7 +3,7 @@
  * columns by field id, an id index, a lower-case search text for `query`, and each record's JSON serialised once (the
  * hot path joins strings, it never re-serialises an unchanged record).
  */
-import type { CfType, CustomFieldDef, ListName, ListRecord } from './data.js';
+import type { CfType, CustomFieldDef, ListName, ListRecord, RecordEmbedded } from './data.js';
 
 export const NUMERIC_FIELDS = [
   'created_by', 'updated_by', 'responsible_user_id', 'created_at', 'updated_at', 'closest_task_at',
@@ -33,8 +33,10 @@ export interface ListTable {
   readonly names: readonly string[];
   readonly search: readonly string[];
   readonly cf: ReadonlyMap<number, CfColumn>;
-  /** Each record's JSON without its closing brace, so `_links` can be appended per request. */
+  /** Each record's JSON without its closing brace and its `_embedded`, so `_links` and `_embedded` can be appended per request. */
   readonly json: readonly string[];
+  /** What each record keeps of its `_embedded` (tags, links), rendered per request. */
+  readonly embedded: readonly (RecordEmbedded | undefined)[];
 }
 
 const NUMBER_TYPES: readonly CfType[] = ['numeric', 'date', 'date_time'];
@@ -57,6 +59,7 @@ export function buildTable(list: ListName, records: readonly ListRecord[], field
   const names: string[] = [];
   const search: string[] = [];
   const json: string[] = [];
+  const embeddedOf: (RecordEmbedded | undefined)[] = [];
   sorted.forEach((r, i) => {
     indexById.set(r.id, i);
     ids[i] = r.id;
@@ -76,7 +79,9 @@ export function buildTable(list: ListName, records: readonly ListRecord[], field
       else if (col.bools) col.bools[i] = first === true ? 1 : 0;
     }
     search.push(text.join('\n').toLowerCase());
-    json.push(JSON.stringify(r).slice(0, -1));
+    const { _embedded: embedded, ...fields } = r;
+    json.push(JSON.stringify(fields).slice(0, -1));
+    embeddedOf.push(embedded);
   });
-  return { list, records: sorted, size: n, indexById, ids, num, names, search, cf, json };
+  return { list, records: sorted, size: n, indexById, ids, num, names, search, cf, json, embedded: embeddedOf };
 }

@@ -106,6 +106,13 @@ describe('summary', () => {
     expect(md.split('\n')[0]).toMatch(/^# ❌ /);
   });
 
+  it('lists a rule skipped behind a refused step with the unjudged ones, naming the rule that judges the step', () => {
+    const md = renderSummary(makeReport([rule(1, { status: 'skipped', blocked_by: 'chat.message.answer', detail: 'not judged: no msgid' }), rule(2, { status: 'skipped', detail: 'filtered' })]));
+    expect(md).toContain('## Failed, unjudged and non-strict rules');
+    expect(md).toMatch(/\| ⚪ skipped behind chat\.message\.answer \| rule\.1 \|/);
+    expect(md).toContain('## Skipped rules (1)');
+  });
+
   it('stays under 64 KB with 2,000 failures and says how many were left out', () => {
     const results = Array.from({ length: 2000 }, (_, i) => rule(i));
     for (let i = 0; i < 300; i++) results.push(rule(5000 + i, { status: 'skipped', detail: `reason ${i % 7}` }));

@@ -15,9 +15,9 @@ import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embe
 
 const SEED = 20261126;
 
-/** `failed` and `errored` results as `id: status detail` lines, for a readable assertion. */
+/** `failed` and unjudged results (errored, or skipped behind a refused step) as `id: status detail` lines, for a readable assertion. */
 export function untrue(report: Report): string[] {
-  return report.results.filter((r) => r.status === 'failed' || r.status === 'errored').map((r) => `${r.id}: ${r.status} ${r.detail ?? ''}`);
+  return report.results.filter((r) => r.status === 'failed' || r.status === 'errored' || r.blocked_by !== undefined).map((r) => `${r.id}: ${r.status} ${r.detail ?? ''}`);
 }
 
 export async function runUnder(variation: VariationInfo): Promise<Report> {

@@ -87,6 +87,14 @@ describe('junit', () => {
     expect(xmlProblems(xml)).toEqual([]);
   });
 
+  it('makes a rule skipped behind a refused step an error, not a skip: an unjudged rule is not green in CI', () => {
+    const xml = renderJunit(makeReport([rule(1, { status: 'skipped', blocked_by: 'chat.message.answer', detail: 'not judged: no msgid' }), rule(2, { status: 'skipped', detail: 'filtered' })]));
+    expect(xml).toContain('<error message="not judged: no msgid" type="unjudged">');
+    expect(xml).toContain('<skipped message="filtered"/>');
+    expect(xml).toMatch(/<testsuites [^>]*errors="1" skipped="1"/);
+    expect(xmlProblems(xml)).toEqual([]);
+  });
+
   it('the well-formedness check itself catches broken XML', () => {
     expect(xmlProblems('<a><b></a>')).not.toEqual([]);
     expect(xmlProblems('<a>x & y</a>')).not.toEqual([]);

@@ -4,7 +4,7 @@
  * unjudged (errored, or skipped because a step it needed was refused) is not a green run (issue 28 §2): exit 4 when
  * nothing failed, unless --allow-unjudged.
  */
-import type { Report, RuleResult } from '../model/result.js';
+import { unjudged, type Report, type RuleResult } from '../model/result.js';
 import type { Comparison } from '../report/baseline.js';
 
 /** Nothing failed, yet a counted rule reached no verdict (DESIGN.md leaves 4 free: 1 failures, 2 usage, 3 unreachable). */
@@ -17,14 +17,10 @@ export interface ExitOptions {
   readonly allowUnjudged?: boolean;
 }
 
-/** A rule that reached no verdict on its point: errored, or skipped because the target refused a step it needed. */
-export function unjudged(r: RuleResult): boolean {
-  return r.status === 'errored' || (r.status === 'skipped' && r.blocked_by !== undefined);
-}
-
 export function exitCode(report: Report, options: ExitOptions, err: NodeJS.WritableStream = process.stderr): number {
   const counts = (level: string) => level === 'must' || (options.strict && level === 'should');
-  const left = report.results.filter((r) => counts(r.level) && unjudged(r));
+  // Against a baseline, only what the baseline judged and this run did not counts, as only regressions of failures do.
+  const left = (options.comparison ? options.comparison.unjudged : report.results.filter(unjudged)).filter((r) => counts(r.level));
   const failing = options.comparison ? failingAgainstBaseline(options.comparison, counts, err) : report.results.filter((r) => r.status === 'failed' && counts(r.level)).map((r) => r.id);
   if (failing.length > 0 && !options.comparison) err.write(`failed: ${failing.length} rule(s): ${failing.join(', ')}\n`);
   if (left.length > 0) {

@@ -67,6 +67,11 @@ export interface Report {
   readonly baseline?: { readonly regressions: readonly string[]; readonly fixes: readonly string[]; readonly added: readonly string[] };
 }
 
+/** A rule that reached no verdict on its point: errored, or skipped because the target refused a step it needed. */
+export function unjudged(r: RuleResult): boolean {
+  return r.status === 'errored' || (r.status === 'skipped' && r.blocked_by !== undefined);
+}
+
 export function summarize(results: readonly RuleResult[]): Summary {
   const summary: Summary = { passed: 0, failed: 0, non_strict: 0, informational: 0, skipped: 0, errored: 0 };
   for (const r of results) summary[r.status] += 1;

@@ -1,7 +1,8 @@
 /**
  * junit.xml: one <testsuite> per spec section, one <testcase> per rule. Verdict mapping:
- * failed → <failure>, errored → <error>, skipped → <skipped>, non_strict and informational → passing testcase with
- * <system-out> naming the verdict, passed → plain testcase.
+ * failed → <failure>, errored → <error>, skipped → <skipped> (but skipped behind a refused step → <error type="unjudged">:
+ * an unjudged rule is not a green run), non_strict and informational → passing testcase with <system-out> naming the
+ * verdict, passed → plain testcase.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Report, RuleResult } from '../model/result.js';
@@ -40,7 +41,7 @@ function counts(results: readonly RuleResult[]): Counts {
   for (const r of results) {
     c.tests += 1;
     if (r.status === 'failed') c.failures += 1;
-    else if (r.status === 'errored') c.errors += 1;
+    else if (r.status === 'errored' || r.blocked_by !== undefined) c.errors += 1;
     else if (r.status === 'skipped') c.skipped += 1;
     if (typeof r.duration_ms === 'number' && r.duration_ms > 0) c.timeMs += r.duration_ms;
   }
@@ -79,7 +80,9 @@ function testcase(r: RuleResult, indent: string): string {
       inner.push(`<error message="${xmlAttr(message(detail))}" type="errored">${xmlText(detail)}</error>`);
       break;
     case 'skipped':
-      inner.push(`<skipped message="${xmlAttr(detail)}"/>`);
+      inner.push(r.blocked_by !== undefined
+        ? `<error message="${xmlAttr(message(detail))}" type="unjudged">${xmlText(detail)}</error>`
+        : `<skipped message="${xmlAttr(detail)}"/>`);
       break;
     case 'non_strict':
     case 'informational':

@@ -31,6 +31,8 @@ export function mdCell(value: unknown, max?: number): string {
 }
 
 const PROBLEM_RANK: Partial<Record<Verdict, number>> = { failed: 0, errored: 1, non_strict: 2 };
+/** A rule skipped behind a refused step is unjudged like an errored one, and listed with it. */
+const problemRank = (r: RuleResult): number | undefined => (r.status === 'skipped' && r.blocked_by ? PROBLEM_RANK.errored : PROBLEM_RANK[r.status]);
 const LEVEL_RANK: Record<string, number> = { must: 0, should: 1, info: 2 };
 
 export function renderSummary(report: Report): string {
@@ -55,19 +57,19 @@ export function renderSummary(report: Report): string {
   let used = bytes(parts.join('\n'));
 
   const problems = results
-    .filter((r) => PROBLEM_RANK[r.status] !== undefined)
+    .filter((r) => problemRank(r) !== undefined)
     .sort((a, b) =>
-      (PROBLEM_RANK[a.status] ?? 9) - (PROBLEM_RANK[b.status] ?? 9)
+      (problemRank(a) ?? 9) - (problemRank(b) ?? 9)
       || (LEVEL_RANK[a.level] ?? 9) - (LEVEL_RANK[b.level] ?? 9)
       || compareSections(a.section, b.section)
       || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const skipped = results.filter((r) => r.status === 'skipped');
+  const skipped = results.filter((r) => r.status === 'skipped' && !r.blocked_by);
   // Reserve room for the skipped section so a flood of failures does not crowd it out entirely.
   const skippedReserve = skipped.length > 0 ? 6 * 1024 : 0;
 
   if (problems.length > 0) {
-    const head = ['## Failed, errored and non-strict rules', '', '| verdict | id | level | section | detail |', '|---|---|---|---|---|'];
-    const rows = rowsWithin(problems, (r) => `| ${EMOJI[r.status]} ${r.status}${r.flaky ? ' (flaky)' : ''} | ${mdCell(r.id)} | ${mdCell(r.level)} | §${mdCell(r.section)} | ${mdCell(r.detail, DETAIL_MAX)} |`,
+    const head = ['## Failed, unjudged and non-strict rules', '', '| verdict | id | level | section | detail |', '|---|---|---|---|---|'];
+    const rows = rowsWithin(problems, (r) => `| ${EMOJI[r.status]} ${r.status}${r.flaky ? ' (flaky)' : ''}${r.blocked_by ? ` behind ${mdCell(r.blocked_by)}` : ''} | ${mdCell(r.id)} | ${mdCell(r.level)} | §${mdCell(r.section)} | ${mdCell(r.detail, DETAIL_MAX)} |`,
       SUMMARY_LIMIT - skippedReserve - used - bytes(head.join('\n')) - 200);
     const block = [...head, ...rows, ''].join('\n');
     parts.push(block);

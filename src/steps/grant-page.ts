@@ -188,6 +188,21 @@ async function afterDecision(t: RuleContext, b: GrantBrowser, page: Page, submit
 }
 
 /**
+ * Goes to `url` on a page where a decision was just made. A decision answered with a redirect hands the window on by a
+ * script (src/browser/shared-context.ts), whose navigation can still commit after ours began and interrupt it: ours is
+ * then made again, once, after it.
+ */
+async function gotoAfterDecision(page: Page, url: string): Promise<void> {
+  try {
+    await page.goto(url);
+  } catch (err) {
+    if (!/interrupted by another navigation/i.test((err as Error)?.message ?? '')) throw err;
+    await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+    await page.goto(url);
+  }
+}
+
+/**
  * RFC 6749 §10.12: Allow posted by someone else than the logged-in user on his own page. Cross-site: a page of the
  * integration's origin posts the form's fields without its candidate anti-forgery fields (what another site can
  * know), the browser sending what it sends cross-site. Without the form token: the user's own page posts its form
@@ -201,7 +216,7 @@ export function forgedAllows(t: RuleContext, state: string): Promise<{ crossSite
     await b.openForeignPage(forgedAllowPage(form.action, form.fields.filter(([name]) => !tokenFields.includes(name))));
     const crossSite: ForgedDecisionView = { tokenFields, ...(await afterDecision(t, b, b.main, () => b.main.click('#forge', { noWaitAfter: true }))) };
     if (tokenFields.length === 0) return { crossSite, withoutToken: { tokenFields } };
-    await b.main.goto(grantPageUrl(t, { state }));
+    await gotoAfterDecision(b.main, grantPageUrl(t, { state }));
     for (const name of tokenFields) {
       await b.main.locator(`input[type=hidden][name=${JSON.stringify(name)}]`).evaluateAll((inputs) => inputs.forEach((i) => (i as unknown as { remove(): void }).remove()));
     }

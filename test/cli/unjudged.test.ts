@@ -16,6 +16,7 @@ import { EXIT_UNJUDGED, exitCode } from '../../src/cli/exit-code.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Report, RuleResult } from '../../src/model/result.js';
 import { summarize } from '../../src/model/result.js';
+import { compareWithBaseline } from '../../src/report/baseline.js';
 import { STEP_OWNERS } from '../../src/steps/owners.js';
 import { conformance } from './helpers.js';
 
@@ -56,6 +57,16 @@ describe('the exit code counts unjudged rules', () => {
     expect(exitCode(reportOf([result('a.owner', 'failed'), result('a.dependent', 'skipped', { blocked_by: 'a.owner' })]), { strict: false }, err.stream)).toBe(1);
     expect(err.text()).toContain('failed: 1 rule(s): a.owner');
     expect(err.text()).toContain('a.dependent (skipped behind a.owner)');
+  });
+
+  it('against a baseline, only a rule the baseline judged (or did not have) and this run did not counts', () => {
+    const before = reportOf([result('a.known', 'errored'), result('a.was-fine', 'passed')]);
+    const known = reportOf([result('a.known', 'errored'), result('a.was-fine', 'passed')]);
+    expect(exitCode(known, { strict: false, comparison: compareWithBaseline(before, known) }, sink().stream)).toBe(0);
+    const worse = reportOf([result('a.known', 'errored'), result('a.was-fine', 'skipped', { blocked_by: 'a.owner' }), result('a.new', 'errored')]);
+    const err = sink();
+    expect(exitCode(worse, { strict: false, comparison: compareWithBaseline(before, worse) }, err.stream)).toBe(EXIT_UNJUDGED);
+    expect(err.text()).toContain('unjudged: 2 rule(s) reached no verdict: a.was-fine (skipped behind a.owner), a.new (errored)');
   });
 
   it('every rule a set-up step names as its judge exists', () => {

@@ -87,6 +87,14 @@ describe('junit', () => {
     expect(xmlProblems(xml)).toEqual([]);
   });
 
+  it('makes a rule skipped behind a refused step an error, not a skip: an unjudged rule is not green in CI', () => {
+    const xml = renderJunit(makeReport([rule(1, { status: 'skipped', blocked_by: 'chat.message.answer', detail: 'not judged: no msgid' }), rule(2, { status: 'skipped', detail: 'filtered' })]));
+    expect(xml).toContain('<error message="not judged: no msgid" type="unjudged">');
+    expect(xml).toContain('<skipped message="filtered"/>');
+    expect(xml).toMatch(/<testsuites [^>]*errors="1" skipped="1"/);
+    expect(xmlProblems(xml)).toEqual([]);
+  });
+
   it('the well-formedness check itself catches broken XML', () => {
     expect(xmlProblems('<a><b></a>')).not.toEqual([]);
     expect(xmlProblems('<a>x & y</a>')).not.toEqual([]);
@@ -104,6 +112,13 @@ describe('summary', () => {
   it('says ❌ for a failed should rule when the run was strict', () => {
     const md = renderSummary(makeReport([rule(1, { level: 'should' })], { options: { strict: true } }));
     expect(md.split('\n')[0]).toMatch(/^# ❌ /);
+  });
+
+  it('lists a rule skipped behind a refused step with the unjudged ones, naming the rule that judges the step', () => {
+    const md = renderSummary(makeReport([rule(1, { status: 'skipped', blocked_by: 'chat.message.answer', detail: 'not judged: no msgid' }), rule(2, { status: 'skipped', detail: 'filtered' })]));
+    expect(md).toContain('## Failed, unjudged and non-strict rules');
+    expect(md).toMatch(/\| ⚪ skipped behind chat\.message\.answer \| rule\.1 \|/);
+    expect(md).toContain('## Skipped rules (1)');
   });
 
   it('stays under 64 KB with 2,000 failures and says how many were left out', () => {

@@ -276,3 +276,30 @@ describe('a rule\'s outcome is its worst judged finding (issue 28 §3)', () => {
     expect((await run(r)).status).toBe('passed');
   });
 });
+
+describe('exchanges the browser made are judged as the rule\'s own (issue 28 §6)', () => {
+  const decide = { method: 'POST', url: 'http://target.example/oauth/decide', headers: {}, body: 'decision=allow' };
+  const page = (answer: Parameters<RuleContext['recordBrowserExchange']>[1]) => complete(rule({ id: 'verdict.page', title: 'a page navigation' }, async (t) => {
+    t.recordBrowserExchange(decide, answer);
+    return outcomeOf([pass('redirect', 'reached')]);
+  }));
+
+  it('a navigation that hung fails the rule with no hang', async () => {
+    const result = await run(page({ error: 'Timeout 30000ms exceeded', kind: 'timeout' }));
+    expect(result.status).toBe('failed');
+    expect(result.findings?.[0]).toMatchObject({ check: 'no hang', verdict: 'failed' });
+    expect(result.request_count).toBe(1);
+  });
+
+  it('the client secret on the Allow redirect to the Redirect URI fails it; the code there does not', async () => {
+    const location = (extra: string) => ({ response: { status: 303, headers: { location: `${credentials.redirectUri}?code=def50200abcdef${extra}` }, text: '', durationMs: 3 } });
+    expect((await run(page(location('')))).status).toBe('passed');
+    // The run's masker knows its credentials (maskerFor), so the recorded redirect shows the key masked.
+    const masker = new Masker();
+    masker.add(credentials.clientSecret);
+    const leaked = await run(page(location(`&client_secret=${credentials.clientSecret}`)), { masker });
+    expect(leaked.status).toBe('failed');
+    expect(leaked.detail).toContain('a secret key on the redirect to the Redirect URI');
+    expect(JSON.stringify(leaked)).not.toContain(credentials.clientSecret);
+  });
+});

@@ -17,9 +17,9 @@ import { traceVariationReach, type VariationReach } from './reach.js';
 
 const SEED = 20261126;
 
-/** `failed` and `errored` results as `id: status detail` lines, for an assertion that names each rule. */
+/** `failed` and unjudged results (errored, or skipped behind a refused step) as `id: status detail` lines, for an assertion that names each rule. */
 export function untrue(report: Report): string[] {
-  return report.results.filter((r) => r.status === 'failed' || r.status === 'errored').map((r) => `${r.id}: ${r.status} ${r.detail ?? ''}`);
+  return report.results.filter((r) => r.status === 'failed' || r.status === 'errored' || r.blocked_by !== undefined).map((r) => `${r.id}: ${r.status} ${r.detail ?? ''}`);
 }
 
 /** The rules of `only` (every rule when undefined) against the emulator with `variation` on. */

@@ -58,6 +58,8 @@ export const CHAT_VARIATIONS = defineVariations([
     basis: 'answer-member: §4.3 "Get chat history … Empty values may be omitted."' },
   { name: 'chat-history-empty-as-200', description: 'History of a chat that does not exist or has no messages answers 200 with `{"messages":[]}` instead of 204.',
     basis: 'status-code: another code of the same class (C51); §4.3 "204 when the chat does not exist or has no messages", §7 "204 | history".' },
+  { name: 'chat-history-past-end-refused', description: 'History asked for a page past the last message (offset at or beyond the count, not 0) is refused with 400 instead of 204.',
+    basis: 'status-code: §4.3 "offset | Records skipped from the start"; §7 "204 history: Chat does not exist or has no messages" names no answer for a page past the end of a chat that has messages (R2-C15): a reader stops at a short page and never asks for it.' },
   { name: 'chat-history-limit-over-max-422', description: 'History with limit above 50 is refused with 422 instead of 400.',
     basis: 'status-code: another 4xx where 400 is stated is non_strict (C53); §8 "History limit | maximum 50 per request", §4.3 "400 when data is invalid".' },
   { name: 'chat-history-query-clamped', description: 'History reads offset and limit with parseInt, clamped to their minimum: negative, fractional and non-numeric values are answered, not refused.',

@@ -45,6 +45,7 @@ export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     const stored = chat ? historySource(state, chat, f) : [];
     const listed = va.isOn('chat-history-lags') ? processed(stored) : stored;
     const page = f.isOn('chat-history-offset-from-oldest') ? historyPage(listed.slice(offset), 0, q.limit) : historyPage(listed, offset, q.limit);
+    if (page.length === 0 && offset > 0 && listed.length > 0 && va.isOn('chat-history-past-end-refused')) throw new ChatError(400, 'BAD_REQUEST', `offset ${q.offset} is past the end of the history`);
     if (page.length === 0) return va.isOn('chat-history-empty-as-200') ? json(reply, { messages: [] }) : reply.code(204).send();
     const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'), lookOf(ctx)));
     page.forEach((m, i) => misshown(items[i]!, m, conn, f, lookOf(ctx)));

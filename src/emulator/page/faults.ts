@@ -15,6 +15,8 @@ export const PAGE_FAULTS = defineFaults([
     caughtBy: ['oauth.page.allow-popup'] },
   { name: 'post-message-mode-ignored', description: 'In post_message mode the main window is redirected and the opened window closed, as in popup mode.',
     caughtBy: ['oauth.page.allow-post-message'] },
+  { name: 'private-page-no-account', description: 'For a private integration the access-granting page offers no account at all (no choice, no account field, no account named).',
+    caughtBy: ['oauth.page.private-single-account'] },
   { name: 'page-skips-login', description: 'The access-granting page shows the account choice without a login.',
     caughtBy: ['oauth.page.login-required'] },
   { name: 'page-crash-on-repeated-param', description: 'A repeated or bracketed page parameter gets a 500 instead of a 400 page.',

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptanceOf } from '../../generators/token-requests.js';
 import { INVALID_UTF8, withInvalidUtf8In } from '../../generators/invalid-utf8.js';
 import { LONG_STATES, longState } from '../../generators/oauth-state.js';
-import { claimsHoldNoSecret } from '../../src/checks/token-format.js';
+import { claimsHoldNoSecret, estimatedBits, unguessable } from '../../src/checks/token-format.js';
 import { jwtExpiryMatchesExpiresIn, serverTimeNear, tokenForItsAddress } from '../../src/checks/token.js';
 import type { HttpResponse } from '../../src/model/http.js';
 import { refreshRefusalOf } from '../../specs/4.1/support.js';
@@ -87,5 +87,15 @@ describe('issue 28 item 4 and R2-A10: the named edges', () => {
     expect(at).toBeGreaterThan(0);
     expect(body.subarray(0, at).toString('utf8')).toBe('{"client_id":"abc","code":"xyz');
     expect(body.subarray(at + INVALID_UTF8.length).toString('utf8')).toBe('"}');
+  });
+});
+
+describe('the entropy of issued values', () => {
+  it('counts only the part that varies among the samples: a constant prefix and a counter are guessable', () => {
+    const counter = Array.from({ length: 16 }, (_, i) => `${'Zm9yZ2VkLWNvdW50ZXI'.repeat(3)}${String(i + 1).padStart(6, '0')}`);
+    expect(estimatedBits(counter)).toBeLessThan(20);
+    expect(unguessable('codes')(counter).verdict).toBe('failed');
+    const random = Array.from({ length: 16 }, (_, i) => Buffer.from(Array.from({ length: 32 }, (_, j) => (i * 131 + j * 29 + (i * j) % 7) % 256)).toString('base64url'));
+    expect(unguessable('codes')(random).verdict).toBe('passed');
   });
 });

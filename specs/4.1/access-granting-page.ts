@@ -164,7 +164,7 @@ export default defineGroup({
     ),
     sweepRule<string>(
       { id: 'oauth.page.unknown-client', needs: [], requires: [], title: 'The page with a missing or unknown client_id shows an error and redirects nowhere',
-        reading: 'RFC 6749 §4.1.2.1: when the client identifier is missing or invalid, the server SHOULD inform the resource owner and MUST NOT redirect to the (unverifiable) redirect URI. Any non-redirecting answer passes (a 4xx or a 200 error page).' },
+        reading: 'RFC 6749 §4.1.2.1: when the client identifier is missing or invalid, the server SHOULD inform the resource owner and MUST NOT redirect to the (unverifiable) redirect URI. Any non-redirecting answer passes (a 4xx or a 200 error page); a 3xx, a Location or Refresh header, or a page that navigates by itself (a meta refresh, a script setting the location) fails.' },
       {
         named: UNKNOWN_CLIENT_QUERIES,
         send: (t, query) => t.send({ method: 'GET', url: `${t.target.authUrl}/oauth${query}` }),

@@ -17,6 +17,8 @@ export const PAGE_FAULTS = defineFaults([
     caughtBy: ['oauth.page.allow-post-message'] },
   { name: 'private-page-no-account', description: 'For a private integration the access-granting page offers no account at all (no choice, no account field, no account named).',
     caughtBy: ['oauth.page.private-single-account'] },
+  { name: 'page-unknown-client-meta-refresh', description: 'The page with an unknown client_id and a redirect_uri answers 200 with a page whose meta refresh sends the browser to that redirect_uri (an open redirect without a 3xx).',
+    caughtBy: ['oauth.page.unknown-client'] },
   { name: 'page-skips-login', description: 'The access-granting page shows the account choice without a login.',
     caughtBy: ['oauth.page.login-required'] },
   { name: 'page-crash-on-repeated-param', description: 'A repeated or bracketed page parameter gets a 500 instead of a 400 page.',

@@ -161,6 +161,11 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     if (f.isOn('page-unknown-client-redirects') && (typeof query.client_id !== 'string' || !integrationById(ctx, query.client_id))) {
       return reply.code(302).header('location', `${ctx.world.integration.redirectUri}?error=invalid_client`).send();
     }
+    // Only for the `page-unknown-client-meta-refresh` fault: an unknown client's redirect_uri is followed by a 200 page
+    // that refreshes itself there (no 3xx, no Location).
+    if (f.isOn('page-unknown-client-meta-refresh') && typeof query.redirect_uri === 'string' && (typeof query.client_id !== 'string' || !integrationById(ctx, query.client_id))) {
+      return html(reply, 200, 'Redirecting', `<meta http-equiv="refresh" content="0; url=${escapeHtml(`${query.redirect_uri}?error=invalid_client`)}"><p>Redirecting…</p>`);
+    }
     const q = readQuery(ctx, query);
     // The `grant-page-coop` variation: in post_message mode the page isolates itself from its opener (COOP same-origin),
     // so the integration's page at the Redirect URI has no opener to report to.

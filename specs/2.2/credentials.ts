@@ -116,7 +116,7 @@ export default defineGroup({
     ),
     scenarioRule(
       { id: 'oauth.token.entropy', title: `Authorization codes and refresh tokens are unguessable: ${CODE_SAMPLES} codes and ${REFRESH_SAMPLES} refresh tokens, at least 128 bits each, none repeated`,
-        reading: 'RFC 6749 §10.10: the probability of guessing a code or token must be at most 2^-128. Estimated from the shortest value\'s length and the alphabet the values span; a short prefix or a counter shows as repeats or too few bits.' },
+        reading: 'RFC 6749 §10.10: the probability of guessing a code or token must be at most 2^-128. Estimated from the shortest value\'s length, less the prefix and suffix every sample shares (a constant, the high digits of a counter or a clock), and the alphabet the values span; a short value or a counter shows as repeats or too few bits.' },
       {
         steps: [
           step('authorization codes', async (t) => Promise.all(Array.from({ length: CODE_SAMPLES }, () => freshCode(t))), [unguessable('codes')]),

@@ -20,7 +20,7 @@
  */
 import fc from 'fast-check';
 import {
-  accountChoices, accountIdRecorded, distinct, refererNames, type AccountRoles, accountRoles, accounts, accountsNotOffered, accountsOffered, allDistinct, allowInPopup, allowInUnknownMode, allowWithForeignRedirectUri, allowWithPostMessage, ATTACKER_ORIGIN, type ControlAccount, decideOnPage, defineGroup, eachStep, EVERY_KIND_STATE, exchangeRule, expectedIntegrationName, FOREIGN_REDIRECT_URI, type ForeignRedirectView, forgedAllows, freshCode, grantAt, type HttpResponse, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, LONG_STATES, noCodeGranted, noGrantBeforeLogin, noRedirect, noServerError, notFramable, notInstalledIn, offeredAccounts, type OfferedAccountsView, oneAccountOffered, originNotContacted, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, permissionsListed, popupClosed, postMessageReceived, privateClientId, propertyRule, redirectedIn, redirectQuery, redirectReached, type RedirectView, redirectWindowObserved, scenarioRule, sideAccount, type StateCase, stateCases, stateReturned, status, step, sweepRule, UNKNOWN_MODE,
+  accountChoices, type AccountChoicesView, accountIdRecorded, accountLabels, distinct, refererNames, type AccountRoles, accountRoles, accounts, accountsNotOffered, accountsOffered, allDistinct, allowInPopup, allowInUnknownMode, allowWithForeignRedirectUri, allowWithPostMessage, ATTACKER_ORIGIN, type ControlAccount, decideOnPage, defineGroup, eachStep, EVERY_KIND_STATE, exchangeRule, expectedIntegrationName, FOREIGN_REDIRECT_URI, type ForeignRedirectView, forgedAllows, freshCode, grantAt, type HttpResponse, integrationNameShown, type IntegrationView, loginFormShown, type LoginView, logoLoaded, LONG_STATES, noCodeGranted, noGrantBeforeLogin, noRedirect, noServerError, notFramable, notInstalledIn, offeredAccounts, type OfferedAccountsView, oneAccountOffered, originNotContacted, pageAfterLogin, pageWithoutSession, parameterAbsent, parameterEquals, permissionsListed, popupClosed, postMessageReceived, privateClientId, propertyRule, redirectedIn, redirectQuery, redirectReached, type RedirectView, redirectWindowObserved, scenarioRule, sideAccount, type StateCase, stateCases, stateReturned, status, step, sweepRule, UNKNOWN_MODE,
 } from '../kit.js';
 import { adminAccountIds } from '../fixtures/oauth.js';
 import { allowChecks, paramsOf, UNKNOWN_CLIENT_QUERIES, ALLOWS, type Integrations, type Forged } from './support.js';
@@ -156,15 +156,15 @@ export default defineGroup({
         ],
       },
     ),
-    exchangeRule<{ choices: number }, string>(
+    exchangeRule<AccountChoicesView, string>(
       { id: 'oauth.page.private-single-account', needs: ['login', 'private-integration'], title: 'For a private integration the page offers exactly one account',
-        reading: '§4.1 behaviour 2 and §8: "For private integrations the list holds exactly 1 account." The control API names a private integration (else PRIVATE_CLIENT_ID); the account choices are the page\'s radio buttons (or one account shown without a choice).',
+        reading: '§4.1 behaviour 2 and §8: "For private integrations the list holds exactly 1 account." The control API names a private integration (else PRIVATE_CLIENT_ID); the account choices are the page\'s radio buttons or select options, or one account shown without a choice (a field named account_id, or an account\'s name or sub-domain on the page); a page that offers no account at all fails.',
         covers: ['8/Private integration account choice', '4.1/Access-granting page/client_id'] },
-      { setup: (t) => privateClientId(t), send: (t, clientId) => accountChoices(t, clientId), expect: [oneAccountOffered] },
+      { setup: (t) => privateClientId(t), send: async (t, clientId) => accountChoices(t, clientId, await accountLabels(t)), expect: [oneAccountOffered] },
     ),
     sweepRule<string>(
       { id: 'oauth.page.unknown-client', needs: [], requires: [], title: 'The page with a missing or unknown client_id shows an error and redirects nowhere',
-        reading: 'RFC 6749 §4.1.2.1: when the client identifier is missing or invalid, the server SHOULD inform the resource owner and MUST NOT redirect to the (unverifiable) redirect URI. Any non-redirecting answer passes (a 4xx or a 200 error page).' },
+        reading: 'RFC 6749 §4.1.2.1: when the client identifier is missing or invalid, the server SHOULD inform the resource owner and MUST NOT redirect to the (unverifiable) redirect URI. Any non-redirecting answer passes (a 4xx or a 200 error page); a 3xx, a Location or Refresh header, or a page that navigates by itself (a meta refresh, a script setting the location) fails.' },
       {
         named: UNKNOWN_CLIENT_QUERIES,
         send: (t, query) => t.send({ method: 'GET', url: `${t.target.authUrl}/oauth${query}` }),

@@ -24,12 +24,24 @@ export const noTokenIssued: Check = (res) =>
     ? fail('no token issued', `expected no token, observed status ${res.status} with an access_token in the body`)
     : pass('no token issued', `status ${res.status}, no access_token`);
 
-/** The answer sends the browser nowhere: no 3xx, no Location, no code in the body (RFC 6749 §4.1.2.1). */
+/** Ways a page sends the browser on without a 3xx: a meta refresh, or a script that sets or replaces the location. */
+const PAGE_NAVIGATIONS: readonly [RegExp, string][] = [
+  [/<meta[^>]+http-equiv\s*=\s*["']?refresh/i, 'a <meta http-equiv="refresh">'],
+  [/\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign)\s*\(/, 'a script that sets the location'],
+];
+
+/**
+ * The answer sends the browser nowhere (RFC 6749 §4.1.2.1): no 3xx, no Location, no Refresh header, and no page that
+ * navigates by itself (a meta refresh, a script setting the location).
+ */
 export const noRedirect: Check = (res) => {
   const location = res.headers.location;
   if (res.status >= 300 && res.status < 400) return fail('no redirect', `expected an error page, observed ${res.status}${location ? ` to ${location.split('?')[0]}` : ''}`);
   if (location) return fail('no redirect', `expected no Location header, observed one to ${location.split('?')[0]}`);
-  return pass('no redirect', `status ${res.status}, no Location`);
+  if (res.headers.refresh) return fail('no redirect', `expected no Refresh header, observed "${String(res.headers.refresh).split('?')[0]}"`);
+  const navigation = PAGE_NAVIGATIONS.find(([re]) => re.test(res.text));
+  if (navigation) return fail('no redirect', `expected an error page, observed a page that navigates by itself: ${navigation[1]}`);
+  return pass('no redirect', `status ${res.status}, no Location, no page navigation`);
 };
 
 /** The page cannot be framed by another origin: X-Frame-Options DENY or SAMEORIGIN, or CSP frame-ancestors. */

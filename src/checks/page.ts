@@ -76,9 +76,23 @@ export const postMessageReceived: Judge<{ readonly messages: readonly unknown[] 
     : observed('postMessage', 'the main window received no postMessage with the result from the opened window (the spec says it "may report"), recorded');
 };
 
-export const oneAccountOffered: Judge<{ readonly choices: number }> = ({ choices }) => choices <= 1
-  ? pass('one account', choices === 0 ? 'one account shown without a choice' : 'exactly one account offered')
-  : fail('one account', `expected exactly one account for a private integration, observed ${choices} choices`);
+/** The account choice of the page: how many accounts it offers, and whether, offering none, it shows one at all. */
+export interface AccountChoicesView {
+  readonly choices: number;
+  readonly showsAccount: boolean;
+}
+
+/**
+ * "For private integrations the list holds exactly 1 account" (§4.1): one choice, or one account shown without a
+ * choice, passes; several fail, and so does a page that offers no account at all.
+ */
+export const oneAccountOffered: Judge<AccountChoicesView> = ({ choices, showsAccount }) => {
+  if (choices === 1) return pass('one account', 'exactly one account offered');
+  if (choices > 1) return fail('one account', `expected exactly one account for a private integration, observed ${choices} choices`);
+  return showsAccount
+    ? pass('one account', 'one account shown without a choice')
+    : fail('one account', 'expected exactly one account for a private integration, observed a page that offers none (no choice, no account_id field, no account named)');
+};
 
 /** A decision posted other than by the user on his own page (src/steps/grant-page.ts `forgedAllows`). */
 export interface ForgedDecisionView extends RedirectView {

@@ -125,13 +125,30 @@ export function wwwAuthenticateError(code: string): Check {
   };
 }
 
-/** Bits of a value drawn from the characters its classes span (the usual estimate of a random string's strength). */
+/**
+ * Bits of a value drawn from the characters its classes span (the usual estimate of a random string's strength),
+ * counted over the part that varies among the samples: a prefix or suffix every sample shares (a constant, the high
+ * digits of a counter or a clock) carries none.
+ */
 export function estimatedBits(values: readonly string[]): number {
   const all = values.join('');
   const classes: [RegExp, number][] = [[/[a-z]/, 26], [/[A-Z]/, 26], [/[0-9]/, 10], [/[-_]/, 2], [/[+/=.~]/, 4]];
   const alphabet = classes.filter(([re]) => re.test(all)).reduce((n, [, size]) => n + size, 0);
   const shortest = Math.min(...values.map((v) => v.length));
-  return alphabet > 1 ? Math.floor(shortest * Math.log2(alphabet)) : 0;
+  const varying = values.length < 2 ? shortest : shortest - sharedEnds(values);
+  return alphabet > 1 ? Math.floor(Math.max(0, varying) * Math.log2(alphabet)) : 0;
+}
+
+/** The length of the prefix and of the suffix every value shares. */
+function sharedEnds(values: readonly string[]): number {
+  const shared = (a: readonly string[]) => {
+    let n = 0;
+    while (a.every((v) => n < v.length && v[n] === a[0]![n])) n += 1;
+    return n;
+  };
+  const prefix = shared(values);
+  const suffix = shared(values.map((v) => [...v].reverse().join('')));
+  return Math.min(prefix + suffix, Math.min(...values.map((v) => v.length)));
 }
 
 /** RFC 6749 §10.10: issued values are unguessable: at least 128 bits by length and alphabet, none repeated. */

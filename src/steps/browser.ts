@@ -217,7 +217,11 @@ export async function logInIfAsked(t: RuleContext, page: Page): Promise<void> {
 
 /** Clicks Allow or Deny (after picking `accountId` when given). */
 export async function decide(page: Page, decision: 'allow' | 'deny', accountId?: number): Promise<void> {
-  if (accountId !== undefined) await page.locator(`input[name=account_id][value="${accountId}"]`).check();
+  if (accountId !== undefined) {
+    const select = page.locator('select[name=account_id]');
+    if (await select.count() > 0) await select.first().selectOption(String(accountId));
+    else await page.locator(`input[name=account_id][value="${accountId}"]`).check();
+  }
   await page.getByRole('button', { name: decision === 'allow' ? /^allow$/i : /^deny$/i }).click({ noWaitAfter: true });
 }
 
@@ -226,7 +230,10 @@ export function allowButtons(page: Page): Promise<number> {
   return page.getByRole('button', { name: /^allow$/i }).count();
 }
 
-/** The accounts the page's choice offers: each radio button's value (the account id) and its label's text. */
+/**
+ * The accounts the page's choice offers: each radio button's value (the account id) and its label's text, or each
+ * option of a `<select name=account_id>` and its text (a placeholder option without an id is no account).
+ */
 export async function accountChoicesOn(page: Page): Promise<{ id: number; label: string }[]> {
   const radios = page.locator('input[type=radio][name=account_id]');
   const out: { id: number; label: string }[] = [];
@@ -235,6 +242,13 @@ export async function accountChoicesOn(page: Page): Promise<{ id: number; label:
     const id = Number(await radio.getAttribute('value'));
     const label = (await radio.locator('xpath=ancestor::label[1]').textContent().catch(() => null))?.trim() ?? String(id);
     if (Number.isSafeInteger(id)) out.push({ id, label });
+  }
+  const options = page.locator('select[name=account_id] option');
+  for (let i = 0; i < (await options.count()); i += 1) {
+    const option = options.nth(i);
+    const value = (await option.getAttribute('value')) ?? '';
+    const id = Number(value);
+    if (value !== '' && Number.isSafeInteger(id)) out.push({ id, label: (await option.textContent())?.trim() ?? value });
   }
   return out;
 }

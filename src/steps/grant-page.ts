@@ -3,7 +3,7 @@
  * page showed or where it led (src/checks/page.ts judges them): the browser is closed before any check runs.
  */
 import type { Page } from 'playwright-core';
-import type { ForeignRedirectView, ForgedDecisionView, IntegrationView, LoginView, OfferedAccountsView, RedirectView } from '../checks/page.js';
+import type { AccountChoicesView, ForeignRedirectView, ForgedDecisionView, IntegrationView, LoginView, OfferedAccountsView, RedirectView } from '../checks/page.js';
 import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import {
@@ -57,12 +57,19 @@ export function pageAfterLogin(t: RuleContext): Promise<IntegrationView> {
   });
 }
 
-/** How many accounts the page offers to grant access in, for `clientId`. */
-export function accountChoices(t: RuleContext, clientId: string): Promise<{ choices: number }> {
+/**
+ * How many accounts the page offers to grant access in, for `clientId` (radio buttons or a select's options), and
+ * whether, offering no choice, it carries an account at all (a field named account_id, or the page's text naming one
+ * of `labels`: the accounts' names or sub-domains).
+ */
+export function accountChoices(t: RuleContext, clientId: string, labels: readonly string[]): Promise<AccountChoicesView> {
   return withGrantBrowser(t, async (b) => {
     await b.main.goto(grantPageUrl(t, { clientId }));
     await logInIfAsked(t, b.main);
-    return { choices: await b.main.locator('input[type=radio][name=account_id]').count() };
+    const choices = (await accountChoicesOn(b.main)).length;
+    const field = await b.main.locator('[name=account_id]').count() > 0;
+    const text = choices > 0 || field ? '' : await b.main.locator('body').innerText();
+    return { choices, showsAccount: choices > 0 || field || labels.some((l) => l !== '' && text.includes(l)) };
   });
 }
 

@@ -20,6 +20,18 @@ export interface ControlAccount {
   readonly admin_role?: string;
   /** The account's own {base_url}, when the control API names it. */
   readonly base_url?: string;
+  readonly name?: string;
+  readonly subdomain?: string;
+}
+
+/**
+ * What names the run's accounts on a page: each account's name and sub-domain the control API gives, and the first
+ * label of BASE_URL's host (its sub-domain, "each account has its own sub-domain").
+ */
+export async function accountLabels(t: RuleContext): Promise<string[]> {
+  const own = new URL(t.target.baseUrl).hostname.split('.')[0] ?? '';
+  const known = t.target.capabilities.includes('control') ? (await accounts(t)).flatMap((a) => [a.name ?? '', a.subdomain ?? '']) : [];
+  return [...known, ...(/^[a-z][a-z0-9-]*$/i.test(own) && own !== 'localhost' ? [own] : [])].filter((l) => l.length >= 3);
 }
 
 /**

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { acceptanceOf } from '../../generators/token-requests.js';
 import { INVALID_UTF8, withInvalidUtf8In } from '../../generators/invalid-utf8.js';
 import { LONG_STATES, longState } from '../../generators/oauth-state.js';
-import { claimsHoldNoSecret } from '../../src/checks/token-format.js';
+import { claimsHoldNoSecret, estimatedBits, unguessable } from '../../src/checks/token-format.js';
+import { noRedirect } from '../../src/checks/http.js';
 import { jwtExpiryMatchesExpiresIn, serverTimeNear, tokenForItsAddress } from '../../src/checks/token.js';
 import type { HttpResponse } from '../../src/model/http.js';
 import { refreshRefusalOf } from '../../specs/4.1/support.js';
@@ -87,5 +88,28 @@ describe('issue 28 item 4 and R2-A10: the named edges', () => {
     expect(at).toBeGreaterThan(0);
     expect(body.subarray(0, at).toString('utf8')).toBe('{"client_id":"abc","code":"xyz');
     expect(body.subarray(at + INVALID_UTF8.length).toString('utf8')).toBe('"}');
+  });
+});
+
+describe('the entropy of issued values', () => {
+  it('counts only the part that varies among the samples: a constant prefix and a counter are guessable', () => {
+    const counter = Array.from({ length: 16 }, (_, i) => `${'Zm9yZ2VkLWNvdW50ZXI'.repeat(3)}${String(i + 1).padStart(6, '0')}`);
+    expect(estimatedBits(counter)).toBeLessThan(20);
+    expect(unguessable('codes')(counter).verdict).toBe('failed');
+    const random = Array.from({ length: 16 }, (_, i) => Buffer.from(Array.from({ length: 32 }, (_, j) => (i * 131 + j * 29 + (i * j) % 7) % 256)).toString('base64url'));
+    expect(unguessable('codes')(random).verdict).toBe('passed');
+  });
+});
+
+describe('a page that sends the browser on without a 3xx', () => {
+  const page = (html: string, headers: Record<string, string> = {}) => res(200, undefined, { 'content-type': 'text/html', ...headers });
+  const withText = (html: string, headers: Record<string, string> = {}) => ({ ...page(html, headers), text: html }) as HttpResponse;
+  it('an error page passes; a meta refresh, a script setting the location or a Refresh header fails', () => {
+    expect(noRedirect(withText('<h1>Error</h1><p>Unknown integration</p>')).verdict).toBe('passed');
+    expect(noRedirect(withText('<meta http-equiv="refresh" content="0; url=https://attacker.example/cb">')).verdict).toBe('failed');
+    expect(noRedirect(withText('<script>window.location.href = "https://attacker.example/cb"</script>')).verdict).toBe('failed');
+    expect(noRedirect(withText('<script>location.replace("https://attacker.example/cb")</script>')).verdict).toBe('failed');
+    expect(noRedirect(withText('<script>if (location == x) {}</script>')).verdict).toBe('passed');
+    expect(noRedirect(withText('<p>x</p>', { refresh: '0; url=https://attacker.example/cb' })).verdict).toBe('failed');
   });
 });

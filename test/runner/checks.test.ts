@@ -187,7 +187,10 @@ describe('history, hook and page checks', () => {
     expect(verdict(redirectedIn('popup', 'the popup')({}))).toBe('failed');
     expect(verdict(postMessageReceived({ messages: [{ href: 'https://r.example/cb?code=abc' }] }))).toBe('passed');
     expect(verdict(postMessageReceived({ messages: [{ href: 'https://r.example/cb?error=x' }] }))).toBe('informational');
-    expect(verdict(oneAccountOffered({ choices: 2 }))).toBe('failed');
+    expect(verdict(oneAccountOffered({ choices: 2, showsAccount: true }))).toBe('failed');
+    expect(verdict(oneAccountOffered({ choices: 1, showsAccount: true }))).toBe('passed');
+    expect(verdict(oneAccountOffered({ choices: 0, showsAccount: true }))).toBe('passed');
+    expect(verdict(oneAccountOffered({ choices: 0, showsAccount: false }))).toBe('failed');
     expect(verdict(loginFormShown({ loginForm: false, allowButtons: 0 }))).toBe('failed');
   });
 });

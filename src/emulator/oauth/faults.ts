@@ -203,6 +203,8 @@ export const OAUTH_FAULTS = defineFaults([
     caughtBy: ['oauth.token.code.wrong', 'oauth.token.body-not-json'] },
   { name: 'token-sniffs-content-type', description: 'A token request under another media type (text/plain, application/octet-stream, none) is read as JSON when it parses, and exchanged.',
     caughtBy: ['oauth.token.content-type-other'] },
+  { name: 'counter-credentials', description: 'Authorization codes and refresh tokens are a 60-character constant prefix and a 6-digit counter: long, of a wide alphabet, and guessable.',
+    caughtBy: ['oauth.token.entropy'] },
   { name: 'short-credentials', description: 'Authorization codes and refresh tokens are 6 random bytes (48 bits).',
     caughtBy: ['oauth.token.entropy'] },
   { name: 'reject-form-encoded', description: 'application/x-www-form-urlencoded token requests are refused with 400.',

@@ -29,8 +29,22 @@ function credentialBytes(ctx: EmulatorContext): number {
   return ctx.faults.isOn('short-credentials') ? 6 : 48;
 }
 
+/** Only for the `counter-credentials` fault: credentials issued so far, the counter their values end with. */
+const issuedCount = new WeakMap<EmulatorContext, number>();
+
+/**
+ * A new code or refresh token: random, or under the `counter-credentials` fault a long constant prefix and a counter
+ * (as long as a random value, and of the same alphabet: only its varying part tells it apart).
+ */
+function credentialValue(ctx: EmulatorContext): string {
+  if (!ctx.faults.isOn('counter-credentials')) return secretToken(credentialBytes(ctx));
+  const n = (issuedCount.get(ctx) ?? 0) + 1;
+  issuedCount.set(ctx, n);
+  return `Zm9yZ2VkLWNvdW50ZXItY3JlZGVudGlhbHMtcHJlZml4LWxvbmctZW5vdWdo${String(n).padStart(6, '0')}`;
+}
+
 export function issueCode(ctx: EmulatorContext, who: Omit<Grant, 'grantId'>): string {
-  const value = ctx.secrets.add(secretToken(credentialBytes(ctx)));
+  const value = ctx.secrets.add(credentialValue(ctx));
   ctx.store.addCode({ ...who, value, grantId: randomUUID(), issuedAtMs: ctx.clock.nowMs() });
   return value;
 }
@@ -121,7 +135,7 @@ function unsecured(token: string): string {
  * stores it already expired (the `new-refresh-token-expired` fault).
  */
 export function issueRefreshToken(ctx: EmulatorContext, grant: Grant, store = true, lifetimeLost = false): string {
-  const value = ctx.secrets.add(secretToken(credentialBytes(ctx)));
+  const value = ctx.secrets.add(credentialValue(ctx));
   const issuedAtMs = ctx.clock.nowMs();
   if (store) {
     const months = ctx.faults.isOn('refresh-lifetime-one-year') ? 12 : REFRESH_TTL_MONTHS;

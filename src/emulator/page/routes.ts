@@ -111,8 +111,13 @@ function grantPage(ctx: EmulatorContext, reply: FastifyReply, q: PageQuery, form
   const accounts = accountChoices(ctx, integration);
   const permissions = ctx.faults.isOn('page-hides-permissions') ? ''
     : `<h2>Requested permissions</h2><ul id="permissions">${integration.scopes.map((s) => `<li data-scope="${escapeHtml(s)}">${escapeHtml(s)}</li>`).join('')}</ul>`;
-  const choices = accounts.map((a, i) =>
-    `<label><input type="radio" name="account_id" value="${a.id}"${i === 0 ? ' checked' : ''}> ${escapeHtml(a.name)} (${escapeHtml(a.subdomain)})</label>`).join('\n');
+  // The `grant-page-account-select` variation offers the accounts as a select's options; the
+  // `private-page-no-account` fault offers a private integration's page no account at all.
+  const shown = ctx.faults.isOn('private-page-no-account') && integration.clientId === ctx.world.privateIntegration.clientId ? [] : accounts;
+  const choices = ctx.variations.isOn('grant-page-account-select')
+    ? `<select name="account_id">${shown.map((a) => `<option value="${a.id}">${escapeHtml(a.name)} (${escapeHtml(a.subdomain)})</option>`).join('')}</select>`
+    : shown.map((a, i) =>
+      `<label><input type="radio" name="account_id" value="${a.id}"${i === 0 ? ' checked' : ''}> ${escapeHtml(a.name)} (${escapeHtml(a.subdomain)})</label>`).join('\n');
   return html(reply, 200, `Grant access to ${integration.name}`, `<img id="logo" src="${PAGE_PATH}/logo/${encodeURIComponent(integration.clientId)}.png" width="${LOGO_WIDTH}" height="${LOGO_HEIGHT}" alt="${escapeHtml(integration.name)} logo">
 <h1 id="integration-name">${escapeHtml(integration.name)}</h1>
 ${permissions}
@@ -155,6 +160,11 @@ export async function pageRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     }
     if (f.isOn('page-unknown-client-redirects') && (typeof query.client_id !== 'string' || !integrationById(ctx, query.client_id))) {
       return reply.code(302).header('location', `${ctx.world.integration.redirectUri}?error=invalid_client`).send();
+    }
+    // Only for the `page-unknown-client-meta-refresh` fault: an unknown client's redirect_uri is followed by a 200 page
+    // that refreshes itself there (no 3xx, no Location).
+    if (f.isOn('page-unknown-client-meta-refresh') && typeof query.redirect_uri === 'string' && (typeof query.client_id !== 'string' || !integrationById(ctx, query.client_id))) {
+      return html(reply, 200, 'Redirecting', `<meta http-equiv="refresh" content="0; url=${escapeHtml(`${query.redirect_uri}?error=invalid_client`)}"><p>Redirecting…</p>`);
     }
     const q = readQuery(ctx, query);
     // The `grant-page-coop` variation: in post_message mode the page isolates itself from its opener (COOP same-origin),

@@ -124,11 +124,14 @@ export function embeddedOf(list: ListName, withs: ReadonlySet<string>, apiBase: 
   const linked = (k: string, links: readonly RecordLink[] | undefined): string => (links && links.length > 0
     ? JSON.stringify(links.map((l) => ({ ...l, _links: { self: { href: `${apiBase}/${k}/${l.id}` } } })))
     : '[]');
-  return (kept) => {
+  const render = (kept: RecordEmbedded | undefined): string => {
     let out = `{"tags":${kept?.tags && kept.tags.length > 0 ? JSON.stringify(kept.tags) : '[]'}`;
     for (const k of keys) out += `,"${k}":${k === 'contacts' || k === 'companies' ? linked(k, kept?.[k]) : '[]'}`;
     return `${out}}`;
   };
+  // Most records keep nothing: their `_embedded` is made once per page, not once per record.
+  const bare = render(undefined);
+  return (kept) => (kept === undefined ? bare : render(kept));
 }
 
 const hal = (reply: FastifyReply, body: unknown): FastifyReply =>

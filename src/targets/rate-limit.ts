@@ -1,11 +1,15 @@
 /**
- * Client-side request ceiling for remote targets (RATE_LIMIT_RPS; the service's documented public limit is
- * about 7 per second). A sliding-window log: a request waits until fewer than `rps` were sent in the last
- * window. A request reaches the server somewhere between its slot and its answer (a stalled event loop or a
+ * Client-side request ceilings for remote targets, one per interface of the service (RATE_LIMIT_RPS for the account
+ * API and OAuth, whose documented public limit is about 7 per second per integration; CHAT_RATE_LIMIT_RPS for the chat
+ * interface, another service at another origin; the control API is no part of the service and has none).
+ * Each is a sliding-window log: a request waits until fewer than `rps` were sent in the last window. A request reaches the server somewhere between its slot and its answer (a stalled event loop or a
  * browser driver can delay its departure), so its slot is held while it is in flight and counted from the answer:
  * then no delay can put `rps + 1` arrivals into one second at the server. The window is a little longer than a
  * second for clock granularity.
  */
+import type { TargetConfig } from '../model/target.js';
+import type { RateBudget } from './http.js';
+
 export interface RateLimiterOptions {
   readonly rps: number;
   /** Extra milliseconds added to the one-second window (default 20: the window counts from answers, which already
@@ -66,6 +70,21 @@ export class RateLimiter {
     }
     this.#sent.push(Infinity);
   }
+}
+
+/**
+ * The rate budgets of a run against `target`, for its HTTP client: the chat interface (`{chat_url}/v2/origin/custom/`)
+ * at CHAT_RATE_LIMIT_RPS, the control API unlimited, everything else (the account API, OAuth, the access-granting page)
+ * at RATE_LIMIT_RPS. They are told apart by path as well as origin: the emulator serves all of them at one address.
+ */
+export function rateBudgets(target: Pick<TargetConfig, 'chatUrl' | 'controlUrl' | 'rateLimitRps' | 'chatRateLimitRps'>): RateBudget[] {
+  const chat = `${target.chatUrl}/v2/origin/custom/`;
+  const control = target.controlUrl;
+  return [
+    { name: 'api', ...(target.rateLimitRps ? { rps: target.rateLimitRps } : {}), claims: (url) => !url.startsWith(chat) && !(control && (url === control || url.startsWith(`${control}/`))) },
+    { name: 'chat', ...(target.chatRateLimitRps ? { rps: target.chatRateLimitRps } : {}), claims: (url) => url.startsWith(chat) },
+    { name: 'control', claims: () => true },
+  ];
 }
 
 /** Delay before retrying a 429: Retry-After (seconds or an HTTP date) when given, else exponential; capped. */

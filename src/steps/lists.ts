@@ -123,9 +123,15 @@ export function hasOpenRange(clauses: readonly Clause[]): boolean {
 /**
  * A bearer for list rules, after checking the paid filter feature (§1.5: "an optional paid function ... enabled in
  * the account settings"): when `GET /api/v4/account?with=is_api_filter_enabled` says false the rule is skipped with
- * that reason; a target that does not answer the flag is assumed to have the feature.
+ * that reason; a target that does not answer the flag is assumed to have the feature. Once per run: the list rules
+ * only read with it, and a token and a flag read per rule would spend the account API's budget on the same answer
+ * (a feature found off is asked again by the next rule, as a failed run resource is).
  */
 export async function filterBearer(t: RuleContext): Promise<string> {
+  return (await t.resource('filter bearer', async () => ({ bearer: await checkedFilterBearer(t), close: async () => {} }))).bearer;
+}
+
+async function checkedFilterBearer(t: RuleContext): Promise<string> {
   const bearer = await apiToken(t);
   const res = await t.send(accountFlagsRequest(t.target, bearer));
   const flag = (parseJson(res) as { is_api_filter_enabled?: unknown } | undefined)?.is_api_filter_enabled;

@@ -2,6 +2,7 @@
  * The one HTTP client of the kit (undici). Every exchange a rule makes goes through a Recorder so the
  * report can show it and replay it; transport failures become TransportError, which the runner turns into `errored`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
 import { RateLimiter, retryDelayMs } from './rate-limit.js';
@@ -45,6 +46,13 @@ interface Lane {
   readonly limiter: RateLimiter | undefined;
   pausedUntil: number;
 }
+
+/**
+ * The priority of the requests sent inside `requestPriority.run(n, …)`: under a rate budget, lower goes first
+ * (RateLimiter). The runner runs each rule inside the order it started in; requests outside any (the reachability
+ * probe, the browser's, whose callbacks come from the driver) go first.
+ */
+export const requestPriority = new AsyncLocalStorage<number>();
 
 export class HttpClient {
   readonly #agent: Agent;
@@ -110,7 +118,7 @@ export class HttpClient {
 
   async #inLane<T>(lane: Lane, send: () => Promise<T>): Promise<T> {
     while (lane.pausedUntil > Date.now()) await sleep(lane.pausedUntil - Date.now());
-    return lane.limiter ? lane.limiter.hold(send) : send();
+    return lane.limiter ? lane.limiter.hold(send, requestPriority.getStore() ?? 0) : send();
   }
 
   close(): Promise<void> {

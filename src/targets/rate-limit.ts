@@ -19,6 +19,19 @@ export interface RateLimiterOptions {
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
+/**
+ * Who waits first: the lower `priority` (the runner gives each rule the order it started in, src/runner/run-rule.ts),
+ * then the earlier arrival. Long rules start first (src/runner/durations.ts), and a rule sends one request after
+ * another: served in arrival order, 48 lanes would each get a forty-eighth of the rate, so a rule of 90 requests would
+ * take as long as the whole run and end it alone. Served by start order, the first rules run at the full rate, and the
+ * later ones fill the slots the first leave while they wait for an effect.
+ */
+interface Waiter {
+  readonly priority: number;
+  readonly seq: number;
+  readonly go: () => void;
+}
+
 export class RateLimiter {
   readonly #limit: number;
   readonly #windowMs: number;
@@ -26,8 +39,11 @@ export class RateLimiter {
   readonly #sleep: (ms: number) => Promise<void>;
   /** Answer times of the last `limit` requests; `Infinity` while one is still in flight. */
   readonly #sent: number[] = [];
-  #queue: Promise<void> = Promise.resolve();
-  /** Wakes a caller waiting while every slot is in flight. */
+  /** Requests waiting for a slot, best first. */
+  readonly #waiting: Waiter[] = [];
+  #seq = 0;
+  #pumping = false;
+  /** Wakes the pump waiting while every slot is in flight. */
   #settled: (() => void) | undefined;
 
   constructor(options: RateLimiterOptions) {
@@ -39,9 +55,14 @@ export class RateLimiter {
     this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  /** Runs `send` when one more request may go out, holding its slot until it settles; callers go in arrival order. */
-  async hold<T>(send: () => Promise<T>): Promise<T> {
-    await this.#enter();
+  /** Runs `send` when one more request may go out, holding its slot until it settles; lower `priority` goes first. */
+  async hold<T>(send: () => Promise<T>, priority = 0): Promise<T> {
+    await new Promise<void>((go) => {
+      const waiter = { priority, seq: this.#seq++, go };
+      const at = this.#waiting.findIndex((w) => w.priority > priority);
+      this.#waiting.splice(at === -1 ? this.#waiting.length : at, 0, waiter);
+      void this.#pump();
+    });
     try {
       return await send();
     } finally {
@@ -51,24 +72,28 @@ export class RateLimiter {
     }
   }
 
-  #enter(): Promise<void> {
-    const turn = this.#queue.then(() => this.#take());
-    this.#queue = turn;
-    return turn;
-  }
-
-  async #take(): Promise<void> {
-    for (;;) {
-      const now = this.#now();
-      // Forget answers that have left the window; requests in flight stay.
-      for (let i = this.#sent.length - 1; i >= 0; i -= 1) if (this.#sent[i]! + this.#windowMs <= now) this.#sent.splice(i, 1);
-      if (this.#sent.length < this.#limit) break;
-      const oldest = Math.min(...this.#sent);
-      if (Number.isFinite(oldest)) await this.#sleep(oldest + this.#windowMs - now);
-      else await new Promise<void>((resolve) => { this.#settled = resolve; }); // every slot is in flight
-      this.#settled = undefined;
+  /** Hands out slots to the best waiter while there are any; one pump at a time. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.#waiting.length > 0) {
+        const now = this.#now();
+        // Forget answers that have left the window; requests in flight stay.
+        for (let i = this.#sent.length - 1; i >= 0; i -= 1) if (this.#sent[i]! + this.#windowMs <= now) this.#sent.splice(i, 1);
+        if (this.#sent.length < this.#limit) {
+          this.#sent.push(Infinity);
+          this.#waiting.shift()!.go();
+          continue;
+        }
+        const oldest = Math.min(...this.#sent);
+        if (Number.isFinite(oldest)) await this.#sleep(oldest + this.#windowMs - now);
+        else await new Promise<void>((resolve) => { this.#settled = resolve; }); // every slot is in flight
+        this.#settled = undefined;
+      }
+    } finally {
+      this.#pumping = false;
     }
-    this.#sent.push(Infinity);
   }
 }
 

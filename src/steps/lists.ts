@@ -60,13 +60,34 @@ export function readPage(res: HttpResponse, list: ListName): PageRead {
  */
 const memo = new WeakMap<RuleContext, Map<string, Promise<ListFetch>>>();
 
+/**
+ * Answers of the whole run that came back whole (a 2xx on every page), by target, bearer, list and query: one read of a
+ * filter's answer serves every rule that asks it (a relation's single value, another's sweep case, a shape), as the
+ * universes are shared (src/steps/filter-universe.ts: no rule of the suite changes list data while it runs). An answer
+ * that went wrong is never shared: each rule that asks sees the 5xx, the reset or the refusal itself, in its own
+ * exchanges, and is judged on it.
+ */
+let runKey = '';
+const shared = new Map<string, Promise<ListFetch>>();
+
 /** The whole list for a query: the first page, then every `_links.next`, as a client would follow them. */
 export function fetchAll(t: RuleContext, bearer: string, list: ListName, query: string, options: { limit?: number; maxPages?: number } = {}): Promise<ListFetch> {
   let answers = memo.get(t);
   if (!answers) memo.set(t, (answers = new Map()));
-  const key = `${bearer.length}|${list}?${query}|${options.limit ?? PAGE_LIMIT}|${options.maxPages ?? MAX_PAGES}`;
+  const key = `${bearer}|${list}?${query}|${options.limit ?? PAGE_LIMIT}|${options.maxPages ?? MAX_PAGES}`;
   let answer = answers.get(key);
-  if (!answer) answers.set(key, (answer = fetchPages(t, bearer, list, query, options)));
+  if (!answer) answers.set(key, (answer = sharedFetch(t, key, () => fetchPages(t, bearer, list, query, options))));
+  return answer;
+}
+
+function sharedFetch(t: RuleContext, key: string, fetch: () => Promise<ListFetch>): Promise<ListFetch> {
+  const run = `${t.runId}|${t.target.baseUrl}`;
+  if (run !== runKey) { shared.clear(); runKey = run; }
+  const known = shared.get(key);
+  if (known) return known.then((f) => (f.ok ? f : fetch()), () => fetch());
+  const answer = fetch();
+  shared.set(key, answer);
+  answer.then((f) => { if (!f.ok) shared.delete(key); }, () => shared.delete(key));
   return answer;
 }
 

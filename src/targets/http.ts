@@ -5,22 +5,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
-import { RateLimiter, retryDelayMs } from './rate-limit.js';
+import { type RateBudget, RateLimiter, retryDelayMs } from './rate-limit.js';
 import { RateLimitedError, TransportError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 // A hang is an answer slower than the policy's limit: a 10 MB message or a full page can take seconds (docs/verdicts.md).
 import { POLICY_HANG_MS } from '../model/readings.js';
-
-/**
- * One rate budget of the client: the requests whose URL it claims, at most `rps` a second (none without), paused
- * alone after a 429. The service's limit is per interface (its account API and OAuth; the chat interface is another
- * service at another origin), so each is a budget of its own and a 429 from one never slows the other.
- */
-export interface RateBudget {
-  readonly name: string;
-  readonly rps?: number;
-  readonly claims: (url: string) => boolean;
-}
 
 export interface HttpClientOptions {
   /** Per-request time limit for headers and body, in milliseconds. */

@@ -8,7 +8,17 @@
  * second for clock granularity.
  */
 import type { TargetConfig } from '../model/target.js';
-import type { RateBudget } from './http.js';
+
+/**
+ * One rate budget of the client: the requests whose URL it claims, at most `rps` a second (none without), paused
+ * alone after a 429. The service's limit is per interface (its account API and OAuth; the chat interface is another
+ * service at another origin), so each is a budget of its own and a 429 from one never slows the other.
+ */
+export interface RateBudget {
+  readonly name: string;
+  readonly rps?: number;
+  readonly claims: (url: string) => boolean;
+}
 
 export interface RateLimiterOptions {
   readonly rps: number;

@@ -2,9 +2,10 @@
  * Client-side request ceilings for remote targets, one per interface of the service (RATE_LIMIT_RPS for the account
  * API and OAuth, whose documented public limit is about 7 per second per integration; CHAT_RATE_LIMIT_RPS for the chat
  * interface, another service at another origin; the control API is no part of the service and has none).
- * Each is a sliding-window log: a request waits until fewer than `rps` were sent in the last window. A request reaches the server somewhere between its slot and its answer (a stalled event loop or a
- * browser driver can delay its departure), so its slot is held while it is in flight and counted from the answer:
- * then no delay can put `rps + 1` arrivals into one second at the server. The window is a little longer than a
+ * Each is a sliding-window log: a request waits until fewer than `rps` were sent in the last window. A request reaches
+ * the server somewhere between its slot and its answer (a stalled event loop or a browser driver can delay its
+ * departure), so its slot is held while it is in flight and counted from the answer: then no delay can put `rps + 1`
+ * arrivals into one second at the server. The window is a little longer than a
  * second for clock granularity.
  */
 import type { TargetConfig } from '../model/target.js';

@@ -9,9 +9,11 @@
  * 3. Full run: wall time of `conformance run --profile full` (median of 3) and the requests it sends.
  * 4. Growth: history at offset 100,000 vs 0 in one 100,000-message chat; a filtered list over 100,000 vs 10,000
  *    records; emulator memory per 100,000 messages.
- * 5. The CI gate against a staging account: `conformance run --target remote --profile quick` at RATE_LIMIT_RPS=7
- *    against a standalone emulator, with and without its control API: wall time against the 5-minute goal, requests,
- *    and the share of the rate used (requests ÷ wall ÷ 7). Bounded by requests, not CPU: about 8 minutes each today.
+ * 5. The CI gate against a staging account: `conformance run --target remote --profile quick` at 7 requests a second
+ *    per interface (RATE_LIMIT_RPS for the account API and OAuth, CHAT_RATE_LIMIT_RPS for the chat interface) against
+ *    a standalone emulator, with and without its control API: wall time against the 5-minute goal, the requests each
+ *    interface got (the emulator's traffic log), and the share of the rate used on the busiest (its requests ÷ wall ÷ 7).
+ *    Bounded by requests, not CPU.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -316,22 +318,27 @@ async function gateRun(): Promise<void> {
     const settings = await emulatorSettings(emulator);
     const { CONTROL_URL: _dropped, ...withoutControl } = settings;
     const dir = await mkdtemp(join(tmpdir(), 'bench-gate-'));
+    type Counts = { requests: number; max_per_second: number };
+    const traffic = async (body?: unknown) => (await json<{ by_interface: Record<'api' | 'chat' | 'control', Counts> }>(`${emulator.url}/_control/traffic`, body === undefined ? undefined : post(body))).by_interface;
     for (const [label, env] of [['with the control API', settings], ['without it', withoutControl]] as const) {
       const out = join(dir, label.replace(/\W+/g, '-'));
+      await traffic({ reset: true });
       const started = performance.now();
       await new Promise<void>((resolve, reject) => {
         const p = spawn(process.execPath, ['--', BIN, 'run', '--target', 'remote', '--profile', 'quick', '--seed', '1', '--out', out], {
-          cwd: ROOT, stdio: 'ignore', env: { PATH: process.env.PATH, CI: 'true', ...env, RATE_LIMIT_RPS: String(GATE_RPS) },
+          cwd: ROOT, stdio: 'ignore', env: { PATH: process.env.PATH, CI: 'true', ...env, RATE_LIMIT_RPS: String(GATE_RPS), CHAT_RATE_LIMIT_RPS: String(GATE_RPS) },
         });
         p.on('exit', (code) => (code === 0 || code === 1 ? resolve() : reject(new Error(`gate run ${label} exited ${code}`))));
       });
       const wall = (performance.now() - started) / 1000;
       const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-      const requests = report.request_count ?? 0;
-      const used = requests / wall / GATE_RPS;
-      record({ name: `5. CI gate at ${GATE_RPS}/s, ${label}`, value: Math.round(wall), baseline: 300, unit: 's', goal: '≤ 300 s, ≤ 2,000 requests, ≥ 95% of the rate',
-        note: `${requests} requests, ${Math.round(used * 100)}% of ${GATE_RPS}/s; ${report.summary.skipped} skipped, ${report.summary.failed} failed, ${report.summary.errored} errored` },
-      wall / 300, wall <= 300 && requests <= 2_000 && used >= 0.95);
+      const seen = await traffic();
+      const busiest = Math.max(seen.api.requests, seen.chat.requests);
+      const used = busiest / wall / GATE_RPS;
+      const fmt = (n: number) => n.toLocaleString('en-US');
+      record({ name: `5. CI gate at ${GATE_RPS}/s per interface, ${label}`, value: Math.round(wall), baseline: 300, unit: 's', goal: '≤ 300 s, ≤ 2,100 requests per interface, ≥ 90% of the rate on the busiest',
+        note: `account API and OAuth ${fmt(seen.api.requests)} (at most ${seen.api.max_per_second}/s), chat ${fmt(seen.chat.requests)} (at most ${seen.chat.max_per_second}/s), control ${fmt(seen.control.requests)}; ${Math.round(used * 100)}% of ${GATE_RPS}/s on the busiest; ${report.summary.skipped} skipped, ${report.summary.failed} failed, ${report.summary.errored} errored` },
+      wall / 300, wall <= 300 && busiest <= 2_100 && used >= 0.9);
     }
   } finally {
     await emulator.close();

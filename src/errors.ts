@@ -93,6 +93,18 @@ export class TransportError extends KitError {
   }
 }
 
+/**
+ * A request was still answered 429 after every retry the client allows (each after its Retry-After): no verdict can
+ * be reached on an answer the limit replaced (§8 "Rate limits: not shown": a 429 is never a failure in itself).
+ */
+export class RateLimitedError extends KitError {
+  override readonly code = 'ERR_RATE_LIMITED';
+  override readonly name = 'RateLimitedError';
+  constructor(readonly url: string, readonly attempts: number, readonly retryAfter: string | undefined, readonly response: unknown) {
+    super(`still answered 429 after ${attempts} attempts${retryAfter === undefined ? '' : ` (last Retry-After ${retryAfter})`} (${url})`);
+  }
+}
+
 /** The control API (docs/design.md §5) refused a call: plumbing failed, not the protocol under test. */
 export class ControlError extends KitError {
   override readonly code = 'ERR_CONTROL';

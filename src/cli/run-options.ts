@@ -60,7 +60,7 @@ const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'allowUnjudged', flags: '--allow-unjudged', help: 'hide unjudged rules from the exit code: a `must` rule that errored, or was skipped because the target refused a step it needed, no longer makes the run exit 4 (they are still listed)', notForCertify: 'a certificate needs every rule judged' },
   { key: 'baseline', flags: '--baseline <report.json>', help: 'exit 1 only on regressions against this earlier report; lists fixes and new rules' },
   { key: 'out', flags: '--out <dir>', help: 'where the reports go (default: reports)' },
-  { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins' },
+  { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins. Through npx on Node 20 write `npx -- conformance …`: npx\'s own Node reads --env-file (README)' },
   { key: 'shard', flags: '--shard <i/n>', help: 'run the i-th of n shares of the rules; join the reports with `conformance merge`', notForCertify: 'certify a sharded run with --from <merged report.json>' },
   { key: 'budget', flags: '--budget <requests|duration>', help: 'the CI gate within a budget: 2000 (requests) or 300s / 5m (at RATE_LIMIT_RPS); takes the rules that catch the most per request, by the request counts of the last run (or of --baseline), and names the ones left out', notForCertify: 'a certificate covers every rule' },
   { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target and every rule it would skip with why, and send nothing', notForCertify: 'a certificate needs a real run' },

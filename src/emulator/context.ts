@@ -6,7 +6,7 @@
 import type { Clock } from './clock.js';
 import type { FaultSwitches } from './faults.js';
 import type { CredentialStore, SecretLedger } from './state.js';
-import type { TrafficLog } from './traffic.js';
+import type { TrafficLogs } from './traffic.js';
 import type { VariationSwitches } from './variations.js';
 import type { World } from './world.js';
 
@@ -19,7 +19,7 @@ export interface EmulatorContext {
   readonly store: CredentialStore;
   readonly secrets: SecretLedger;
   /** Arrival times of requests, and the optional server-side rate limit. */
-  readonly traffic: TrafficLog;
+  readonly traffic: TrafficLogs;
   /** `http://host:port` of this instance, known once it listens. */
   baseUrl(): string;
   /** Route modules that keep state of their own register here how to clear it on a control reset. */

@@ -25,7 +25,7 @@ import { listRoutes } from './lists/routes.js';
 import { tokenRoutes } from './oauth/token-endpoint.js';
 import { pageRoutes } from './page/routes.js';
 import { CredentialStore, SecretLedger } from './state.js';
-import { installTrafficLog, TrafficLog, trafficRoutes } from './traffic.js';
+import { installTrafficLog, TrafficLogs, trafficRoutes } from './traffic.js';
 import { seedWorld } from './world.js';
 
 export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes, listRoutes, listControlRoutes, chatRoutes, chatControlRoutes, pageRoutes, lifecycleControlRoutes];
@@ -57,7 +57,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   const world = seedWorld(options.seed);
   const store = new CredentialStore();
   const secrets = new SecretLedger();
-  const traffic = new TrafficLog();
+  const traffic = new TrafficLogs();
   secrets.add(world.integration.clientSecret);
   secrets.add(world.channel.secret);
 

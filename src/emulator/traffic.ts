@@ -1,6 +1,7 @@
 /**
- * What arrives at the emulator, per second: the ground truth for the kit's client-side rate limit, and an
- * optional server-side limit that answers 429 with Retry-After as the live service does above ~7 requests/s.
+ * What arrives at the emulator, per second, in all and per interface (the account API with OAuth and the page, the
+ * chat interface, the control API): the ground truth for the kit's client-side rate budgets, and an optional
+ * server-side limit per interface that answers 429 with Retry-After as the live service does above ~7 requests/s.
  * Control calls about traffic itself are not counted.
  */
 import type { FastifyInstance } from 'fastify';
@@ -11,8 +12,6 @@ const CAPACITY = 1 << 20;
 export class TrafficLog {
   readonly #times = new Float64Array(CAPACITY);
   #count = 0;
-  /** Server-side limit in requests per second, or undefined for none. */
-  limitRps: number | undefined;
 
   record(nowMs: number): void {
     this.#times[this.#count % CAPACITY] = nowMs;
@@ -49,15 +48,44 @@ export class TrafficLog {
 
 export const TRAFFIC_PATH = '/_control/traffic';
 
+/** The interfaces the emulator serves at its one address, each of which a live deployment serves at its own. */
+export const INTERFACES = ['api', 'chat', 'control'] as const;
+export type Interface = (typeof INTERFACES)[number];
+
+export function interfaceOf(url: string): Interface {
+  if (url.startsWith('/_control')) return 'control';
+  return url.startsWith('/v2/origin/custom/') ? 'chat' : 'api';
+}
+
+/** Every arrival, and the arrivals of each interface. */
+export class TrafficLogs {
+  readonly all = new TrafficLog();
+  readonly byInterface: Record<Interface, TrafficLog> = { api: new TrafficLog(), chat: new TrafficLog(), control: new TrafficLog() };
+  /** Server-side limit of each of the service's interfaces (api, chat), requests per second, or undefined for none. */
+  limitRps: number | undefined;
+
+  record(url: string, nowMs: number): Interface {
+    const which = interfaceOf(url);
+    this.all.record(nowMs);
+    this.byInterface[which].record(nowMs);
+    return which;
+  }
+
+  clear(): void {
+    this.all.clear();
+    for (const log of Object.values(this.byInterface)) log.clear();
+  }
+}
+
 /** Records every request before routing; answers 429 over the server-side limit when one is set. */
-export function installTrafficLog(app: FastifyInstance, log: TrafficLog): void {
+export function installTrafficLog(app: FastifyInstance, logs: TrafficLogs): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith(TRAFFIC_PATH)) return;
     const now = performance.now();
-    log.record(now);
-    if (log.limitRps !== undefined && !request.url.startsWith('/_control') && log.inLastSecond(now) > log.limitRps) {
+    const which = logs.record(request.url, now);
+    if (logs.limitRps !== undefined && which !== 'control' && logs.byInterface[which].inLastSecond(now) > logs.limitRps) {
       return reply.code(429).header('retry-after', '1').header('content-type', 'application/problem+json')
-        .send(jsonBytes({ title: 'Too Many Requests', type: 'https://developers.example/errors/429', status: 429, detail: `more than ${log.limitRps} requests per second` }));
+        .send(jsonBytes({ title: 'Too Many Requests', type: 'https://developers.example/errors/429', status: 429, detail: `more than ${logs.limitRps} requests per second` }));
     }
   });
 }
@@ -66,8 +94,13 @@ export function installTrafficLog(app: FastifyInstance, log: TrafficLog): void {
  * `GET /_control/traffic`: arrivals so far; `POST` sets or clears the server-side limit and can reset the log. `ctx` is
  * typed by what it uses: naming EmulatorContext here would close an import cycle (context.ts names TrafficLog).
  */
-export async function trafficRoutes(app: FastifyInstance, { ctx }: { ctx: { readonly traffic: TrafficLog; onReset(clear: () => void): void } }): Promise<void> {
-  const view = () => ({ requests: ctx.traffic.count, max_per_second: ctx.traffic.maxPerSecond(), limit_rps: ctx.traffic.limitRps ?? null });
+export async function trafficRoutes(app: FastifyInstance, { ctx }: { ctx: { readonly traffic: TrafficLogs; onReset(clear: () => void): void } }): Promise<void> {
+  const counts = (log: TrafficLog) => ({ requests: log.count, max_per_second: log.maxPerSecond() });
+  const view = () => ({
+    ...counts(ctx.traffic.all),
+    by_interface: Object.fromEntries(INTERFACES.map((i) => [i, counts(ctx.traffic.byInterface[i])])),
+    limit_rps: ctx.traffic.limitRps ?? null,
+  });
   const json = (body: unknown) => JSON.stringify(body);
   app.get(TRAFFIC_PATH, async (_request, reply) => reply.header('content-type', 'application/json').send(json(view())));
   app.post(TRAFFIC_PATH, async (request, reply) => {

@@ -99,17 +99,58 @@ export interface SweepSpec<T> {
 const SWEEP_SHOWN = 6;
 
 /**
+ * A case as a key: equal keys are the same case, which a sweep checks once (a named `null` body listed twice, a generated
+ * case the sweep already named). Values the case only refers to (class instances, maps, functions, long arrays: a list's
+ * records) count by identity, so the key stays short; undefined when the case cannot be written out (then never shared).
+ */
+export function caseKey(value: unknown): string | undefined {
+  const ids = new Map<unknown, number>();
+  const ref = (v: unknown) => {
+    if (!ids.has(v)) ids.set(v, ids.size);
+    return `\u0000ref${ids.get(v)}`;
+  };
+  try {
+    return JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return ref(v);
+      if (v === undefined || v === null || typeof v !== 'object') return v;
+      if (Array.isArray(v)) return v.length > 64 ? ref(v) : v;
+      const proto = Object.getPrototypeOf(v) as unknown;
+      return proto === Object.prototype || proto === null ? v : ref(v);
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Every named case once (a deterministic sweep), then the property over generated cases (new values, shrunk on failure).
  * The sweep's failures decide the rule when there are any; a non_strict sweep case and every observation (an `info`
- * rule's findings) are kept in the outcome.
+ * rule's findings) are kept in the outcome. A case equal to one already checked (caseKey) is not sent again: a named
+ * duplicate is dropped, a generated one gets the answer already judged, so each distinct case costs its requests once.
  */
 export async function sweepThenProperty<T>(t: RuleContext, spec: SweepSpec<T>): Promise<Outcome> {
   const what = spec.what ?? 'sweep';
   const failed: Finding[] = [];
   const observations: Finding[] = [];
   let nonStrict: Finding | undefined;
-  for (const c of spec.named) {
-    const findings = await spec.check(c);
+  const checked = new Map<string, Promise<readonly Finding[]>>();
+  const checkOnce = (c: T): Promise<readonly Finding[]> => {
+    const key = caseKey(c);
+    if (key === undefined) return spec.check(c);
+    let findings = checked.get(key);
+    if (!findings) checked.set(key, (findings = spec.check(c)));
+    return findings;
+  };
+  const namedKeys = new Set<string>();
+  const named = spec.named.filter((c) => {
+    const key = caseKey(c);
+    if (key === undefined) return true;
+    if (namedKeys.has(key)) return false;
+    namedKeys.add(key);
+    return true;
+  });
+  for (const c of named) {
+    const findings = await checkOnce(c);
     failed.push(...findings.filter((f) => f.verdict === 'failed'));
     observations.push(...findings.filter((f) => f.verdict === 'informational'));
     nonStrict ??= findings.find((f) => f.verdict === 'non_strict');
@@ -118,10 +159,10 @@ export async function sweepThenProperty<T>(t: RuleContext, spec: SweepSpec<T>): 
     const more = failed.length - SWEEP_SHOWN;
     return t.outcome([...failed.slice(0, SWEEP_SHOWN), ...(more > 0 ? [fail(what, `and ${more} more failing cases`)] : [])]);
   }
-  const sweep = pass(what, `${spec.named.length} named cases held`);
+  const sweep = pass(what, `${named.length} named cases held`);
   const kept = [...observations, ...(nonStrict ? [nonStrict] : [])];
   if (!spec.cases) return t.outcome([sweep, ...kept]);
-  const prop = await t.property(spec.cases, spec.check);
+  const prop = await t.property(spec.cases, checkOnce);
   return outcomeOf([sweep, ...prop.findings, ...kept], prop.property);
 }
 

@@ -76,8 +76,10 @@ export interface TargetConfig {
   readonly credentials: Credentials;
   /** host:port the kit listens on for the disconnect hook. */
   readonly hookListen?: string;
-  /** Client-side request ceiling for remote targets. */
+  /** Client-side request ceiling of the account API and OAuth on remote targets (RATE_LIMIT_RPS). */
   readonly rateLimitRps?: number;
+  /** Client-side request ceiling of the chat interface, a service of its own (CHAT_RATE_LIMIT_RPS). */
+  readonly chatRateLimitRps?: number;
   readonly capabilities: readonly Capability[];
   /** Where the token pair of a remote target is kept (TOKEN_STORE, default .tokens.json). */
   readonly tokenStore?: string;

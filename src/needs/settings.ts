@@ -88,9 +88,14 @@ const RUN: readonly SettingGroup[] = [
   },
   {
     keys: [{ key: 'RATE_LIMIT_RPS', example: '7' }],
-    comment: "Client-side request ceiling for remote targets, requests per second (default 7, the service's public limit; 0 for none, as for a local emulator). A 429 answer pauses the whole run for its Retry-After, then retries.",
-    doc: 'the request ceiling of remote targets',
+    comment: "Client-side request ceiling of the account API and OAuth on remote targets, requests per second (default 7, the service's public limit per integration; 0 for none, as for a local emulator). A 429 answer pauses this interface alone for its Retry-After, then retries; one still answered 429 after 5 retries ends its rule errored.",
+    doc: 'the request ceiling of the account API and OAuth on remote targets',
     own: true,
+  },
+  {
+    keys: [{ key: 'CHAT_RATE_LIMIT_RPS', example: '7' }],
+    comment: 'Client-side request ceiling of the chat interface (CHAT_URL, another service with a limit of its own), requests per second (default: RATE_LIMIT_RPS; 0 for none). It runs beside the account API\'s budget, and a 429 from it pauses chat requests alone. The control API has no ceiling: it is no part of the service.',
+    doc: 'the request ceiling of the chat interface on remote targets (default `RATE_LIMIT_RPS`)',
   },
   {
     keys: [{ key: 'EFFECT_WINDOW_MS' }],

@@ -13,6 +13,7 @@ import { Masker } from '../secrets/mask.js';
 import type { TargetConfig } from '../model/target.js';
 import { ControlClient } from '../targets/control.js';
 import { HttpClient } from '../targets/http.js';
+import { rateBudgets } from '../targets/rate-limit.js';
 import { TokenSource } from '../targets/token-source.js';
 import { TokenStore } from '../secrets/token-store.js';
 import { RunResources } from './resources.js';
@@ -24,9 +25,10 @@ import { skipReason, type Shard } from './select.js';
 const LANES = 8;
 /**
  * Under a rate limit a rule mostly waits for its slot or for an effect, and a lane that waits costs nothing: more
- * lanes keep every slot of the limit filled (a staging run's time is its requests over the rate).
+ * lanes keep every slot of the limits filled (a staging run's time is its requests over the rate), 24 for each of the
+ * two budgets (the account API's and the chat interface's), so that rules queued on one never starve the other.
  */
-const RATE_LIMITED_LANES = 24;
+const RATE_LIMITED_LANES = 48;
 
 export interface RunPlan {
   readonly target: TargetConfig;
@@ -49,9 +51,9 @@ export interface RunPlan {
   readonly client?: HttpClient;
 }
 
-/** The client a run against this target uses: rate limited as the target's settings say. */
+/** The client a run against this target uses: a rate budget per interface, as the target's settings say. */
 export function clientFor(target: TargetConfig): HttpClient {
-  return new HttpClient(target.rateLimitRps ? { rateLimitRps: target.rateLimitRps } : {});
+  return new HttpClient({ budgets: rateBudgets(target) });
 }
 
 export function maskerFor(target: TargetConfig): Masker {
@@ -87,7 +89,7 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
           ...(settings.shard ? { shard: settings.shard } : {}),
           ...(settings.leftOut ? { leftOut: settings.leftOut } : {}),
         }, settings.rules),
-        concurrency: settings.concurrency ?? (target.rateLimitRps ? RATE_LIMITED_LANES : LANES),
+        concurrency: settings.concurrency ?? (target.rateLimitRps || target.chatRateLimitRps ? RATE_LIMITED_LANES : LANES),
         ...(settings.onResult ? { onResult: settings.onResult } : {}),
       },
     );

@@ -3,7 +3,7 @@
  * hundreds, and counts them all. What is kept is masked when it is read, once, with every secret the run knows by
  * then: masking each exchange as it passes would cost far more and know fewer secrets.
  */
-import { TransportError } from '../errors.js';
+import { RateLimitedError, TransportError } from '../errors.js';
 import type { BrowserAnswer } from '../model/context.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Exchange } from '../model/result.js';
@@ -57,6 +57,8 @@ export class Recorder {
       this.#answered(req, res, startedAt);
       return { ...res, request: req };
     } catch (err) {
+      // The last 429 is shown in the report beside the rule's `errored`: what the limit answered instead.
+      if (err instanceof RateLimitedError) this.#push({ request: req, response: err.response as HttpResponse, started_at: startedAt, duration_ms: round((err.response as HttpResponse).durationMs) });
       if (err instanceof TransportError) this.#unanswered(req, err.reason, err.kind, startedAt);
       throw err;
     }

@@ -10,7 +10,7 @@ import { fail } from '../model/outcome.js';
 import type { RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
-import { ControlError, Precondition, SkipRule, TargetAnswer, TokenStoreError, TransportError } from '../errors.js';
+import { ControlError, Precondition, RateLimitedError, SkipRule, TargetAnswer, TokenStoreError, TransportError } from '../errors.js';
 import type { Masker } from '../secrets/mask.js';
 import type { HttpClient } from '../targets/http.js';
 import { offerNeed } from '../needs/dispatch.js';
@@ -156,6 +156,7 @@ function verdictOfError(err: unknown, rule: Rule): Ended {
   }
   if (err instanceof SkipRule) return { status: 'skipped', detail: err.reason };
   if (err instanceof TransportError) return { status: 'errored', detail: `no answer from the target: ${err.message}` };
+  if (err instanceof RateLimitedError) return { status: 'errored', detail: `rate limited: ${err.message}; a 429 is never a verdict (§8), and no other answer came` };
   if (err instanceof Precondition) return { status: 'errored', detail: `precondition not met: ${err.message}` };
   if (err instanceof ControlError) return { status: 'errored', detail: err.message };
   if (err instanceof TokenStoreError) return { status: 'errored', detail: `no access token: ${err.message}` };

@@ -12,6 +12,7 @@ import type { Rule } from '../model/rule.js';
 import { secretCredentials } from '../model/target.js';
 import { SupplyPlan } from '../needs/plan.js';
 import { ControlClient } from '../targets/control.js';
+import { requestPriority } from '../targets/http.js';
 import { RunResources } from './resources.js';
 import type { RuleEnvironment } from './run-rule.js';
 import { runRule, skippedResult } from './run-rule.js';
@@ -46,13 +47,14 @@ export async function runSuite(env: RuleEnvironment, options: SuiteOptions): Pro
   const http = selected.filter((r) => !r.exclusive && !r.requires.includes('browser'));
 
   const sandbox = exclusive.length > 0 ? sandboxEnvironment(env) : undefined;
+  const started = { count: 0 };
   try {
     await Promise.all([
-      lane(browser, options.browserConcurrency ?? 3, env, record),
-      lane(http, options.concurrency, env, record),
-      ...(sandbox ? [lane(exclusive, 1, sandbox, record)] : []),
+      lane(browser, options.browserConcurrency ?? 3, env, record, started),
+      lane(http, options.concurrency, env, record, started),
+      ...(sandbox ? [lane(exclusive, 1, sandbox, record, started)] : []),
     ]);
-    if (!sandbox) await lane(exclusive, 1, env, record);
+    if (!sandbox) await lane(exclusive, 1, env, record, started);
   } finally {
     await sandbox?.resources?.closeAll();
   }
@@ -61,13 +63,17 @@ export async function runSuite(env: RuleEnvironment, options: SuiteOptions): Pro
   return options.rules.map((r) => results.get(r.id)!);
 }
 
-/** Runs `rules` in order, `width` at a time. */
-async function lane(rules: readonly Rule[], width: number, env: RuleEnvironment, record: (r: RuleResult) => void): Promise<void> {
+/**
+ * Runs `rules` in order, `width` at a time. Each rule's requests carry the order it started in (`started`, shared by
+ * the lanes): under a rate budget the rules started first are served first, so the long rules a lane starts with end
+ * early instead of sharing the rate with every lane to the end.
+ */
+async function lane(rules: readonly Rule[], width: number, env: RuleEnvironment, record: (r: RuleResult) => void, started: { count: number }): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < rules.length) {
       const rule = rules[next++]!;
-      record(await inRuleScope(rule.id, () => runWithRetry(rule, env)));
+      record(await inRuleScope(rule.id, () => requestPriority.run(started.count++, () => runWithRetry(rule, env))));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(width, rules.length)) }, worker));

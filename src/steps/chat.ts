@@ -60,7 +60,11 @@ export class ChatSession {
   /** The new messages the server accepted: a history read waits for them (`allHistory`). */
   readonly written = new WrittenMessages();
 
-  constructor(readonly t: RuleContext, readonly channel: ChannelCredentials, private readonly clockOffsetMs: number) {}
+  /**
+   * `shared`: a session on the configured channel, whose connection every rule of the run uses as it is (rules that
+   * disconnect, or connect with other settings, take a channel of their own): its scope_id is read once per run.
+   */
+  constructor(readonly t: RuleContext, readonly channel: ChannelCredentials, private readonly clockOffsetMs: number, private readonly shared = false) {}
 
   /** The target's current time as this session knows it. */
   now(): Date {
@@ -83,13 +87,23 @@ export class ChatSession {
     return this.send({ method: 'DELETE', path: chatPaths.disconnect(this.channel.channelId), json: { account_id: accountId } });
   }
 
-  /** Connects once and remembers the scope_id, or TargetAnswer. */
+  /**
+   * Connects once and remembers the scope_id, or TargetAnswer. On the configured channel once per run: connecting a
+   * connected channel gives that connection (§2.4), so a connect per rule would only spend the chat interface's budget.
+   */
   async scope(): Promise<string> {
     if (this.#scopeId) return this.#scopeId;
+    const { channelId, accountId } = this.channel;
+    this.#scopeId = this.shared
+      ? (await this.t.resource(`chat scope ${channelId} ${accountId}`, async () => ({ scopeId: await this.#connectScope(), close: async () => {} }))).scopeId
+      : await this.#connectScope();
+    return this.#scopeId;
+  }
+
+  async #connectScope(): Promise<string> {
     const res = await this.connect();
     const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
     if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new TargetAnswer(STEP_OWNERS.connect, `connecting the channel gave no scope_id (status ${res.status}${briefBody(res)})`);
-    this.#scopeId = scopeId;
     return scopeId;
   }
 
@@ -229,7 +243,7 @@ export async function chatSession(t: RuleContext, channel?: ChannelCredentials):
   if (cached) return cached;
   let offset = 0;
   if (t.target.capabilities.includes('control')) offset = (await t.control.now()) * 1000 - Date.now() + 500;
-  const session = new ChatSession(t, channel ?? configuredChannel(t), offset);
+  const session = new ChatSession(t, channel ?? configuredChannel(t), offset, channel === undefined);
   if (!channel) SESSIONS.set(t, session);
   return session;
 }

@@ -60,13 +60,34 @@ export function readPage(res: HttpResponse, list: ListName): PageRead {
  */
 const memo = new WeakMap<RuleContext, Map<string, Promise<ListFetch>>>();
 
+/**
+ * Answers of the whole run that came back whole (a 2xx on every page), by target, bearer, list and query: one read of a
+ * filter's answer serves every rule that asks it (a relation's single value, another's sweep case, a shape), as the
+ * universes are shared (src/steps/filter-universe.ts: no rule of the suite changes list data while it runs). An answer
+ * that went wrong is never shared: each rule that asks sees the 5xx, the reset or the refusal itself, in its own
+ * exchanges, and is judged on it.
+ */
+let runKey = '';
+const shared = new Map<string, Promise<ListFetch>>();
+
 /** The whole list for a query: the first page, then every `_links.next`, as a client would follow them. */
 export function fetchAll(t: RuleContext, bearer: string, list: ListName, query: string, options: { limit?: number; maxPages?: number } = {}): Promise<ListFetch> {
   let answers = memo.get(t);
   if (!answers) memo.set(t, (answers = new Map()));
-  const key = `${bearer.length}|${list}?${query}|${options.limit ?? PAGE_LIMIT}|${options.maxPages ?? MAX_PAGES}`;
+  const key = `${bearer}|${list}?${query}|${options.limit ?? PAGE_LIMIT}|${options.maxPages ?? MAX_PAGES}`;
   let answer = answers.get(key);
-  if (!answer) answers.set(key, (answer = fetchPages(t, bearer, list, query, options)));
+  if (!answer) answers.set(key, (answer = sharedFetch(t, key, () => fetchPages(t, bearer, list, query, options))));
+  return answer;
+}
+
+function sharedFetch(t: RuleContext, key: string, fetch: () => Promise<ListFetch>): Promise<ListFetch> {
+  const run = `${t.runId}|${t.target.baseUrl}`;
+  if (run !== runKey) { shared.clear(); runKey = run; }
+  const known = shared.get(key);
+  if (known) return known.then((f) => (f.ok ? f : fetch()), () => fetch());
+  const answer = fetch();
+  shared.set(key, answer);
+  answer.then((f) => { if (!f.ok) shared.delete(key); }, () => shared.delete(key));
   return answer;
 }
 
@@ -123,9 +144,15 @@ export function hasOpenRange(clauses: readonly Clause[]): boolean {
 /**
  * A bearer for list rules, after checking the paid filter feature (§1.5: "an optional paid function ... enabled in
  * the account settings"): when `GET /api/v4/account?with=is_api_filter_enabled` says false the rule is skipped with
- * that reason; a target that does not answer the flag is assumed to have the feature.
+ * that reason; a target that does not answer the flag is assumed to have the feature. Once per run: the list rules
+ * only read with it, and a token and a flag read per rule would spend the account API's budget on the same answer
+ * (a feature found off is asked again by the next rule, as a failed run resource is).
  */
 export async function filterBearer(t: RuleContext): Promise<string> {
+  return (await t.resource('filter bearer', async () => ({ bearer: await checkedFilterBearer(t), close: async () => {} }))).bearer;
+}
+
+async function checkedFilterBearer(t: RuleContext): Promise<string> {
   const bearer = await apiToken(t);
   const res = await t.send(accountFlagsRequest(t.target, bearer));
   const flag = (parseJson(res) as { is_api_filter_enabled?: unknown } | undefined)?.is_api_filter_enabled;

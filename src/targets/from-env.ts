@@ -55,9 +55,14 @@ export function positiveNumber(env: Env, key: EnvKey): number | undefined {
 /** Remote targets default to the service's public limit of 7 per second; 0 means no limit (a local sandbox). */
 export const DEFAULT_RATE_LIMIT_RPS = 7;
 
-function rateLimit(env: Env, kind: TargetKind): number | undefined {
-  if (env.RATE_LIMIT_RPS?.trim() === '0') return undefined;
-  return positiveNumber(env, 'RATE_LIMIT_RPS') ?? (kind === 'remote' ? DEFAULT_RATE_LIMIT_RPS : undefined);
+function rateLimit(env: Env, key: EnvKey, kind: TargetKind): number | undefined {
+  if (env[key]?.trim() === '0') return undefined;
+  return positiveNumber(env, key) ?? (kind === 'remote' ? DEFAULT_RATE_LIMIT_RPS : undefined);
+}
+
+/** The chat interface's own ceiling; unset, the account API's (RATE_LIMIT_RPS=0 for a local sandbox covers both). */
+function chatRateLimit(env: Env, kind: TargetKind, apiRps: number | undefined): number | undefined {
+  return optional(env, 'CHAT_RATE_LIMIT_RPS') === undefined ? apiRps : rateLimit(env, 'CHAT_RATE_LIMIT_RPS', kind);
 }
 
 function hostPort(env: Env, key: EnvKey): string | undefined {
@@ -227,7 +232,8 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   if (kind === 'remote' && !browserWanted(env)) gaps.browser = 'browser rules are not part of this run (set CONFORMANCE_BROWSER=1, or ADMIN_LOGIN, to run them)';
   else if (noChromium) gaps.browser = noChromium;
   else capabilities.push('browser');
-  const rateLimitRps = rateLimit(env, kind);
+  const rateLimitRps = rateLimit(env, 'RATE_LIMIT_RPS', kind);
+  const chatRateLimitRps = chatRateLimit(env, kind, rateLimitRps);
   const effectWindowMs = positiveNumber(env, 'EFFECT_WINDOW_MS');
   const baseUrl2 = secondBaseUrl(env, baseUrl);
   const member = memberAccount(env);
@@ -239,6 +245,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
     ...(controlUrl ? { controlUrl } : {}),
     ...(hookListen ? { hookListen } : {}),
     ...(rateLimitRps ? { rateLimitRps } : {}),
+    ...(chatRateLimitRps ? { chatRateLimitRps } : {}),
     ...(effectWindowMs ? { effectWindowMs } : {}),
     ...(kind === 'remote' ? { tokenStore: optional(env, 'TOKEN_STORE') ?? '.tokens.json' } : {}),
     credentials: {

@@ -4,10 +4,11 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
-import { RateLimiter, retryDelayMs } from './rate-limit.js';
-import { TransportError } from '../errors.js';
+import { type RateBudget, RateLimiter, retryDelayMs } from './rate-limit.js';
+import { RateLimitedError, TransportError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 // A hang is an answer slower than the policy's limit: a 10 MB message or a full page can take seconds (docs/verdicts.md).
 import { POLICY_HANG_MS } from '../model/readings.js';
@@ -16,11 +17,15 @@ export interface HttpClientOptions {
   /** Per-request time limit for headers and body, in milliseconds. */
   readonly timeoutMs?: number;
   readonly connections?: number;
-  /** Requests per second at most (remote targets); every request of the client counts, control calls too. */
-  readonly rateLimitRps?: number;
+  /**
+   * The budgets, first claim wins; a request no budget claims goes into an unlimited budget of its own (`other`).
+   * The first budget also holds the requests the kit sends by other means (`inSlot`: the browser of the page rules).
+   */
+  readonly budgets?: readonly RateBudget[];
   /**
    * Retries of a 429 answer, honouring Retry-After (default 5 when rate limited, else 2): a 429 is never a failure in
-   * itself (§8 "Rate limits: not shown"), so it is waited out before any check sees the answer (K21).
+   * itself (§8 "Rate limits: not shown"), so it is waited out before any check sees the answer (K21); one that persists
+   * past the retries throws RateLimitedError, which ends the rule `errored` (R2-C20).
    */
   readonly retries429?: number;
 }
@@ -32,19 +37,33 @@ export interface HttpClientOptions {
  */
 export const EARLY_ANSWER_BYTES = 256 * 1024;
 
+/** A budget as the client keeps it: its limiter, and until when a 429 paused it. */
+interface Lane {
+  readonly name: string;
+  readonly claims: (url: string) => boolean;
+  readonly limiter: RateLimiter | undefined;
+  pausedUntil: number;
+}
+
+/**
+ * The priority of the requests sent inside `requestPriority.run(n, …)`: under a rate budget, lower goes first
+ * (RateLimiter). The runner runs each rule inside the order it started in; requests outside any (the reachability
+ * probe, the browser's, whose callbacks come from the driver) go first.
+ */
+export const requestPriority = new AsyncLocalStorage<number>();
+
 export class HttpClient {
   readonly #agent: Agent;
   readonly #timeoutMs: number;
-  readonly #limiter: RateLimiter | undefined;
+  readonly #lanes: readonly Lane[];
   readonly #retries429: number;
-  /** After a 429 the whole client waits: the limit is the integration's, not one request's. */
-  #pausedUntil = 0;
 
   constructor(options: HttpClientOptions = {}) {
     const timeout = options.timeoutMs ?? POLICY_HANG_MS;
     this.#timeoutMs = timeout;
-    this.#limiter = options.rateLimitRps ? new RateLimiter({ rps: options.rateLimitRps }) : undefined;
-    this.#retries429 = options.retries429 ?? (options.rateLimitRps ? 5 : 2);
+    const budgets = [...(options.budgets ?? []), { name: 'other', claims: () => true }];
+    this.#lanes = budgets.map((b) => ({ name: b.name, claims: b.claims, limiter: b.rps ? new RateLimiter({ rps: b.rps }) : undefined, pausedUntil: 0 }));
+    this.#retries429 = options.retries429 ?? (this.#lanes.some((l) => l.limiter) ? 5 : 2);
     this.#agent = new Agent({
       headersTimeout: timeout,
       bodyTimeout: timeout,
@@ -54,18 +73,19 @@ export class HttpClient {
     });
   }
 
-  /** Sends a request; a 429 is retried after its Retry-After (bounded), and the last answer is returned. */
+  /** Sends a request; a 429 pauses its budget for its Retry-After and is retried (bounded), then RateLimitedError. */
   async send(req: HttpRequest): Promise<HttpResponse> {
+    const lane = this.#laneOf(req.url);
     for (let attempt = 0; ; attempt += 1) {
-      const res = await this.#sendOnce(req);
-      if (res.status !== 429 || attempt >= this.#retries429) return res;
-      this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + retryDelayMs(res.headers['retry-after'], attempt));
+      const res = await this.#sendOnce(lane, req);
+      if (res.status !== 429) return res;
+      if (attempt >= this.#retries429) throw new RateLimitedError(req.url, attempt + 1, res.headers['retry-after'], res);
+      lane.pausedUntil = Math.max(lane.pausedUntil, Date.now() + retryDelayMs(res.headers['retry-after'], attempt));
     }
   }
 
-  async #sendOnce(req: HttpRequest): Promise<HttpResponse> {
-    while (this.#pausedUntil > Date.now()) await sleep(this.#pausedUntil - Date.now());
-    return this.inSlot(async () => {
+  async #sendOnce(lane: Lane, req: HttpRequest): Promise<HttpResponse> {
+    return this.#inLane(lane, async () => {
       const started = performance.now();
       try {
         if (req.body !== undefined && Buffer.byteLength(req.body) >= EARLY_ANSWER_BYTES) {
@@ -85,9 +105,23 @@ export class HttpClient {
     });
   }
 
-  /** Runs a request the kit sends by other means (the browser of the page rules) in a slot under the rate limit. */
+  /** Runs a request the kit sends by other means (the browser of the page rules) in a slot of the first budget. */
   inSlot<T>(send: () => Promise<T>): Promise<T> {
-    return this.#limiter ? this.#limiter.hold(send) : send();
+    return this.#inLane(this.#lanes[0]!, send);
+  }
+
+  /** The name of the budget a request to `url` counts against. */
+  budgetOf(url: string): string {
+    return this.#laneOf(url).name;
+  }
+
+  #laneOf(url: string): Lane {
+    return this.#lanes.find((l) => l.claims(url))!;
+  }
+
+  async #inLane<T>(lane: Lane, send: () => Promise<T>): Promise<T> {
+    while (lane.pausedUntil > Date.now()) await sleep(lane.pausedUntil - Date.now());
+    return lane.limiter ? lane.limiter.hold(send, requestPriority.getStore() ?? 0) : send();
   }
 
   close(): Promise<void> {

@@ -97,7 +97,7 @@ describe('sweepRule and propertyRule', () => {
     let generated = 0;
     const result = await run(sweepRule<number, number>({ id: 'b.sweep-info', title: 'observations of an info rule' }, {
       named: [1, 2],
-      cases: () => fc.integer({ min: 10, max: 20 }),
+      cases: () => fc.integer({ min: 10, max: 1_000_000 }),
       send: async (_t, n) => { if (n >= 10) generated += 1; return n; },
       expect: [(n: number) => observed('seen', `value ${n}`)],
       label: (n) => `case ${n}`,
@@ -106,6 +106,21 @@ describe('sweepRule and propertyRule', () => {
     expect(result.status).toBe('informational');
     expect(result.detail).toContain('case 1: seen: value 1');
     expect(result.property).toMatchObject({ runs: 4 });
+  });
+
+  it('checks each distinct case once: a named duplicate is dropped, a generated case equal to a checked one is not sent again', async () => {
+    const sent: string[] = [];
+    const result = await run(sweepRule<{ body: unknown }, string>({ id: 'b.sweep-distinct', title: 'distinct cases once' }, {
+      named: [{ body: null }, { body: [] }, { body: null }],
+      cases: () => fc.constantFrom({ body: null }, { body: 'fresh' }),
+      send: async (_t, c) => { sent.push(JSON.stringify(c.body)); return JSON.stringify(c.body); },
+      expect: [(text: string) => observed('seen', text)],
+    }), 'info', 8);
+    expect(sent.slice(0, 2)).toEqual(['null', '[]']);
+    expect(sent.filter((b) => b === 'null')).toHaveLength(1);
+    expect(sent.filter((b) => b === '"fresh"')).toHaveLength(1);
+    expect(result.findings?.find((f) => f.verdict === 'passed')?.detail).toBe('2 named cases held');
+    expect(result.property).toMatchObject({ runs: 8 });
   });
 
   it('propertyRule sets its fixture up once per run of the rule, not per case', async () => {

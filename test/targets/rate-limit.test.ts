@@ -66,6 +66,17 @@ describe('RateLimiter', () => {
     expect(maxInWindow(arrivals, 1000)).toBeLessThanOrEqual(5);
   });
 
+  it('serves waiting requests by priority (the order their rules started in), then by arrival', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ rps: 1, marginMs: 0, ...clock });
+    const served: string[] = [];
+    // The first takes the only slot; the others queue behind it in this order.
+    const first = limiter.hold(async () => { served.push('first'); }, 9);
+    const queued = [['late rule', 7], ['early rule', 2], ['early rule, again', 2], ['middle rule', 4]] as const;
+    await Promise.all([first, ...queued.map(([name, priority]) => limiter.hold(async () => { served.push(name); }, priority))]);
+    expect(served).toEqual(['first', 'early rule', 'early rule, again', 'middle rule', 'late rule']);
+  });
+
   it('refuses a non-positive rate', () => {
     expect(() => new RateLimiter({ rps: 0 })).toThrow(RangeError);
   });

@@ -1,73 +1,51 @@
 /**
- * A TLS-terminating reverse proxy in front of the emulator, as a public client meets the live service: https only,
- * a certificate for 127.0.0.1 made for the run (self-signed, trusted only by the clients the test hands it to), and
- * `X-Forwarded-Proto: https` / `X-Forwarded-Host` upstream so the emulator's links and tokens name what the client
- * called. Also a small control-API caller: the client tests mint authorization codes and read ground truth with it.
+ * What the public-client tests share: the emulator started over https as a client meets the live service (its own CA,
+ * trusted only by the agents the tests hand the clients; each account at `https://<subdomain>.sandbox.localhost`,
+ * resolved by the emulator's `lookupUnder`), and a small control-API caller the tests mint authorization codes and
+ * read ground truth with. No TLS terminator in front: the client tests reach the emulator directly (issue 30).
  */
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { pipeline } from 'node:stream/promises';
-import type { IncomingHttpHeaders } from 'node:http';
-import selfsigned from 'selfsigned';
-import { Pool } from 'undici';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { expect } from 'vitest';
+import { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 
-export interface TlsFront {
-  /** `127.0.0.1:<port>`: what an https-only client is given as its base domain. */
-  readonly host: string;
-  readonly port: number;
-  /** The certificate in PEM, to trust through a client's agent. */
+export interface HttpsEmulator {
+  readonly emulator: RunningEmulator;
+  /** The CA in PEM, to trust through a client's agent. */
   readonly ca: string;
+  readonly port: number;
+  /** Resolves the accounts' host names (`*.sandbox.localhost`) to the loopback: a client agent's `lookup`. */
+  readonly lookup: ReturnType<typeof lookupUnder>;
+  /** The main account's host name, `<subdomain>.sandbox.localhost`, as a client that builds it from the subdomain has it. */
+  readonly accountHost: string;
+  /** `fetch` trusting the CA: the tests' own calls beside the client's. */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+  readonly control: Control;
   close(): Promise<void>;
 }
 
-/** Hop-by-hop headers (RFC 9110 §7.6.1) stay on their own hop. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host']);
-
-function forwardable(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name.toLowerCase())) out[name] = value;
-  return out;
-}
-
-export async function startTlsFront(upstreamUrl: string): Promise<TlsFront> {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048, algorithm: 'sha256', notAfterDate: new Date(Date.now() + 86_400_000),
-  });
-  const upstream = new Pool(upstreamUrl, { connections: 4 });
-  const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
-    const headers = { ...forwardable(req.headers), 'x-forwarded-proto': 'https', 'x-forwarded-host': req.headers.host ?? '' };
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    upstream.request({ method: req.method as 'GET', path: req.url ?? '/', headers, ...(hasBody && { body: req }) })
-      .then(async (answer) => {
-        res.writeHead(answer.statusCode, forwardable(answer.headers));
-        await pipeline(answer.body, res);
-      })
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-        res.end('bad gateway');
-      });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+/** The emulator over https, with what a test needs to point a client at it. */
+export async function startHttpsEmulator(seed: number): Promise<HttpsEmulator> {
+  const emulator = await startEmulator({ seed, https: true });
+  const ca = emulator.tls!.ca;
+  const agent = new Agent({ connect: { ca } });
+  const trusted = (url: string, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
   return {
-    host: `127.0.0.1:${port}`,
-    port,
-    ca: pems.cert,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await upstream.close();
-    },
+    emulator, ca,
+    port: Number(new URL(emulator.url).port),
+    lookup: lookupUnder(DEFAULT_ACCOUNT_DOMAIN),
+    accountHost: new URL(emulator.accountUrl()).hostname,
+    fetch: trusted,
+    control: new Control(emulator.url, trusted),
+    close: async () => { await emulator.close(); await agent.close(); },
   };
 }
 
 /** The emulator's control API (docs/control-api.md), called directly. */
 export class Control {
-  constructor(private readonly url: string) {}
+  constructor(private readonly url: string, private readonly fetch: (url: string, init?: RequestInit) => Promise<Response> = globalThis.fetch) {}
 
   async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
-    const res = await fetch(`${this.url}/_control${path}`, {
+    const res = await this.fetch(`${this.url}/_control${path}`, {
       method,
       ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     });

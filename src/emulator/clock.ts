@@ -12,6 +12,11 @@ export class Clock {
     return this.realNow() + this.#offsetMs;
   }
 
+  /** The machine's time, without the offset: what a client signs with when it reads its own clock. */
+  realMs(): number {
+    return this.realNow();
+  }
+
   /** Integer Unix seconds, the unit of every timestamp the spec puts on the wire. */
   nowSeconds(): number {
     return Math.floor(this.nowMs() / 1000);

@@ -25,8 +25,9 @@ export {
 };
 
 /**
- * Options of `startSandbox`: every option of `startEmulator` (host, port, faults, variations, seed, ...), passed through
- * as given.
+ * Options of `startSandbox`: every option of `startEmulator` (host, port, faults, variations, seed, https, ...), passed
+ * through as given, but `acceptMachineTime`, on unless set to false: the sandbox's chat clients sign with their
+ * machine's clock, which moving the sandbox clock does not move.
  */
 export type SandboxOptions = EmulatorOptions;
 
@@ -87,7 +88,7 @@ export interface Sandbox {
 
 /** Starts the emulator (on a free port unless `port` is given) and makes the settings a run or a client needs. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const emulator = await startEmulator({ port: 0, ...options });
+  const emulator = await startEmulator({ port: 0, acceptMachineTime: true, ...options });
   // The sandbox's own calls trust its CA; the process's `fetch` is left as the integrator set it.
   const trusting = trustingFetch(emulator.tls?.ca);
   const call = trusting.fetch;

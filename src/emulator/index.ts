@@ -36,6 +36,12 @@ export interface EmulatorOptions {
    */
   keepAliveTimeoutMs?: number;
   /**
+   * A chat request's Date current by the machine's clock is accepted too, not only one current by the emulator clock
+   * (moved through the control API). Default false: the service's single clock, which the kit's own runs measure;
+   * `startSandbox` turns it on, for chat clients that sign with their machine's clock (docs/sandbox.md, "The clock").
+   */
+  acceptMachineTime?: boolean;
+  /**
    * Serve https instead of http, with a server certificate signed by a CA made for the sandbox (`tls.caFile` names
    * it). `true` takes the defaults: a fresh CA in a temporary directory, accounts at `<subdomain>.sandbox.localhost`.
    */
@@ -84,6 +90,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.keepAliveTimeoutMs !== undefined && { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
+    ...(options.acceptMachineTime !== undefined && { acceptMachineTime: options.acceptMachineTime }),
   });
   try {
     await built.app.listen({ host, port: options.port ?? 0 });

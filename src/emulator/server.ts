@@ -40,6 +40,8 @@ export interface BuildOptions {
   readonly keepAliveTimeoutMs?: number;
   /** Serve https with this key and certificate (./tls.ts) instead of plain http. */
   readonly tls?: { readonly key: string; readonly cert: string };
+  /** See EmulatorOptions.acceptMachineTime; default false. */
+  readonly acceptMachineTime?: boolean;
   /** Each account is also served at `<subdomain>.<accountDomain>` (./account-address.ts); default ./tls.ts's. */
   readonly accountDomain?: string;
 }
@@ -58,7 +60,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   }
   const faults = new FaultSwitches(options.faults);
   const variations = new VariationSwitches(options.variations);
-  const clock = new Clock();
+  const clock = new Clock(Date.now, { acceptMachineTime: options.acceptMachineTime ?? false });
   const world = seedWorld(options.seed);
   const store = new CredentialStore();
   const secrets = new SecretLedger();

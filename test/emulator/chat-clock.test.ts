@@ -1,7 +1,8 @@
 /**
  * The chat Date against a moved clock (issue 30): a real chat client signs with its machine's clock, which moving the
- * sandbox clock does not move, so a Date current by either clock is accepted; one current by neither is refused with
- * 403, whichever way it is off.
+ * sandbox clock does not move, so a sandbox (`acceptMachineTime`, on in startSandbox) accepts a Date current by either
+ * clock and refuses one current by neither with 403, whichever way it is off. Without it, the emulator keeps the
+ * service's single clock, which the kit's own runs measure.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signChatRequest } from '../../src/protocol/chat-signature.js';
@@ -9,9 +10,9 @@ import { CHAT_PREFIX, Harness } from './helpers.js';
 
 const MINUTE = 60_000;
 
-describe('the chat Date and the emulator clock', () => {
+describe('the chat Date and the emulator clock, in a sandbox', () => {
   let h: Harness;
-  beforeAll(async () => { h = await Harness.start(); });
+  beforeAll(async () => { h = await Harness.start({ acceptMachineTime: true }); });
   afterAll(() => h.close());
   beforeEach(async () => { await h.reset(); });
 
@@ -38,5 +39,21 @@ describe('the chat Date and the emulator clock', () => {
   it('keeps the service\'s window when the clock was not moved', async () => {
     expect((await connect(new Date(Date.now() - 14 * MINUTE))).status).toBe(200);
     expect((await connect(new Date(Date.now() - 16 * MINUTE))).status).toBe(403);
+  });
+});
+
+describe('the chat Date and the emulator clock, by default', () => {
+  it('refuses a Date by the machine clock once the emulator clock was moved past the window', async () => {
+    const h = await Harness.start();
+    try {
+      const url = `${CHAT_PREFIX}/${h.env.CHANNEL_ID}/connect`;
+      const body = JSON.stringify({ account_id: h.env.CHAT_ACCOUNT_ID });
+      const send = () => h.request('POST', url, { body, headers: signChatRequest({ method: 'POST', url, body, secret: h.env.CHANNEL_SECRET!, date: new Date() }) });
+      expect((await send()).status).toBe(200);
+      await h.advance(3_600);
+      expect((await send()).status).toBe(403);
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -16,6 +16,7 @@ import { ConfigError } from '../../errors.js';
 import { integerSetting } from '../settings.js';
 
 interface EmulatorFlags {
+  readonly acceptMachineTime?: boolean;
   readonly tls?: boolean;
   readonly tlsDir?: string;
   readonly host?: string;
@@ -42,6 +43,7 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for a free one (default: 4010)')
     .option('--tls', 'serve https with a certificate signed by a CA made for the sandbox; each account also at https://<subdomain>.sandbox.localhost:<port>')
+    .option('--accept-machine-time', 'a chat Date current by the machine\'s clock is accepted even after the emulator clock was moved (as startSandbox does)')
     .option('--tls-dir <dir>', `where the CA is kept and reused across starts (default: ${defaultTlsDir()})`)
     .option('--fault <name>', 'switch on a fault, repeatable (see `conformance faults`)', collect)
     .option('--variation <name>', 'switch on an allowed variation, repeatable (see `conformance variations`)', collect),
@@ -60,7 +62,7 @@ async function serve(values: EmulatorFlags): Promise<number> {
   if (badVariations.length > 0) throw new ConfigError('--variation', `names no variation: ${badVariations.join(', ')} (see \`conformance variations\`)`);
   if (values.tlsDir !== undefined && !values.tls) throw new ConfigError('--tls-dir', 'is only read with --tls');
   const emulator = await startEmulator({
-    host, port, faults: values.fault ?? [], variations: values.variation ?? [],
+    host, port, faults: values.fault ?? [], variations: values.variation ?? [], acceptMachineTime: values.acceptMachineTime ?? false,
     ...(values.tls && { https: { dir: values.tlsDir ?? defaultTlsDir() } }),
   });
   const revealSecrets = !process.stdout.isTTY;

@@ -3,7 +3,7 @@
  * node_modules beside the kit's dependencies (linked from the kit's own node_modules, without `@types/qs` and
  * `@types/picomatch`: a consumer does not install the kit's development types). The consumer compiles docs/examples
  * under `tsc --strict` without skipLibCheck, runs its vitest examples verbatim (two files on two workers, each with its
- * own sandbox and fault; the sandbox over https; a global setup), gets a message that says ESM only from require(),
+ * own sandbox and fault; the sandbox over https; a global setup; the startSandbox script), gets a message that says ESM only from require(),
  * and sees no Allure warning when its suite of rules runs without the Allure reporter.
  */
 import { execFile } from 'node:child_process';
@@ -103,6 +103,12 @@ describe('a consumer project with the packed kit', () => {
       expect(code, `${example}: ${out.slice(-3000)}`).toBe(0);
     }
   }, 300_000);
+
+  it('runs the startSandbox example as a script', async () => {
+    const { code, out } = await inConsumer(process.execPath, ['--import', 'tsx', 'examples/start-sandbox/start.ts']);
+    expect(code, out).toBe(0);
+    expect(out.trim().split('\n')).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), "[ 'token-type-mac' ]", '200', '[]']);
+  }, 120_000);
 
   it('answers require() with a message that says ESM only', async () => {
     const { code, out } = await inConsumer(process.execPath, ['-e', "require('conformance-kit/emulator')"]);

@@ -36,5 +36,4 @@ describe('docs/sandbox.md and docs/examples/', () => {
     const files = filesUnder(EXAMPLES).map((f) => relative(ROOT, f));
     expect([...shown].sort()).toEqual(files.sort());
   });
-
 });

@@ -42,11 +42,11 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
   flags: (command) => command
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for a free one (default: 4010)')
-    .option('--tls', 'serve https with a certificate signed by a CA made for the sandbox; each account also at https://<subdomain>.sandbox.localhost:<port>')
-    .option('--accept-machine-time', 'a chat Date current by the machine\'s clock is accepted even after the emulator clock was moved (as startSandbox does)')
-    .option('--tls-dir <dir>', `where the CA is kept and reused across starts (default: ${defaultTlsDir()})`)
     .option('--fault <name>', 'switch on a fault, repeatable (see `conformance faults`)', collect)
-    .option('--variation <name>', 'switch on an allowed variation, repeatable (see `conformance variations`)', collect),
+    .option('--variation <name>', 'switch on an allowed variation, repeatable (see `conformance variations`)', collect)
+    .option('--tls', 'serve https with a certificate signed by a CA made for the sandbox; each account also at https://<subdomain>.sandbox.localhost:<port>')
+    .option('--tls-dir <dir>', `where the CA is kept and reused across starts (default: ${defaultTlsDir()})`)
+    .option('--accept-machine-time', 'a chat Date current by the machine\'s clock is accepted even after the emulator clock was moved (as startSandbox does)'),
   action: serve,
 });
 

@@ -129,6 +129,12 @@ async function runRules(rules: readonly Rule[], options: ConformanceSuiteOptions
   return { ...report, results: inRuleOrder(report.results, rules) };
 }
 
+/**
+ * A start makes signing keys, a certificate with https, and the settings through a dozen control calls: about a second
+ * alone, several on a loaded CI machine where files start together, past vitest's default hook timeout of 10 s.
+ */
+const SANDBOX_START_TIMEOUT_MS = 120_000;
+
 export interface UseSandboxOptions extends SandboxOptions {
   /**
    * Reset the sandbox before each test of the file (`sandbox.reset()`: records, tokens, clock, faults and variations
@@ -150,7 +156,7 @@ export function useSandbox(options: UseSandboxOptions = {}): Sandbox {
     // Loaded when a file asks for a sandbox: a suite of rules against a staging account never loads the emulator.
     const { startSandbox } = await import('./sandbox.js');
     started = await startSandbox(sandboxOptions);
-  });
+  }, SANDBOX_START_TIMEOUT_MS);
   if (resetEachTest) beforeEach(async () => { await started?.reset(); });
   afterAll(async () => { await started?.close(); });
   return new Proxy({} as Sandbox, {

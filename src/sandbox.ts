@@ -116,7 +116,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: emulator.url,
     tls: emulator.tls,
     accountUrl: (subdomain) => emulator.accountUrl(subdomain),
-    lookup: lookupUnder(https.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN),
+    // The accounts' names resolve to the address the sandbox listens on (an IPv6 literal without its brackets).
+    lookup: lookupUnder(https.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN, new URL(emulator.url).hostname.replace(/^\[|\]$/g, '')),
     settings: Object.freeze({ ...settings }),
     faults: switchesOf(emulator.faults),
     variations: switchesOf(emulator.variations),

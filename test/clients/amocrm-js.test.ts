@@ -14,7 +14,7 @@ import type ResourcePaginationModule from 'amocrm-js/dist/api/ResourcePagination
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
-import { accountWithEverything, startHttpsEmulator, type Control, type HttpsEmulator } from './tls-front.js';
+import { accountWithEverything, startHttpsEmulator, type Control, type HttpsEmulator } from './https-emulator.js';
 
 let sandbox: HttpsEmulator;
 let control: Control;

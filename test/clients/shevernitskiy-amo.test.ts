@@ -12,7 +12,7 @@ import { decodeJwt } from 'jose';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
-import { accountWithEverything, startHttpsEmulator, type Control, type HttpsEmulator } from './tls-front.js';
+import { accountWithEverything, startHttpsEmulator, type Control, type HttpsEmulator } from './https-emulator.js';
 
 let sandbox: HttpsEmulator;
 /** What the client is given as its base domain: the account's host name and the emulator's port. */

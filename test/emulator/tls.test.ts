@@ -5,6 +5,7 @@
  * started with `NODE_EXTRA_CA_CERTS` set to it reaches the emulator.
  */
 import { execFile, spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { promisify } from 'node:util';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox.js';
-import { BIN } from '../cli/helpers.js';
+import { BIN, conformance } from '../cli/helpers.js';
 
 const run = promisify(execFile);
 
@@ -112,7 +113,7 @@ describe('a CA kept in a directory', () => {
 describe('conformance emulator --tls', () => {
   it('prints https settings and the CA path, which NODE_EXTRA_CA_CERTS makes a Node process trust', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conformance-tls-cli-'));
-    const child = spawn(process.execPath, ['--', BIN, 'emulator', '--tls', '--tls-dir', dir, '--port', '0'], {
+    const child = spawn(process.execPath, ['--', BIN, 'emulator', '--tls', '--tls-dir', dir, '--tls-host', 'emulator.test', '--port', '0'], {
       env: { PATH: process.env.PATH, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -130,6 +131,9 @@ describe('conformance emulator --tls', () => {
       const script = `const r = await fetch(process.argv[1] + '/api/v4/account', { headers: { authorization: 'Bearer ' + process.argv[2] } }); console.log(r.status);`;
       const trusted = await run(process.execPath, ['--input-type=module', '-e', script, settings.BASE_URL!, settings.LONG_LIVED_TOKEN!], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });
       expect(trusted.stdout.trim()).toBe('200');
+      // --tls-host: a name the certificate covers beside the loopback ones.
+      const names = new X509Certificate(await readFile(join(dir, 'server.pem'))).subjectAltName!.split(', ');
+      expect(names).toEqual(expect.arrayContaining(['DNS:emulator.test', 'DNS:*.sandbox.localhost', 'IP Address:127.0.0.1']));
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('close', resolve));
@@ -137,10 +141,11 @@ describe('conformance emulator --tls', () => {
     }
   }, 120_000);
 
-  it('refuses --tls-dir without --tls', async () => {
-    const { conformance } = await import('../cli/helpers.js');
-    const r = await conformance(['emulator', '--tls-dir', tmpdir(), '--port', '0']);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('--tls-dir');
+  it('refuses --tls-dir and --tls-host without --tls', async () => {
+    for (const flag of [['--tls-dir', tmpdir()], ['--tls-host', 'emulator.test']]) {
+      const r = await conformance(['emulator', ...flag, '--port', '0']);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(`${flag[0]} is only read with --tls`);
+    }
   }, 60_000);
 });

@@ -19,6 +19,7 @@ interface EmulatorFlags {
   readonly acceptMachineTime?: boolean;
   readonly tls?: boolean;
   readonly tlsDir?: string;
+  readonly tlsHost?: readonly string[];
   readonly host?: string;
   readonly port?: string;
   readonly fault?: readonly string[];
@@ -46,6 +47,7 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
     .option('--variation <name>', 'switch on an allowed variation, repeatable (see `conformance variations`)', collect)
     .option('--tls', 'serve https with a certificate signed by a CA made for the sandbox; each account also at https://<subdomain>.sandbox.localhost:<port>')
     .option('--tls-dir <dir>', `where the CA is kept and reused across starts (default: ${defaultTlsDir()})`)
+    .option('--tls-host <name>', 'another host name or address the certificate covers (a container\'s name, a LAN address), repeatable', collect)
     .option('--accept-machine-time', 'a chat Date current by the machine\'s clock is accepted even after the emulator clock was moved (as startSandbox does)'),
   action: serve,
 });
@@ -60,10 +62,12 @@ async function serve(values: EmulatorFlags): Promise<number> {
   const { startEmulator } = await import('../../emulator/index.js');
   const badVariations = (values.variation ?? []).filter((v) => !isVariationName(v));
   if (badVariations.length > 0) throw new ConfigError('--variation', `names no variation: ${badVariations.join(', ')} (see \`conformance variations\`)`);
-  if (values.tlsDir !== undefined && !values.tls) throw new ConfigError('--tls-dir', 'is only read with --tls');
+  for (const [flag, value] of [['--tls-dir', values.tlsDir], ['--tls-host', values.tlsHost]] as const) {
+    if (value !== undefined && !values.tls) throw new ConfigError(flag, 'is only read with --tls');
+  }
   const emulator = await startEmulator({
     host, port, faults: values.fault ?? [], variations: values.variation ?? [], acceptMachineTime: values.acceptMachineTime ?? false,
-    ...(values.tls && { https: { dir: values.tlsDir ?? defaultTlsDir() } }),
+    ...(values.tls && { https: { dir: values.tlsDir ?? defaultTlsDir(), hosts: values.tlsHost ?? [] } }),
   });
   const revealSecrets = !process.stdout.isTTY;
   for (const [key, value] of Object.entries(await emulatorSettings(emulator))) {

@@ -14,6 +14,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { EmulatorContext } from './context.js';
 import { allAccounts } from './oauth/lifecycle.js';
+import { calledHost } from './origin.js';
 import type { Account } from './world.js';
 
 export const ACCOUNT_PREFIX = '/_accounts';
@@ -26,9 +27,12 @@ const BOUND = new WeakMap<IncomingMessage, Account>();
 /** Requests bound through `/_accounts/<subdomain>` rather than through their host name. */
 const BY_PATH = new WeakSet<IncomingMessage>();
 
-/** The subdomain the Host header names under `accountDomain` (`acme.sandbox.localhost:4010` → `acme`), if it does. */
+/**
+ * The subdomain the called host names under `accountDomain` (`acme.sandbox.localhost:4010` → `acme`), if it does: the
+ * host the links name too (./origin.ts), so a proxy in front that forwards it binds the same account.
+ */
 function hostSubdomain(req: IncomingMessage, accountDomain: string): string | undefined {
-  const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+  const host = (calledHost(req.headers) ?? '').toLowerCase().replace(/:\d+$/, '');
   const suffix = `.${accountDomain.toLowerCase()}`;
   if (!host.endsWith(suffix)) return undefined;
   const label = host.slice(0, -suffix.length);

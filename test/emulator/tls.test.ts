@@ -72,6 +72,11 @@ describe('startSandbox({ https: true })', () => {
     const otherToken = await tokenIn(other.id);
     expect(((await (await call(`${sandbox.accountUrl(other.subdomain)}/api/v4/account`, otherToken)).json()) as { id: number }).id).toBe(other.id);
     expect((await call(`${sandbox.accountUrl('no-such-account')}/api/v4/account`, mainToken)).status).toBe(404);
+    // Behind a proxy, the host it forwards binds the account, as it names the links.
+    const forwarded = await undiciFetch(`${sandbox.url}/api/v4/account`, {
+      dispatcher: agent, headers: { authorization: `Bearer ${mainToken}`, 'x-forwarded-host': new URL(sandbox.accountUrl(other.subdomain)).host },
+    });
+    expect(forwarded.status).toBe(401);
   });
 
   it('removes the CA it made in a temporary directory when it closes', async () => {

@@ -64,7 +64,7 @@ export interface Sandbox {
    * A `dns.lookup` that resolves the accounts' host names to the sandbox and any other name as usual: an agent's
    * `lookup` (`new https.Agent({ ca, lookup })`, undici's `new Agent({ connect: { ca, lookup } })`).
    */
-  readonly lookup: ReturnType<typeof lookupUnder>;
+  readonly lookup: RunningEmulator['lookup'];
   /**
    * The settings `conformance emulator` prints (docs/design.md §4 keys plus the ones a staging account supplies:
    * LONG_LIVED_TOKEN, CHANNEL_ID_2, ADMIN_LOGIN, ...), secrets in full. They stay valid across `reset()`.
@@ -111,13 +111,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!res.ok) throw new Error(`the emulator's control API ${method} ${path} answered ${res.status}: ${text}`);
     return (text ? JSON.parse(text) : undefined) as T;
   };
-  const https = typeof options.https === 'object' ? options.https : {};
   return {
     url: emulator.url,
     tls: emulator.tls,
     accountUrl: (subdomain) => emulator.accountUrl(subdomain),
-    // The accounts' names resolve to the address the sandbox listens on (an IPv6 literal without its brackets).
-    lookup: lookupUnder(https.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN, new URL(emulator.url).hostname.replace(/^\[|\]$/g, '')),
+    lookup: emulator.lookup,
     settings: Object.freeze({ ...settings }),
     faults: switchesOf(emulator.faults),
     variations: switchesOf(emulator.variations),

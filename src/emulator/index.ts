@@ -9,7 +9,7 @@ import type { FaultSwitches } from './faults.js';
 import type { VariationSwitches } from './variations.js';
 import { signingKeys } from './oauth/jwt.js';
 import { buildEmulator } from './server.js';
-import { DEFAULT_ACCOUNT_DOMAIN, tlsMaterial, type HttpsOptions } from './tls.js';
+import { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, tlsMaterial, type HttpsOptions } from './tls.js';
 
 export { FAULTS, FaultSwitches, type FaultName } from './faults.js';
 export type { FaultInfo, VariationInfo } from './switches.js';
@@ -66,6 +66,11 @@ export interface RunningEmulator {
    * when no subdomain is given). The name resolves only through a lookup that knows it (`lookupUnder`, /etc/hosts).
    */
   accountUrl(subdomain?: string): string;
+  /**
+   * A `dns.lookup` resolving the accounts' host names to the address it listens on, any other name as usual: an
+   * agent's `lookup` (`new https.Agent({ ca, lookup })`, undici's `new Agent({ connect: { ca, lookup } })`).
+   */
+  readonly lookup: ReturnType<typeof lookupUnder>;
   /** The docs/design.md §4 keys for a remote run against this instance. */
   env(): Record<string, string>;
   /** Every secret it ever issued or holds, for leak checks on reports. */
@@ -114,6 +119,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url,
     tls: tls && { ca: tls.ca, caFile: tls.caFile },
     accountUrl: (subdomain = account.subdomain) => `${scheme}://${subdomain}.${accountDomain}:${port}`,
+    // An IPv6 literal without its brackets.
+    lookup: lookupUnder(accountDomain, urlHost(host).replace(/^\[|\]$/g, '')),
     faults: ctx.faults,
     variations: ctx.variations,
     env: () => ({

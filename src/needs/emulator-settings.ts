@@ -2,10 +2,9 @@
  * The settings `conformance emulator` prints (and the sandbox hands to an integrator's tests): the emulator's own keys
  * plus every group of the settings table made through its control API.
  */
+import { Agent, fetch as undiciFetch } from 'undici';
 import type { EmulatorApi } from './emulator-source.js';
 import { EMULATOR_GROUPS } from './settings.js';
-
-import { Agent, fetch as undiciFetch } from 'undici';
 
 type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 

@@ -1,12 +1,12 @@
 /**
  * What the public-client tests share: the emulator started over https as a client meets the live service (its own CA,
  * trusted only by the agents the tests hand the clients; each account at `https://<subdomain>.sandbox.localhost`,
- * resolved by the emulator's `lookupUnder`), and a small control-API caller the tests mint authorization codes and
+ * resolved by the emulator's `lookup`), and a small control-API caller the tests mint authorization codes and
  * read ground truth with. No TLS terminator in front: the client tests reach the emulator directly (issue 30).
  */
 import { Agent, fetch as undiciFetch } from 'undici';
 import { expect } from 'vitest';
-import { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 
 export interface HttpsEmulator {
   readonly emulator: RunningEmulator;
@@ -14,7 +14,7 @@ export interface HttpsEmulator {
   readonly ca: string;
   readonly port: number;
   /** Resolves the accounts' host names (`*.sandbox.localhost`) to the loopback: a client agent's `lookup`. */
-  readonly lookup: ReturnType<typeof lookupUnder>;
+  readonly lookup: RunningEmulator['lookup'];
   /** The main account's host name, `<subdomain>.sandbox.localhost`, as a client that builds it from the subdomain has it. */
   readonly accountHost: string;
   /** `fetch` trusting the CA: the tests' own calls beside the client's. */
@@ -32,7 +32,7 @@ export async function startHttpsEmulator(seed: number): Promise<HttpsEmulator> {
   return {
     emulator, ca,
     port: Number(new URL(emulator.url).port),
-    lookup: lookupUnder(DEFAULT_ACCOUNT_DOMAIN),
+    lookup: emulator.lookup,
     accountHost: new URL(emulator.accountUrl()).hostname,
     fetch: trusted,
     control: new Control(emulator.url, trusted),

@@ -3,4 +3,4 @@
 import { bundledEntry } from '../bin/bundle.js';
 
 const entry = await import(await bundledEntry('emulator'));
-export const { startSandbox, startEmulator, FAULTS, VARIATIONS } = entry;
+export const { startSandbox, startEmulator, lookupUnder, FAULTS, VARIATIONS, DEFAULT_ACCOUNT_DOMAIN } = entry;

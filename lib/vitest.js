@@ -3,4 +3,4 @@
 import { bundledEntry } from '../bin/bundle.js';
 
 const entry = await import(await bundledEntry('vitest'));
-export const { conformanceSuite, selectRules } = entry;
+export const { conformanceSuite, selectRules, useSandbox } = entry;

@@ -12,17 +12,22 @@
  * await sandbox.close();
  * ```
  */
-import { emulatorSettings } from './needs/emulator-settings.js';
+import { emulatorSettings, trustingFetch } from './needs/emulator-settings.js';
 import {
-  FAULTS, startEmulator, VARIATIONS, type EmulatorOptions, type FaultName, type RunningEmulator, type VariationName,
+  DEFAULT_ACCOUNT_DOMAIN, FAULTS, lookupUnder, startEmulator, VARIATIONS, type EmulatorOptions, type EmulatorTls, type FaultName,
+  type HttpsOptions, type RunningEmulator, type VariationName,
 } from './emulator/index.js';
 import type { Switches } from './emulator/switches.js';
 
-export { FAULTS, startEmulator, VARIATIONS, type EmulatorOptions, type FaultName, type RunningEmulator, type VariationName };
+export {
+  DEFAULT_ACCOUNT_DOMAIN, FAULTS, lookupUnder, startEmulator, VARIATIONS, type EmulatorOptions, type EmulatorTls, type FaultName,
+  type HttpsOptions, type RunningEmulator, type VariationName,
+};
 
 /**
- * Options of `startSandbox`: every option of `startEmulator` (host, port, faults, variations, seed, ...), passed through
- * as given.
+ * Options of `startSandbox`: every option of `startEmulator` (host, port, faults, variations, seed, https, ...), passed
+ * through as given, but `acceptMachineTime`, on unless set to false: the sandbox's chat clients sign with their
+ * machine's clock, which moving the sandbox clock does not move.
  */
 export type SandboxOptions = EmulatorOptions;
 
@@ -46,8 +51,20 @@ function switchesOf<N extends string>(switches: Switches<N>): SandboxSwitches<N>
 }
 
 export interface Sandbox {
-  /** `http://127.0.0.1:<port>`: BASE_URL, AUTH_URL and CHAT_URL are all this address. */
+  /** `http://127.0.0.1:<port>` (`https://` with `https`): BASE_URL, AUTH_URL and CHAT_URL are all this address. */
   readonly url: string;
+  /** With `https`: the CA a client trusts (`ca` PEM, `caFile` for `NODE_EXTRA_CA_CERTS` or curl's `--cacert`). */
+  readonly tls: EmulatorTls | undefined;
+  /**
+   * An account's own address by host name, `https://<subdomain>.sandbox.localhost:<port>` (the main account's when no
+   * subdomain is given), for a client that builds its URLs from a subdomain. The name resolves through `lookup`.
+   */
+  accountUrl(subdomain?: string): string;
+  /**
+   * A `dns.lookup` that resolves the accounts' host names to the sandbox and any other name as usual: an agent's
+   * `lookup` (`new https.Agent({ ca, lookup })`, undici's `new Agent({ connect: { ca, lookup } })`).
+   */
+  readonly lookup: RunningEmulator['lookup'];
   /**
    * The settings `conformance emulator` prints (docs/design.md §4 keys plus the ones a staging account supplies:
    * LONG_LIVED_TOKEN, CHANNEL_ID_2, ADMIN_LOGIN, ...), secrets in full. They stay valid across `reset()`.
@@ -71,17 +88,22 @@ export interface Sandbox {
 
 /** Starts the emulator (on a free port unless `port` is given) and makes the settings a run or a client needs. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const emulator = await startEmulator({ port: 0, ...options });
+  const emulator = await startEmulator({ port: 0, acceptMachineTime: true, ...options });
+  // The sandbox's own calls trust its CA; the process's `fetch` is left as the integrator set it.
+  const trusting = trustingFetch(emulator.tls?.ca);
+  const call = trusting.fetch;
+  let closing: Promise<void> | undefined;
+  const closeAll = () => (closing ??= emulator.close().then(() => trusting.close()));
   let settings: Record<string, string>;
   try {
     settings = await emulatorSettings(emulator);
   } catch (err) {
-    await emulator.close();
+    await closeAll();
     throw err;
   }
   const controlUrl = settings.CONTROL_URL!;
   const control = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${controlUrl}${path}`, {
+    const res = await call(`${controlUrl}${path}`, {
       method,
       ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
@@ -91,12 +113,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   return {
     url: emulator.url,
+    tls: emulator.tls,
+    accountUrl: (subdomain) => emulator.accountUrl(subdomain),
+    lookup: emulator.lookup,
     settings: Object.freeze({ ...settings }),
     faults: switchesOf(emulator.faults),
     variations: switchesOf(emulator.variations),
     reset: async () => { await control('POST', '/reset'); },
     control,
     emulator,
-    close: () => emulator.close(),
+    close: closeAll,
   };
 }

@@ -6,10 +6,20 @@
 export class Clock {
   #offsetMs = 0;
 
-  constructor(private readonly realNow: () => number = Date.now) {}
+  /**
+   * `acceptMachineTime`: a client's timestamp current by the machine's clock is current too (`isCurrent`), whatever
+   * the offset: a sandbox's chat clients sign with their machine's clock, which moving this one does not move.
+   */
+  constructor(private readonly realNow: () => number = Date.now, private readonly options: { readonly acceptMachineTime?: boolean } = {}) {}
 
   nowMs(): number {
     return this.realNow() + this.#offsetMs;
+  }
+
+  /** Whether a client's timestamp is within `windowMs` of now, either way: by this clock, or by the machine's when accepted. */
+  isCurrent(ms: number, windowMs: number): boolean {
+    const near = (now: number) => Math.abs(ms - now) <= windowMs;
+    return near(this.nowMs()) || (this.options.acceptMachineTime === true && near(this.realNow()));
   }
 
   /** Integer Unix seconds, the unit of every timestamp the spec puts on the wire. */

@@ -9,10 +9,12 @@ import type { FaultSwitches } from './faults.js';
 import type { VariationSwitches } from './variations.js';
 import { signingKeys } from './oauth/jwt.js';
 import { buildEmulator } from './server.js';
+import { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, tlsMaterial, type HttpsOptions } from './tls.js';
 
 export { FAULTS, FaultSwitches, type FaultName } from './faults.js';
 export type { FaultInfo, VariationInfo } from './switches.js';
 export { VARIATIONS, VariationSwitches, type VariationName } from './variations.js';
+export { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, type HttpsOptions } from './tls.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -33,11 +35,42 @@ export interface EmulatorOptions {
    * Set one only above the idle timeout of every client and proxy in front (docs/emulator.md, "Connections").
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * A chat request's Date current by the machine's clock is accepted too, not only one current by the emulator clock
+   * (moved through the control API). Default false: the service's single clock, which the kit's own runs measure;
+   * `startSandbox` turns it on, for chat clients that sign with their machine's clock (docs/sandbox.md, "The clock").
+   */
+  acceptMachineTime?: boolean;
+  /**
+   * Serve https instead of http, with a server certificate signed by a CA made for the sandbox (`tls.caFile` names
+   * it). `true` takes the defaults: a fresh CA in a temporary directory, accounts at `<subdomain>.sandbox.localhost`.
+   */
+  https?: boolean | HttpsOptions;
+}
+
+/** What a client trusts to reach an https emulator. */
+export interface EmulatorTls {
+  /** The CA certificate, PEM: an agent's `ca`. */
+  readonly ca: string;
+  /** Its path: `NODE_EXTRA_CA_CERTS`, curl's `--cacert`, PHP's `CURLOPT_CAINFO`. */
+  readonly caFile: string;
 }
 
 export interface RunningEmulator {
-  /** e.g. http://127.0.0.1:4010, no trailing slash. */
+  /** e.g. http://127.0.0.1:4010 (https://... with `https`), no trailing slash. */
   readonly url: string;
+  /** The CA to trust, when it serves https. */
+  readonly tls: EmulatorTls | undefined;
+  /**
+   * An account's own address by host name, `<scheme>://<subdomain>.<accountDomain>:<port>` (the world's main account
+   * when no subdomain is given). The name resolves only through a lookup that knows it (`lookupUnder`, /etc/hosts).
+   */
+  accountUrl(subdomain?: string): string;
+  /**
+   * A `dns.lookup` resolving the accounts' host names to the address it listens on, any other name as usual: an
+   * agent's `lookup` (`new https.Agent({ ca, lookup })`, undici's `new Agent({ connect: { ca, lookup } })`).
+   */
+  readonly lookup: ReturnType<typeof lookupUnder>;
   /** The docs/design.md §4 keys for a remote run against this instance. */
   env(): Record<string, string>;
   /** Every secret it ever issued or holds, for leak checks on reports. */
@@ -51,16 +84,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = options.host ?? '127.0.0.1';
   // Key generation is slow; doing it before listening keeps the first exchange fast.
   await signingKeys();
+  const httpsOptions = options.https === true ? {} : options.https || undefined;
+  const tls = httpsOptions ? await tlsMaterial(host, httpsOptions) : undefined;
+  const accountDomain = tls?.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN;
   const built = await buildEmulator({
+    ...(tls && { tls }),
+    accountDomain,
     ...(options.faults !== undefined && { faults: options.faults }),
     ...(options.variations !== undefined && { variations: options.variations }),
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.keepAliveTimeoutMs !== undefined && { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
+    ...(options.acceptMachineTime !== undefined && { acceptMachineTime: options.acceptMachineTime }),
   });
-  await built.app.listen({ host, port: options.port ?? 0 });
+  try {
+    await built.app.listen({ host, port: options.port ?? 0 });
+  } catch (err) {
+    await tls?.dispose();
+    throw err;
+  }
   const { port } = built.app.server.address() as AddressInfo;
-  const url = `http://${urlHost(host)}:${port}`;
+  const scheme = tls ? 'https' : 'http';
+  const url = `${scheme}://${urlHost(host)}:${port}`;
   built.setBaseUrl(url);
 
   const { ctx } = built;
@@ -72,6 +117,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let closing: Promise<void> | undefined;
   return {
     url,
+    tls: tls && { ca: tls.ca, caFile: tls.caFile },
+    accountUrl: (subdomain = account.subdomain) => `${scheme}://${subdomain}.${accountDomain}:${port}`,
+    // An IPv6 literal without its brackets.
+    lookup: lookupUnder(accountDomain, urlHost(host).replace(/^\[|\]$/g, '')),
     faults: ctx.faults,
     variations: ctx.variations,
     env: () => ({
@@ -100,7 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       ...(memberAccount ? { MEMBER_ACCOUNT: String(memberAccount.id) } : {}),
     }),
     issuedSecrets: () => ctx.secrets.list(),
-    close: () => (closing ??= built.app.close()),
+    close: () => (closing ??= built.app.close().then(() => tls?.dispose())),
   };
 }
 

@@ -5,6 +5,7 @@
  * TLS-terminating reverse proxy, `X-Forwarded-Proto` and `X-Forwarded-Host` name what the client called; without
  * them the request's own `Host` does; without that the instance URL.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { hostOf, type EmulatorContext } from './context.js';
 
@@ -24,14 +25,18 @@ function firstValue(value: string | string[] | undefined): string | undefined {
   return first ? first : undefined;
 }
 
+/** The host[:port] the client called, from the headers: `X-Forwarded-Host`, else `Host`, when it is a plain host. */
+export function calledHost(headers: IncomingHttpHeaders): string | undefined {
+  const candidates = [firstValue(headers['x-forwarded-host']), firstValue(headers.host)];
+  return candidates.find((h): h is string => h !== undefined && HOST.test(h));
+}
+
 export function clientOrigin(ctx: EmulatorContext, request: FastifyRequest): ClientOrigin {
   const forwardedProto = firstValue(request.headers['x-forwarded-proto'])?.toLowerCase();
   const protocol = forwardedProto === 'https' || forwardedProto === 'http'
     ? forwardedProto
     : request.protocol === 'https' ? 'https' : 'http';
-  const candidates = [firstValue(request.headers['x-forwarded-host']), firstValue(request.headers.host)];
-  const host = candidates.find((h): h is string => h !== undefined && HOST.test(h)) ?? hostOf(ctx);
-  return { protocol, host };
+  return { protocol, host: calledHost(request.headers) ?? hostOf(ctx) };
 }
 
 /** `scheme://host[:port]`, no trailing slash. */

@@ -26,6 +26,7 @@ import { tokenRoutes } from './oauth/token-endpoint.js';
 import { pageRoutes } from './page/routes.js';
 import { CredentialStore, SecretLedger } from './state.js';
 import { installTrafficLog, TrafficLogs, trafficRoutes } from './traffic.js';
+import { DEFAULT_ACCOUNT_DOMAIN } from './tls.js';
 import { seedWorld } from './world.js';
 
 export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes, listRoutes, listControlRoutes, chatRoutes, chatControlRoutes, pageRoutes, lifecycleControlRoutes];
@@ -37,6 +38,12 @@ export interface BuildOptions {
   readonly logger?: boolean;
   /** See EmulatorOptions.keepAliveTimeoutMs; default 0 (never). */
   readonly keepAliveTimeoutMs?: number;
+  /** Serve https with this key and certificate (./tls.ts) instead of plain http. */
+  readonly tls?: { readonly key: string; readonly cert: string };
+  /** See EmulatorOptions.acceptMachineTime; default false. */
+  readonly acceptMachineTime?: boolean;
+  /** Each account is also served at `<subdomain>.<accountDomain>` (./account-address.ts); default ./tls.ts's. */
+  readonly accountDomain?: string;
 }
 
 export interface BuiltEmulator {
@@ -53,7 +60,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   }
   const faults = new FaultSwitches(options.faults);
   const variations = new VariationSwitches(options.variations);
-  const clock = new Clock();
+  const clock = new Clock(Date.now, { acceptMachineTime: options.acceptMachineTime ?? false });
   const world = seedWorld(options.seed);
   const store = new CredentialStore();
   const secrets = new SecretLedger();
@@ -86,7 +93,9 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
     },
   };
 
+  // Typed as the http instance: fastify's https instance differs only in the raw server's type, which no route reads.
   const app = Fastify({
+    ...(options.tls && { https: { key: options.tls.key, cert: options.tls.cert } }),
     logger: options.logger
       ? {
           // Only method and path: query strings and headers can carry codes and tokens.
@@ -96,11 +105,11 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
     // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them, PHP-style repeats (last wins).
     routerOptions: { querystringParser: cachedQueryParser() },
     // Each account's own address (/_accounts/<subdomain>) is routed like the root one, bound to that account.
-    rewriteUrl: accountAddressRewriter(ctx),
+    rewriteUrl: accountAddressRewriter(ctx, options.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN),
     // Parsers read up to READ_LIMIT and refuse over BODY_LIMIT themselves, once the whole body is in (src/emulator/body.ts).
     bodyLimit: READ_LIMIT,
     clientErrorHandler: clientErrorHandler(clock, faults),
-  });
+  }) as unknown as FastifyInstance;
   // A server that closes idle keep-alive connections itself races every client that reuses them: a proxy in front
   // (whose own idle timeout is longer) sends a request on a socket the emulator is closing and gets no answer. The
   // side that reuses a connection is the only one that can close it without that race, so by default the emulator

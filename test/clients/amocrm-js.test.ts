@@ -1,11 +1,12 @@
 /**
- * The npm client `amocrm-js` (pinned), unchanged, against the emulator behind a local TLS front: code exchange,
- * refresh of a restored expired token and refresh after a 401, filtered paging through `_links` over several pages in
- * ascending and in asked order, the account with every `with=`, a lead created and updated, a lead with date fields
- * read, changed, tagged and saved back whole, one custom field changed or cleared (`values: null`) by PATCH while the others
- * stay, and a contact created by first and last name. The
- * client only speaks https on the default port to the domain it is given, through Node's `https.globalAgent`: the
- * test hands it an agent that trusts the run's certificate and whose default port is the front's.
+ * The npm client `amocrm-js` (pinned), unchanged, against the emulator over https: code exchange, refresh of a
+ * restored expired token and refresh after a 401, filtered paging through `_links` over several pages in ascending and
+ * in asked order, the account with every `with=`, a lead created and updated, a lead with date fields read, changed,
+ * tagged and saved back whole, one custom field changed or cleared (`values: null`) by PATCH while the others stay,
+ * and a contact created by first and last name. The client only speaks https on the
+ * default port to the domain it is given, through Node's `https.globalAgent`: it is given the account's own host name
+ * (`<subdomain>.sandbox.localhost`, a name with a dot is used as is), and the test hands it an agent that trusts the
+ * emulator's CA, resolves that name to the loopback and whose default port is the emulator's.
  */
 import https from 'node:https';
 import { Client } from 'amocrm-js';
@@ -15,38 +16,34 @@ import type ResourcePaginationModule from 'amocrm-js/dist/api/ResourcePagination
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { accountWithEverything, Control, startTlsFront, type TlsFront } from './tls-front.js';
+import { accountWithEverything, startHttpsEmulator, type Control, type HttpsEmulator } from './https-emulator.js';
 import type { ListRecord } from '../../src/emulator/lists/data.js';
 import { leadWithDates, valuesById } from './records.js';
 
-let emulator: RunningEmulator;
-let front: TlsFront;
+let sandbox: HttpsEmulator;
 let control: Control;
 let env: Record<string, string>;
 let previousAgent: https.Agent;
 let agent: https.Agent;
+/** The domain as the client takes it: a name with a dot is used as is, on https's default port. */
+let DOMAIN: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ seed: 11 });
-  env = emulator.env();
-  front = await startTlsFront(emulator.url);
-  control = new Control(emulator.url);
+  sandbox = await startHttpsEmulator(11);
+  env = sandbox.emulator.env();
+  control = sandbox.control;
+  DOMAIN = sandbox.accountHost;
   previousAgent = https.globalAgent;
   // `defaultPort` is the Agent property Node's https.request reads when a request names no port (not in @types/node).
-  agent = Object.assign(new https.Agent({ ca: front.ca, keepAlive: true }), { defaultPort: front.port });
+  agent = Object.assign(new https.Agent({ ca: sandbox.ca, lookup: sandbox.lookup, keepAlive: true }), { defaultPort: sandbox.port });
   https.globalAgent = agent;
 });
 afterAll(async () => {
   https.globalAgent = previousAgent;
   agent.destroy();
-  await front.close();
-  await emulator.close();
+  await sandbox.close();
 });
 beforeEach(async () => { await control.call('POST', '/reset'); });
-
-/** The domain as the client takes it: a name with a dot is used as is, on https's default port. */
-const DOMAIN = '127.0.0.1';
 
 function client(code: string): Client {
   return new Client({ domain: DOMAIN, auth: { client_id: env.CLIENT_ID!, client_secret: env.CLIENT_SECRET!, redirect_uri: env.REDIRECT_URI!, code } });
@@ -62,7 +59,7 @@ describe('amocrm-js against the emulator', () => {
     const claims = decodeJwt(token.access_token);
     expect(token.token_type).toBe('Bearer');
     expect(Math.abs(token.expires_at! - claims.exp! * 1000)).toBeLessThanOrEqual(1_000);
-    // The host the client called, as the TLS front forwarded it: not the emulator's bind address.
+    // The account's host the client called: not the emulator's bind address.
     expect(claims.api_domain).toBe(DOMAIN);
 
     const { data } = await c.request.get<any>('/api/v4/account', { with: 'amojo_id' });
@@ -83,7 +80,7 @@ describe('amocrm-js against the emulator', () => {
     expect(second.access_token).not.toBe(first.access_token);
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(data.id).toBe((await control.call('GET', '')).account.id);
-    const stale = await fetch(`${emulator.url}/api/v4/account`, { headers: { authorization: `Bearer ${first.access_token}` } });
+    const stale = await sandbox.fetch(`${sandbox.emulator.url}/api/v4/account`, { headers: { authorization: `Bearer ${first.access_token}` } });
     expect(stale.status).toBe(401);
   });
 

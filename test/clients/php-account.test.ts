@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { Control } from './tls-front.js';
+import { Control } from './https-emulator.js';
 
 type JsonType = 'number' | 'string' | 'boolean' | 'string|null' | 'number|null' | 'object' | 'array';
 

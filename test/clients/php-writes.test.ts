@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CfValue } from '../../src/emulator/lists/data.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { valuesById } from './records.js';
-import { Control } from './tls-front.js';
+import { Control } from './https-emulator.js';
 
 interface Recorded { readonly method: 'GET' | 'POST' | 'PATCH'; readonly path: string; readonly body?: unknown }
 interface Fixture { readonly seed: number; readonly calls: readonly { readonly what: string; readonly requests: readonly Recorded[] }[] }

@@ -3,7 +3,7 @@
  * value beside other custom fields (the record a read-modify-write must keep whole), and the list's field catalog.
  */
 import type { CfValue, CustomFieldDef, ListRecord } from '../../src/emulator/lists/data.js';
-import type { Control } from './tls-front.js';
+import type { Control } from './https-emulator.js';
 
 export interface LeadWithDates {
   readonly lead: ListRecord;

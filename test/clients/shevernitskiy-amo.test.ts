@@ -1,12 +1,13 @@
 /**
- * The npm client `@shevernitskiy/amo` (pinned), unchanged, against the emulator behind a local TLS front: code
- * exchange, refresh of a restored expired token and refresh after a 401, filtered paging by `page` over several pages
- * in ascending and in asked order, a record by its id, the account with every `with=`, a lead added and updated, a
- * lead with date fields read and saved back whole with a tag, one custom field changed or cleared (`values: null`) by PATCH while
- * the others stay, a contact added by first and last name, and
- * its error classes (it takes a response for an API error only when the Content-Type is exactly
- * `application/problem+json`). It is https-only and calls the global `fetch`: the test trusts the run's certificate
- * through the global dispatcher that `fetch` uses.
+ * The npm client `@shevernitskiy/amo` (pinned), unchanged, against the emulator over https: code exchange, refresh of
+ * a restored expired token and refresh after a 401, filtered paging by `page` over several pages in ascending and in
+ * asked order, a record by its id, the account with every `with=`, a lead added and updated, a lead with date fields
+ * read and saved back whole with a tag, one custom field changed or cleared (`values: null`) by PATCH while the others
+ * stay, a contact added by first and last name, and its error classes (it
+ * takes a response for an API error only when the Content-Type is exactly `application/problem+json`). It is
+ * https-only and calls the global `fetch` on the host it is given: it is given the account's own host name
+ * (`<subdomain>.sandbox.localhost:<port>`), and the test sets a global dispatcher that trusts the emulator's CA and
+ * resolves that name to the loopback.
  */
 import { Amo, type OAuth } from '@shevernitskiy/amo';
 import type { CustomFieldsValue } from '@shevernitskiy/amo/src/typings/entities.js';
@@ -14,31 +15,30 @@ import { decodeJwt } from 'jose';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { accountWithEverything, Control, startTlsFront, type TlsFront } from './tls-front.js';
+import { accountWithEverything, startHttpsEmulator, type Control, type HttpsEmulator } from './https-emulator.js';
 import { leadWithDates, valuesById } from './records.js';
 
-let emulator: RunningEmulator;
-let front: TlsFront;
+let sandbox: HttpsEmulator;
+/** What the client is given as its base domain: the account's host name and the emulator's port. */
+let front: { host: string };
 let control: Control;
 let env: Record<string, string>;
 let previousDispatcher: Dispatcher;
 let trusting: Agent;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ seed: 12 });
-  env = emulator.env();
-  front = await startTlsFront(emulator.url);
-  control = new Control(emulator.url);
+  sandbox = await startHttpsEmulator(12);
+  env = sandbox.emulator.env();
+  front = { host: `${sandbox.accountHost}:${sandbox.port}` };
+  control = sandbox.control;
   previousDispatcher = getGlobalDispatcher();
-  trusting = new Agent({ connect: { ca: front.ca } });
+  trusting = new Agent({ connect: { ca: sandbox.ca, lookup: sandbox.lookup } });
   setGlobalDispatcher(trusting);
 });
 afterAll(async () => {
   setGlobalDispatcher(previousDispatcher);
   await trusting.close();
-  await front.close();
-  await emulator.close();
+  await sandbox.close();
 });
 beforeEach(async () => { await control.call('POST', '/reset'); });
 
@@ -60,7 +60,7 @@ describe('@shevernitskiy/amo against the emulator', () => {
     const world = await control.call('GET', '');
     expect(account).toMatchObject({ id: world.account.id, subdomain: world.account.subdomain, amojo_id: env.CHAT_ACCOUNT_ID });
     expect(tokens).toHaveLength(1);
-    // The host and port the client called through the TLS front, not the emulator's bind address.
+    // The account's host and the port the client called, not the emulator's bind address.
     expect(decodeJwt(tokens[0]!.access_token).api_domain).toBe(front.host);
     expect((account as any)._links.self.href).toBe(`https://${front.host}/api/v4/account`);
   });

@@ -1,3 +1,4 @@
+// docs/examples/vitest-rules/rules.test.ts
 // The chat signature rules (§5.2) and the account API's bearer rules, run against the sandbox the global setup
 // started: one vitest test per rule, named `[§<section> <level>] <id>: <title>`.
 import { inject } from 'vitest';

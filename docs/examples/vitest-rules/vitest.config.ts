@@ -1,3 +1,4 @@
+// docs/examples/vitest-rules/vitest.config.ts
 // Conformance rules inside an integrator's vitest run, recorded for Allure by allure-vitest's reporter
 // (`npx allure serve allure-results` shows them by section and level).
 import { defineConfig } from 'vitest/config';

@@ -1,3 +1,4 @@
+// docs/examples/vitest-sandbox/crm.test.ts
 // An integrator's tests against the emulator: the account API with the long-lived token, a signed chat request,
 // a fault switched on through the control API, and a reset between tests.
 import { beforeEach, expect, inject, it } from 'vitest';

@@ -1,3 +1,4 @@
+// docs/examples/vitest-sandbox/global-setup.ts
 // Starts the reference emulator before the tests and stops it after them. The tests read its settings with
 // `inject('crm')` (vitest's provide/inject): the same keys `conformance emulator` prints into a .env file.
 import type { TestProject } from 'vitest/node';

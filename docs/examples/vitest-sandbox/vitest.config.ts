@@ -1,3 +1,4 @@
+// docs/examples/vitest-sandbox/vitest.config.ts
 // An integrator's vitest configuration: the emulator starts once for the whole run (global-setup.ts).
 import { defineConfig } from 'vitest/config';
 

@@ -3,6 +3,8 @@
  * Secrets are printed in full only when stdout is not a terminal (redirected into a .env file); on a
  * terminal they are masked, so that nothing on screen or in a scroll-back holds them.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { isFaultName } from '../../emulator/faults.js';
 import { isVariationName } from '../../emulator/variations.js';
 import { emulatorSettings } from '../../needs/emulator-settings.js';
@@ -14,6 +16,10 @@ import { ConfigError } from '../../errors.js';
 import { integerSetting } from '../settings.js';
 
 interface EmulatorFlags {
+  readonly acceptMachineTime?: boolean;
+  readonly tls?: boolean;
+  readonly tlsDir?: string;
+  readonly tlsHost?: readonly string[];
   readonly host?: string;
   readonly port?: string;
   readonly fault?: readonly string[];
@@ -32,12 +38,17 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
   examples: [
     ['conformance emulator > .env &', 'then: conformance run --target remote'],
     ['conformance emulator --port 0 --fault token-type-mac', 'a faulty emulator on a free port (see `conformance faults`)'],
+    ['conformance emulator --tls > .env', 'https, with a CA made once and reused; its path is printed for NODE_EXTRA_CA_CERTS'],
   ],
   flags: (command) => command
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for a free one (default: 4010)')
     .option('--fault <name>', 'switch on a fault, repeatable (see `conformance faults`)', collect)
-    .option('--variation <name>', 'switch on an allowed variation, repeatable (see `conformance variations`)', collect),
+    .option('--variation <name>', 'switch on an allowed variation, repeatable (see `conformance variations`)', collect)
+    .option('--tls', 'serve https with a certificate signed by a CA made for the sandbox; each account also at https://<subdomain>.sandbox.localhost:<port>')
+    .option('--tls-dir <dir>', `where the CA is kept and reused across starts (default: ${defaultTlsDir()})`)
+    .option('--tls-host <name>', 'another host name or address the certificate covers (a container\'s name, a LAN address), repeatable', collect)
+    .option('--accept-machine-time', 'a chat Date current by the machine\'s clock is accepted even after the emulator clock was moved (as startSandbox does)'),
   action: serve,
 });
 
@@ -51,13 +62,24 @@ async function serve(values: EmulatorFlags): Promise<number> {
   const { startEmulator } = await import('../../emulator/index.js');
   const badVariations = (values.variation ?? []).filter((v) => !isVariationName(v));
   if (badVariations.length > 0) throw new ConfigError('--variation', `names no variation: ${badVariations.join(', ')} (see \`conformance variations\`)`);
-  const emulator = await startEmulator({ host, port, faults: values.fault ?? [], variations: values.variation ?? [] });
+  for (const [flag, value] of [['--tls-dir', values.tlsDir], ['--tls-host', values.tlsHost]] as const) {
+    if (value !== undefined && !values.tls) throw new ConfigError(flag, 'is only read with --tls');
+  }
+  const emulator = await startEmulator({
+    host, port, faults: values.fault ?? [], variations: values.variation ?? [], acceptMachineTime: values.acceptMachineTime ?? false,
+    ...(values.tls && { https: { dir: values.tlsDir ?? defaultTlsDir(), hosts: values.tlsHost ?? [] } }),
+  });
   const revealSecrets = !process.stdout.isTTY;
   for (const [key, value] of Object.entries(await emulatorSettings(emulator))) {
     const shown = revealSecrets || !SECRET_KEYS.includes(key) ? value : maskSecret(value);
     process.stdout.write(`${key}=${shown}\n`);
   }
   process.stderr.write(`emulator listening on ${emulator.url}${revealSecrets ? '' : ' (secrets masked on a terminal: run `conformance emulator > .env` to save them)'}; Ctrl-C stops it\n`);
+  if (emulator.tls) {
+    process.stderr.write(`CA certificate: ${emulator.tls.caFile}\n`
+      + `  Node:  NODE_EXTRA_CA_CERTS=${emulator.tls.caFile} node ...   curl: curl --cacert ${emulator.tls.caFile} ...\n`
+      + `  each account also at ${emulator.accountUrl('<subdomain>')} (main: ${emulator.accountUrl()})\n`);
+  }
   await new Promise<void>((done) => {
     const stop = () => done();
     process.once('SIGINT', stop);
@@ -65,4 +87,9 @@ async function serve(values: EmulatorFlags): Promise<number> {
   });
   await emulator.close();
   return 0;
+}
+
+/** A CA trusted once stays trusted: it is kept in the user's cache, not made anew at every start. */
+function defaultTlsDir(): string {
+  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'conformance-kit', 'tls');
 }

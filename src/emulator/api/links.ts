@@ -4,12 +4,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context.js';
-import { accountPath, addressedAccount } from '../account-address.js';
+import { addressPrefix } from '../account-address.js';
 import { clientOrigin, originUrl } from '../origin.js';
 
 export function linkBase(ctx: EmulatorContext, request: FastifyRequest): string {
-  const addressed = addressedAccount(request.raw);
-  return `${originUrl(clientOrigin(ctx, request))}${addressed ? accountPath(addressed) : ''}`;
+  return `${originUrl(clientOrigin(ctx, request))}${addressPrefix(request.raw)}`;
 }
 
 /** `with=a,b` and `with[]=a&with[]=b` both name a set of extras (a repeated plain `with` keeps its last value, as PHP reads it). */

@@ -2,7 +2,8 @@
  * Verifies the §5.2 signature of one chat request, before anything else looks at it. The MD5 is computed over the
  * raw bytes received (kept by the chat scope's body parser), the signing string is rebuilt with the shared
  * `signingString` of src/protocol/chat-signature.ts, and the HMAC is compared in constant time.
- * `Date` is RFC 2822 with a numeric zone or GMT, within 15 minutes of the emulator clock (docs/field-notes.md).
+ * `Date` is RFC 2822 with a numeric zone or GMT, within 15 minutes of the emulator clock (docs/field-notes.md), or of
+ * the machine's clock in a sandbox (`acceptMachineTime`, docs/sandbox.md "The clock").
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -90,7 +91,7 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   // The zone fault reads the clock time of Date as if it were UTC, whatever zone follows it.
   const when = f.isOn('chat-date-zone-ignored') ? dateMs(date.trim().replace(/[+-]\d{4}$/, '+0000')) : dateMs(date);
   if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim()))) throw invalidSignature('Date is not an RFC 2822 date');
-  if (Math.abs(when - ctx.clock.nowMs()) > DATE_WINDOW_SECONDS * 1000) throw invalidSignature('Date is too far from the server time');
+  if (!ctx.clock.isCurrent(when, DATE_WINDOW_SECONDS * 1000)) throw invalidSignature('Date is too far from the server time');
   // The path as received, without its query string (§5.2); the two path faults bend exactly this step.
   const parts = { md5, contentType, date };
   if (hexEquals(signature, expectedSignature(request, f, secret, parts, request.url))) return;

@@ -1,0 +1,136 @@
+/**
+ * The package as an integrator installs it (issue 30): `npm pack` of the kit, unpacked into a consumer project's
+ * node_modules beside the kit's dependencies (linked from the kit's own node_modules, without `@types/qs` and
+ * `@types/picomatch`: a consumer does not install the kit's development types). The consumer compiles docs/examples
+ * under `tsc --strict` without skipLibCheck, runs its vitest examples verbatim (two files on two workers, each with its
+ * own sandbox and fault; the sandbox over https; a global setup; the startSandbox script), gets a message that says ESM only from require(),
+ * and sees no Allure warning when its suite of rules runs without the Allure reporter.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+/** The kit's development types, which an integrator's install does not bring. */
+const NOT_INSTALLED = new Set(['@types/qs', '@types/picomatch', 'conformance-kit']);
+
+let dir: string;
+let consumer: string;
+const modules = () => join(consumer, 'node_modules');
+
+/** Runs a command in the consumer project; the exit code and the output, whatever the code. */
+async function inConsumer(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> {
+  const options = { cwd: consumer, env: { ...process.env, CI: '', ...env }, maxBuffer: 32 * 1024 * 1024 };
+  return run(file, args, options).then(
+    (r) => ({ code: 0, out: r.stdout + r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: `${e.stdout}${e.stderr}` }),
+  );
+}
+
+const vitest = (root: string, ...args: string[]) =>
+  inConsumer(process.execPath, [join(modules(), 'vitest', 'vitest.mjs'), 'run', '--root', root, ...args]);
+
+/** Links every package of the kit's node_modules into the consumer's, but the ones an integrator's install lacks. */
+async function linkDependencies(): Promise<void> {
+  const source = join(ROOT, 'node_modules');
+  for (const entry of await readdir(source)) {
+    if (entry.startsWith('.')) continue;
+    if (entry.startsWith('@')) {
+      await mkdir(join(modules(), entry), { recursive: true });
+      for (const scoped of await readdir(join(source, entry))) {
+        if (!NOT_INSTALLED.has(`${entry}/${scoped}`)) await symlink(join(source, entry, scoped), join(modules(), entry, scoped));
+      }
+    } else if (!NOT_INSTALLED.has(entry)) {
+      await symlink(join(source, entry), join(modules(), entry));
+    }
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'conformance-consumer-'));
+  consumer = join(dir, 'consumer');
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 32 * 1024 * 1024 });
+  const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>;
+  await mkdir(modules(), { recursive: true });
+  await run('tar', ['-xzf', join(dir, packed!.filename), '-C', dir]);
+  await rename(join(dir, 'package'), join(modules(), 'conformance-kit'));
+  await linkDependencies();
+  await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: ['node'],
+      strict: true, noEmit: true, skipLibCheck: false,
+    },
+    include: ['examples'],
+  }));
+  await cp(join(ROOT, 'docs', 'examples'), join(consumer, 'examples'), { recursive: true });
+}, 600_000);
+afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+
+describe('a consumer project with the packed kit', () => {
+  it('ships declaration files, and compiles the docs examples under tsc --strict with no extra @types', async () => {
+    const kit = join(modules(), 'conformance-kit');
+    const manifest = JSON.parse(await readFile(join(kit, 'package.json'), 'utf8')) as { exports: Record<string, { types?: string }> };
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      if (typeof target === 'object') expect(existsSync(join(kit, target.types!)), `${entry}: ${target.types}`).toBe(true);
+    }
+    expect(existsSync(join(modules(), '@types', 'qs'))).toBe(false);
+    const tsc = await inConsumer(process.execPath, [join(modules(), 'typescript', 'bin', 'tsc'), '-p', '.']);
+    expect(tsc.out).toBe('');
+    expect(tsc.code).toBe(0);
+  }, 300_000);
+
+  it('runs two test files on two workers, each switching its own fault in its own sandbox, side by side', async () => {
+    const report = join(dir, 'workers.json');
+    const { code, out } = await vitest('examples/vitest-workers', '--reporter=json', `--outputFile=${report}`);
+    expect(code, out.slice(-3000)).toBe(0);
+    const json = JSON.parse(await readFile(report, 'utf8')) as { numPassedTests: number; testResults: Array<{ name: string; startTime: number; endTime: number }> };
+    expect(json.numPassedTests).toBe(3);
+    const [a, b] = json.testResults;
+    // The files ran at the same time: each one's fault was on while the other's tests looked for it.
+    expect(Math.min(a!.endTime, b!.endTime) - Math.max(a!.startTime, b!.startTime)).toBeGreaterThan(2_000);
+  }, 300_000);
+
+  it('runs the https example and the global-setup example verbatim', async () => {
+    for (const example of ['examples/vitest-https', 'examples/vitest-sandbox']) {
+      const { code, out } = await vitest(example);
+      expect(code, `${example}: ${out.slice(-3000)}`).toBe(0);
+    }
+  }, 300_000);
+
+  it('runs the startSandbox example as a script', async () => {
+    const { code, out } = await inConsumer(process.execPath, ['--import', 'tsx', 'examples/start-sandbox/start.ts']);
+    expect(code, out).toBe(0);
+    expect(out.trim().split('\n')).toEqual([expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), "[ 'token-type-mac' ]", '200', '[]']);
+  }, 120_000);
+
+  it('answers require() with a message that says ESM only', async () => {
+    const { code, out } = await inConsumer(process.execPath, ['-e', "require('conformance-kit/emulator')"]);
+    expect(code).not.toBe(0);
+    expect(out).toContain('conformance-kit is ESM only');
+    expect(out).toContain("await import('conformance-kit/emulator')");
+  });
+
+  it('runs a suite of rules without the Allure reporter and prints no Allure warning', async () => {
+    const root = join(consumer, 'plain-rules');
+    await mkdir(root);
+    await writeFile(join(root, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['*.test.ts'], hookTimeout: 300_000 } });\n");
+    await writeFile(join(root, 'rules.test.ts'), [
+      "import { conformanceSuite, useSandbox } from 'conformance-kit/vitest';",
+      'const sandbox = useSandbox();',
+      "conformanceSuite({ settings: () => sandbox.settings, only: 'api.bearer.*' });",
+    ].join('\n'));
+    const { code, out } = await vitest('plain-rules');
+    expect(code, out.slice(-3000)).toBe(0);
+    expect(out).toMatch(/Tests\s+.*\d+ passed/);
+    // allure-js-commons' warning for each label call made with no Allure runtime (it does not name Allure).
+    expect(out).not.toContain('no test runtime is found');
+    expect(out).not.toMatch(/allure/i);
+  }, 300_000);
+});

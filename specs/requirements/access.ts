@@ -71,7 +71,7 @@ export const ACCESS = requirements([
       non_strict: 'another JSON media type (text/json, application/*+json)',
       failed: 'a body that does not parse as JSON, or a non-JSON media type',
     },
-    rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json'],
+    rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json', 'oauth.token.body-not-json', 'chat.history.content-type', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-0-timestamps-seconds', section: '0', source: 'prose', level: 'must',
@@ -388,7 +388,7 @@ export const ACCESS = requirements([
     observes: 'access_token decodes as a JWT (header and claims)',
     needs: ['person'],
     reading: { kind: 'stated-behaviour' },
-    rules: ['oauth.token-response.access-token-jwt'],
+    rules: ['oauth.token-response.access-token-jwt', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.2-access-token-session-like', section: '2.2', source: 'table', level: 'info',
@@ -598,7 +598,7 @@ export const ACCESS = requirements([
       passed: 'a string naming bearer, in any letter case',
       failed: 'missing, or another type than bearer',
     },
-    rules: ['oauth.token-response.token-type'],
+    rules: ['oauth.token-response.token-type', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-expires-in', section: '2.3', source: 'table', level: 'must',
@@ -610,7 +610,7 @@ export const ACCESS = requirements([
       passed: 'an int of seconds, greater than 0',
       failed: 'missing, or not an int',
     },
-    rules: ['oauth.token-response.expires-in'],
+    rules: ['oauth.token-response.expires-in', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-server-time', section: '2.3', source: 'table', level: 'must',
@@ -623,7 +623,7 @@ export const ACCESS = requirements([
       failed: 'missing, or not an int',
       informational: 'a skew over 300 s (the spec gives no tolerance), recorded',
     },
-    rules: ['oauth.token-response.server-time'],
+    rules: ['oauth.token-response.server-time', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-access-token', section: '2.3', source: 'table', level: 'must',
@@ -635,7 +635,7 @@ export const ACCESS = requirements([
       passed: 'a string, a JWT',
       failed: 'missing, or not a string',
     },
-    rules: ['oauth.token-response.access-token-jwt'],
+    rules: ['oauth.token-response.access-token-jwt', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-refresh-token', section: '2.3', source: 'table', level: 'must',
@@ -647,7 +647,7 @@ export const ACCESS = requirements([
       passed: 'a string',
       failed: 'missing, or not a string',
     },
-    rules: ['oauth.token-response.refresh-token'],
+    rules: ['oauth.token-response.refresh-token', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-refresh-answer', section: '2.3', source: 'prose', level: 'must',
@@ -1444,7 +1444,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx without it',
       failed: 'a call without a bearer answered with data',
     },
-    rules: ['api.bearer.access-token-works', 'api.bearer.missing'],
+    rules: ['api.bearer.access-token-works', 'api.bearer.missing', 'api.bearer.every-endpoint'],
   },
   {
     id: 'REQ-4.1-api-no-cookies', section: '4.1', source: 'prose', level: 'must',

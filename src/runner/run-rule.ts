@@ -20,6 +20,7 @@ import { curlOf } from './curl.js';
 import { startHookInbox } from './hooks.js';
 import { Recorder, type Breach } from './recorder.js';
 import { RunResources } from './resources.js';
+import { inRuleScope } from './rule-scope.js';
 import { ruleSeed } from './seed.js';
 
 export interface RuleEnvironment {
@@ -81,7 +82,7 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   let outcome: Outcome | undefined;
   let ended: { status: RuleResult['status']; detail: string };
   try {
-    outcome = await rule.run(t);
+    outcome = await inRuleScope(rule.id, () => rule.run(t));
     ended = { status: rule.level === 'info' && outcome.verdict !== 'failed' ? 'informational' : outcome.verdict, detail: outcome.detail };
   } catch (err) {
     ended = verdictOfError(err);

@@ -71,7 +71,7 @@ export const ACCESS = requirements([
       non_strict: 'another JSON media type (text/json, application/*+json)',
       failed: 'a body that does not parse as JSON, or a non-JSON media type',
     },
-    rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json', 'oauth.token.body-not-json', 'chat.history.content-type', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
+    rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json', 'oauth.token.body-not-json', 'chat.history.content-type', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react', 'api.bodies.json-every-answer'],
   },
   {
     id: 'REQ-0-timestamps-seconds', section: '0', source: 'prose', level: 'must',
@@ -494,7 +494,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx',
       failed: 'the revoked token still accepted',
     },
-    rules: ['api.long-lived.revoked'],
+    rules: ['api.long-lived.revoked', 'api.bearer.revoked-every-list'],
   },
   {
     id: 'REQ-2.2-jwt-exp', section: '2.2', source: 'rfc7519 §4.1.4', level: 'should',
@@ -791,7 +791,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx',
       failed: 'the revoked token still accepted',
     },
-    rules: ['api.long-lived.revoked'],
+    rules: ['api.long-lived.revoked', 'api.bearer.revoked-every-list'],
   },
   {
     id: 'REQ-3.1-long-lived-no-refresh', section: '3.1', source: 'table', level: 'must',
@@ -830,7 +830,7 @@ export const ACCESS = requirements([
       non_strict: 'it still works after the replay',
       failed: 'only a breakage',
     },
-    rules: ['oauth.token.code-reuse-revokes'],
+    rules: ['oauth.token.code-reuse-revokes', 'api.bearer.revoked-every-list'],
   },
   {
     id: 'REQ-3.1-code-reuse-revokes-refresh', section: '3.1', source: 'rfc6749 §4.1.2', level: 'should',

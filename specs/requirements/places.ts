@@ -1,32 +1,15 @@
 /**
- * The places table (issue 32): for the statements that govern more than one place of the protocol, which places they
- * govern. The places themselves come from the protocol (src/protocol/places.ts: the grants, the endpoints that take a
- * bearer, every route with each class of answer, the chat routes, the history pages), so a new endpoint or route joins
- * every statement that governs its kind; what is written here is only which kind of place a statement speaks of.
- * Which places a rule reaches is read from a traced run (src/runner/reach.ts, written to reach.json by `npm run docs`);
+ * The places table (issue 32): for the statements that govern more than one place of the protocol, the kind of place
+ * they govern. The places of each kind come from the protocol (src/protocol/places.ts: the grants, the endpoints that
+ * take a bearer, every route with each class of answer, the chat routes, the history pages), so a new endpoint or route
+ * joins every statement that governs its kind. Which places a rule reaches is read from a traced run
+ * (src/runner/reach.ts, written to reach.json by `npm run docs`); src/docs/places.ts pairs the two, and
  * test/specs/places.test.ts fails when a statement names a place none of its rules reaches and gives no reason.
  */
-import {
-  answerClasses, BEARER_ENDPOINTS, bearerPlace, CHAT_ROUTES, chatPlace, grantAnswer, GRANTS, HISTORY_PAGES, historyPlace, ROUTES, routePlace,
-} from '../../src/protocol/places.js';
-import { REQUIREMENTS, type Requirement } from './index.js';
+/** The kinds of place a statement can speak of; src/protocol/places.ts lists the places of each (PLACE_KINDS). */
+export type PlaceKind = 'token answers' | 'bearer endpoints' | 'routes and answers' | 'chat routes' | 'chat GET routes' | 'history pages';
 
-/** The kinds of place a statement can speak of, each the list of its places. */
-export const PLACE_KINDS = {
-  'token answers': { what: 'the 200 answer of each grant (§2.3 is the answer of both)', places: GRANTS.map(grantAnswer) },
-  'bearer endpoints': { what: 'every endpoint that takes a bearer: the account and the four lists', places: BEARER_ENDPOINTS.map(bearerPlace) },
-  'routes and answers': {
-    what: 'every route with each class of answer (success, refusal, and the wrong-method refusal where it is probed)',
-    places: ROUTES.flatMap((route) => answerClasses(route).map((a) => routePlace(route, a))),
-  },
-  'chat routes': { what: 'every route of the chat interface', places: CHAT_ROUTES.map(chatPlace) },
-  'chat GET routes': { what: 'the chat routes read with GET (history)', places: [chatPlace('history')] },
-  'history pages': { what: 'the first page, a full page further on and the short last page of a history longer than a page', places: HISTORY_PAGES.map(historyPlace) },
-} as const;
-
-export type PlaceKind = keyof typeof PLACE_KINDS;
-
-interface Governs {
+export interface Governs {
   readonly kind: PlaceKind;
   readonly statements: readonly string[];
   /** Places of the kind a statement does not reach, with why (the statement's own words exclude it, or no request can). */
@@ -70,26 +53,3 @@ export const GOVERNS: readonly Governs[] = [
   { kind: 'chat GET routes', statements: ['REQ-5.2-content-md5-get', 'REQ-5.2-signing-no-query'] },
   { kind: 'history pages', statements: ['REQ-4.3-history-offset', 'REQ-4.3-history-limit'] },
 ];
-
-/** One (statement, place) pair of the table, with the statement's rules that reach the place. */
-export interface PlacePair {
-  readonly statement: string;
-  readonly kind: PlaceKind;
-  readonly place: string;
-  readonly reachedBy: readonly string[];
-  readonly unreached?: string;
-}
-
-/** Every (statement, place) pair the table names, with what `reach` (rule id → places) says reaches it. */
-export function placePairs(reach: Readonly<Record<string, readonly string[]>>, inventory: readonly Requirement[] = REQUIREMENTS): PlacePair[] {
-  const byId = new Map(inventory.map((r) => [r.id, r]));
-  return GOVERNS.flatMap((g) => g.statements.flatMap((id) => PLACE_KINDS[g.kind].places.map((place): PlacePair => {
-    const rules = byId.get(id)?.rules ?? [];
-    const reason = g.unreached?.[place];
-    return {
-      statement: id, kind: g.kind, place,
-      reachedBy: rules.filter((rule) => reach[rule]?.includes(place)),
-      ...(reason === undefined ? {} : { unreached: reason }),
-    };
-  })));
-}

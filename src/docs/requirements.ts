@@ -3,17 +3,17 @@
  * every statement with the rules that check it. Built from specs/requirements/ and the rule registry's ids only, so a
  * rule's title or reading can change without touching this page.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { allRules } from '../../specs/index.js';
 import {
-  COVERAGES, coverageOf, GAP_THEMES, OUTCOMES, outcomesOf, READING_NAMES, READINGS, REQUIREMENTS, type Coverage, type GapTheme,
+  COVERAGES, coverageOf, GAP_THEMES, GOVERNS, OUTCOMES, outcomesOf, READING_NAMES, READINGS, REQUIREMENTS, type Coverage, type GapTheme,
   type Requirement,
 } from '../../specs/requirements/index.js';
 import { NONE } from '../model/readings.js';
 import { FAILING_FAULTS } from '../emulator/faults.js';
 import { compareSections } from '../report/sections.js';
-import { REACH_PATH, SPEC_PATH } from '../paths.js';
-import { GOVERNS, PLACE_KINDS, placePairs, type PlacePair } from '../../specs/requirements/places.js';
+import { SPEC_PATH } from '../paths.js';
+import { committedReach, PLACE_KINDS, placePairs, type PlacePair } from './places.js';
 
 /** Section number → heading text, from the spec's own headings; `0` is the preamble before §1. */
 export function specSectionTitles(text = readFileSync(SPEC_PATH, 'utf8')): Map<string, string> {
@@ -122,11 +122,6 @@ function faultCoverage(): string {
 /** The per-section coverage table alone, for the README. */
 export function requirementsCoverageMarkdown(): string {
   return coverageTable(bySection(REQUIREMENTS), specSectionTitles()).join('\n');
-}
-
-/** What the last traced run reached (rule id → places); empty before the first `conformance docs`. */
-export function committedReach(): Record<string, readonly string[]> {
-  return existsSync(REACH_PATH) ? JSON.parse(readFileSync(REACH_PATH, 'utf8')) as Record<string, readonly string[]> : {};
 }
 
 /** The places table: per statement that governs several places, each place and the statement's rules that reach it. */

@@ -8,8 +8,6 @@ import type { HttpRequest, HttpResponse } from '../model/http.js';
 import { CHAT_BASE, chatPaths } from './chat.js';
 import { BEARER_ENDPOINTS, ENDPOINTS, type Endpoint } from './endpoints.js';
 
-export { BEARER_ENDPOINTS };
-
 /** The two grants whose 200 answer is the §2.3 token response object. */
 export const GRANTS = ['authorization_code', 'refresh_token'] as const;
 export type Grant = (typeof GRANTS)[number];
@@ -32,6 +30,9 @@ export const HISTORY_PAGES = ['first', 'middle', 'last'] as const;
 export type HistoryPage = (typeof HISTORY_PAGES)[number];
 export const historyPlace = (page: HistoryPage) => `history ${page} page`;
 
+/** The places of the endpoints that take a bearer (the account and the four lists). */
+export const BEARER_PLACES: readonly string[] = BEARER_ENDPOINTS.map(bearerPlace);
+
 /** Every route of the service: the endpoint catalogue's by name, the chat routes as `chat <route>`. */
 export const ROUTES: readonly string[] = [...ENDPOINTS.map((e) => e.name), ...CHAT_ROUTES.map(chatPlace)];
 
@@ -39,6 +40,19 @@ export const ROUTES: readonly string[] = [...ENDPOINTS.map((e) => e.name), ...CH
 export function answerClasses(route: string): readonly AnswerClass[] {
   return route.startsWith('chat ') ? ['2xx', '4xx'] : ['2xx', '4xx', '405'];
 }
+
+/** The kinds of place a statement can speak of (specs/requirements/places.ts names them), each the list of its places. */
+export const PLACE_KINDS = {
+  'token answers': { what: 'the 200 answer of each grant (§2.3 is the answer of both)', places: GRANTS.map(grantAnswer) },
+  'bearer endpoints': { what: 'every endpoint that takes a bearer: the account and the four lists', places: BEARER_PLACES },
+  'routes and answers': {
+    what: 'every route with each class of answer (success, refusal, and the wrong-method refusal where it is probed)',
+    places: ROUTES.flatMap((route) => answerClasses(route).map((a) => routePlace(route, a))),
+  },
+  'chat routes': { what: 'every route of the chat interface', places: CHAT_ROUTES.map(chatPlace) },
+  'chat GET routes': { what: 'the chat routes read with GET (history)', places: [chatPlace('history')] },
+  'history pages': { what: 'the first page, a full page further on and the short last page of a history longer than a page', places: HISTORY_PAGES.map(historyPlace) },
+} as const satisfies Record<string, { readonly what: string; readonly places: readonly string[] }>;
 
 const SEGMENT = '\u0000';
 

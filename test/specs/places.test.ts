@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
-import { GOVERNS, PLACE_KINDS, placePairs, type PlacePair } from '../../specs/requirements/places.js';
-import { REQUIREMENTS } from '../../specs/requirements/index.js';
-import { committedReach } from '../../src/docs/requirements.js';
+import { GOVERNS, REQUIREMENTS } from '../../specs/requirements/index.js';
+import { committedReach, PLACE_KINDS, placePairs, type PlacePair } from '../../src/docs/places.js';
 import { placesOf } from '../../src/protocol/places.js';
 import { traceReach } from '../../src/runner/reach.js';
 
@@ -53,7 +52,7 @@ describe('places table', () => {
 
   // One traced quick run: about a minute on two cores.
   it('reaches every place a statement governs with a rule that checks it, or says why not; the committed reach agrees', { timeout: 240_000 }, async () => {
-    const reach = await traceReach(allRules(), { seed: 20261122, runs: 5 });
+    const reach = await traceReach(allRules(), { seed: 20261122, runs: 5, placesOf });
     const pairs = placePairs(reach);
     expect(pairs.filter((p) => p.reachedBy.length === 0 && p.unreached === undefined).map(show)).toEqual([]);
     // A reason for a place that is reached after all is stale.

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { GENERATED_BLOCKS, GENERATED_DOCS, GENERATED_ROOT_FILES, withBlock } from '../../docs/index.js';
 import { allRules } from '../../../specs/index.js';
 import { REACH_PATH } from '../../paths.js';
+import { placesOf } from '../../protocol/places.js';
 import { traceReach } from '../../runner/reach.js';
 import { defineCommand } from '../command.js';
 import { PROFILE_RUNS } from '../run-options.js';
@@ -31,7 +32,7 @@ export const docsCommand = defineCommand<DocsFlags>({
     const dir = resolve(flags.out ?? 'docs');
     if (flags.trace !== false) {
       // The places table (docs/requirements.md) reads which places each rule reaches from a traced quick run.
-      const reach = await traceReach(allRules(), { seed: REACH_SEED, runs: PROFILE_RUNS.quick });
+      const reach = await traceReach(allRules(), { seed: REACH_SEED, runs: PROFILE_RUNS.quick, placesOf });
       await writeFile(REACH_PATH, `${JSON.stringify(reach, null, 1)}\n`);
       process.stdout.write(`wrote ${REACH_PATH}\n`);
     }

@@ -82,7 +82,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       return;
     }
     if (!record) throw invalidToken(ctx, reply, 'The access token is not valid');
-    if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token')) {
+    // Only for the `lists-accept-revoked-token` fault: revocation is checked at the account, not at the lists.
+    const revocationSkipped = ctx.faults.isOn('lists-accept-revoked-token') && !request.url.startsWith('/api/v4/account');
+    if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token') && !revocationSkipped) {
       throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
     }
     // Only for the `access-token-dies-early` fault: the token lives half of what expires_in said.

@@ -507,7 +507,7 @@ export const ACCESS = requirements([
       non_strict: 'no exp or iat claim, or an exp more than 60 s away from server_time + expires_in',
       failed: 'only a breakage: the lifetime itself is probed from expires_in (REQ-3.1-access-expired)',
     },
-    rules: ['oauth.token-response.jwt-expiry'],
+    rules: ['oauth.token-response.jwt-expiry', 'oauth.refresh.answer-jwt'],
   },
   {
     id: 'REQ-2.2-jwt-exp-enforced', section: '2.2', source: 'rfc7519 §4.1.4', level: 'must',
@@ -535,7 +535,7 @@ export const ACCESS = requirements([
       passed: 'a well-formed JWS whose alg names a signature or MAC algorithm (HS*, RS*, PS*, ES*, EdDSA)',
       failed: 'alg none: anyone can forge the token (read as `security`)',
     },
-    rules: ['oauth.jwt.signed'],
+    rules: ['oauth.jwt.signed', 'oauth.refresh.answer-jwt'],
   },
   {
     id: 'REQ-2.2-jwt-forgeries-refused', section: '2.2', source: 'rfc7519 §7.2', level: 'must',
@@ -660,7 +660,7 @@ export const ACCESS = requirements([
       failed: 'a member of §2.3 missing or of another type',
       informational: 'a server_time skew over 300 s, recorded',
     },
-    rules: ['oauth.refresh.rotates', 'oauth.refresh.answer'],
+    rules: ['oauth.refresh.rotates', 'oauth.refresh.answer', 'oauth.refresh.answer-jwt'],
   },
 
   // ---- §3.1 Credentials: states and transitions
@@ -1393,7 +1393,7 @@ export const ACCESS = requirements([
       kind: 'security', also: ['wrong-type'], review: 'K15',
       non_strict: 'another 4xx; the right secret sent as another JSON type (["<secret>"]) coerced and accepted',
     },
-    rules: ['oauth.refresh.client-secret.wrong', 'oauth.refresh.client-secret.wrong-type', 'oauth.refresh.refusal-keeps-token'],
+    rules: ['oauth.refresh.client-secret.wrong', 'oauth.refresh.client-secret.wrong-type', 'oauth.refresh.refusal-keeps-token', 'oauth.refresh.client-secret.empty'],
   },
   {
     id: 'REQ-4.1-refresh-token-missing', section: '4.1', source: 'table', level: 'must',

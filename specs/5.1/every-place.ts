@@ -1,10 +1,10 @@
 /**
- * §5.1 and §0 at every place they govern (issue 32): a revoked bearer is refused by each of the four lists as by the
- * account, and every answer of every endpoint (a list page, a refusal without a bearer, a wrong method) is JSON. The
+ * §5.1 and §0 at every place they govern (issue 32): a revoked or expired bearer is refused by each of the four lists as
+ * by the account, and every answer of every endpoint (a list page, a refusal without a bearer, a wrong method) is JSON. The
  * places come from the endpoint catalogue (src/protocol/endpoints.ts), so a new endpoint is probed without an edit here.
  */
 import {
-  BEARER_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
+  afterElapsed, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
 } from '../kit.js';
 import { mustWork } from '../fixtures/oauth.js';
 
@@ -51,6 +51,22 @@ export default defineGroup({
         send: (t, c, tokens) => t.send(endpointRequest(t.target, c.endpoint, { bearer: tokens[c.revoked], query: '?limit=1' })),
         expect: (_t, c) => [c.revoked === 'revoked long-lived token' ? status(401) : status(401, { accepted: 'non_strict' })],
         label: (c) => `${c.revoked} at ${c.endpoint.name}`,
+      },
+    ),
+    exchangeRule<readonly HttpResponse[]>(
+      { id: 'api.bearer.expired-every-list', needs: ['one-code', 'clock'], soakSeconds: 21 * 60, exclusive: true,
+        title: 'Each of the four lists refuses an access token with 401 once expires_in seconds have passed, as the account does',
+        reading: '§3.1: after expires_in seconds the access token is expired; §5.1: every /api/v4 request carries a valid bearer. api.bearer.expired probes the account; the lists are probed here, where a server that checks expiry in one handler only lets it through. A minute after expires_in on the target clock (without a control API, in real time under --profile soak when that fits its window, else skipped saying so); 401 (RFC 6750 §3.1), 403 non_strict.' },
+      {
+        send: async (t) => {
+          const pair = await obtainTokens(t);
+          const issued = Date.now();
+          const lifetime = typeof pair.expires_in === 'number' && pair.expires_in > 0 ? pair.expires_in : undefined;
+          if (!lifetime) throw new Precondition('the token response has no positive expires_in (oauth.token-response.expires-in judges that)');
+          return afterElapsed(t, { seconds: lifetime + 60, sinceMs: issued }, () =>
+            Promise.all(LIST_ENDPOINTS.map((endpoint) => t.send(endpointRequest(t.target, endpoint, { bearer: pair.access_token, query: '?limit=1' })))));
+        },
+        expect: [eachAnswer(status(401))],
       },
     ),
     sweepRule<JsonCase, Awaited<ReturnType<typeof exchange>>, string>(

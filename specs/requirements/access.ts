@@ -515,7 +515,7 @@ export const ACCESS = requirements([
     observes: 'the access token is refused with 401 once expires_in has passed',
     needs: ['person', 'clock'],
     reading: { kind: 'lifetime' },
-    rules: ['api.bearer.expired'],
+    rules: ['api.bearer.expired', 'api.bearer.expired-every-list'],
   },
   {
     id: 'REQ-2.2-jwt-nbf-enforced', section: '2.2', source: 'rfc7519 §4.1.5', level: 'must',
@@ -762,7 +762,7 @@ export const ACCESS = requirements([
       passed: 'the access token refused after expires_in (or exp) has passed',
       failed: 'accepted after expires_in has passed, or refused before',
     },
-    rules: ['api.bearer.expired', 'api.bearer.valid-before-expiry'],
+    rules: ['api.bearer.expired', 'api.bearer.valid-before-expiry', 'api.bearer.expired-every-list'],
   },
   {
     id: 'REQ-3.1-access-expired-refresh', section: '3.1', source: 'table', level: 'must',

@@ -37,6 +37,8 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['api.long-lived.revoked', 'api.bearer.stale-token-error'] },
   { name: 'lists-accept-revoked-token', description: 'The four lists accept a revoked bearer (long-lived or access token); the account refuses it: revocation is checked in the account handler only.',
     caughtBy: ['api.bearer.revoked-every-list'] },
+  { name: 'lists-ignore-token-expiry', description: 'The four lists accept an expired access token; the account refuses it: expiry is checked in the account handler only.',
+    caughtBy: ['api.bearer.expired-every-list'] },
   { name: 'long-lived-expiry-unchecked', description: 'The account API checks the expiry of access tokens but not of long-lived tokens.',
     caughtBy: ['api.long-lived.expired'] },
   { name: 'bearer-lower-case-crash', description: 'An Authorization scheme spelt other than "Bearer" (bearer, BEARER) yields a 500: the scheme is looked up in a table keyed by its canonical spelling.',

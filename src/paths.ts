@@ -20,3 +20,6 @@ export const SPEC_PATH = kitPath('specs', 'service.md');
 
 /** The kit's own name and version, as package.json has them. */
 export const KIT_PACKAGE = JSON.parse(readFileSync(kitPath('package.json'), 'utf8')) as { readonly name: string; readonly version: string };
+
+/** Which places each rule reached in the last traced run (`conformance docs` writes it; docs/requirements.md reads it). */
+export const REACH_PATH = kitPath('specs', 'requirements', 'reach.json');

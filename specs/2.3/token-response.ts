@@ -7,7 +7,7 @@
  * token response object"), every field of it, not only the new refresh token.
  */
 import {
-  accessTokenIsJwt, defineGroup, exchangeRule, expiresInPositiveInteger, jsonContentType, jwtExpiryMatchesExpiresIn, obtainTokens, refreshTokenPresent, refreshTokens, serverTimeArgs, serverTimeNear, status, tokenTypeBearer,
+  accessTokenIsJwt, accessTokenSigned, defineGroup, exchangeRule, expiresInPositiveInteger, jsonContentType, jwtExpiryMatchesExpiresIn, obtainTokens, refreshTokenPresent, refreshTokens, serverTimeArgs, serverTimeNear, status, tokenTypeBearer,
 } from '../kit.js';
 import { freshCodeExchange } from '../fixtures/oauth.js';
 
@@ -44,6 +44,17 @@ export default defineGroup({
       {
         send: async (t) => refreshTokens(t, (await obtainTokens(t)).refresh_token),
         expect: async (t) => [status(200), jsonContentType, tokenTypeBearer, expiresInPositiveInteger, accessTokenIsJwt, refreshTokenPresent, serverTimeNear(...(await serverTimeArgs(t)))],
+      },
+    ),
+    // The refresh answer's token judged as the code answer's (oauth.jwt.signed, oauth.token-response.jwt-expiry):
+    // a server that issues refreshed tokens on another code path can break them there alone.
+    exchangeRule(
+      { id: 'oauth.refresh.answer-jwt', level: 'should', needs: ['fresh-code'],
+        title: 'The refresh exchange\'s access token is a signed JWT whose exp agrees with expires_in, as the code exchange\'s',
+        reading: '§4.1: both grants answer the §2.3 token response object, so the readings of the code grant\'s token hold here: RFC 8725 §3.1–3.2, a JWT names a signature algorithm and carries the signature (alg none or an empty signature fails, K24); an exp that disagrees with iat + expires_in by more than 60 s, or no exp or iat, is non_strict (K1).' },
+      {
+        send: async (t) => refreshTokens(t, (await obtainTokens(t)).refresh_token),
+        expect: [status(200), accessTokenSigned, jwtExpiryMatchesExpiresIn],
       },
     ),
   ],

@@ -289,5 +289,17 @@ export default defineGroup({
         ],
       },
     ),
+    // The near misses of oauth.refresh.client-secret.wrong alter the real secret; none is empty, the value a form
+    // or a client that defaults a missing setting to "" sends.
+    exchangeRule<HttpResponse, TokenPair>(
+      { id: 'oauth.refresh.client-secret.empty', requires: [],
+        title: 'A refresh exchange with client_secret "" is refused with 400 and a JSON body, not taken as no secret',
+        reading: '§5.1.3: the secret is optional on refresh, but one that is sent must be the right one (RFC 6749 §6 authenticates the client with it); "" is present and wrong. Reading it as absent lets anyone who holds a refresh token skip the secret by sending an empty one where the integration sends its secret. Another 4xx (401 invalid_client, RFC 6749 §5.2) is non_strict; accepted fails.' },
+      {
+        setup: obtainTokens,
+        send: (t, pair) => exchange(t, { ...refreshGrant(t.target, pair.refresh_token), client_secret: '' }),
+        expect: [status(400), jsonContentType, whenRefused(jsonObjectBody)],
+      },
+    ),
   ],
 });

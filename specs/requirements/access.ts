@@ -77,7 +77,7 @@ export const ACCESS = requirements([
       non_strict: 'another JSON media type (text/json, application/*+json)',
       failed: 'a body that does not parse as JSON, or a non-JSON media type',
     },
-    rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json'],
+    rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json', 'oauth.token.body-not-json', 'chat.history.content-type', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react', 'api.bodies.json-every-answer'],
   },
   {
     id: 'REQ-0-timestamps-seconds', section: '0', source: 'prose', level: 'must',
@@ -394,7 +394,7 @@ export const ACCESS = requirements([
     observes: 'access_token decodes as a JWT (header and claims)',
     needs: ['person'],
     reading: { kind: 'stated-behaviour' },
-    rules: ['oauth.token-response.access-token-jwt'],
+    rules: ['oauth.token-response.access-token-jwt', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.2-access-token-session-like', section: '2.2', source: 'table', level: 'info',
@@ -500,7 +500,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx',
       failed: 'the revoked token still accepted',
     },
-    rules: ['api.long-lived.revoked'],
+    rules: ['api.long-lived.revoked', 'api.bearer.revoked-every-list'],
   },
   {
     id: 'REQ-2.2-jwt-exp', section: '2.2', source: 'rfc7519 §4.1.4', level: 'should',
@@ -514,7 +514,7 @@ export const ACCESS = requirements([
       failed: 'only a breakage: the lifetime itself is probed from expires_in (REQ-3.1-access-expired)',
       informational: 'no exp or iat claim (both OPTIONAL in RFC 7519 §4.1.4, §4.1.6; the spec names no claim): recorded',
     },
-    rules: ['oauth.token-response.jwt-expiry'],
+    rules: ['oauth.token-response.jwt-expiry', 'oauth.refresh.answer-jwt'],
   },
   {
     id: 'REQ-2.2-jwt-exp-enforced', section: '2.2', source: 'rfc7519 §4.1.4', level: 'must',
@@ -522,7 +522,7 @@ export const ACCESS = requirements([
     observes: 'the access token is refused with 401 once expires_in has passed',
     needs: ['person', 'clock'],
     reading: { kind: 'lifetime' },
-    rules: ['api.bearer.expired'],
+    rules: ['api.bearer.expired', 'api.bearer.expired-every-list'],
   },
   {
     id: 'REQ-2.2-jwt-nbf-enforced', section: '2.2', source: 'rfc7519 §4.1.5', level: 'must',
@@ -542,7 +542,7 @@ export const ACCESS = requirements([
       passed: 'a well-formed JWS whose alg names a signature or MAC algorithm (HS*, RS*, PS*, ES*, EdDSA)',
       failed: 'alg none: anyone can forge the token (read as `security`)',
     },
-    rules: ['oauth.jwt.signed'],
+    rules: ['oauth.jwt.signed', 'oauth.refresh.answer-jwt'],
   },
   {
     id: 'REQ-2.2-jwt-forgeries-refused', section: '2.2', source: 'rfc7519 §7.2', level: 'must',
@@ -605,7 +605,7 @@ export const ACCESS = requirements([
       passed: 'a string naming bearer, in any letter case',
       failed: 'missing, or another type than bearer',
     },
-    rules: ['oauth.token-response.token-type'],
+    rules: ['oauth.token-response.token-type', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-expires-in', section: '2.3', source: 'table', level: 'must',
@@ -617,7 +617,7 @@ export const ACCESS = requirements([
       passed: 'an int of seconds, greater than 0',
       failed: 'missing, or not an int',
     },
-    rules: ['oauth.token-response.expires-in'],
+    rules: ['oauth.token-response.expires-in', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-server-time', section: '2.3', source: 'table', level: 'must',
@@ -630,7 +630,7 @@ export const ACCESS = requirements([
       failed: 'missing, or not an int, or more than an hour off (not the "Server time of the response": a local time zone, a time frozen at issue)',
       informational: 'a skew over 300 s and up to an hour (the spec gives no tolerance), recorded',
     },
-    rules: ['oauth.token-response.server-time'],
+    rules: ['oauth.token-response.server-time', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-access-token', section: '2.3', source: 'table', level: 'must',
@@ -642,7 +642,7 @@ export const ACCESS = requirements([
       passed: 'a string, a JWT',
       failed: 'missing, or not a string',
     },
-    rules: ['oauth.token-response.access-token-jwt'],
+    rules: ['oauth.token-response.access-token-jwt', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-refresh-token', section: '2.3', source: 'table', level: 'must',
@@ -654,7 +654,7 @@ export const ACCESS = requirements([
       passed: 'a string',
       failed: 'missing, or not a string',
     },
-    rules: ['oauth.token-response.refresh-token'],
+    rules: ['oauth.token-response.refresh-token', 'oauth.refresh.answer'],
   },
   {
     id: 'REQ-2.3-refresh-answer', section: '2.3', source: 'prose', level: 'must',
@@ -667,7 +667,7 @@ export const ACCESS = requirements([
       failed: 'a member of §2.3 missing or of another type',
       informational: 'a server_time skew over 300 s, recorded',
     },
-    rules: ['oauth.refresh.rotates', 'oauth.refresh.answer'],
+    rules: ['oauth.refresh.rotates', 'oauth.refresh.answer', 'oauth.refresh.answer-jwt'],
   },
 
   // ---- §3.1 Credentials: states and transitions
@@ -769,7 +769,7 @@ export const ACCESS = requirements([
       passed: 'the access token refused after expires_in (or exp) has passed',
       failed: 'accepted after expires_in has passed, or refused before',
     },
-    rules: ['api.bearer.expired', 'api.bearer.valid-before-expiry'],
+    rules: ['api.bearer.expired', 'api.bearer.valid-before-expiry', 'api.bearer.expired-every-list'],
   },
   {
     id: 'REQ-3.1-access-expired-refresh', section: '3.1', source: 'table', level: 'must',
@@ -798,7 +798,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx',
       failed: 'the revoked token still accepted',
     },
-    rules: ['api.long-lived.revoked'],
+    rules: ['api.long-lived.revoked', 'api.bearer.revoked-every-list'],
   },
   {
     id: 'REQ-3.1-long-lived-no-refresh', section: '3.1', source: 'table', level: 'must',
@@ -837,7 +837,7 @@ export const ACCESS = requirements([
       non_strict: 'it still works after the replay',
       failed: 'only a breakage',
     },
-    rules: ['oauth.token.code-reuse-revokes'],
+    rules: ['oauth.token.code-reuse-revokes', 'api.bearer.revoked-every-list'],
   },
   {
     id: 'REQ-3.1-code-reuse-revokes-refresh', section: '3.1', source: 'rfc6749 §4.1.2', level: 'should',
@@ -1400,7 +1400,7 @@ export const ACCESS = requirements([
       kind: 'security', also: ['wrong-type'], review: 'K15, R2-A11',
       non_strict: 'another 4xx; the right secret sent as another JSON type (["<secret>"]) coerced and accepted; client_secret null read as no secret and accepted (the secret is "listed as optional for the refresh grant")',
     },
-    rules: ['oauth.refresh.client-secret.wrong', 'oauth.refresh.client-secret.wrong-type', 'oauth.refresh.refusal-keeps-token'],
+    rules: ['oauth.refresh.client-secret.wrong', 'oauth.refresh.client-secret.wrong-type', 'oauth.refresh.refusal-keeps-token', 'oauth.refresh.client-secret.empty'],
   },
   {
     id: 'REQ-4.1-refresh-token-missing', section: '4.1', source: 'table', level: 'must',
@@ -1451,7 +1451,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx without it',
       failed: 'a call without a bearer answered with data',
     },
-    rules: ['api.bearer.access-token-works', 'api.bearer.missing'],
+    rules: ['api.bearer.access-token-works', 'api.bearer.missing', 'api.bearer.every-endpoint'],
   },
   {
     id: 'REQ-4.1-api-no-cookies', section: '4.1', source: 'prose', level: 'must',

@@ -2272,7 +2272,7 @@ export const CHAT = requirements([
     observes: 'another Content-Type than signed gets 403',
     needs: ['nothing'],
     reading: { kind: 'security' },
-    rules: ['chat.signature.tampered-content-type', 'chat.signature.valid'],
+    rules: ['chat.signature.tampered-content-type', 'chat.signature.valid', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-date-rfc2822', section: '5.2', source: 'table', level: 'must',
@@ -2303,7 +2303,7 @@ export const CHAT = requirements([
     observes: 'an MD5 that is not the body\'s, or a body changed after signing, gets 403',
     needs: ['nothing'],
     reading: { kind: 'security' },
-    rules: ['chat.signature.tampered-content-md5', 'chat.signature.tampered-body-byte'],
+    rules: ['chat.signature.tampered-content-md5', 'chat.signature.tampered-body-byte', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-content-md5-get', section: '5.2', source: 'table', level: 'must',
@@ -2327,7 +2327,7 @@ export const CHAT = requirements([
     observes: 'the correct HMAC is accepted; one under another secret gets 403',
     needs: ['nothing'],
     reading: { kind: 'security' },
-    rules: ['chat.signature.valid', 'chat.signature.tampered-secret'],
+    rules: ['chat.signature.valid', 'chat.signature.tampered-secret', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   ...([
     ['method', 'the upper-case HTTP method', 'chat.signature.tampered-method'],
@@ -2341,7 +2341,8 @@ export const CHAT = requirements([
     observes: `a request whose ${line} differs from the one signed gets 403`,
     needs: ['nothing'],
     reading: { kind: 'security' },
-    rules: [rule],
+    // Each route's signature rule spoils this line among others (src/steps/chat-routes.ts, SPOIL_WHAT).
+    rules: [rule, ...(['connect', 'disconnect', 'chats', 'message', 'status', 'history', 'typing', 'react'] as const).map((route) => `chat.signature.route.${route}`)] as [string, ...string[]],
   })),
   {
     id: 'REQ-5.2-signing-no-query', section: '5.2', source: 'prose', level: 'must',
@@ -2369,7 +2370,7 @@ export const CHAT = requirements([
     observes: 'every tampered request gets 403 with a JSON body',
     needs: ['nothing'],
     reading: { kind: 'status-code', also: ['security'] },
-    rules: [...TAMPER_RULES],
+    rules: [...TAMPER_RULES, 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-missing-headers', section: '5.2', source: 'table', level: 'must',

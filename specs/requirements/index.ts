@@ -9,5 +9,6 @@ import { LISTS } from './lists.js';
 import type { Requirement } from './model.js';
 
 export * from './model.js';
+export * from './places.js';
 
 export const REQUIREMENTS: readonly Requirement[] = [...ACCESS, ...LISTS, ...CHAT, ...HTTP];

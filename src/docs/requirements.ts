@@ -6,13 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { allRules } from '../../specs/index.js';
 import {
-  COVERAGES, coverageOf, GAP_THEMES, OUTCOMES, outcomesOf, READING_NAMES, READINGS, REQUIREMENTS, type Coverage, type GapTheme,
+  COVERAGES, coverageOf, GAP_THEMES, GOVERNS, OUTCOMES, outcomesOf, READING_NAMES, READINGS, REQUIREMENTS, type Coverage, type GapTheme,
   type Requirement,
 } from '../../specs/requirements/index.js';
 import { NONE } from '../model/readings.js';
 import { FAILING_FAULTS } from '../emulator/faults.js';
 import { compareSections } from '../report/sections.js';
 import { SPEC_PATH } from '../paths.js';
+import { committedReach, PLACE_KINDS, placePairs, type PlacePair } from './places.js';
 
 /** Section number → heading text, from the spec's own headings; `0` is the preamble before §1. */
 export function specSectionTitles(text = readFileSync(SPEC_PATH, 'utf8')): Map<string, string> {
@@ -123,6 +124,31 @@ export function requirementsCoverageMarkdown(): string {
   return coverageTable(bySection(REQUIREMENTS), specSectionTitles()).join('\n');
 }
 
+/** The places table: per statement that governs several places, each place and the statement's rules that reach it. */
+function placesTable(): string[] {
+  const pairs = placePairs(committedReach());
+  const reached = pairs.filter((p) => p.reachedBy.length > 0).length;
+  const excused = pairs.filter((p) => p.reachedBy.length === 0 && p.unreached !== undefined).length;
+  const row = (p: PlacePair) => `| ${code(p.statement)} | ${p.place} | ${p.reachedBy.length > 0 ? p.reachedBy.map(code).join(', ') : p.unreached === undefined ? '**none**' : `*not reached*: ${cell(p.unreached)}`} |`;
+  return [
+    `The places a statement governs come from the protocol (\`src/protocol/places.ts\`: the grants, the endpoints that take a
+bearer, every route with each class of answer, the chat routes, the history pages); which kind of place each statement
+speaks of is \`specs/requirements/places.ts\`. Which places a rule reaches is read from a traced quick run against the
+emulator, every request attributed to the rule that sent it (\`specs/requirements/reach.json\`, written by \`npm run docs\`).
+${pairs.length} (statement, place) pairs: ${reached} reached by a rule that checks the statement, ${excused} not reached with the
+reason given, ${pairs.length - reached - excused} not reached.`,
+    '',
+    '| kind of place | places | statements |',
+    '|---|---|---|',
+    ...(Object.keys(PLACE_KINDS) as (keyof typeof PLACE_KINDS)[]).map((kind) =>
+      `| ${kind}: ${PLACE_KINDS[kind].what} | ${PLACE_KINDS[kind].places.length} | ${GOVERNS.filter((g) => g.kind === kind).flatMap((g) => g.statements).map(code).join(', ')} |`),
+    '',
+    '| statement | place | reached by |',
+    '|---|---|---|',
+    ...pairs.map(row),
+  ];
+}
+
 export function requirementsMarkdown(): string {
   const titles = specSectionTitles();
   const sections = bySection(REQUIREMENTS);
@@ -162,6 +188,10 @@ that make a rule checking it fail. ${faultCoverage()}`,
     '## Readings',
     '',
     ...readingCounts(),
+    '',
+    '## Places: every statement at every place it governs',
+    '',
+    ...placesTable(),
     '',
     '## Work list: gaps and partial coverage by theme',
     '',

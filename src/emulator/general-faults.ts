@@ -20,8 +20,13 @@ export const GENERAL_FAULTS = defineFaults([
     caughtBy: ['api.bearer.access-token-works', 'lists.filter.meta.consistent'] },
   { name: 'chat-signature-error-names-secret', description: 'A chat 403 for a bad signature names the channel secret the signature should have been keyed with.',
     caughtBy: ['chat.signature.tampered-body-byte', 'chat.signature.tampered-secret'] },
+  { name: 'api-links-carry-token', description: 'List answers put the bearer into their _links hrefs as an access_token query parameter (a credential inside a body\'s values).',
+    caughtBy: ['api.bodies.json', 'api.bodies.json-every-answer'] },
   { name: 'token-in-cookie', description: 'A successful token answer also sets the access token as a cookie (§2.2: "not in browser cookies").',
     caughtBy: ['oauth.token-response.token-type', 'oauth.refresh.rotates'] },
+  // A wrong method's 405 answered with an HTML page, every other answer JSON (§0: all bodies are JSON)
+  { name: 'wrong-method-html', description: 'A 405 of the token endpoint, the account or a list is an HTML page (text/html), as a front server\'s default error page.',
+    caughtBy: ['api.bodies.json-every-answer'] },
   // Issue 20, lists: a 100 KB list query (§4.2)
   { name: 'header-overflow-500', description: 'A request whose request line and headers exceed 16 KiB (a 100 KB list query, a 16 KiB bearer) is answered 500 instead of 431.',
     caughtBy: ['lists.http.long-query', 'api.bearer.odd-headers', 'lists.filter.no-server-error'] },

@@ -7,7 +7,7 @@ import { RateLimitedError, TransportError } from '../errors.js';
 import type { BrowserAnswer } from '../model/context.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Exchange } from '../model/result.js';
-import { SECRET_FIELDS, type Masker } from '../secrets/mask.js';
+import { ANSWER_SECRET_FIELDS, type Masker } from '../secrets/mask.js';
 import type { HttpClient } from '../targets/http.js';
 
 const KEEP_FIRST = 4;
@@ -73,7 +73,7 @@ export class Recorder {
 
   #answered(req: HttpRequest, res: HttpResponse, startedAt: string): void {
     if ((res.headers['content-type'] ?? '').includes('json') && mayHoldSecrets(res.text)) learnJson(this.masker, res.text);
-    const where = res.status >= 500 ? undefined : leakIn(res, this.masker, this.leaks);
+    const where = res.status >= 500 ? undefined : leakIn(req, res, this.masker, this.leaks);
     this.#push({ request: req, response: res, started_at: startedAt, duration_ms: round(res.durationMs) }, res.status >= 500 ? 'server-error' : where ? 'credential-leak' : undefined, where);
   }
 
@@ -154,10 +154,12 @@ export class Recorder {
 
 /**
  * Where an answer may not carry a credential (§2.2: the access token "must be kept private to the application (not in
- * browser cookies …)"; the secret keys are never sent back): a header holding any credential the run knows (a token,
- * a code, a secret), except a redirect to the Redirect URI, which carries the code by §4.1; a body holding one of the
- * secret keys. Tokens and codes in a body are the token endpoint's answer, or an echo of what the client itself sent,
- * which the spec does not forbid (docs/verdicts.md, `security`).
+ * browser cookies …)"; the secret keys are never sent back), looked for by value, not under known keys (issue 32):
+ * a header holding any credential the run has seen (a token, a code, a secret), except a redirect to the Redirect URI,
+ * which carries the code by §4.1; a body holding one of the secret keys; and a body holding any other credential the run
+ * has seen anywhere in its values (a `_links` href, an echoed field), except the pair a token answer issues and what the
+ * request itself carried in its body or query (an echo of what the client sent: recorded by noSecretEcho, K23). The
+ * bearer travels in the Authorization header, so a body that repeats it is a leak.
  */
 export interface LeakScan {
   /** The client and channel secrets: never in any answer. */
@@ -166,7 +168,7 @@ export interface LeakScan {
   readonly redirectUris?: readonly string[];
 }
 
-function leakIn(res: HttpResponse, masker: Masker, scan: LeakScan): string | undefined {
+function leakIn(req: HttpRequest, res: HttpResponse, masker: Masker, scan: LeakScan): string | undefined {
   const keys = (scan.secretKeys ?? []).filter((secret) => secret.length >= 8);
   // A query carries a key percent-encoded; either form is the key.
   const holdsKey = (text: string) => keys.some((secret) => text.includes(secret) || text.includes(encodeURIComponent(secret)));
@@ -180,7 +182,42 @@ function leakIn(res: HttpResponse, masker: Masker, scan: LeakScan): string | und
     if (masker.mask(value) !== value) return `the ${key} header`;
   }
   if (holdsKey(res.text)) return 'the body (a secret key)';
+  const rest = withoutOwnValues(res.text, req);
+  if (masker.holdsSecret(rest)) return 'the body (a credential the run has seen)';
   return undefined;
+}
+
+/** The body without the values it may carry: the token pair a token answer issues, and what the request sent in its body or query. */
+function withoutOwnValues(text: string, req: HttpRequest): string {
+  const own = [...issuedPair(text), ...requestValues(req)].filter((v) => v.length >= 8).sort((a, b) => b.length - a.length);
+  return own.reduce((rest, value) => (rest.includes(value) ? rest.split(value).join('') : rest), text);
+}
+
+function issuedPair(text: string): string[] {
+  if (!text.includes('"access_token"')) return [];
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    return [body.access_token, body.refresh_token].filter((v): v is string => typeof v === 'string');
+  } catch {
+    return [];
+  }
+}
+
+/** Every string the request carried in its query and its body (JSON at any depth, or a form). */
+function requestValues(req: HttpRequest): string[] {
+  const out = [...new URL(req.url).searchParams.values()];
+  const body = req.body?.toString();
+  if (!body) return out;
+  const strings = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) strings(x);
+  };
+  try {
+    strings(JSON.parse(body));
+  } catch {
+    out.push(...new URLSearchParams(body).values());
+  }
+  return out;
 }
 
 /** `Bearer abcd…`: the scheme stays readable, the credential never does, even one the masker has not seen. */
@@ -191,7 +228,7 @@ export function maskAuthorization(value: string): string {
 
 function learnJson(masker: Masker, text: string): void {
   try {
-    masker.learnFrom(JSON.parse(text));
+    masker.learnFrom(JSON.parse(text), ANSWER_SECRET_FIELDS);
   } catch {
     // not JSON after all: nothing to learn
   }
@@ -199,7 +236,7 @@ function learnJson(masker: Masker, text: string): void {
 
 /** Only bodies that name a secret field are parsed to learn from (list pages are large and hold none). */
 function mayHoldSecrets(text: string): boolean {
-  return SECRET_FIELDS.some((field) => text.includes(`"${field}"`));
+  return ANSWER_SECRET_FIELDS.some((field) => text.includes(`"${field}"`));
 }
 
 function round(ms: number): number {

@@ -7,11 +7,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 
 const scope = new AsyncLocalStorage<string>();
 
-export function inRuleScope<T>(ruleId: string, work: () => Promise<T>): Promise<T> {
+export function inRuleScope<T>(ruleId: string, work: () => T): T {
   return scope.run(ruleId, work);
 }
 
-/** The id of the rule whose work is running, or undefined outside any rule. */
+/** The id of the rule whose work is running; undefined outside any rule (the run's own set-up). */
 export function currentRuleId(): string | undefined {
   return scope.getStore();
 }

@@ -12,6 +12,13 @@ export function maskSecret(secret: string): string {
 export const SECRET_FIELDS = ['access_token', 'refresh_token', 'code', 'client_secret', 'long_lived_token', 'secret', 'channel_secret'] as const;
 
 /**
+ * Of those, the fields whose values are secrets in the service's own answers: a code reaches the client in the redirect,
+ * never in a body, and a body's `code` member is a name (the account's task types carry `"code": "FOLLOW_UP"`), which
+ * the leak scan would otherwise take for a credential wherever it recurs.
+ */
+export const ANSWER_SECRET_FIELDS = SECRET_FIELDS.filter((f) => f !== 'code');
+
+/**
  * Knows every secret seen so far and masks them in any text. A run learns thousands of codes and tokens and masks
  * megabytes of bodies, so: tokens (secrets of URL-safe characters, nearly all of them) can only sit inside a run of
  * such characters, which the regex engine finds natively; inside a run, a rolling hash over 8-character windows
@@ -47,12 +54,12 @@ export class Masker {
     this.#count += 1;
   }
 
-  /** Learns every secret field of a parsed JSON body or query, at any depth. */
-  learnFrom(value: unknown): void {
+  /** Learns every secret field (of `fields`, default all) of a parsed JSON body or query, at any depth. */
+  learnFrom(value: unknown, fields: readonly string[] = SECRET_FIELDS): void {
     if (value === null || typeof value !== 'object') return;
     for (const [key, v] of Object.entries(value)) {
-      if (typeof v === 'string' && (SECRET_FIELDS as readonly string[]).includes(key)) this.add(v);
-      else if (typeof v === 'object') this.learnFrom(v);
+      if (typeof v === 'string' && fields.includes(key)) this.add(v);
+      else if (typeof v === 'object') this.learnFrom(v, fields);
     }
   }
 
@@ -61,6 +68,22 @@ export class Masker {
     let out = this.#byHash.size === 0 ? text : text.replace(TOKEN_RUNS, (run) => this.#maskRun(run));
     for (const secret of this.#others) if (out.includes(secret)) out = out.split(secret).join(maskSecret(secret));
     return out;
+  }
+
+  /** Whether `text` holds any secret seen so far; stops at the first (the leak scan reads every answer whole). */
+  holdsSecret(text: string): boolean {
+    if (this.#count === 0 || text.length < PREFIX) return false;
+    if (this.#others.some((secret) => text.includes(secret))) return true;
+    if (this.#byHash.size === 0) return false;
+    for (const [run] of text.matchAll(TOKEN_RUNS)) {
+      let h = windowHash(run, 0);
+      for (let i = 0; ; i += 1) {
+        if (this.#byHash.get(h)?.some((c) => run.startsWith(c, i))) return true;
+        if (i + PREFIX >= run.length) break;
+        h = roll(h, run.charCodeAt(i), run.charCodeAt(i + PREFIX));
+      }
+    }
+    return false;
   }
 
   /**

@@ -35,7 +35,7 @@ const EXPECTED_FLAGS: Record<string, readonly string[]> = {
   rules: ['--json'],
   faults: [],
   variations: [],
-  docs: ['--out'],
+  docs: ['--out', '--no-trace'],
 };
 
 describe('--help', () => {

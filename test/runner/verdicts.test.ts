@@ -33,6 +33,10 @@ beforeAll(async () => {
     else if (req.url === '/cookie') res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': `access_token=${LEAKED}; Path=/` }).end('{}');
     else if (req.url === '/redirect') res.writeHead(303, { location: `https://integration.example/cb?code=${LEAKED}` }).end();
     else if (req.url === '/secret') res.writeHead(400, { 'content-type': 'application/json' }).end(`{"detail":"bad secret, expected client-secret-0001"}`);
+    else if (req.url === '/links') res.writeHead(200, { 'content-type': 'application/hal+json' }).end(`{"_links":{"self":{"href":"/api/v4/leads?access_token=${LEAKED}"}}}`);
+    else if (req.url?.startsWith('/echo')) res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: `unknown code ${new URL(req.url, 'http://x').searchParams.get('code')}` }));
+    else if (req.url === '/pair') res.writeHead(200, { 'content-type': 'application/json' }).end(`{"access_token":"${LEAKED}","refresh_token":"r-0123456789abcdef"}`);
+    else if (req.url === '/task-types') res.writeHead(200, { 'content-type': 'application/json' }).end('{"task_types":[{"id":1,"code":"FOLLOW_UP"}],"note":"FOLLOW_UP"}');
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -115,6 +119,25 @@ describe('5xx, resets and hangs fail a rule', () => {
     const secret = await run(leak('/secret'), { masker: masker() });
     expect(secret.status).toBe('failed');
     expect(secret.detail).toContain('the body (a secret key)');
+  });
+
+  it('a credential the run has seen anywhere in a body\'s values fails a rule; the pair a token answer issues and an echo of what the request sent do not', async () => {
+    const masker = () => { const m = new Masker(); m.add(LEAKED); return m; };
+    const leak = (path: string) => complete(exchangeRule({ id: `verdict.body${path.replace(/[/?=]/g, '.')}`, title: 'a rule whose answer may leak' }, { send: okThen(path), expect: [] }));
+    const links = await run(leak('/links'), { masker: masker() });
+    expect(links.status).toBe('failed');
+    expect(links.detail).toContain('the body (a credential the run has seen)');
+    expect((await run(leak(`/echo?code=${LEAKED}`), { masker: masker() })).status).toBe('passed');
+    expect((await run(leak('/pair'), { masker: masker() })).status).toBe('passed');
+  });
+
+  it('a body\'s `code` member is a name, not learned as a credential: its recurrence is no leak', async () => {
+    const r = complete(rule({ id: 'verdict.code-member', title: 'reads an answer with a code member twice' }, async (t) => {
+      await t.send({ method: 'GET', url: `${t.target.baseUrl}/task-types` });
+      await t.send({ method: 'GET', url: `${t.target.baseUrl}/task-types` });
+      return { verdict: 'passed', detail: 'read', findings: [] };
+    }));
+    expect((await run(r)).status).toBe('passed');
   });
 
   it('a 5xx seen by a property case fails the rule even when the rule itself threw afterwards', async () => {

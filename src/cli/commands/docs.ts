@@ -5,10 +5,20 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { GENERATED_BLOCKS, GENERATED_DOCS, GENERATED_ROOT_FILES, withBlock } from '../../docs/index.js';
+import { allRules } from '../../../specs/index.js';
+import { REACH_PATH } from '../../paths.js';
+import { placesOf } from '../../protocol/places.js';
+import { traceReach } from '../../runner/reach.js';
 import { defineCommand } from '../command.js';
+import { PROFILE_RUNS } from '../run-options.js';
+
+/** The traced run's seed: any fixed one, so that the same rules give the same reach. */
+const REACH_SEED = 20261122;
 
 interface DocsFlags {
   readonly out?: string;
+  /** false with --no-trace: keep specs/requirements/reach.json as it is. */
+  readonly trace?: boolean;
 }
 
 export const docsCommand = defineCommand<DocsFlags>({
@@ -16,9 +26,16 @@ export const docsCommand = defineCommand<DocsFlags>({
   summary: 'regenerate the generated docs/ files and README counts',
   description: 'Writes the files of docs/ that are generated from the code (rules.md, faults.md, requirements.md, the traceability tables) and the generated blocks of the README.',
   examples: [['conformance docs', 'rewrite docs/rules.md, docs/faults.md, the traceability tables and the README counts']],
-  flags: (command) => command.option('--out <dir>', 'where to write them (default: docs)'),
+  flags: (command) => command.option('--out <dir>', 'where to write them (default: docs)')
+    .option('--no-trace', 'keep specs/requirements/reach.json instead of tracing a quick run against the emulator (about a minute)'),
   action: async (flags) => {
     const dir = resolve(flags.out ?? 'docs');
+    if (flags.trace !== false) {
+      // The places table (docs/requirements.md) reads which places each rule reaches from a traced quick run.
+      const reach = await traceReach(allRules(), { seed: REACH_SEED, runs: PROFILE_RUNS.quick, placesOf });
+      await writeFile(REACH_PATH, `${JSON.stringify(reach, null, 1)}\n`);
+      process.stdout.write(`wrote ${REACH_PATH}\n`);
+    }
     for (const [name, render] of Object.entries(GENERATED_DOCS)) {
       await writeFile(join(dir, name), render());
       process.stdout.write(`wrote ${join(dir, name)}\n`);

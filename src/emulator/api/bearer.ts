@@ -82,7 +82,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       return;
     }
     if (!record) throw invalidToken(ctx, reply, 'The access token is not valid');
-    if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token')) {
+    // Only for the `lists-accept-revoked-token` fault: revocation is checked at the account, not at the lists.
+    const revocationSkipped = ctx.faults.isOn('lists-accept-revoked-token') && !request.url.startsWith('/api/v4/account');
+    if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token') && !revocationSkipped) {
       throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
     }
     // Only for the `access-token-dies-early` fault: the token lives half of what expires_in said.
@@ -91,7 +93,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       : record.kind === 'access' && ctx.faults.isOn('access-expiry-from-refresh-lifetime') ? record.issuedAtMs + REFRESH_LIFETIME_MS : record.expiresAtMs;
     // Only for the `long-lived-expiry-unchecked` fault: the expiry is checked for access tokens, not for long-lived ones.
     const expiryChecked = !(record.kind === 'long_lived' && ctx.faults.isOn('long-lived-expiry-unchecked'));
-    if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry') && expiryChecked) {
+    // Only for the `lists-ignore-token-expiry` fault: expiry is checked at the account, not at the lists.
+    const expirySkipped = ctx.faults.isOn('lists-ignore-token-expiry') && !request.url.startsWith('/api/v4/account');
+    if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry') && expiryChecked && !expirySkipped) {
       throw invalidToken(ctx, reply, 'The access token has expired', { stale: true });
     }
     if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid');

@@ -243,7 +243,7 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   if (late) await raceWindow(ctx).hold(`refresh ${value}`);
   // Only for the `refreshed-access-expiry-from-issue` fault: the new access token's day counts from the refresh token's issue.
   const lifetimeFrom = f.isOn('refreshed-access-expiry-from-issue') ? Math.floor(record.issuedAtMs / 1000) : undefined;
-  const access = await issueAccessToken(ctx, grant, site, {}, lifetimeFrom);
+  const access = await issueAccessToken(ctx, grant, site, {}, lifetimeFrom, true);
   if (!sameToken && late) record.usedAtMs ??= now;
   const refreshToken = sameToken ? value : issueRefreshToken(ctx, grant, !f.isOn('new-refresh-token-dead'), f.isOn('new-refresh-token-expired'));
   return { accessToken: access.token, expiresIn: access.expiresIn, refreshToken };

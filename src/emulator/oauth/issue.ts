@@ -79,9 +79,10 @@ function jwtForm(ctx: EmulatorContext): { alg: 'RS256' | 'HS256'; omit: ('jti' |
 
 /**
  * `extraClaims` only for the `jwt-carries-refresh-token` variation; `lifetimeFrom` (Unix seconds) only for the
- * `refreshed-access-expiry-from-issue` fault, which counts the lifetime from then instead of from now.
+ * `refreshed-access-expiry-from-issue` fault, which counts the lifetime from then instead of from now; `refreshed` (the
+ * refresh grant issues it) only for the faults that break the refresh answer's token alone.
  */
-export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite, extraClaims: Record<string, string> = {}, lifetimeFrom?: number): Promise<IssuedAccessToken> {
+export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site: IssueSite, extraClaims: Record<string, string> = {}, lifetimeFrom?: number, refreshed = false): Promise<IssuedAccessToken> {
   const ttl = accessTokenTtlSeconds(ctx);
   const iat = ctx.clock.nowSeconds();
   const exp = (lifetimeFrom ?? iat) + ttl;
@@ -104,7 +105,7 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site:
     jti,
     iat,
     nbf: ctx.faults.isOn('nbf-in-future') ? iat + 300 : iat,
-    exp: ctx.faults.isOn('jwt-exp-mismatch') ? exp + 3600 : exp,
+    exp: ctx.faults.isOn('jwt-exp-mismatch') || (refreshed && ctx.faults.isOn('refresh-jwt-exp-mismatch')) ? exp + 3600 : exp,
     sub: String(grant.userId),
     account_id: grant.accountId,
     base_domain: host,
@@ -120,7 +121,7 @@ export async function issueAccessToken(ctx: EmulatorContext, grant: Grant, site:
   else ctx.store.addBearer(record);
   // The fault keeps the token's header and claims and drops what makes it trustworthy.
   const issued = ctx.faults.isOn('jwt-signature-stripped') ? `${token.split('.').slice(0, 2).join('.')}.`
-    : ctx.faults.isOn('jwt-alg-none') ? unsecured(token) : token;
+    : ctx.faults.isOn('jwt-alg-none') || (refreshed && ctx.faults.isOn('refresh-jwt-alg-none')) ? unsecured(token) : token;
   return { token: issued, expiresIn: ttl };
 }
 

@@ -104,6 +104,8 @@ export function isInstalled(ctx: EmulatorContext, clientId: string, accountId: n
 /** The secret key check of the token endpoint (constant time). */
 export function secretMatches(ctx: EmulatorContext, integration: Integration, given: string, grant: 'code' | 'refresh' = 'code'): boolean {
   if (sameSecret(given, integration.clientSecret)) return true;
+  // Only for the `refresh-empty-secret-as-absent` fault: an empty secret on refresh is read as none sent (the secret is optional there).
+  if (grant === 'refresh' && given === '' && ctx.faults.isOn('refresh-empty-secret-as-absent')) return true;
   const retired = lifecycle(ctx).retiredSecrets.get(integration.clientId);
   const retiredAccepted = ctx.faults.isOn('old-secret-still-valid') || (grant === 'refresh' && ctx.faults.isOn('old-secret-valid-on-refresh'));
   return retiredAccepted && retired !== undefined && sameSecret(given, retired);

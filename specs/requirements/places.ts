@@ -1,0 +1,55 @@
+/**
+ * The places table (issue 32): for the statements that govern more than one place of the protocol, the kind of place
+ * they govern. The places of each kind come from the protocol (src/protocol/places.ts: the grants, the endpoints that
+ * take a bearer, every route with each class of answer, the chat routes, the history pages), so a new endpoint or route
+ * joins every statement that governs its kind. Which places a rule reaches is read from a traced run
+ * (src/runner/reach.ts, written to reach.json by `npm run docs`); src/docs/places.ts pairs the two, and
+ * test/specs/places.test.ts fails when a statement names a place none of its rules reaches and gives no reason.
+ */
+/** The kinds of place a statement can speak of; src/protocol/places.ts lists the places of each (PLACE_KINDS). */
+export type PlaceKind = 'token answers' | 'bearer endpoints' | 'routes and answers' | 'chat routes' | 'chat GET routes' | 'history pages';
+
+export interface Governs {
+  readonly kind: PlaceKind;
+  readonly statements: readonly string[];
+  /** Places of the kind a statement does not reach, with why (the statement's own words exclude it, or no request can). */
+  readonly unreached?: Readonly<Record<string, string>>;
+}
+
+/** Statements and the kind of place each governs; a statement not listed governs the one place its rules check. */
+export const GOVERNS: readonly Governs[] = [
+  {
+    kind: 'token answers',
+    statements: [
+      'REQ-2.3-token-type', 'REQ-2.3-expires-in', 'REQ-2.3-server-time', 'REQ-2.3-access-token', 'REQ-2.3-refresh-token',
+      'REQ-2.2-access-token-jwt', 'REQ-2.2-jwt-signed', 'REQ-2.2-jwt-exp',
+    ],
+  },
+  {
+    kind: 'bearer endpoints',
+    statements: [
+      'REQ-4.1-api-bearer-header', 'REQ-5.1-bearer-every-request', 'REQ-3.1-long-lived-revoked', 'REQ-2.2-long-lived-revocable',
+      'REQ-3.1-code-reuse-revokes-access', 'REQ-3.1-access-expired', 'REQ-2.2-jwt-exp-enforced',
+    ],
+  },
+  {
+    kind: 'routes and answers',
+    statements: ['REQ-0-bodies-json'],
+    // "unless stated otherwise": these answers are stated to carry no body.
+    unreached: {
+      'chat disconnect 2xx': 'stated otherwise: §4.3 Disconnect channel, "Response 200 with no body"',
+      'chat deliveryStatus 2xx': 'stated otherwise: §4.3 Update delivery status, "Response 200 with no body"',
+      'chat typing 2xx': 'stated otherwise: §4.3 Typing indicator, "Response 204 (event accepted), no body"',
+      'chat react 2xx': 'stated otherwise: §4.3 Reaction, "Response 200 (accepted for processing), no body"',
+    },
+  },
+  {
+    kind: 'chat routes',
+    statements: [
+      'REQ-5.2-x-signature', 'REQ-5.2-incorrect-403', 'REQ-5.2-missing-headers', 'REQ-5.2-content-type', 'REQ-5.2-content-md5',
+      'REQ-5.2-signing-method', 'REQ-5.2-signing-md5', 'REQ-5.2-signing-content-type', 'REQ-5.2-signing-date', 'REQ-5.2-signing-path',
+    ],
+  },
+  { kind: 'chat GET routes', statements: ['REQ-5.2-content-md5-get', 'REQ-5.2-signing-no-query'] },
+  { kind: 'history pages', statements: ['REQ-4.3-history-offset', 'REQ-4.3-history-limit'] },
+];

@@ -1,0 +1,131 @@
+/**
+ * The places of the protocol a statement can govern (issue 32): each grant's answer, each endpoint that takes a bearer,
+ * each route with each class of answer, each chat route, and the first, a middle and the last page of a history. Derived
+ * from the endpoint catalogue, the grants and the chat paths, so a new endpoint or route is a new place without a hand
+ * edit; `placesOf` says which places one exchange reached, which is how a traced run tells the places a rule reaches.
+ */
+import type { HttpRequest, HttpResponse } from '../model/http.js';
+import { CHAT_BASE, chatPaths } from './chat.js';
+import { BEARER_ENDPOINTS, ENDPOINTS, type Endpoint } from './endpoints.js';
+
+/** The two grants whose 200 answer is the §2.3 token response object. */
+export const GRANTS = ['authorization_code', 'refresh_token'] as const;
+export type Grant = (typeof GRANTS)[number];
+
+export const grantAnswer = (grant: Grant) => `${grant === 'authorization_code' ? 'code' : 'refresh'} grant 200` as const;
+
+/** A request with a bearer to an endpoint that takes one. */
+export const bearerPlace = (endpoint: Endpoint) => `bearer at ${endpoint.name}`;
+
+/** The classes of answer a route's statements about bodies tell apart: success, refusal, and the wrong-method refusal. */
+export type AnswerClass = '2xx' | '4xx' | '405';
+
+export const CHAT_ROUTES = Object.keys(chatPaths) as readonly (keyof typeof chatPaths)[];
+export type ChatRoute = (typeof CHAT_ROUTES)[number];
+
+export const chatPlace = (route: ChatRoute) => `chat ${route}`;
+export const routePlace = (route: string, answer: AnswerClass) => `${route} ${answer}`;
+
+export const HISTORY_PAGES = ['first', 'middle', 'last'] as const;
+export type HistoryPage = (typeof HISTORY_PAGES)[number];
+export const historyPlace = (page: HistoryPage) => `history ${page} page`;
+
+/** The places of the endpoints that take a bearer (the account and the four lists). */
+export const BEARER_PLACES: readonly string[] = BEARER_ENDPOINTS.map(bearerPlace);
+
+/** Every route of the service: the endpoint catalogue's by name, the chat routes as `chat <route>`. */
+export const ROUTES: readonly string[] = [...ENDPOINTS.map((e) => e.name), ...CHAT_ROUTES.map(chatPlace)];
+
+/** Answer classes per route: the wrong-method answer is probed on the endpoint catalogue (http.wrong-method), not on chat routes. */
+export function answerClasses(route: string): readonly AnswerClass[] {
+  return route.startsWith('chat ') ? ['2xx', '4xx'] : ['2xx', '4xx', '405'];
+}
+
+/** The kinds of place a statement can speak of (specs/requirements/places.ts names them), each the list of its places. */
+export const PLACE_KINDS = {
+  'token answers': { what: 'the 200 answer of each grant (§2.3 is the answer of both)', places: GRANTS.map(grantAnswer) },
+  'bearer endpoints': { what: 'every endpoint that takes a bearer: the account and the four lists', places: BEARER_PLACES },
+  'routes and answers': {
+    what: 'every route with each class of answer (success, refusal, and the wrong-method refusal where it is probed)',
+    places: ROUTES.flatMap((route) => answerClasses(route).map((a) => routePlace(route, a))),
+  },
+  'chat routes': { what: 'every route of the chat interface', places: CHAT_ROUTES.map(chatPlace) },
+  'chat GET routes': { what: 'the chat routes read with GET (history)', places: [chatPlace('history')] },
+  'history pages': { what: 'the first page, a full page further on and the short last page of a history longer than a page', places: HISTORY_PAGES.map(historyPlace) },
+} as const satisfies Record<string, { readonly what: string; readonly places: readonly string[] }>;
+
+const SEGMENT = '\u0000';
+
+/** Each chat route's path as a pattern: its builder's path with every variable segment a wildcard. */
+const CHAT_PATTERNS: readonly (readonly [ChatRoute, RegExp])[] = CHAT_ROUTES.map((route) => {
+  const path = (chatPaths[route] as (...segments: string[]) => string)(SEGMENT, SEGMENT);
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').split(encodeURIComponent(SEGMENT)).join('[^/]+');
+  return [route, new RegExp(`^${escaped}$`)] as const;
+});
+
+function chatRouteOf(path: string): ChatRoute | undefined {
+  if (!path.startsWith(CHAT_BASE)) return undefined;
+  return CHAT_PATTERNS.find(([, pattern]) => pattern.test(path))?.[0];
+}
+
+function grantOf(req: HttpRequest): string | undefined {
+  const body = req.body?.toString() ?? '';
+  try {
+    const parsed = JSON.parse(body) as { grant_type?: unknown };
+    return typeof parsed.grant_type === 'string' ? parsed.grant_type : undefined;
+  } catch {
+    return new URLSearchParams(body).get('grant_type') ?? undefined;
+  }
+}
+
+function answerClassOf(status: number): AnswerClass | undefined {
+  if (status === 405) return '405';
+  if (status >= 200 && status < 300) return '2xx';
+  return status >= 400 && status < 500 ? '4xx' : undefined;
+}
+
+/** The history page an answer is: the first (no offset), a middle one (a full page further on) or the last (a short page further on). */
+function historyPageOf(url: URL, res: HttpResponse): HistoryPage | undefined {
+  if (res.status !== 200) return undefined;
+  const offset = Number(url.searchParams.get('offset') ?? '0');
+  if (offset === 0) return 'first';
+  const limit = Number(url.searchParams.get('limit') ?? 'NaN');
+  let count: number;
+  try {
+    const messages = (JSON.parse(res.text) as { messages?: unknown }).messages;
+    if (!Array.isArray(messages)) return undefined;
+    count = messages.length;
+  } catch {
+    return undefined;
+  }
+  if (count === 0) return undefined;
+  return Number.isInteger(limit) && count >= limit ? 'middle' : 'last';
+}
+
+/** The places one exchange reached; none for a request the service does not route (the control API, an unknown path). */
+export function placesOf(req: HttpRequest, res: HttpResponse | undefined): string[] {
+  const url = new URL(req.url);
+  const path = url.pathname;
+  const answer = res === undefined ? undefined : answerClassOf(res.status);
+  const out: string[] = [];
+  const chat = chatRouteOf(path);
+  if (chat !== undefined) {
+    out.push(chatPlace(chat));
+    if (answer !== undefined && answer !== '405') out.push(routePlace(chatPlace(chat), answer));
+    if (chat === 'history' && res) {
+      const page = historyPageOf(url, res);
+      if (page) out.push(historyPlace(page));
+    }
+    return out;
+  }
+  const endpoint = ENDPOINTS.find((e) => e.path === path);
+  if (!endpoint) return out;
+  if (answer !== undefined) out.push(routePlace(endpoint.name, answer));
+  if (endpoint.name === 'token' && res?.status === 200) {
+    const grant = GRANTS.find((g) => g === grantOf(req));
+    if (grant) out.push(grantAnswer(grant));
+  }
+  const bearer = Object.entries(req.headers ?? {}).some(([k, v]) => k.toLowerCase() === 'authorization' && /^bearer\s+\S/i.test(v));
+  if (bearer && BEARER_ENDPOINTS.includes(endpoint) && req.method === endpoint.method) out.push(bearerPlace(endpoint));
+  return out;
+}

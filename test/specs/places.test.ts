@@ -1,0 +1,63 @@
+/**
+ * The places table (issue 32): every statement reaches every place it governs, or says why not. Which places a rule
+ * reaches is traced from a quick run against the emulator, every request attributed to its rule; the committed
+ * reach.json (docs/requirements.md reads it) must agree with that run on every pair.
+ */
+import { describe, expect, it } from 'vitest';
+import { allRules } from '../../specs/index.js';
+import { GOVERNS, REQUIREMENTS } from '../../specs/requirements/index.js';
+import { committedReach, PLACE_KINDS, placePairs, type PlacePair } from '../../src/docs/places.js';
+import { placesOf } from '../../src/protocol/places.js';
+import { traceReach } from '../../src/runner/reach.js';
+
+const BASE = 'http://127.0.0.1:1';
+const answer = (status: number, text = '') => ({ status, headers: {}, text, durationMs: 1 });
+const show = (p: PlacePair) => `${p.statement} @ ${p.place}`;
+
+describe('places of one exchange', () => {
+  it('tells the grant of a token answer, and only of a 200', () => {
+    const refresh = { method: 'POST', url: `${BASE}/oauth2/access_token`, body: JSON.stringify({ grant_type: 'refresh_token' }) };
+    expect(placesOf(refresh, answer(200))).toEqual(['token 2xx', 'refresh grant 200']);
+    expect(placesOf({ ...refresh, body: 'grant_type=authorization_code&code=x' }, answer(200))).toEqual(['token 2xx', 'code grant 200']);
+    expect(placesOf(refresh, answer(400))).toEqual(['token 4xx']);
+  });
+
+  it('tells a bearer sent to a list from one sent with another method or none', () => {
+    expect(placesOf({ method: 'GET', url: `${BASE}/api/v4/leads?limit=1`, headers: { authorization: 'Bearer abc' } }, answer(401))).toEqual(['list leads 4xx', 'bearer at list leads']);
+    expect(placesOf({ method: 'DELETE', url: `${BASE}/api/v4/leads`, headers: { authorization: 'Bearer abc' } }, answer(405))).toEqual(['list leads 405']);
+    expect(placesOf({ method: 'GET', url: `${BASE}/api/v4/account` }, answer(401))).toEqual(['account 4xx']);
+  });
+
+  it('tells chat routes apart by their path shape, and history pages by offset and count', () => {
+    const history = (q: string) => ({ method: 'GET', url: `${BASE}/v2/origin/custom/scope-1/chats/conv-1/history?${q}` });
+    const page = (n: number) => answer(200, JSON.stringify({ messages: Array.from({ length: n }, () => ({})) }));
+    expect(placesOf(history('limit=50'), page(50))).toContain('history first page');
+    expect(placesOf(history('offset=50&limit=50'), page(50))).toContain('history middle page');
+    expect(placesOf(history('offset=100&limit=50'), page(2))).toContain('history last page');
+    expect(placesOf({ method: 'POST', url: `${BASE}/v2/origin/custom/chan/connect` }, answer(403))).toEqual(['chat connect', 'chat connect 4xx']);
+    expect(placesOf({ method: 'POST', url: `${BASE}/v2/origin/custom/scope-1` }, answer(200))).toEqual(['chat message', 'chat message 2xx']);
+    expect(placesOf({ method: 'GET', url: `${BASE}/_control/clock` }, answer(200))).toEqual([]);
+  });
+});
+
+describe('places table', () => {
+  it('names statements of the inventory, each under one kind, and places of the protocol', () => {
+    const ids = new Set(REQUIREMENTS.map((r) => r.id));
+    const named = GOVERNS.flatMap((g) => g.statements);
+    expect(named.filter((id) => !ids.has(id))).toEqual([]);
+    expect(named.filter((id, i) => named.indexOf(id) !== i)).toEqual([]);
+    const reasons = GOVERNS.flatMap((g) => Object.keys(g.unreached ?? {}).filter((p) => !(PLACE_KINDS[g.kind].places as readonly string[]).includes(p)));
+    expect(reasons).toEqual([]);
+  });
+
+  // One traced quick run: about a minute on two cores.
+  it('reaches every place a statement governs with a rule that checks it, or says why not; the committed reach agrees', { timeout: 240_000 }, async () => {
+    const reach = await traceReach(allRules(), { seed: 20261122, runs: 5, placesOf });
+    const pairs = placePairs(reach);
+    expect(pairs.filter((p) => p.reachedBy.length === 0 && p.unreached === undefined).map(show)).toEqual([]);
+    // A reason for a place that is reached after all is stale.
+    expect(pairs.filter((p) => p.reachedBy.length > 0 && p.unreached !== undefined).map(show)).toEqual([]);
+    const committed = new Map(placePairs(committedReach()).map((p) => [show(p), p.reachedBy.length > 0]));
+    expect(pairs.filter((p) => committed.get(show(p)) !== p.reachedBy.length > 0).map((p) => `${show(p)}: run \`npm run docs\``)).toEqual([]);
+  });
+});

@@ -38,7 +38,7 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['src/docs', ['src/paths.ts', 'src/model', 'src/protocol', 'src/emulator', 'specs', 'src/needs', 'src/report']],
   ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/protocol', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/targets', 'src/runner', 'src/report', 'src/docs']],
   ['src/sandbox.ts', ['src/emulator', 'src/needs']],
-  ['src/vitest-adapter.ts', ['src/model', 'specs', 'src/needs', 'src/targets', 'src/runner']],
+  ['src/vitest-adapter.ts', ['src/model', 'specs', 'src/needs', 'src/targets', 'src/runner', 'src/sandbox.ts']],
 ];
 
 /** The row of the layer table a file belongs to: its folder under src/ (or itself at src/'s top), else its top folder. */

@@ -5,7 +5,7 @@
  */
 import { SECRET_FIELDS } from '../secrets/mask.js';
 import type { CapturedExchange } from './capture.js';
-import type { Normalize } from './normalize.js';
+import { endpointOf, type Normalize } from './normalize.js';
 import type { DifferenceClass } from './types.js';
 
 /**
@@ -78,13 +78,25 @@ function canonical(v: Json, normalize: Normalize): string {
   return shown(v, normalize);
 }
 
-/** Where a request's input is the same on both sides: method, URL and body normalized, named-noise values left out. */
+/**
+ * A request's input, to tell whether both sides were sent the same: the endpoint (ids in the path are the server's
+ * own, handed back), the query and the body normalized, named-noise values left out.
+ */
 export function inputOf(x: CapturedExchange, normalize: Normalize): string {
   const body = x.request.body === undefined ? '' : x.request.body.toString();
   const parsed = body ? parseJson(body) : undefined;
   const text = parsed ? canonical(blankNamed(parsed.json), normalize) : normalize(body);
-  const url = normalize(x.request.url).replace(/([?&])([^=&]+)=([^&]*)/g, (m, sep: string, key: string) => (namedNoise(decodeURIComponent(key)) ? `${sep}${key}={v}` : m));
-  return `${x.request.method} ${url} ${text}`;
+  const query = normalize(x.request.url).split('?')[1] ?? '';
+  const blanked = query.replace(/(^|&)([^=&]+)=([^&]*)/g, (m, sep: string, key: string) => (namedNoise(safeDecode(key)) ? `${sep}${key}={v}` : m));
+  return `${endpointOf(x.request.method, x.request.url, normalize)}?${blanked} ${text}`;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function blankNamed(v: Json, member?: string): Json {

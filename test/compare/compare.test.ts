@@ -1,0 +1,112 @@
+/**
+ * Two runs compared rule by rule: exchanges paired by endpoint and occurrence, differences counted per place with one
+ * example, the noise a secondary run shows kept apart (the place and everything under it), rules run on one side only
+ * kept apart too; compare.json and compare.html written from it, secrets masked and text escaped.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { failing, failOnClasses } from '../../src/cli/commands/compare.js';
+import { compareCaptures } from '../../src/compare/compare.js';
+import type { ComparisonReport } from '../../src/compare/types.js';
+import { renderComparisonHtml, writeComparisonReports } from '../../src/report/comparison.js';
+import { capture, exchange } from './fixture.js';
+
+const A = 'http://127.0.0.1:4010';
+const A2 = 'http://127.0.0.1:4011';
+const B = 'http://127.0.0.1:5020';
+const SECRET = 'tok-abcdefghijklmnop';
+
+const list = (base: string, names: string[], o: { extra?: boolean; total?: number } = {}) =>
+  exchange('GET', `${base}/api/v4/leads?page=1`, 200, { _page: 1, ...(o.total === undefined ? {} : { total: o.total }), _embedded: { leads: names.map((name, i) => ({ id: i + 1, name, ...(o.extra ? { x: true } : {}) })) } });
+const token = (base: string, type: string) => exchange('POST', `${base}/oauth2/access_token`, 200, { token_type: type, access_token: SECRET, expires_in: 86400 }, { request: { grant_type: 'refresh_token', refresh_token: 'r' } });
+
+function full(c: ReturnType<typeof compareCaptures>): ComparisonReport {
+  const d = (base: string, label: string) => ({ label, kind: 'emulator' as const, base_url: base });
+  return { ...c, seed: 1, options: { runs: 5 }, started_at: 'a', finished_at: 'b', primary: d(A, 'release 41'), candidate: d(B, 'release 42 <b>'), secondary: d(A2, 'release 41 again') };
+}
+
+describe('compareCaptures', () => {
+  const primary = capture(A, {
+    'lists.a': { exchanges: [list(A, ['x', 'y'], { total: 2 }), list(A, ['x', 'y'], { total: 2 })] },
+    'oauth.b': { exchanges: [token(A, 'Bearer')] },
+    'only.here': { exchanges: [] },
+  }, [SECRET]);
+  // The secondary differs from the primary in `total` (noise: a count the service computes as it goes).
+  const secondary = capture(A2, {
+    'lists.a': { exchanges: [list(A2, ['x', 'y'], { total: 3 }), list(A2, ['x', 'y'], { total: 2 })] },
+    'oauth.b': { exchanges: [token(A2, 'Bearer')] },
+    'only.here': { exchanges: [] },
+  }, [SECRET]);
+  const candidate = capture(B, {
+    'lists.a': { exchanges: [list(B, ['x', 'y'], { total: 7, extra: true }), list(B, ['x', 'y'], { total: 9, extra: true }), list(B, ['x', 'y'])] },
+    'oauth.b': { status: 'failed', exchanges: [token(B, 'mac')] },
+    'only.here': { status: 'skipped', exchanges: [] },
+  }, [SECRET]);
+  const c = compareCaptures(primary, candidate, [secondary]);
+  const rows = c.differences.map((d) => `${d.rule} | ${d.endpoint} | ${d.class} ${d.place} | ${d.count} of ${d.of}`);
+
+  it('lists each difference once per place, with how often it was seen', () => {
+    expect(rows).toEqual([
+      'lists.a | GET {base_url}/api/v4/leads | shape body $._embedded.leads[].x | 4 of 2',
+      'lists.a | GET {base_url}/api/v4/leads | exchange exchange | 1 of 3',
+      'oauth.b | (rule) | verdict verdict | 1 of 1',
+      'oauth.b | POST {base_url}/oauth2/access_token | value body $.token_type | 1 of 1',
+    ]);
+    expect(c.summary).toMatchObject({ rules_compared: 2, exchanges_compared: 3, differences: 4, noise_places: 1 });
+    expect(c.summary.by_class).toMatchObject({ shape: 1, exchange: 1, verdict: 1, value: 1, status: 0 });
+    expect(c.by_endpoint.map((e) => `${e.endpoint} ${e.differences}`)).toEqual(['GET {base_url}/api/v4/leads 2', '(rule) 1', 'POST {base_url}/oauth2/access_token 1']);
+  });
+
+  it('keeps the noise apart: the place the secondary differed in is not a difference', () => {
+    expect(c.noise.map((n) => `${n.rule} | ${n.class} ${n.place} | ${n.example.primary} → ${n.example.secondary}`)).toEqual(['lists.a | value body $.total | 2 → 3']);
+    expect(rows.some((r) => r.includes('$.total'))).toBe(false);
+  });
+
+  it('keeps a rule run on one side only apart', () => {
+    expect(c.not_paired).toEqual([{ rule: 'only.here', primary: 'passed', candidate: 'skipped' }]);
+  });
+
+  it('shows both answers of an example, masked', () => {
+    const d = c.differences.find((x) => x.place === 'body $.token_type')!;
+    expect(d.primary.value).toBe('"Bearer"');
+    expect(d.candidate.value).toBe('"mac"');
+    expect(d.candidate.body).toContain('"access_token":"tok-…"');
+    expect(JSON.stringify(c)).not.toContain(SECRET);
+  });
+
+  it('covers what lies under a noisy place', () => {
+    const noisy = capture(A2, { 'lists.a': { exchanges: [exchange('GET', `${A2}/api/v4/leads?page=1`, 200, { _page: 1, _embedded: 'other' }), list(A2, ['x', 'y'], { total: 2 })] }, 'oauth.b': { exchanges: [token(A2, 'Bearer')] } });
+    const rest = compareCaptures(primary, candidate, [noisy]).differences.map((d) => d.place);
+    expect(rest).not.toContain('body $._embedded.leads[].x');
+  });
+
+  it('finds nothing between a run and itself', () => {
+    const self = compareCaptures(primary, primary, []);
+    expect(self.differences).toEqual([]);
+    expect(self.noise).toEqual([]);
+  });
+
+  it('fails a CI job on the classes --fail-on names', () => {
+    const report = full(c);
+    expect(failing(report, failOnClasses(undefined)).length).toBe(4);
+    expect(failing(report, failOnClasses('none'))).toEqual([]);
+    expect(failing(report, failOnClasses('status,header'))).toEqual([]);
+    expect(failing(report, failOnClasses('value')).map((d) => d.place)).toEqual(['body $.token_type']);
+    expect(() => failOnClasses('status,colour')).toThrow(/--fail-on must be any, none or a list of verdict, exchange/);
+  });
+
+  it('writes compare.json and a self-contained compare.html, every text escaped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compare-'));
+    const written = await writeComparisonReports(full(c), dir);
+    expect(JSON.parse(readFileSync(written.json, 'utf8'))).toEqual(full(c));
+    const html = readFileSync(written.html, 'utf8');
+    expect(html).toContain('release 42 &lt;b&gt;');
+    expect(html).not.toContain('release 42 <b>');
+    expect(html).not.toContain(SECRET);
+    expect(html).toMatch(/Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;; script-src &#39;sha256-/);
+    expect(html).not.toMatch(/<(link|img|script) [^>]*src=/);
+    expect(renderComparisonHtml(full(compareCaptures(primary, primary, [])))).toContain('no differences');
+  });
+});

@@ -71,11 +71,44 @@ function shown(v: Json, normalize: Normalize): string {
   return typeof v === 'string' ? JSON.stringify(normalize(v)) : JSON.stringify(v);
 }
 
+/**
+ * Nesting followed member by member; deeper than this (robustness rules send thousands of levels) a value is compared
+ * as its whole text, which a recursion that deep could not even walk.
+ */
+const MAX_DEPTH = 64;
+
 /** Sorted-member JSON of a value, normalized: equal for elements that are the same whatever their members' order. */
-function canonical(v: Json, normalize: Normalize): string {
-  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, normalize)).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k]!, normalize)}`).join(',')}}`;
+function canonical(v: Json, normalize: Normalize, depth = 0): string {
+  if (depth > MAX_DEPTH) return normalize(flat(v));
+  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, normalize, depth + 1)).join(',')}]`;
+  if (v !== null && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k]!, normalize, depth + 1)}`).join(',')}}`;
   return shown(v, normalize);
+}
+
+/** Text already written, on flat's stack beside the values still to write. */
+class Written {
+  constructor(readonly text: string) {}
+}
+
+/** JSON text of a value too deep to walk, written from a stack of its own (JSON.stringify recurses too). */
+function flat(v: Json): string {
+  const out: string[] = [];
+  const stack: (Json | Written)[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (x instanceof Written) out.push(x.text);
+    else if (Array.isArray(x)) {
+      stack.push(new Written(']'));
+      for (let i = x.length - 1; i >= 0; i -= 1) stack.push(x[i]!, ...(i > 0 ? [new Written(',')] : []));
+      out.push('[');
+    } else if (x !== null && typeof x === 'object') {
+      stack.push(new Written('}'));
+      const keys = Object.keys(x);
+      for (let i = keys.length - 1; i >= 0; i -= 1) stack.push(x[keys[i]!]!, new Written(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`));
+      out.push('{');
+    } else out.push(JSON.stringify(x));
+  }
+  return out.join('');
 }
 
 /**
@@ -99,10 +132,11 @@ function safeDecode(text: string): string {
   }
 }
 
-function blankNamed(v: Json, member?: string): Json {
+function blankNamed(v: Json, member?: string, depth = 0): Json {
+  if (depth > MAX_DEPTH) return v;
   if (member !== undefined && namedNoise(member) && (v === null || typeof v !== 'object')) return '{v}';
-  if (Array.isArray(v)) return v.map((x) => blankNamed(x, member));
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, blankNamed(x, k)]));
+  if (Array.isArray(v)) return v.map((x) => blankNamed(x, member, depth + 1));
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, blankNamed(x, k, depth + 1)]));
   return v;
 }
 
@@ -143,7 +177,12 @@ export function compareAnswers(a: CapturedExchange, b: CapturedExchange, sides: 
     return { differences: out, named };
   }
   if (ka !== 'json') return { differences: out, named };
-  const walk = (va: Json, vb: Json, path: string, member: string | undefined): void => {
+  const walk = (va: Json, vb: Json, path: string, member: string | undefined, depth = 0): void => {
+    if (depth > MAX_DEPTH) {
+      const [sa, sb] = [sides.a(flat(va)), sides.b(flat(vb))];
+      if (sa !== sb) diff(sameInput ? 'value' : 'shape', `body ${path}`, 'another value deeper than the comparison follows', sa.slice(0, 200), sb.slice(0, 200));
+      return;
+    }
     const ta = kindOf(va);
     const tb = kindOf(vb);
     if (ta !== tb) {
@@ -161,7 +200,7 @@ export function compareAnswers(a: CapturedExchange, b: CapturedExchange, sides: 
         diff('order', `body ${path}`, 'the same elements in another order', ca.join(', ').slice(0, 200), cb.join(', ').slice(0, 200));
         return;
       }
-      va.forEach((x, i) => walk(x, vb[i]!, `${path}[]`, member));
+      va.forEach((x, i) => walk(x, vb[i]!, `${path}[]`, member, depth + 1));
       return;
     }
     if (va !== null && typeof va === 'object' && vb !== null && typeof vb === 'object') {
@@ -174,7 +213,7 @@ export function compareAnswers(a: CapturedExchange, b: CapturedExchange, sides: 
       const common = keysA.filter((k) => k in ob);
       const commonB = keysB.filter((k) => k in oa);
       if (common.join(',') !== commonB.join(',')) diff('order', `body ${path}`, 'the same members in another order', common.join(', '), commonB.join(', '));
-      for (const k of common) walk(oa[k]!, ob[k]!, `${path}.${k}`, k);
+      for (const k of common) walk(oa[k]!, ob[k]!, `${path}.${k}`, k, depth + 1);
       return;
     }
     const name = member === undefined ? undefined : namedNoise(member);

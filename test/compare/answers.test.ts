@@ -104,3 +104,14 @@ describe('normalizing two servers alike', () => {
     expect(inputOf(x, normalize)).not.toBe(inputOf(z, b));
   });
 });
+
+describe('deeply nested answers', () => {
+  it('are compared as text below the depth the comparison follows, without exhausting the stack', () => {
+    const text = (leaf: number) => `${'{"a":['.repeat(3000)}${leaf}${']}'.repeat(3000)}`;
+    const x = { request: { method: 'POST', url: A }, response: { status: 200, headers: {}, text: text(1) }, durationMs: 1 };
+    const y = { request: { method: 'POST', url: B }, response: { status: 200, headers: {}, text: text(2) }, durationMs: 1 };
+    expect(compareAnswers(x, { ...x, request: { method: 'POST', url: B } }, sides, true).differences).toEqual([]);
+    expect(compareAnswers(x, y, sides, true).differences.map((d) => d.class)).toEqual(['value']);
+    expect(inputOf({ ...x, request: { method: 'POST', url: A, body: text(1) } }, sides.a)).toContain('{base_url}');
+  });
+});

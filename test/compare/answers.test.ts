@@ -91,7 +91,8 @@ describe('normalizing two servers alike', () => {
 
   it('names endpoints with their ids as {id}', () => {
     expect(endpointOf('GET', `${A}/v2/origin/custom/acc062bc-9fff_158d6779/chats/abc123def456/history?limit=5`, normalize))
-      .toBe('GET {base_url}/v2/origin/custom/{CHANNEL_ID}_158d6779/chats/{id}/history');
+      .toBe('GET {base_url}/v2/origin/custom/{CHANNEL_ID}_{id}/chats/{id}/history');
+    expect(endpointOf('POST', `${A}/v2/origin/custom/acc062bc-9fff_no-account-run-1-mifx2k9a-9a754a7b/typing`, normalize)).toBe('POST {base_url}/v2/origin/custom/{CHANNEL_ID}_{id}/typing');
     expect(endpointOf('GET', `${A}/api/v4/leads/42`, normalize)).toBe('GET {base_url}/api/v4/leads/{id}');
   });
 

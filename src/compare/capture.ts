@@ -9,8 +9,7 @@ import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Report } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
-import type { SupplyPlan } from '../needs/plan.js';
-import { executeRun, maskerFor } from '../runner/execute.js';
+import { executeRun, maskerFor, type RunPlan } from '../runner/execute.js';
 import type { Masker } from '../secrets/mask.js';
 import { HttpClient } from '../targets/http.js';
 
@@ -32,15 +31,8 @@ export interface Capture {
   readonly masker: Masker;
 }
 
-export interface CaptureOptions {
-  readonly target: TargetConfig;
-  readonly supply?: SupplyPlan;
-  readonly rules: readonly Rule[];
-  readonly seed: number;
-  readonly runs: number;
-  readonly only?: string;
-  readonly options?: Record<string, unknown>;
-}
+/** A run as `executeRun` takes it; the comparison supplies its own client and masker. */
+export type CaptureOptions = Pick<RunPlan, 'target' | 'supply' | 'rules' | 'seed' | 'runs' | 'only' | 'options'>;
 
 interface Attempt {
   readonly rule: string;

@@ -6,11 +6,10 @@
  */
 import { KIT_PACKAGE } from '../paths.js';
 import type { RuleResult } from '../model/result.js';
-import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
 import type { SupplyPlan } from '../needs/plan.js';
 import { compareAnswers, inputOf, NAMED_NOISE, type RawDifference } from './answers.js';
-import { captureRun, type Capture, type CapturedExchange } from './capture.js';
+import { captureRun, type Capture, type CapturedExchange, type CaptureOptions } from './capture.js';
 import { endpointOf, normalizerFor, type Normalize } from './normalize.js';
 import { DIFFERENCE_CLASSES, type AnswerSide, type ComparisonReport, type Difference, type DifferenceClass, type NoisePlace, type TargetDescription } from './types.js';
 
@@ -36,23 +35,21 @@ export interface StartedTarget {
   close(): Promise<void>;
 }
 
-export interface CompareOptions {
+/** What each of the runs is: the same rules, seed and cases against every server. */
+export type RunShape = Omit<CaptureOptions, 'target' | 'supply'>;
+
+export interface CompareOptions extends RunShape {
   readonly primary: TargetSource;
   readonly candidate: TargetSource;
   /** The server whose differences from the primary are noise; default: the primary again. */
   readonly secondary?: TargetSource;
   /** How many secondary runs learn the noise (default 1). */
   readonly noiseRuns?: number;
-  readonly rules: readonly Rule[];
-  readonly seed: number;
-  readonly runs: number;
-  readonly only?: string;
-  readonly options?: Record<string, unknown>;
   /** Told when each run starts and ends, for progress lines. */
   readonly log?: (line: string) => void;
 }
 
-export async function captureOn(source: TargetSource, o: Pick<CompareOptions, 'rules' | 'seed' | 'runs' | 'only' | 'options'>): Promise<Capture> {
+export async function captureOn(source: TargetSource, o: RunShape): Promise<Capture> {
   const started = await source.start();
   try {
     return await captureRun({

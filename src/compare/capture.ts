@@ -20,6 +20,8 @@ export interface CapturedExchange {
   /** No answer: the transport's reason. */
   readonly error?: string;
   readonly durationMs: number;
+  /** When it was sent (performance.now()), to tell exchanges sent side by side from exchanges sent one after another. */
+  readonly startedMs?: number;
 }
 
 export interface Capture {
@@ -52,10 +54,10 @@ class CapturingClient extends HttpClient {
     const started = performance.now();
     try {
       const res = await super.send(req);
-      if (keep) attempt.list.push({ request: req, response: { status: res.status, headers: res.headers, text: res.text }, durationMs: res.durationMs });
+      if (keep) attempt.list.push({ request: req, response: { status: res.status, headers: res.headers, text: res.text }, durationMs: res.durationMs, startedMs: started });
       return res;
     } catch (err) {
-      if (keep) attempt.list.push({ request: req, error: (err as Error).message, durationMs: performance.now() - started });
+      if (keep) attempt.list.push({ request: req, error: (err as Error).message, durationMs: performance.now() - started, startedMs: started });
       throw err;
     }
   }

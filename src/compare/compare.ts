@@ -106,17 +106,56 @@ function sideOf(capture: Capture): Side {
   return { capture, normalize: normalizerFor(capture.target, capture.masker), results: new Map(capture.report.results.map((r) => [r.id, r])) };
 }
 
-/** A rule's exchanges keyed `<endpoint> #<n>`: the n-th call of that endpoint in the rule. */
+/**
+ * A rule's exchanges keyed `<endpoint> #<n>`: the n-th call of that endpoint in the rule. Calls of one endpoint sent
+ * side by side (each sent before the one before it was answered: a race, a burst) have no order of their own, and
+ * which of them wins is the server's to decide: among them, n follows the answers (status, then body), so that the
+ * winner of one race is paired with the winner of the other.
+ */
 function keyed(list: readonly CapturedExchange[], normalize: Normalize): Map<string, { endpoint: string; exchange: CapturedExchange }> {
-  const seen = new Map<string, number>();
-  const out = new Map<string, { endpoint: string; exchange: CapturedExchange }>();
-  for (const exchange of list) {
+  const byEndpoint = new Map<string, CapturedExchange[]>();
+  const sent = [...list].sort((x, y) => (x.startedMs ?? 0) - (y.startedMs ?? 0));
+  for (const exchange of sent) {
     const endpoint = endpointOf(exchange.request.method, exchange.request.url, normalize);
-    const n = (seen.get(endpoint) ?? 0) + 1;
-    seen.set(endpoint, n);
-    out.set(`${endpoint} #${n}`, { endpoint, exchange });
+    byEndpoint.set(endpoint, [...(byEndpoint.get(endpoint) ?? []), exchange]);
+  }
+  const out = new Map<string, { endpoint: string; exchange: CapturedExchange }>();
+  for (const [endpoint, calls] of byEndpoint) {
+    let n = 0;
+    for (const group of sideBySide(calls)) {
+      for (const exchange of group.sort((x, y) => answerOrder(x).localeCompare(answerOrder(y)))) out.set(`${endpoint} #${(n += 1)}`, { endpoint, exchange });
+    }
   }
   return out;
+}
+
+/** Runs of calls in the order sent, each call in the run of the one before when it was sent before that run's last answer. */
+function sideBySide(calls: readonly CapturedExchange[]): CapturedExchange[][] {
+  const groups: CapturedExchange[][] = [];
+  let answeredBy = Number.NEGATIVE_INFINITY;
+  for (const call of calls) {
+    const start = call.startedMs ?? Number.POSITIVE_INFINITY;
+    if (start < answeredBy) groups.at(-1)!.push(call);
+    else {
+      groups.push([call]);
+      answeredBy = Number.NEGATIVE_INFINITY;
+    }
+    answeredBy = Math.max(answeredBy, start + call.durationMs);
+  }
+  return groups;
+}
+
+/** How calls sent side by side are ordered: by status, then by the members of the answer (never by its values, which are the server's). */
+function answerOrder(x: CapturedExchange): string {
+  if (!x.response) return `no answer ${x.error ?? ''}`;
+  let members = '';
+  try {
+    const body: unknown = JSON.parse(x.response.text);
+    if (body !== null && typeof body === 'object') members = Object.keys(body).sort().join(',');
+  } catch {
+    members = x.response.text.length === 0 ? '' : '(text)';
+  }
+  return `${x.response.status} ${members}`;
 }
 
 interface Observed {

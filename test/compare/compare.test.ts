@@ -117,3 +117,24 @@ describe('compareCaptures', () => {
     expect(renderComparisonHtml(full(compareCaptures(primary, primary, [])))).toContain('no differences');
   });
 });
+
+describe('calls sent side by side', () => {
+  const race = (base: string, winner: number, startedMs: number) => [0, 1, 2].map((i) => ({
+    ...(i === winner ? token(base, 'Bearer') : exchange('POST', `${base}/oauth2/access_token`, 400, { error: 'invalid_grant' }, { request: { grant_type: 'refresh_token', refresh_token: 'r' } })),
+    startedMs: startedMs + i, durationMs: 50,
+  }));
+  const after = (base: string, status: number) => ({ ...exchange('POST', `${base}/oauth2/access_token`, status, { error: 'invalid_grant' }, { request: { grant_type: 'refresh_token', refresh_token: 'r' } }), startedMs: 1000, durationMs: 5 });
+
+  it('are paired by their answers: the winner of one race with the winner of the other', () => {
+    const a = capture(A, { 'oauth.race': { exchanges: [...race(A, 0, 0), after(A, 400)] } });
+    const b = capture(B, { 'oauth.race': { exchanges: [...race(B, 2, 0), after(B, 400)] } });
+    expect(compareCaptures(a, b, []).differences).toEqual([]);
+  });
+
+  it('but calls sent one after another keep their order', () => {
+    const a = capture(A, { 'oauth.seq': { exchanges: [{ ...after(A, 400), startedMs: 0 }, { ...token(A, 'Bearer'), startedMs: 100, durationMs: 5 }] } });
+    const b = capture(B, { 'oauth.seq': { exchanges: [{ ...token(B, 'Bearer'), startedMs: 0, durationMs: 5 }, { ...after(B, 400), startedMs: 100 }] } });
+    const status = compareCaptures(a, b, []).differences.find((d) => d.place === 'status')!;
+    expect(`${status.what}, ${status.count} of ${status.of}`).toBe('400 → 200 (another class), 2 of 2');
+  });
+});

@@ -41,8 +41,8 @@ const EMULATOR = 'emulator';
 export const compareCommand = defineCommand<CompareFlags>({
   name: 'compare',
   summary: 'run the suite against two servers and report where their answers differ',
-  description: 'Runs the suite (or --only / --profile) with one seed against the primary, once more against the primary '
-    + '(the secondary: what differs between those two runs is noise), and against the candidate; pairs the exchanges by '
+  description: 'Runs the suite (or --only / --profile) with one seed against the primary twice (the first run is the '
+    + 'secondary: what differs between those two runs is noise) and against the candidate; pairs the exchanges by '
     + 'rule, endpoint and occurrence and compares status, the headers the spec names, the JSON structure and, where both '
     + 'were sent the same input, the values (ids, tokens and timestamps never). Each server is `emulator` (the embedded '
     + 'emulator, a fresh instance per run) or an env file describing a remote server (read alone, not mixed with the '

@@ -164,6 +164,42 @@ interface Observed {
   readonly raw: RawDifference;
   readonly a?: CapturedExchange;
   readonly b?: CapturedExchange;
+  /** The two calls paired here were not sent the same input: what their answers differ in is not the servers' doing. */
+  readonly otherInput?: boolean;
+}
+
+interface Call {
+  readonly key: string;
+  readonly exchange: CapturedExchange;
+  readonly input: string;
+}
+
+function byEndpoint(calls: ReturnType<typeof keyed>, normalize: Normalize): Map<string, Call[]> {
+  const out = new Map<string, Call[]>();
+  for (const [key, { endpoint, exchange }] of calls) out.set(endpoint, [...(out.get(endpoint) ?? []), { key, exchange, input: inputOf(exchange, normalize) }]);
+  return out;
+}
+
+/**
+ * The calls of one endpoint paired: each with the first call of the other side sent the same input (the kit generates
+ * a rule's cases from the seed, and some from the run as well), then the rest in the order sent; what is left was sent
+ * to one side only.
+ */
+function matchCalls(la: readonly Call[], lb: readonly Call[]): { paired: [Call, Call][]; onlyA: Call[]; onlyB: Call[] } {
+  const used = new Set<number>();
+  const paired: [Call, Call][] = [];
+  const restA: Call[] = [];
+  for (const x of la) {
+    const j = lb.findIndex((y, i) => !used.has(i) && y.input === x.input);
+    if (j >= 0) {
+      used.add(j);
+      paired.push([x, lb[j]!]);
+    } else restA.push(x);
+  }
+  const restB = lb.filter((_, i) => !used.has(i));
+  const n = Math.min(restA.length, restB.length);
+  for (let i = 0; i < n; i += 1) paired.push([restA[i]!, restB[i]!]);
+  return { paired, onlyA: restA.slice(n), onlyB: restB.slice(n) };
 }
 
 interface PairResult {
@@ -197,22 +233,19 @@ function pairRuns(a: Side, b: Side): PairResult {
     if (Math.abs(da - db) >= RULE_TIMING.minDeltaMs && Math.max(da, db) >= RULE_TIMING.minRatio * Math.min(da, db)) {
       rule({ class: 'timing', place: 'rule time', what: `the rule took ${da} ms → ${db} ms`, a: `${da} ms`, b: `${db} ms` });
     }
-    const xa = keyed(a.capture.exchanges.get(id) ?? [], a.normalize);
-    const xb = keyed(b.capture.exchanges.get(id) ?? [], b.normalize);
-    for (const [key, { endpoint, exchange }] of xa) {
-      const other = xb.get(key);
-      if (!other) {
-        observed.push({ rule: id, endpoint, raw: { class: 'exchange', place: 'exchange', what: 'sent to the primary only', a: key, b: '(not sent)' }, a: exchange });
-        continue;
+    const xa = byEndpoint(keyed(a.capture.exchanges.get(id) ?? [], a.normalize), a.normalize);
+    const xb = byEndpoint(keyed(b.capture.exchanges.get(id) ?? [], b.normalize), b.normalize);
+    for (const endpoint of new Set([...xa.keys(), ...xb.keys()])) {
+      const { paired, onlyA, onlyB } = matchCalls(xa.get(endpoint) ?? [], xb.get(endpoint) ?? []);
+      for (const [x, y] of paired) {
+        pairs.set(`${id}|${endpoint}`, (pairs.get(`${id}|${endpoint}`) ?? 0) + 1);
+        const same = x.input === y.input;
+        const compared = compareAnswers(x.exchange, y.exchange, { a: a.normalize, b: b.normalize }, same);
+        for (const [name, n] of compared.named) named.set(name, (named.get(name) ?? 0) + n);
+        for (const raw of compared.differences) observed.push({ rule: id, endpoint, raw, a: x.exchange, b: y.exchange, ...(same ? {} : { otherInput: true }) });
       }
-      pairs.set(`${id}|${endpoint}`, (pairs.get(`${id}|${endpoint}`) ?? 0) + 1);
-      const same = inputOf(exchange, a.normalize) === inputOf(other.exchange, b.normalize);
-      const compared = compareAnswers(exchange, other.exchange, { a: a.normalize, b: b.normalize }, same);
-      for (const [name, n] of compared.named) named.set(name, (named.get(name) ?? 0) + n);
-      for (const raw of compared.differences) observed.push({ rule: id, endpoint, raw, a: exchange, b: other.exchange });
-    }
-    for (const [key, { endpoint, exchange }] of xb) {
-      if (!xa.has(key)) observed.push({ rule: id, endpoint, raw: { class: 'exchange', place: 'exchange', what: 'sent to the candidate only', a: '(not sent)', b: key }, b: exchange });
+      for (const x of onlyA) observed.push({ rule: id, endpoint, raw: { class: 'exchange', place: 'exchange', what: 'sent to the primary only', a: x.key, b: '(not sent)' }, a: x.exchange });
+      for (const y of onlyB) observed.push({ rule: id, endpoint, raw: { class: 'exchange', place: 'exchange', what: 'sent to the candidate only', a: '(not sent)', b: y.key }, b: y.exchange });
     }
   }
   return { observed, pairs, named, notPaired, rules };
@@ -249,6 +282,14 @@ export function compareCaptures(primary: Capture, candidate: Capture, secondarie
   const b = sideOf(candidate);
   const noiseMap = new Map<string, string[]>();
   const noiseGroups = new Map<string, NoisePlace>();
+  const noted = (o: Observed, source: NoisePlace['source'], va: string, vb: string) => {
+    const key = `${source}|${o.rule}|${o.endpoint}|${o.raw.place}`;
+    const known = noiseGroups.get(key);
+    noiseGroups.set(key, known ? { ...known, count: known.count + 1 } : {
+      rule: o.rule, endpoint: o.endpoint, class: o.raw.class, place: o.raw.place, source, count: 1,
+      example: { primary: va.slice(0, 300), other: vb.slice(0, 300) },
+    });
+  };
   for (const s of secondaries) {
     const secondary = sideOf(s);
     for (const o of pairRuns(a, secondary).observed) {
@@ -256,17 +297,16 @@ export function compareCaptures(primary: Capture, candidate: Capture, secondarie
       const places = noiseMap.get(at) ?? [];
       if (!places.includes(o.raw.place)) places.push(o.raw.place);
       noiseMap.set(at, places);
-      const key = `${at}|${o.raw.place}`;
-      const known = noiseGroups.get(key);
-      noiseGroups.set(key, known ? { ...known, count: known.count + 1 } : {
-        rule: o.rule, endpoint: o.endpoint, class: o.raw.class, place: o.raw.place, count: 1,
-        example: { primary: primary.masker.mask(o.raw.a).slice(0, 300), secondary: s.masker.mask(o.raw.b).slice(0, 300) },
-      });
+      noted(o, 'secondary', primary.masker.mask(o.raw.a), s.masker.mask(o.raw.b));
     }
   }
   const paired = pairRuns(a, b);
   const groups = new Map<string, Difference>();
   for (const o of paired.observed) {
+    if (o.otherInput) {
+      noted(o, 'other input', primary.masker.mask(o.raw.a), candidate.masker.mask(o.raw.b));
+      continue;
+    }
     if (covers(noiseMap, o)) continue;
     const key = `${o.rule}|${o.endpoint}|${o.raw.class}|${o.raw.place}`;
     const known = groups.get(key);

@@ -45,14 +45,19 @@ export interface Difference {
   readonly candidate: AnswerSide;
 }
 
-/** A place that differed between two runs against the primary: not a finding. */
+/**
+ * A place that is not a finding: it differed between two runs against the primary (`secondary`), or the two calls
+ * paired there were not sent the same input (`other input`: the kit made some of a rule's cases from the run itself).
+ */
 export interface NoisePlace {
   readonly rule: string;
   readonly endpoint: string;
   readonly class: DifferenceClass;
   readonly place: string;
+  readonly source: 'secondary' | 'other input';
   readonly count: number;
-  readonly example: { readonly primary: string; readonly secondary: string };
+  /** The primary's value, and the secondary's or (other input) the candidate's. */
+  readonly example: { readonly primary: string; readonly other: string };
 }
 
 export interface TargetDescription {

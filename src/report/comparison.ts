@@ -135,12 +135,12 @@ export function renderComparisonHtml(c: ComparisonReport): string {
       ...list.map(differenceRows), '</tbody></table></section>');
   }
 
-  out.push('<h2>Noise</h2><p class="none">Places that differed between the primary and the secondary run: not findings. Members the kit names as varying by nature are never compared by value.</p>');
+  out.push('<h2>Noise</h2><p class="none">Places that differed between the primary and the secondary run, or where the two calls paired were not sent the same input: not findings. Members the kit names as varying by nature are never compared by value.</p>');
   out.push(`<ul id="named">${Object.entries(c.summary.named_noise).map(([name, n]) => `<li>${escapeHtml(name)}: ${n} value${n === 1 ? '' : 's'} not compared</li>`).join('')}</ul>`);
   if (c.noise.length > 0) {
-    out.push('<table id="noise" class="noise"><thead><tr><th>rule</th><th>endpoint</th><th>class</th><th>where</th><th>times</th><th>primary</th><th>secondary</th></tr></thead><tbody>');
+    out.push('<table id="noise" class="noise"><thead><tr><th>rule</th><th>endpoint</th><th>class</th><th>where</th><th>why</th><th>times</th><th>primary</th><th>secondary, or candidate</th></tr></thead><tbody>');
     for (const n of c.noise) {
-      out.push(`<tr><td><code>${escapeHtml(n.rule)}</code></td><td><code>${escapeHtml(n.endpoint)}</code></td><td><span class="cls">${escapeHtml(n.class)}</span></td><td><code>${escapeHtml(n.place)}</code></td><td>${n.count}</td><td><code>${escapeHtml(n.example.primary)}</code></td><td><code>${escapeHtml(n.example.secondary)}</code></td></tr>`);
+      out.push(`<tr><td><code>${escapeHtml(n.rule)}</code></td><td><code>${escapeHtml(n.endpoint)}</code></td><td><span class="cls">${escapeHtml(n.class)}</span></td><td><code>${escapeHtml(n.place)}</code></td><td>${n.source === 'secondary' ? 'differed in the secondary run' : 'not sent the same input'}</td><td>${n.count}</td><td><code>${escapeHtml(n.example.primary)}</code></td><td><code>${escapeHtml(n.example.other)}</code></td></tr>`);
     }
     out.push('</tbody></table>');
   } else out.push('<p class="none" id="no-noise">The secondary run answered like the primary everywhere.</p>');

@@ -60,7 +60,7 @@ describe('compareCaptures', () => {
   });
 
   it('keeps the noise apart: the place the secondary differed in is not a difference', () => {
-    expect(c.noise.map((n) => `${n.rule} | ${n.class} ${n.place} | ${n.example.primary} → ${n.example.secondary}`)).toEqual(['lists.a | value body $.total | 2 → 3']);
+    expect(c.noise.map((n) => `${n.rule} | ${n.class} ${n.place} | ${n.example.primary} → ${n.example.other}`)).toEqual(['lists.a | value body $.total | 2 → 3']);
     expect(rows.some((r) => r.includes('$.total'))).toBe(false);
   });
 
@@ -136,5 +136,23 @@ describe('calls sent side by side', () => {
     const b = capture(B, { 'oauth.seq': { exchanges: [{ ...token(B, 'Bearer'), startedMs: 0, durationMs: 5 }, { ...after(B, 400), startedMs: 100 }] } });
     const status = compareCaptures(a, b, []).differences.find((d) => d.place === 'status')!;
     expect(`${status.what}, ${status.count} of ${status.of}`).toBe('400 → 200 (another class), 2 of 2');
+  });
+});
+
+describe('calls sent other inputs', () => {
+  const filter = (base: string, q: string, status: number) => exchange('GET', `${base}/api/v4/leads?filter[name]=${q}`, status, status === 200 ? { _page: 1 } : { title: 'Bad Request' });
+
+  it('are paired with the call of the same input first, whatever the order', () => {
+    const a = capture(A, { 'lists.f': { exchanges: [filter(A, 'x', 200), filter(A, 'y', 400)] } });
+    const b = capture(B, { 'lists.f': { exchanges: [filter(B, 'y', 400), filter(B, 'x', 200)] } });
+    expect(compareCaptures(a, b, []).differences).toEqual([]);
+  });
+
+  it('are kept apart as noise: the kit sent them, not the servers', () => {
+    const a = capture(A, { 'lists.f': { exchanges: [filter(A, 'x', 200)] } });
+    const b = capture(B, { 'lists.f': { exchanges: [filter(B, 'z', 400)] } });
+    const c = compareCaptures(a, b, []);
+    expect(c.differences).toEqual([]);
+    expect(c.noise.map((n) => `${n.source} ${n.class} ${n.place} ${n.example.primary} → ${n.example.other}`)).toContain('other input status status 200 → 400');
   });
 });

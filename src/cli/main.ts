@@ -7,6 +7,7 @@ import { KIT_PACKAGE } from '../paths.js';
 import type { CommandFactory, Outcome } from './command.js';
 import { authorizeCommand } from './commands/authorize.js';
 import { certifyCommand } from './commands/certify.js';
+import { compareCommand } from './commands/compare.js';
 import { docsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
 import { faultsCommand } from './commands/faults.js';
@@ -19,7 +20,7 @@ import { verifyCertificateCommand } from './commands/verify-certificate.js';
 
 
 export const COMMANDS: readonly CommandFactory[] = [
-  runCommand, certifyCommand, mergeCommand, verifyCertificateCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
+  runCommand, certifyCommand, compareCommand, mergeCommand, verifyCertificateCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
   rulesCommand, faultsCommand, variationsCommand, docsCommand,
 ];
 

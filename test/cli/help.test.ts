@@ -26,6 +26,7 @@ const commands = COMMANDS.map((make) => make({ exitCode: 0 })).map((c) => ({
 
 const EXPECTED_FLAGS: Record<string, readonly string[]> = {
   run: ['--target', '--profile', '--only', '--seed', '--runs', '--strict', '--allow-unjudged', '--baseline', '--out', '--env-file', '--shard', '--budget', '--dry-run'],
+  compare: ['--primary', '--candidate', '--secondary', '--noise-runs', '--profile', '--only', '--seed', '--runs', '--out', '--fail-on', '--fault', '--variation'],
   certify: ['--target', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--from'],
   merge: ['--out', '--strict', '--allow-unjudged'],
   'verify-certificate': ['--report'],

@@ -34,9 +34,10 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['src/needs', ['src/errors.ts', 'src/model', 'src/protocol', 'src/secrets', 'src/steps']],
   ['src/targets', ['src/errors.ts', 'src/model', 'src/protocol', 'src/emulator', 'src/secrets', 'src/browser', 'src/needs']],
   ['src/runner', ['src/errors.ts', 'src/paths.ts', 'src/effect-window.ts', 'src/model', 'src/hook', 'src/secrets', 'src/needs', 'src/targets']],
-  ['src/report', ['src/errors.ts', 'src/paths.ts', 'src/model']],
+  ['src/compare', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/secrets', 'src/needs', 'src/targets', 'src/runner']],
+  ['src/report', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/compare']],
   ['src/docs', ['src/paths.ts', 'src/model', 'src/protocol', 'src/emulator', 'specs', 'src/needs', 'src/report']],
-  ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/protocol', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/targets', 'src/runner', 'src/report', 'src/docs']],
+  ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/protocol', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/targets', 'src/runner', 'src/compare', 'src/report', 'src/docs']],
   ['src/sandbox.ts', ['src/emulator', 'src/needs']],
   ['src/vitest-adapter.ts', ['src/model', 'specs', 'src/needs', 'src/targets', 'src/runner', 'src/sandbox.ts']],
 ];

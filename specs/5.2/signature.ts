@@ -49,7 +49,7 @@ export default defineGroup({
       { id: 'chat.signature.get-query-not-signed', title: 'A GET (history) signs the MD5 of the empty string and the path without its query string',
         reading: '§5.2 and §4.3 history: Content-MD5 is the hash of the empty string; the signing string ends with the path without query string.', covers: [...SIGNED, '4.3/Get chat history/offset', '4.3/Get chat history/limit'] },
       {
-        setup: oneMessage,
+        setup: (t) => oneMessage(t, { shown: false }),
         send: (_t, f) => f.s.history(f.conv, { offset: 0, limit: 10 }),
         expect: [status(200), notAnsweredWith(403, 'query not signed', 'a GET signed over the path without its query string was refused with 403')],
       },

@@ -650,13 +650,18 @@ export interface CreatedChat {
   readonly conv: string;
   readonly user: ParticipantBody;
   readonly first: string;
+  /** The user's chat-interface id that first creation answered (user.id), when it answered one. */
+  readonly firstUser: unknown;
 }
 
 export async function createdChatFor(t: RuleContext): Promise<CreatedChat> {
   const s = await chatSession(t);
   const conv = s.conversationId();
   const user = s.client();
-  return { s, conv, user, first: await chatIdOf(s, conv, user) };
+  const res = await s.createChat(conv, user);
+  const first = jsonAt(res, 'id');
+  if (!isSuccess(res.status) || typeof first !== 'string') throw new Precondition(`creating a chat answered ${res.status}`);
+  return { s, conv, user, first, firstUser: jsonAt(res, ['user', 'id']) };
 }
 
 /** A fresh conversation of one client on a connected scope, and the answers of the creations of its chat sent at once. */

@@ -146,7 +146,7 @@ export const CHAT_FAULTS = defineFaults([
   { name: 'chat-answer-receiver-id-incoming-bot', description: 'An incoming message is answered with the channel\'s bot id as receiver_id instead of null.',
     caughtBy: ['chat.message.answer', 'chat.message.kinds'] },
   { name: 'chat-create-user-id-per-call', description: 'Create chat answers a fresh user.id on every call, not the chat-interface id under which the user\'s messages are sent.',
-    caughtBy: ['chat.message.answer'] },
+    caughtBy: ['chat.create-chat.idempotent'] },
   { name: 'chat-answer-sender-receiver-swapped', description: 'An outgoing message is answered with sender_id and receiver_id swapped: the client as sender, the manager or bot as receiver.',
     caughtBy: ['chat.message.kinds'] },
   { name: 'chat-answer-without-msgid', description: 'New and edited messages are answered without new_message.msgid (the other ids are there).',

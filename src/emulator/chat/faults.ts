@@ -362,6 +362,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.message.types-accepted', 'chat.message.empty-text-other-types'] },
   { name: 'chat-history-media-emptied', description: 'History shows voice, audio and sticker messages with media "" (the file is kept only for file, video and picture).',
     caughtBy: ['chat.message.types-accepted', 'chat.message.empty-text-other-types'] },
+  { name: 'chat-history-profile-dropped', description: 'History shows every participant without phone and email, though the client was given both.',
+    caughtBy: ['chat.message.kinds'] },
   { name: 'chat-history-contact-phone-dropped', description: 'History shows a contact message\'s contact with its name only, without the phone.',
     caughtBy: ['chat.message.types-accepted'] },
   { name: 'chat-history-by-user', description: 'History of a conversation lists the messages of every chat of the same client in the scope.',

@@ -155,6 +155,8 @@ export interface ParallelMessages {
   readonly s: ChatSession;
   readonly conv: string;
   readonly payloads: readonly MessagePayload[];
+  /** The answers, once sent: a message the server refused for a rate limit (429) need not be in the history. */
+  answers?: readonly HttpResponse[];
 }
 
 export async function parallelMessages(t: RuleContext, n: number): Promise<ParallelMessages> {

@@ -147,7 +147,7 @@ describe('history (C41, C51–C55)', () => {
     expect(emptyHistory('no messages')(res(404, {})).verdict).toBe('failed');
   });
   it('pageSize: more than the maximum fails, with or without limit; fewer than asked (but some) is non_strict', () => {
-    expect(pageSize("no limit", { max: 50, exist: 52 })(res(200, messages(0))).verdict).toBe("failed");
+    expect(pageSize('no limit', { max: 50, exist: 52 })(res(200, messages(0))).verdict).toBe('failed');
     expect(pageSize('no limit', { max: 50, exist: 60 })(res(200, messages(60))).verdict).toBe('failed');
     expect(pageSize('no limit', { max: 50, exist: 60 })(res(200, messages(20))).verdict).toBe('passed');
     expect(pageSize('limit 50', { max: 50, asked: 50, exist: 52 })(res(200, messages(30))).verdict).toBe('non_strict');

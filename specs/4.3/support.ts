@@ -603,6 +603,10 @@ export function brokenReactions(f: ClientMessage): readonly BrokenReaction[] {
     { what: 'no user', body: applyCase(valid, { path: ['user'], breakage: 'missing' }), reading: 'unmarked-member' },
     { what: 'no user.id', body: applyCase(valid, { path: ['user', 'id'], breakage: 'missing' }), reading: 'unmarked-member' },
     { what: 'type "like"', body: { ...valid, type: 'like' }, reading: 'enumeration' },
+    // The edges of the enumeration a random string rarely hits (R2-C12): the empty string, another case, a number.
+    { what: 'type ""', body: { ...valid, type: '' }, reading: 'enumeration' },
+    { what: 'type "REACT"', body: { ...valid, type: 'REACT' }, reading: 'enumeration' },
+    { what: 'type 1 (a number)', body: { ...valid, type: 1 }, reading: 'enumeration' },
     { what: 'no type', body: applyCase(valid, { path: ['type'], breakage: 'missing' }), reading: 'unmarked-member' },
   ];
 }

@@ -232,6 +232,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.unsorted.first-message-only'] },
   { name: 'chat-silent-still-creates-lead', description: 'A silent incoming message suppresses the notification but still creates the chat\'s unsorted lead.',
     caughtBy: ['chat.unsorted.silent-first'] },
+  { name: 'chat-enumerations-any-case', description: 'Enumerated values (event_type, message type, hook_api_version, reaction type) are compared without case: V1, TEXT, REACT are taken.',
+    caughtBy: ['chat.connect.invalid', 'chat.message-event.required', 'chat.react.invalid', 'chat.message.required'] },
   { name: 'chat-silent-required', description: 'A new message whose payload leaves out silent is refused with 400.',
     caughtBy: ['chat.valid-space.message'], verdict: 'non_strict' },
   { name: 'chat-crash-without-silent', description: 'A message whose payload leaves out silent crashes (500) instead of taking it as false.',

@@ -98,8 +98,10 @@ export class Validator {
   }
 
   oneOf<T extends string>(o: Obj, k: string, path: string, values: readonly T[], opts: { required?: boolean } = {}): T | undefined {
-    const v = this.str(o, k, path, opts);
-    if (v === undefined) return undefined;
+    const given = this.str(o, k, path, opts);
+    if (given === undefined) return undefined;
+    // The fault: enumerations compared without case (`V1`, `TEXT`, `REACT` taken for their lower-case values).
+    const v = this.faults.isOn('chat-enumerations-any-case') && (values as readonly string[]).includes(given.toLowerCase()) ? given.toLowerCase() : given;
     if (!(values as readonly string[]).includes(v)) {
       if (!(k === 'type' && this.faults.isOn('chat-message-type-fields-unchecked'))) this.add(join(path, k), `must be one of ${values.join(', ')}`);
       return undefined;

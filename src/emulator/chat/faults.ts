@@ -234,6 +234,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.unsorted.silent-first'] },
   { name: 'chat-enumerations-any-case', description: 'Enumerated values (event_type, message type, hook_api_version, reaction type) are compared without case: V1, TEXT, REACT are taken.',
     caughtBy: ['chat.connect.invalid', 'chat.message-event.required', 'chat.react.invalid', 'chat.message.required'] },
+  { name: 'chat-crash-on-replacement-stored', description: 'A message text or a participant\'s name that held bytes that are not UTF-8 (decoded to U+FFFD) crashes (500) where it is stored; the same bytes in an extra member pass.',
+    caughtBy: ['chat.http.message.invalid-utf8', 'chat.http.chats.invalid-utf8'] },
   { name: 'chat-silent-required', description: 'A new message whose payload leaves out silent is refused with 400.',
     caughtBy: ['chat.valid-space.message'], verdict: 'non_strict' },
   { name: 'chat-crash-without-silent', description: 'A message whose payload leaves out silent crashes (500) instead of taking it as false.',

@@ -236,6 +236,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.connect.invalid', 'chat.message-event.required', 'chat.react.invalid', 'chat.message.required'] },
   { name: 'chat-crash-on-replacement-stored', description: 'A message text or a participant\'s name that held bytes that are not UTF-8 (decoded to U+FFFD) crashes (500) where it is stored; the same bytes in an extra member pass.',
     caughtBy: ['chat.http.message.invalid-utf8', 'chat.http.chats.invalid-utf8'] },
+  { name: 'chat-signing-string-normalised', description: 'The signature is also taken over the signing string in another form: a lower-case method line, CRLF line ends, MD5 and method swapped, a trailing LF, or no Content-MD5 header signed as an empty line.',
+    caughtBy: ['chat.signature.string-variants'] },
   { name: 'chat-silent-required', description: 'A new message whose payload leaves out silent is refused with 400.',
     caughtBy: ['chat.valid-space.message'], verdict: 'non_strict' },
   { name: 'chat-crash-without-silent', description: 'A message whose payload leaves out silent crashes (500) instead of taking it as false.',

@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import {
-  chatSession, chatSweepRule, createdChat, createsAtOnce, defineGroup, describeExternalId, differentFrom, eachAnswer, equals, exchangeRule, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, firstAccepted, type HttpResponse, invalidExternalId, isNonEmptyString, jsonAt, jsonContentType, oneValueAmongAccepted, scenarioRule, status, step, validExternalId, valueIs,
+  chatSession, chatSweepRule, createdChat, createsAtOnce, defineGroup, describeExternalId, differentFrom, eachAnswer, equals, exchangeRule, EXTERNAL_ID_BOUNDARY, EXTERNAL_ID_OTHER_TYPES, type ExternalIdCase, field, firstAccepted, type HttpResponse, invalidExternalId, isNonEmptyString, jsonAt, jsonContentType, oneValueAmongAccepted, scenarioRule, status, step, validExternalId, valueIs,
 } from '../kit.js';
 import { type BrokenMember, BUSY, chatIdOf, type CreatedChat, createdChatFor, type CreationRace, creationRace, memberRefusalOf } from './support.js';
-import { accepted, CREATE, refusal } from '../fixtures/chat.js';
+import { CREATE, externalIdAnswer } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Create chat',
@@ -81,10 +81,11 @@ export default defineGroup({
           { variant: 'non-printable', value: 'tab\there', char: '\t' },
           { variant: 'integer', value: 42 },
           { variant: 'boolean', value: true },
+          ...EXTERNAL_ID_OTHER_TYPES,
         ],
         cases: () => fc.oneof(validExternalId, invalidExternalId),
         send: (s, c) => s.createChat(s.conversationId(), s.client(), { source: { external_id: c.value } }),
-        expect: (c) => (externalIdAccepted(c) ? accepted : refusal),
+        expect: externalIdAnswer,
         label: describeExternalId,
       },
     ),

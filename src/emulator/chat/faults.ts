@@ -96,6 +96,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.message.conversation-ref-id-foreign'] },
   { name: 'chat-write-first-reply-refused', description: 'A client\'s reply naming a write-first chat by conversation_ref_id is refused with 400: the chat the account started has no conversation_id to match.',
     caughtBy: ['chat.message.conversation-ref-id-write-first'] },
+  { name: 'chat-text-member-required', description: 'A new message of any type without a text member is refused with 400 (an empty text is taken).',
+    caughtBy: ['chat.message.empty-text-other-types'] },
   { name: 'chat-empty-text-refused', description: 'A message of a type other than text with an empty text is refused with 400.',
     caughtBy: ['chat.message.empty-text-other-types'] },
   { name: 'chat-kinds-confused', description: 'History gives account users and the bot a client_id, as if they were external participants.',

@@ -199,7 +199,7 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
     || (typeof m.type === 'string' && !(MESSAGE_TYPES as readonly string[]).includes(m.type) && c.faults.isOn('chat-unknown-type-as-text'));
   const type = asText ? 'text' : c.oneOf(m, 'type', at, MESSAGE_TYPES, { required: true }) ?? (unchecked ? String(m.type ?? 'text') : undefined);
   if (type !== undefined && ['voice', 'audio', 'sticker'].includes(type) && c.faults.isOn('chat-media-types-refused')) c.add(join(at, 'type'), 'is not supported');
-  const text = c.str(m, 'text', at, { required: type === 'text' && !unchecked });
+  const text = c.str(m, 'text', at, { required: (type === 'text' && !unchecked) || (type !== undefined && !opts.edit && c.faults.isOn('chat-text-member-required')) });
   storedText(c, text);
   if (type !== undefined && type !== 'text' && text === '' && c.faults.isOn('chat-empty-text-refused')) c.add(join(at, 'text'), 'must not be empty');
   const fileTypes = c.faults.isOn('chat-file-fields-file-type-only') ? ['file'] : FILE_TYPES;

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { NOT_JSON_SAMPLES, notJsonText } from './token-requests.js';
+import { INVALID_UTF8 } from './invalid-utf8.js';
 
 /** A few values drawn from `arb`, the same ones for the same seed. */
 export function seededSamples<T>(arb: fc.Arbitrary<T>, seed: number, count: number): T[] {
@@ -61,3 +62,21 @@ export const anyUnicodeText: fc.Arbitrary<string> = fc.string({ unit: scalarValu
 
 /** Participant names in other scripts than Latin ASCII. */
 export const UTF8_NAMES: readonly string[] = ['Анна Петрова', 'José Ñúñez-Müller', '李小龙', 'Zoë 👩‍💻 O\u0301', 'محمد علي'];
+
+/**
+ * A chat body with the bytes that are not UTF-8 inside a string the service stores (a message's text, a user's name),
+ * not only in an extra member: a server that breaks only where it stores or indexes the text is tried too (issue 28
+ * item 4). `path` names the string member; the rest of the body stays the valid request it was.
+ */
+export function withInvalidUtf8At(body: unknown, path: readonly string[]): Buffer {
+  const mark = '\u0000stored-invalid-utf8\u0000';
+  const copy = JSON.parse(JSON.stringify(body ?? {})) as Record<string, unknown>;
+  let at: Record<string, unknown> = copy;
+  for (const key of path.slice(0, -1)) {
+    if (at[key] === null || typeof at[key] !== 'object') at[key] = {};
+    at = at[key] as Record<string, unknown>;
+  }
+  at[path[path.length - 1]!] = `before ${mark} after`;
+  const [before, after] = JSON.stringify(copy).split(JSON.stringify(mark).slice(1, -1)) as [string, string];
+  return Buffer.concat([Buffer.from(before, 'utf8'), INVALID_UTF8, Buffer.from(after, 'utf8')]);
+}

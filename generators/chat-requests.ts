@@ -185,7 +185,14 @@ export type ExternalIdCase =
   | { readonly variant: 'integer'; readonly value: number }
   | { readonly variant: 'boolean'; readonly value: boolean }
   | { readonly variant: 'too-long'; readonly value: string }
-  | { readonly variant: 'non-printable'; readonly value: string; readonly char: string };
+  | { readonly variant: 'non-printable'; readonly value: string; readonly char: string }
+  | { readonly variant: 'other-type'; readonly value: unknown };
+
+/**
+ * external_id of the JSON types §2.6 does not list ("string, int or bool"): null, a fraction, an object, an array,
+ * named on every run (issue 28 item 4) and judged by `wrong-type` (refused passes, taken is non_strict).
+ */
+export const EXTERNAL_ID_OTHER_TYPES: readonly ExternalIdCase[] = [null, 1.5, {}, []].map((value) => ({ variant: 'other-type', value }));
 
 const printableChar = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
 const printable = (min: number, max: number) => fc.array(printableChar, { minLength: min, maxLength: max }).map((a) => a.join(''));
@@ -214,7 +221,7 @@ export function externalIdAccepted(c: ExternalIdCase): boolean {
 }
 
 export function describeExternalId(c: ExternalIdCase): string {
-  return `${c.variant} ${JSON.stringify(c.value)} (${String(c.value).length} characters)`;
+  return c.variant === 'other-type' ? `${c.variant} ${JSON.stringify(c.value)}` : `${c.variant} ${JSON.stringify(c.value)} (${String(c.value).length} characters)`;
 }
 
 /** The §8 boundary, both sides: 40 characters pass, 41 do not. */

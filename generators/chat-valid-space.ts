@@ -63,7 +63,8 @@ export const VALID_SPACES = {
       { path: P('body', 'payload', 'source') },
       { path: P('body', 'payload', 'source', 'external_id'), expect: 'either' },
       ...participantOptional(P('body', 'payload', 'sender')),
-      { path: P('body', 'payload', 'silent'), expect: 'either' },
+      // silent, unmarked, is a flag whose absence reads as false; a refusal of a message without it is a lesser departure (R2-C19).
+      { path: P('body', 'payload', 'silent'), refusal: 'non_strict' },
       { path: P('body', 'payload', 'reply_to') },
       { path: P('body', 'payload', 'reply_to', 'message', 'id'), group: 'quote' },
       { path: P('body', 'payload', 'reply_to', 'message', 'msgid'), group: 'quote' },
@@ -94,7 +95,8 @@ export const VALID_SPACES = {
       // Rule 4 names message and the ids; the payload table leaves the timestamps unmarked, so a refusal is a lesser departure.
       { path: P('body', 'payload', 'timestamp'), refusal: 'non_strict' },
       { path: P('body', 'payload', 'msec_timestamp'), refusal: 'non_strict' },
-      { path: P('body', 'payload', 'silent'), expect: 'either' },
+      // silent, unmarked, is a flag whose absence reads as false; a refusal of a message without it is a lesser departure (R2-C19).
+      { path: P('body', 'payload', 'silent'), refusal: 'non_strict' },
     ],
     arrays: [],
     emptied: [],

@@ -66,6 +66,7 @@ export * from '../src/steps/oauth.js';
 export * from '../src/steps/api-token.js';
 export * from '../src/steps/lifecycle.js';
 export * from '../src/steps/chat.js';
+export * from '../src/steps/chat-written.js';
 export * from '../src/steps/chat-rules.js';
 export * from '../src/steps/chat-routes.js';
 export * from '../src/steps/chat-effects.js';

@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import {
-  chatSweepRule, defineGroup, describeExternalId, equals, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, firstNotifications, invalidExternalId, leadsAre, leadsOnceSeen, type LeadsSeen, notificationsAre, scenarioRule, status, step, validExternalId, valueField,
+  chatSweepRule, defineGroup, describeExternalId, equals, EXTERNAL_ID_BOUNDARY, EXTERNAL_ID_OTHER_TYPES, type ExternalIdCase, firstNotifications, invalidExternalId, leadsAre, leadsOnceSeen, type LeadsSeen, notificationsAre, scenarioRule, status, step, validExternalId, valueField,
 } from '../kit.js';
 import { type SourcePipeline, sourcePipeline } from './support.js';
-import { refusal, accepted, type EffectsConversation, newConversation, sendSilent, counted, CREATE, SEND } from '../fixtures/chat.js';
+import { externalIdAnswer, type EffectsConversation, newConversation, sendSilent, counted, CREATE, SEND } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Source object',
@@ -29,10 +29,11 @@ export default defineGroup({
           { variant: 'non-printable', value: 'tab\there', char: '\t' },
           { variant: 'integer', value: 42 },
           { variant: 'boolean', value: true },
+          ...EXTERNAL_ID_OTHER_TYPES,
         ],
         cases: () => fc.oneof(validExternalId, invalidExternalId),
         send: (s, c) => s.sendMessage(s.payload(s.conversationId(), s.client(), { source: { external_id: c.value } })),
-        expect: (c) => (externalIdAccepted(c) ? accepted : refusal),
+        expect: externalIdAnswer,
         label: describeExternalId,
       },
     ),

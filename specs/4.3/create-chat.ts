@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import {
-  chatSession, chatSweepRule, createdChat, createsAtOnce, defineGroup, describeExternalId, differentFrom, eachAnswer, equals, exchangeRule, EXTERNAL_ID_BOUNDARY, externalIdAccepted, type ExternalIdCase, field, firstAccepted, type HttpResponse, invalidExternalId, isNonEmptyString, jsonAt, jsonContentType, oneValueAmongAccepted, scenarioRule, status, step, validExternalId, valueIs,
+  chatSession, chatSweepRule, createdChat, createsAtOnce, defineGroup, describeExternalId, differentFrom, eachAnswer, equals, exchangeRule, EXTERNAL_ID_BOUNDARY, EXTERNAL_ID_OTHER_TYPES, type ExternalIdCase, field, firstAccepted, type HttpResponse, invalidExternalId, isNonEmptyString, jsonAt, jsonContentType, oneValueAmongAccepted, scenarioRule, status, step, validExternalId, valueIs,
 } from '../kit.js';
 import { type BrokenMember, BUSY, chatIdOf, type CreatedChat, createdChatFor, type CreationRace, creationRace, memberRefusalOf } from './support.js';
-import { accepted, CREATE, refusal } from '../fixtures/chat.js';
+import { CREATE, externalIdAnswer } from '../fixtures/chat.js';
 
 export default defineGroup({
   heading: 'Create chat',
@@ -26,11 +26,13 @@ export default defineGroup({
     ),
     scenarioRule<CreatedChat>(
       { id: 'chat.create-chat.idempotent', title: 'Creating a chat again for the same conversation_id returns the same chat id, whatever the user; a new conversation_id of the same user a new chat',
-        reading: '§4.3: "if a chat already exists for conversation_id, its id is returned": the chat is keyed by conversation_id, so another user in the same conversation gets the same chat, and the same user in a new conversation gets another.', covers: [CREATE('conversation_id')] },
+        reading: '§4.3: "if a chat already exists for conversation_id, its id is returned": the chat is keyed by conversation_id, so another user in the same conversation gets the same chat, and the same user in a new conversation gets another. The same user is answered with the same user.id, its chat-interface id.', covers: [CREATE('conversation_id')] },
       {
         setup: createdChatFor,
         steps: [
-          step('same conversation', (_t, f) => f.s.createChat(f.conv, f.user), (_t, f) => [status(200), field('id', equals(f.first), 'same chat id')]),
+          // user.id is "the chat-interface id" of the user: the same user has it in every answer (it names the sender of
+          // the user's messages, which new_message.sender_id may no longer be compared with, R2-C9).
+          step('same conversation', (_t, f) => f.s.createChat(f.conv, f.user), (_t, f) => [status(200), field('id', equals(f.first), 'same chat id'), field('user.id', equals(f.firstUser), 'the same user\'s chat-interface id')]),
           step('another user', (_t, f) => f.s.createChat(f.conv, f.s.client()), (_t, f) => [status(200), field('id', equals(f.first), 'same chat for another user')]),
           step('a new conversation', (_t, f) => f.s.createChat(f.s.conversationId(), f.user), (_t, f) => [status(200), field('id', isNonEmptyString, 'new chat for a new conversation'), field('id', differentFrom(f.first, `the first chat id ${f.first}`), 'new chat for a new conversation')]),
         ],
@@ -79,10 +81,11 @@ export default defineGroup({
           { variant: 'non-printable', value: 'tab\there', char: '\t' },
           { variant: 'integer', value: 42 },
           { variant: 'boolean', value: true },
+          ...EXTERNAL_ID_OTHER_TYPES,
         ],
         cases: () => fc.oneof(validExternalId, invalidExternalId),
         send: (s, c) => s.createChat(s.conversationId(), s.client(), { source: { external_id: c.value } }),
-        expect: (c) => (externalIdAccepted(c) ? accepted : refusal),
+        expect: externalIdAnswer,
         label: describeExternalId,
       },
     ),

@@ -77,12 +77,17 @@ export default defineGroup({
     ),
     chatSweepRule<'react' | 'unreact', Conversation>(
       { id: 'chat.react.without-emoji', title: 'A react and an unreact without emoji are accepted with 200',
-        reading: '§4.3 reaction table: emoji is optional, for either type. A react names its reaction, so a react without emoji refused with 400 is non_strict (C59); an unreact without emoji refused fails.',
+        reading: '§4.3 reaction table: emoji is optional, for either type. A react names its reaction, so a react without emoji refused with 400 is non_strict (C59); an unreact without emoji of a reaction the user made (with emoji, just before) refused fails; it does not follow the react without emoji, which may have been refused (R2-C18).',
         covers: ['4.3/Reaction/emoji', '4.3/Reaction/type'] },
       {
         setup: (s) => conversationWith(s.t, 1),
         named: ['react', 'unreact'],
-        send: (c, type) => c.s.react({ conversation_id: c.conv, msgid: c.sent[0]!.msgid, user: { id: c.client.id }, type }),
+        send: async (c, type) => {
+          const base = { conversation_id: c.conv, msgid: c.sent[0]!.msgid, user: { id: c.client.id } };
+          // An unreact removes a reaction that exists: one made with emoji first, whatever the react without emoji got.
+          if (type === 'unreact') await c.s.react({ ...base, type: 'react', emoji: '👍' });
+          return c.s.react({ ...base, type });
+        },
         expect: (type) => [type === 'react' ? status(200, { also: [400] }) : status(200)],
         label: (type) => `${type} without emoji`,
       },

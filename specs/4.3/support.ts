@@ -2,7 +2,7 @@
  * What the rules of §4.3 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  MESSAGE_TYPES, type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, chatErrorBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8,
+  MESSAGE_TYPES, type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, chatErrorBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8, withInvalidUtf8At,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { type FreshConversation, freshConversation, INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
@@ -156,6 +156,8 @@ export interface ParallelMessages {
   readonly s: ChatSession;
   readonly conv: string;
   readonly payloads: readonly MessagePayload[];
+  /** The answers, once sent: a message the server refused for a rate limit (429) need not be in the history. */
+  answers?: readonly HttpResponse[];
 }
 
 export async function parallelMessages(t: RuleContext, n: number): Promise<ParallelMessages> {
@@ -387,6 +389,13 @@ export const UNKNOWN_PATHS: readonly UnknownPath[] = [
 /** The oversized message's text: ten times the 1 MB a JSON API is commonly held to. */
 export const OVERSIZED_BYTES = 10 * 1024 * 1024;
 
+/** Strings a route's body carries that the service stores, by the case that puts the bytes there (issue 28 item 4). */
+const STORED_STRINGS: Partial<Record<ChatRouteName, Record<string, readonly string[]>>> = {
+  message: { 'bytes that are not UTF-8 in the message text': ['payload', 'message', 'text'], 'bytes that are not UTF-8 in the sender\'s name': ['payload', 'sender', 'name'] },
+  chats: { 'bytes that are not UTF-8 in the user\'s name': ['user', 'name'] },
+  connect: { 'bytes that are not UTF-8 in the title': ['title'] },
+};
+
 export function invalidUtf8Rule(route: ChatRouteName): RuleDraft {
   return sweepRule<string, HttpResponse, RouteFixture>(
     { id: `chat.http.${route}.invalid-utf8`, requires: routeRequires(route),
@@ -394,10 +403,11 @@ export function invalidUtf8Rule(route: ChatRouteName): RuleDraft {
       reading: `${INVALID_UTF8_READING} Signed over the exact bytes, so the signature holds.` },
     {
       setup: (t) => routeFixture(t, route),
-      named: ['bytes that are not UTF-8 in an extra member'],
-      send: (_t, _label, f) => {
+      named: ['bytes that are not UTF-8 in an extra member', ...Object.keys(STORED_STRINGS[route] ?? {})],
+      send: (_t, label, f) => {
         const call = routeCall(route, f);
-        return f.session.send({ method: call.method, path: call.path, raw: withInvalidUtf8(call.json) });
+        const stored = STORED_STRINGS[route]?.[label];
+        return f.session.send({ method: call.method, path: call.path, raw: stored ? withInvalidUtf8At(call.json, stored) : withInvalidUtf8(call.json) });
       },
       expect: [noServerError],
       label: (label) => label,
@@ -602,6 +612,10 @@ export function brokenReactions(f: ClientMessage): readonly BrokenReaction[] {
     { what: 'no user', body: applyCase(valid, { path: ['user'], breakage: 'missing' }), reading: 'unmarked-member' },
     { what: 'no user.id', body: applyCase(valid, { path: ['user', 'id'], breakage: 'missing' }), reading: 'unmarked-member' },
     { what: 'type "like"', body: { ...valid, type: 'like' }, reading: 'enumeration' },
+    // The edges of the enumeration a random string rarely hits (R2-C12): the empty string, another case, a number.
+    { what: 'type ""', body: { ...valid, type: '' }, reading: 'enumeration' },
+    { what: 'type "REACT"', body: { ...valid, type: 'REACT' }, reading: 'enumeration' },
+    { what: 'type 1 (a number)', body: { ...valid, type: 1 }, reading: 'enumeration' },
     { what: 'no type', body: applyCase(valid, { path: ['type'], breakage: 'missing' }), reading: 'unmarked-member' },
   ];
 }
@@ -651,13 +665,18 @@ export interface CreatedChat {
   readonly conv: string;
   readonly user: ParticipantBody;
   readonly first: string;
+  /** The user's chat-interface id that first creation answered (user.id), when it answered one. */
+  readonly firstUser: unknown;
 }
 
 export async function createdChatFor(t: RuleContext): Promise<CreatedChat> {
   const s = await chatSession(t);
   const conv = s.conversationId();
   const user = s.client();
-  return { s, conv, user, first: await chatIdOf(s, conv, user) };
+  const res = await s.createChat(conv, user);
+  const first = jsonAt(res, 'id');
+  if (!isSuccess(res.status) || typeof first !== 'string') throw new Precondition(`creating a chat answered ${res.status}`);
+  return { s, conv, user, first, firstUser: jsonAt(res, ['user', 'id']) };
 }
 
 /** A fresh conversation of one client on a connected scope, and the answers of the creations of its chat sent at once. */

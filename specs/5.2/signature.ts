@@ -13,10 +13,13 @@
  */
 import fc from 'fast-check';
 import {
-  CHAT_ROUTES, chatPaths, chatRequest, chatSession, connectBody, contentMd5, defineGroup, exchangeRule, type HttpResponse, jsonContentType, newMessageBody, notAnsweredWith, observedStatus, propertyRule, skewObserved, type SkewWindows, spareChannel, status, sweepRule, type TamperPart, TAMPERS,
+  CHAT_ROUTES, chatPaths, chatRequest, type ChatSession, chatSession, connectBody, contentMd5, defineGroup, exchangeRule, type HttpResponse, jsonContentType, newMessageBody, notAnsweredWith, observedStatus, propertyRule, SIGNING_VARIANTS, type SigningVariant, skewObserved, type SkewWindows, spareChannel, variantSignature, status, sweepRule, type TamperPart, TAMPERS,
 } from '../kit.js';
 import { SIGNED, connectCall, tamperRule, skewWindows, routeRule } from './support.js';
 import { type OneMessage, oneMessage } from '../fixtures/chat.js';
+
+/** The session a signature sweep signs with. */
+interface ChatSessionOf { readonly s: ChatSession }
 
 export default defineGroup({
   heading: 'Chat interface signature',
@@ -49,7 +52,7 @@ export default defineGroup({
       { id: 'chat.signature.get-query-not-signed', title: 'A GET (history) signs the MD5 of the empty string and the path without its query string',
         reading: '§5.2 and §4.3 history: Content-MD5 is the hash of the empty string; the signing string ends with the path without query string.', covers: [...SIGNED, '4.3/Get chat history/offset', '4.3/Get chat history/limit'] },
       {
-        setup: (t) => oneMessage(t, { shown: false }),
+        setup: oneMessage,
         send: (_t, f) => f.s.history(f.conv, { offset: 0, limit: 10 }),
         expect: [status(200), notAnsweredWith(403, 'query not signed', 'a GET signed over the path without its query string was refused with 403')],
       },
@@ -80,6 +83,27 @@ export default defineGroup({
       { id: 'chat.signature.date-skew', level: 'info', title: 'How far Date may be from the target clock, measured both ways',
         reading: 'The spec says "current time"; the live service is documented to accept about 15 minutes. Measured by bisection against the target clock (read through the control API when there is one).', covers: ['5.2/Date'] },
       { send: async (t) => skewWindows(await chatSession(t)), expect: [skewObserved] },
+    ),
+    sweepRule<SigningVariant, HttpResponse, ChatSessionOf>(
+      { id: 'chat.signature.string-variants', title: 'A signature over the signing string in another form (lower-case method line, CRLF, reordered lines, a trailing LF, no Content-MD5 header signed as an empty line) is refused with 403',
+        reading: '§5.2 states the signing string: the method, Content-MD5, Content-Type, Date and the path, one a line, joined with a line feed, and Content-MD5 is a header every request carries. A signature over another string is not the signature (security: accepted fails; another 4xx is non_strict). Issue 28 item 4: each variant is a named case on every profile.',
+        covers: SIGNED },
+      {
+        setup: async (t) => ({ s: await chatSession(t) }),
+        named: [...SIGNING_VARIANTS],
+        send: (t, variant, { s }) => {
+          const call = connectCall(s);
+          const probe = chatRequest(call, { chatUrl: t.target.chatUrl, secret: s.channel.secret, now: s.now() });
+          const h = probe.headers!;
+          const parts = { method: call.method, md5: h['content-md5']!, contentType: h['content-type']!, date: h.date!, path: call.path };
+          const { 'content-md5': _md5, ...withoutMd5 } = h;
+          const headers = { ...(variant === 'empty-md5-line' ? withoutMd5 : h), 'x-signature': variantSignature(s.channel.secret, parts, variant) };
+          return t.send({ ...probe, headers });
+        },
+        expect: [status(403)],
+        label: (v) => v,
+        what: 'every variant refused',
+      },
     ),
     ...CHAT_ROUTES.map(routeRule),
     sweepRule<'connect' | 'message', HttpResponse, { readonly other: string }>(

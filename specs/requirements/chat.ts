@@ -2324,10 +2324,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-5.2-x-signature', section: '5.2', source: 'table', level: 'must',
     statement: 'X-Signature is the lowercase hex HMAC-SHA1 of the signing string, keyed with the channel secret.',
-    observes: 'the correct HMAC is accepted; one under another secret gets 403',
+    observes: 'the correct HMAC is accepted; one under another secret, or over the signing string in another form (a lower-case method line, CRLF, reordered lines, a trailing LF, an empty MD5 line without the header), gets 403',
     needs: ['nothing'],
     reading: { kind: 'security' },
-    rules: ['chat.signature.valid', 'chat.signature.tampered-secret', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
+    rules: ['chat.signature.valid', 'chat.signature.tampered-secret', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react', 'chat.signature.string-variants'],
   },
   ...([
     ['method', 'the upper-case HTTP method', 'chat.signature.tampered-method'],

@@ -77,7 +77,9 @@ export interface MemberShown {
  * avatar, phone or email of a participant in a history element, against what was sent (`undefined`: not given), by
  * answer-member and §4.3 history "Empty values may be omitted": not given, omitted (or an avatar "") passes, null or ""
  * is non_strict ("empty" spelt otherwise), a value fails; given, the value passes (an avatar: any non-empty URL, a
- * re-hosted copy), the same phone digits otherwise spelt or the member missing is non_strict, another value fails.
+ * re-hosted copy), the same phone digits otherwise spelt is non_strict, another value fails. A given phone or email
+ * missing (or null) fails: the history table lists them for the participant, and only empty values may be omitted
+ * (R2-C16); a given avatar missing is non_strict (its download may come later, R2-C5).
  */
 export function historyMemberShown(member: 'avatar' | 'phone' | 'email', v: unknown, sent: string | undefined): MemberShown {
   const seen = `${member} ${v === undefined ? 'omitted' : shown(v)}`;
@@ -86,7 +88,11 @@ export function historyMemberShown(member: 'avatar' | 'phone' | 'email', v: unkn
     if (v === null || v === '') return { verdict: 'non_strict', detail: `${seen} where none was given ("empty" spelt otherwise)` };
     return { verdict: 'failed', detail: `${seen} where none was given` };
   }
-  if (v === undefined || v === null) return { verdict: 'non_strict', detail: `${seen}, expected ${shown(sent)} (a member listed missing)` };
+  if (v === undefined || v === null) {
+    return member === 'avatar'
+      ? { verdict: 'non_strict', detail: `${seen}, expected ${shown(sent)} (a member listed missing)` }
+      : { verdict: 'failed', detail: `${seen}, expected ${shown(sent)}: given, it is not an empty value the history may omit` };
+  }
   const same = member === 'avatar' ? typeof v === 'string' && v !== '' : v === sent;
   if (same) return { verdict: 'passed', detail: seen };
   if (member === 'phone' && sameNumber(v, sent)) return { verdict: 'non_strict', detail: `${seen}, expected ${shown(sent)} (the same number, normalised)` };

@@ -100,6 +100,22 @@ export function eachAnsweredOrBusy(code: number): Judge<readonly HttpResponse[]>
   };
 }
 
+/**
+ * Parallel requests the spec says are accepted (§4.3 "Response 200 (accepted for processing …)"): each `code` passes;
+ * another 2xx, or a 429 (§8 "Rate limits: not shown": a limit is never a failure in itself), is non_strict (R2-C17);
+ * any other answer fails.
+ */
+export function eachAcceptedOrLimited(code: number): Judge<readonly HttpResponse[]> {
+  const name = `each ${code}`;
+  return (answers) => {
+    if (answers.length > 0 && answers.every((r) => r.status === code)) return pass(name, `${answers.length} × ${code}`);
+    const lesser = (r: HttpResponse) => (r.status >= 200 && r.status < 300) || r.status === 429;
+    return answers.length > 0 && answers.every((r) => r.status === code || lesser(r))
+      ? nonStrict(name, `expected ${code} from each of ${answers.length} parallel requests, observed ${statuses(answers)} (another 2xx, or a rate limit)`)
+      : fail(name, `expected ${code} from each of ${answers.length} parallel requests, observed ${statuses(answers)}`);
+  };
+}
+
 /** Every successful (2xx) racing answer names one and the same non-empty string at `field`; refusals name none. */
 export function oneValueAmongAccepted(field: string): Judge<readonly HttpResponse[]> {
   const among = oneValueAt(field);

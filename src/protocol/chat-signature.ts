@@ -39,6 +39,29 @@ export function signingString(p: SigningParts): string {
   return [p.method.toUpperCase(), p.md5, p.contentType, p.date, signedPath(p.path)].join('\n');
 }
 
+/**
+ * Signing strings that differ from §5.2's in form only (issue 28 item 4): a verifier that normalises what it signs
+ * takes them, a literal one refuses them. `empty-md5-line` is sent without a Content-MD5 header.
+ */
+export const SIGNING_VARIANTS = ['lower-case-method', 'crlf', 'reordered', 'trailing-lf', 'empty-md5-line'] as const;
+export type SigningVariant = (typeof SIGNING_VARIANTS)[number];
+
+export function signingStringVariant(p: SigningParts, variant: SigningVariant): string {
+  const lines = [p.method.toUpperCase(), p.md5, p.contentType, p.date, signedPath(p.path)];
+  switch (variant) {
+    case 'lower-case-method': return [p.method.toLowerCase(), ...lines.slice(1)].join('\n');
+    case 'crlf': return lines.join('\r\n');
+    case 'reordered': return [lines[1], lines[0], ...lines.slice(2)].join('\n');
+    case 'trailing-lf': return `${lines.join('\n')}\n`;
+    case 'empty-md5-line': return [lines[0], '', ...lines.slice(2)].join('\n');
+  }
+}
+
+/** The HMAC-SHA1 of a variant signing string, in lower-case hex. */
+export function variantSignature(secret: string, parts: SigningParts, variant: SigningVariant): string {
+  return createHmac('sha1', secret).update(signingStringVariant(parts, variant)).digest('hex');
+}
+
 /** Lower-case hex HMAC-SHA1 of the signing string keyed with the channel secret. */
 export function chatSignature(secret: string, parts: SigningParts): string {
   return createHmac('sha1', secret).update(signingString(parts)).digest('hex');

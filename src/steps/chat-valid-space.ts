@@ -12,6 +12,7 @@ import { STEP_OWNERS } from './owners.js';
 import { parseJson } from '../checks/json.js';
 import { isSuccess } from '../model/http.js';
 import { chatSession, uniqueId, type ChatSession } from './chat.js';
+import { untilShown } from './chat-written.js';
 
 /** A conversation with its chat id and three messages: one to quote, one to forward, one to edit and react to. */
 export interface SpaceFixture {
@@ -47,7 +48,7 @@ export async function spaceFixture(t: RuleContext): Promise<SpaceFixture> {
   };
   const fixture = { s, scopeId, conversationId, chatId, client, quoted: await sent(), forwarded: await sent(), target: await sent() };
   // The history route's cases read one page: the messages "appear after processing" (§4.3), so wait until they do.
-  await s.allHistory(conversationId);
+  await untilShown(s, conversationId);
   return fixture;
 }
 

@@ -4,6 +4,7 @@
  * (docs/verdicts.md "Asynchronous effects"; the emulator's `chat-history-lags` variation). A rule that reads the
  * history after sending reads it until every message accepted for that conversation is there, or the window ends.
  */
+import { Precondition, TargetAnswer } from '../errors.js';
 import type { HistoryItem } from '../protocol/answers.js';
 import type { MessagePayload } from '../protocol/chat.js';
 
@@ -44,5 +45,17 @@ export class WrittenMessages {
     const shown = new Set(items.map((i) => i.message?.client_id));
     for (const id of ids) if (!shown.has(id)) return false;
     return true;
+  }
+}
+
+/**
+ * Waits until the history shows what was accepted in the conversation, before a rule reads one page of it as its
+ * observation. A history that cannot be read here (a refusal) is left to that observation to judge.
+ */
+export async function untilShown(s: { allHistory(conversationId: string): Promise<unknown> }, conversationId: string): Promise<void> {
+  try {
+    await s.allHistory(conversationId);
+  } catch (err) {
+    if (!(err instanceof Precondition) && !(err instanceof TargetAnswer)) throw err;
   }
 }

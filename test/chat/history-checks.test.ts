@@ -42,10 +42,15 @@ describe('participantShown', () => {
     expect(participantShown('m1', 'receiver', client)(item({}, { avatar: client.avatar, phone: '+1 000', email: 'c@example.com' })).verdict).toBe('passed');
   });
 
-  it('gives null or "" for nothing given, a member given missing and a phone otherwise spelt non_strict', () => {
+  it('gives null or "" for nothing given, an avatar given missing and a phone otherwise spelt non_strict', () => {
     expect(participantShown('m1', 'sender', manager, ['phone', 'email'])(item({ phone: null, email: '' })).verdict).toBe('non_strict');
-    expect(participantShown('m1', 'sender', client)(item({ avatar: client.avatar, email: 'c@example.com' })).verdict).toBe('non_strict');
+    expect(participantShown('m1', 'sender', client)(item({ phone: '+1 000', email: 'c@example.com' })).verdict).toBe('non_strict');
     expect(participantShown('m1', 'sender', client)(item({ avatar: client.avatar, phone: '1000', email: 'c@example.com' })).verdict).toBe('non_strict');
+  });
+
+  it('fails a phone or an email given and missing (R2-C16: only empty values may be omitted)', () => {
+    expect(participantShown('m1', 'sender', client)(item({ avatar: client.avatar, email: 'c@example.com' })).verdict).toBe('failed');
+    expect(participantShown('m1', 'sender', client)(item({ avatar: client.avatar, phone: '+1 000', email: null })).verdict).toBe('failed');
   });
 
   it('fails another value, a value where nothing was given, an avatar "" where one was given, and a message or role missing', () => {

@@ -3,7 +3,7 @@
  * reading gives (docs/verdicts.md, "How a statement's wording becomes a verdict").
  */
 import { describe, expect, it } from 'vitest';
-import { caseReading, type FieldCase } from '../../generators/chat-requests.js';
+import { caseReading, type FieldCase, sweepCases } from '../../generators/chat-requests.js';
 import { editAnswer, newMessageAnswer } from '../../src/checks/chat.js';
 import { noBody } from '../../src/checks/chat-records.js';
 import { firstNotifications } from '../../src/checks/chat-effects.js';
@@ -41,7 +41,16 @@ describe('refusalAsRead (C34, C38, C39, C56–C58, C60, C67)', () => {
     expect(caseReading(c({ unmarked: true }))).toBe('unmarked-member');
     expect(caseReading(c({ breakage: 'wrong-type', wrongType: 'a number', value: 7 } as Partial<FieldCase>))).toBe('wrong-type');
     expect(caseReading(c({ type: 'enum', breakage: 'wrong-type', wrongType: 'a string', value: 'gif' } as Partial<FieldCase>))).toBe('enumeration');
-    expect(caseReading(c({ type: 'enum', breakage: 'wrong-type', wrongType: 'a number', value: 7 } as Partial<FieldCase>))).toBe('wrong-type');
+    // R2-C12: any value but null outside an enumeration is outside it, a number as much as a string.
+    expect(caseReading(c({ type: 'enum', breakage: 'wrong-type', wrongType: 'a number', value: 7 } as Partial<FieldCase>))).toBe('enumeration');
+    expect(caseReading(c({ type: 'enum', breakage: 'wrong-type', wrongType: 'null', value: null } as Partial<FieldCase>))).toBe('wrong-type');
+  });
+
+  it('sends each enumerated member "" and a listed value in upper case (R2-C12)', () => {
+    const cases = sweepCases([{ path: ['hook_api_version'], type: 'enum', values: ['v1', 'v2'] }]);
+    const values = cases.filter((x) => x.breakage === 'wrong-type').map((x) => (x as { value: unknown }).value);
+    expect(values).toContain('');
+    expect(values).toContain('V1');
   });
 });
 
@@ -75,11 +84,23 @@ describe('newMessageAnswer (C35–C37) and editAnswer (C42)', () => {
   it('passes the stated members; null receiver_id for an incoming message', () => {
     expect(newMessageAnswer(expectIn)(res(200, { new_message: full })).verdict).toBe('passed');
   });
-  it('makes a missing member non_strict', () => {
-    for (const k of ['conversation_id', 'sender_id', 'receiver_id', 'msgid', 'ref_id']) {
+  it('makes a missing member non_strict, but msgid, which fails (R2-C7)', () => {
+    for (const k of ['conversation_id', 'sender_id', 'receiver_id', 'ref_id']) {
       const { [k as keyof typeof full]: _, ...rest } = full;
       expect(newMessageAnswer(expectIn)(res(200, { new_message: rest })).verdict, k).toBe('non_strict');
     }
+    const { msgid: _, ...withoutMsgid } = full;
+    expect(newMessageAnswer(expectIn)(res(200, { new_message: withoutMsgid })).verdict).toBe('failed');
+  });
+  it('reads receiver_id "" on an incoming message non_strict (R2-C8)', () => {
+    expect(newMessageAnswer(expectIn)(res(200, { new_message: { ...full, receiver_id: '' } })).verdict).toBe('non_strict');
+  });
+  it('passes any id of the sender, and fails the chat\'s id or the receiver\'s as sender_id (R2-C9)', () => {
+    const known = { ...expectIn, chatId: 'chat1', senderIds: ['client1'] };
+    expect(newMessageAnswer(known)(res(200, { new_message: { ...full, sender_id: 'another-id-of-client1' } })).verdict).toBe('passed');
+    expect(newMessageAnswer(known)(res(200, { new_message: { ...full, sender_id: 'chat1' } })).verdict).toBe('failed');
+    const out = { ...expectIn, outgoing: true, senderIds: ['manager1'], receiverIds: ['client1'] };
+    expect(newMessageAnswer(out)(res(200, { new_message: { ...full, sender_id: 'client1', receiver_id: 'client1' } })).verdict).toBe('failed');
   });
   it('fails a receiver_id value on an incoming message, and a null one on an outgoing message (C36)', () => {
     expect(newMessageAnswer(expectIn)(res(200, { new_message: { ...full, receiver_id: 'r' } })).verdict).toBe('failed');
@@ -118,14 +139,15 @@ describe('noBody on a delivery status or reaction (C62)', () => {
 });
 
 describe('history (C41, C51–C55)', () => {
-  it('emptyHistory: 204 passes, 200 [] is non_strict, 200 with messages fails; a 404 only for a chat that does not exist', () => {
+  it('emptyHistory: 204 passes, 200 [] is non_strict, 200 with messages fails; a 404 fails either way (R2-C14)', () => {
     expect(emptyHistory('no chat')(res(204)).verdict).toBe('passed');
     expect(emptyHistory('no chat')(res(200, messages(0))).verdict).toBe('non_strict');
     expect(emptyHistory('no chat')(res(200, messages(2))).verdict).toBe('failed');
-    expect(emptyHistory('no chat')(res(404, {})).verdict).toBe('non_strict');
+    expect(emptyHistory('no chat')(res(404, {})).verdict).toBe('failed');
     expect(emptyHistory('no messages')(res(404, {})).verdict).toBe('failed');
   });
   it('pageSize: more than the maximum fails, with or without limit; fewer than asked (but some) is non_strict', () => {
+    expect(pageSize('no limit', { max: 50, exist: 52 })(res(200, messages(0))).verdict).toBe('failed');
     expect(pageSize('no limit', { max: 50, exist: 60 })(res(200, messages(60))).verdict).toBe('failed');
     expect(pageSize('no limit', { max: 50, exist: 60 })(res(200, messages(20))).verdict).toBe('passed');
     expect(pageSize('limit 50', { max: 50, asked: 50, exist: 52 })(res(200, messages(30))).verdict).toBe('non_strict');

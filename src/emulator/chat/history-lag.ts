@@ -4,43 +4,46 @@
  * and an edited one shows its previous content, for HISTORY_LAG_MS of wall-clock time after the answer (not the
  * emulator's clock, which the control API may move: the kit waits in real time).
  */
-import type { StoredMessage } from './state.js';
-import type { MessageIn } from './validate.js';
 
 /** Long enough that one read right after the answer misses the write, short enough for a run of every chat rule. */
 export const HISTORY_LAG_MS = 400;
 
+/** A stored message as this module sees it (structurally, so that it imports nothing of the chat state). */
+interface Lagged {
+  readonly content: unknown;
+}
+
 interface Pending {
   readonly until: number;
   /** The content shown while the edit is being processed; none for a new message (not shown yet). */
-  readonly before?: MessageIn;
+  readonly before?: unknown;
 }
 
-const pending = new WeakMap<StoredMessage, Pending>();
+const pending = new WeakMap<Lagged, Pending>();
 
 /** A new message was stored: the history leaves it out for a while. */
-export function lagNew(m: StoredMessage): void {
+export function lagNew(m: Lagged): void {
   pending.set(m, { until: Date.now() + HISTORY_LAG_MS });
 }
 
 /** A message was edited: the history shows what it held before for a while. */
-export function lagEdit(m: StoredMessage, before: MessageIn): void {
+export function lagEdit<M extends Lagged>(m: M, before: M['content']): void {
   const earlier = pending.get(m);
   const inFlight = earlier !== undefined && earlier.until > Date.now();
   // A write still being processed keeps what the history showed before it: nothing for a new message, the first
   // content for an edit.
   const shown = inFlight ? earlier.before : before;
-  pending.set(m, { until: Date.now() + HISTORY_LAG_MS, ...(shown && { before: shown }) });
+  pending.set(m, { until: Date.now() + HISTORY_LAG_MS, ...(shown !== undefined && { before: shown }) });
 }
 
 /** The messages as the history shows them now: those still being processed left out, edits still being processed as before. */
-export function processed(messages: readonly StoredMessage[]): StoredMessage[] {
+export function processed<M extends Lagged>(messages: readonly M[]): M[] {
   const now = Date.now();
-  const out: StoredMessage[] = [];
+  const out: M[] = [];
   for (const m of messages) {
     const p = pending.get(m);
     if (!p || p.until <= now) out.push(m);
-    else if (p.before) out.push({ ...m, content: p.before });
+    else if (p.before !== undefined) out.push({ ...m, content: p.before });
   }
   return out;
 }

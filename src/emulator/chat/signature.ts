@@ -7,7 +7,7 @@
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { CHAT_CONTENT_TYPE, EMPTY_MD5, parseRfc2822, rfc2822Date, signingString } from '../../protocol/chat-signature.js';
+import { CHAT_CONTENT_TYPE, EMPTY_MD5, parseRfc2822, rfc2822Date, SIGNING_VARIANTS, signingString, variantSignature } from '../../protocol/chat-signature.js';
 import type { EmulatorContext } from '../context.js';
 import { invalidSignature } from './errors.js';
 
@@ -75,13 +75,14 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   if (f.isOn('chat-signature-connect-only') && !request.url.split('?', 1)[0]!.endsWith('/connect')) return;
   const contentType = header(request, 'content-type');
   const date = header(request, 'date');
-  const md5 = header(request, 'content-md5') ?? (f.isOn('chat-md5-header-optional') ? bodyMd5(request.rawBody).toString('hex') : undefined);
+  // The normalising fault reads a missing Content-MD5 as an empty line of the signing string.
+  const md5 = header(request, 'content-md5') ?? (f.isOn('chat-md5-header-optional') ? bodyMd5(request.rawBody).toString('hex') : f.isOn('chat-signing-string-normalised') ? '' : undefined);
   const signature = header(request, 'x-signature');
   if (signature === undefined && f.isOn('chat-signature-header-optional')) return;
   if (contentType === undefined || date === undefined || md5 === undefined || signature === undefined) {
     throw invalidSignature('Content-Type, Date, Content-MD5 and X-Signature are required');
   }
-  const md5Unchecked = f.isOn('chat-md5-not-compared') || (request.method === 'GET' && f.isOn('chat-get-md5-not-checked'));
+  const md5Unchecked = f.isOn('chat-md5-not-compared') || (request.method === 'GET' && f.isOn('chat-get-md5-not-checked')) || (md5 === '' && f.isOn('chat-signing-string-normalised'));
   if (!md5Unchecked && !hexEquals(md5, bodyMd5(request.rawBody))) {
     // §5.2: a GET's Content-MD5 is the MD5 of the empty string, whatever body the request carries (none is read).
     throw invalidSignature(request.method === 'GET' || request.method === 'HEAD'
@@ -95,6 +96,9 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   // The path as received, without its query string (§5.2); the two path faults bend exactly this step.
   const parts = { md5, contentType, date };
   if (hexEquals(signature, expectedSignature(request, f, secret, parts, request.url))) return;
+  // The normalising fault: a signature over the string in another form (case, line ends, order) is taken too.
+  if (f.isOn('chat-signing-string-normalised')
+    && SIGNING_VARIANTS.some((v) => hexEquals(signature, Buffer.from(variantSignature(secret, { method: request.method, ...parts, path: request.url }, v), 'hex')))) return;
   if (f.isOn('chat-signature-sha256-accepted')
     && hexEquals(signature, createHmac('sha256', hmacKey(secret)).update(signingString({ method: request.method, ...parts, path: request.url })).digest())) return;
   // The method fault matches the signature against every method the chat routes serve: the method is not bound.

@@ -98,8 +98,10 @@ export class Validator {
   }
 
   oneOf<T extends string>(o: Obj, k: string, path: string, values: readonly T[], opts: { required?: boolean } = {}): T | undefined {
-    const v = this.str(o, k, path, opts);
-    if (v === undefined) return undefined;
+    const given = this.str(o, k, path, opts);
+    if (given === undefined) return undefined;
+    // The fault: enumerations compared without case (`V1`, `TEXT`, `REACT` taken for their lower-case values).
+    const v = this.faults.isOn('chat-enumerations-any-case') && (values as readonly string[]).includes(given.toLowerCase()) ? given.toLowerCase() : given;
     if (!(values as readonly string[]).includes(v)) {
       if (!(k === 'type' && this.faults.isOn('chat-message-type-fields-unchecked'))) this.add(join(path, k), `must be one of ${values.join(', ')}`);
       return undefined;
@@ -127,6 +129,7 @@ export function participant(c: Validator, o: Obj, k: string, path: string, opts:
   const at = join(path, k);
   const id = c.str(p, 'id', at, { required: true });
   const name = c.str(p, 'name', at, { required: !c.faults.isOn('chat-participant-name-optional') });
+  storedText(c, name);
   const refId = c.str(p, 'ref_id', at, { optional: true });
   const avatar = c.str(p, 'avatar', at, { optional: true });
   const profile = c.obj(p, 'profile', at, { optional: true });
@@ -196,7 +199,8 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
     || (typeof m.type === 'string' && !(MESSAGE_TYPES as readonly string[]).includes(m.type) && c.faults.isOn('chat-unknown-type-as-text'));
   const type = asText ? 'text' : c.oneOf(m, 'type', at, MESSAGE_TYPES, { required: true }) ?? (unchecked ? String(m.type ?? 'text') : undefined);
   if (type !== undefined && ['voice', 'audio', 'sticker'].includes(type) && c.faults.isOn('chat-media-types-refused')) c.add(join(at, 'type'), 'is not supported');
-  const text = c.str(m, 'text', at, { required: type === 'text' && !unchecked });
+  const text = c.str(m, 'text', at, { required: (type === 'text' && !unchecked) || (type !== undefined && !opts.edit && c.faults.isOn('chat-text-member-required')) });
+  storedText(c, text);
   if (type !== undefined && type !== 'text' && text === '' && c.faults.isOn('chat-empty-text-refused')) c.add(join(at, 'text'), 'must not be empty');
   const fileTypes = c.faults.isOn('chat-file-fields-file-type-only') ? ['file'] : FILE_TYPES;
   const fileRequired = !!type && fileTypes.includes(type) && !unchecked && !(opts.edit && !c.faults.isOn('chat-edit-requires-file-fields'));
@@ -358,4 +362,9 @@ export function embedded(c: Validator, e: unknown, at: string): EmbeddedIn | und
     ...(sender && { sender }),
   };
   return { ...(id !== undefined && { id }), ...(msgid !== undefined && { msgid }), given };
+}
+
+/** The fault: a store that rejects the replacement character a lenient decoder left for bytes that were not UTF-8. */
+function storedText(c: Validator, v: string | undefined): void {
+  if (v?.includes('\uFFFD') && c.faults.isOn('chat-crash-on-replacement-stored')) throw new Error('simulated crash: the store rejects U+FFFD in a stored string');
 }

@@ -128,6 +128,7 @@ function misshown(item: Record<string, unknown>, m: StoredMessage, conn: Connect
     const { phone, email } = personView(m.receiver, 'as-is', look);
     Object.assign(item.sender as Record<string, unknown>, { phone, email });
   }
+  if (f.isOn('chat-history-profile-dropped')) for (const role of ['sender', 'receiver']) if (item[role]) { delete (item[role] as Record<string, unknown>).phone; delete (item[role] as Record<string, unknown>).email; }
   if (f.isOn('chat-history-avatar-of-channel')) for (const role of ['sender', 'receiver']) if (item[role]) (item[role] as Record<string, unknown>).avatar = '';
   const loc = m.content.location;
   if (loc && f.isOn('chat-history-location-swapped')) message.location = { lon: loc.lat, lat: loc.lon };

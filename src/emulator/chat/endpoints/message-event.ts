@@ -35,6 +35,7 @@ export function validateMessageEvent(c: Validator, raw: unknown, conn: Connectio
   c.str(p, 'conversation_ref_id', 'payload');
   const timestamp = c.int(p, 'timestamp', 'payload', { required: !edit, min: 0 }) ?? 0;
   const msecTimestamp = c.int(p, 'msec_timestamp', 'payload', { required: !edit, min: 0 }) ?? timestamp * 1000;
+  if (!Object.hasOwn(p, 'silent') && !edit && c.faults.isOn('chat-silent-required')) c.add('payload.silent', 'is required');
   if (!Object.hasOwn(p, 'silent') && !edit && c.faults.isOn('chat-crash-without-silent')) throw new Error('simulated crash: the missing silent flag is read');
   const silent = c.variations.isOn('chat-silent-truthy') ? Boolean(p.silent) : c.bool(p, 'silent', 'payload') ?? false;
   const msgid = c.str(p, 'msgid', 'payload', { required: !edit, nonEmpty: true });

@@ -4,8 +4,9 @@
  * runner's rule scope), the emulator answers each request inside a scope holding that id, and every question its
  * variation switches are asked (on or off) is attributed to the rule in scope. A request that never asks about a
  * variation is answered alike with it on or off, so only the rules that asked can observe it. A question asked
- * outside any rule (a run's own set-up, the browser's requests, which carry no header) reaches every rule: such a
- * variation is run against the whole suite.
+ * outside any rule's tagged request reaches every rule, and such a variation is run against the whole suite: a run's
+ * own set-up, the browser's requests and bodies of 256 KB or more (sent through node:http to read an early answer),
+ * which carry no header.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';

@@ -1,9 +1,14 @@
 /**
  * §8 Limits.
  */
-import { accountRequest, apiToken, burst, burstObserved, defineGroup, exchangeRule, labelled, overLimit, pageSize, scenarioRule, status, step } from '../kit.js';
+import { accountRequest, apiToken, burst, burstObserved, defineGroup, exchangeRule, fail, type HistoryItem, labelled, overLimit, pageSize, pass, scenarioRule, status, step } from '../kit.js';
 import { type FullChat, fullChat, type TwoConversations, twoConversations } from './support.js';
 import { refusal, SEND, HISTORY } from '../fixtures/chat.js';
+
+/** Every message of the chat, read page by page: the 50 per request of §8 is a page, not the history's length. */
+const everyMessageRead = (n: number) => (items: readonly HistoryItem[]) => items.length >= n
+  ? pass('every message read page by page', `${items.length} message(s) over the pages`)
+  : fail('every message read page by page', `expected the ${n} messages of the chat over its pages, observed ${items.length}`);
 
 export default defineGroup({
   heading: 'Limits',
@@ -20,8 +25,8 @@ export default defineGroup({
       },
     ),
     scenarioRule<FullChat>(
-      { id: 'chat.history.limit', title: 'History limit 50 gives at most 50 messages; limit 51 is refused with 400 or capped at 50; without limit no answer holds more than 50',
-        reading: '§8 "maximum 50 per request": met by a 400 or by a 200 with at most 50 messages; another 4xx for limit 51 is non_strict (C53). Fewer than 50 (but some) for limit 50 is non_strict (C52). More than 50 in one answer fails, with or without limit (C54, issue 19 §4).',
+      { id: 'chat.history.limit', title: 'History limit 50 gives at most 50 messages; limit 51 is refused with 400 or capped at 50; without limit no answer holds more than 50; page by page, every message of a longer chat is read',
+        reading: '§8 "maximum 50 per request": met by a 400 or by a 200 with at most 50 messages; another 4xx for limit 51 is non_strict (C53). Fewer than 50 (but some) for limit 50 is non_strict (C52). More than 50 in one answer fails, with or without limit (C54, issue 19 §4). The limit is per request (§8 "maximum 50 per request", §4.3 offset "Records skipped from the start"): read page by page, a chat of 52 messages shows all 52; fewer fails.',
         covers: ['8/History limit', HISTORY('limit')] },
       {
         setup: (t) => fullChat(t, 52),
@@ -29,6 +34,8 @@ export default defineGroup({
           step<FullChat>('', (_t, f) => f.s.history(f.conv, { limit: 50 }), [...labelled('limit 50', [status(200)]), pageSize('limit 50', { max: 50, asked: 50, exist: 52 })]),
           step<FullChat>('', (_t, f) => f.s.history(f.conv, { limit: 51 }), [overLimit(50)]),
           step<FullChat>('', (_t, f) => f.s.history(f.conv), [pageSize('no limit', { max: 50, exist: 52 })]),
+          // The limit is per request: page by page, offset and limit reach every message of a chat longer than a page.
+          step<FullChat, readonly HistoryItem[]>('', (_t, f) => f.s.allHistory(f.conv, (items) => items.length >= 52), [everyMessageRead(52)]),
         ],
       },
     ),

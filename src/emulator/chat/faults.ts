@@ -340,6 +340,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.history.limit'] },
   { name: 'chat-history-offset-from-oldest', description: 'History skips offset messages from the oldest, then answers the newest limit of the rest: pages overlap and the oldest are never answered.',
     caughtBy: ['chat.history.pages', 'chat.model.history'] },
+  { name: 'chat-history-keeps-50', description: 'History holds only the newest 50 messages of a chat: the page past the 50th answers 204, as if the chat had no more.',
+    caughtBy: ['chat.history.limit'] },
   { name: 'chat-history-offset-off-by-one', description: 'History skips offset + 1 messages when offset is not 0.',
     caughtBy: ['chat.history.pages', 'chat.model.history'] },
   { name: 'chat-history-msec-from-seconds', description: 'History shows msec_timestamp as timestamp × 1000: the milliseconds sent are lost.',

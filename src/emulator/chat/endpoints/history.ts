@@ -43,7 +43,8 @@ export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     if (chat && chat.messages.length === 0 && f.isOn('chat-history-empty-chat-404')) throw notFound('CHAT_NOT_FOUND', 'chat has no messages');
     const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
     const stored = chat ? historySource(state, chat, f) : [];
-    const listed = va.isOn('chat-history-lags') ? processed(stored) : stored;
+    const shown = va.isOn('chat-history-lags') ? processed(stored) : stored;
+    const listed = f.isOn('chat-history-keeps-50') ? shown.slice(0, 50) : shown;
     const page = f.isOn('chat-history-offset-from-oldest') ? historyPage(listed.slice(offset), 0, q.limit) : historyPage(listed, offset, q.limit);
     if (page.length === 0 && offset > 0 && listed.length > 0 && va.isOn('chat-history-past-end-refused')) throw new ChatError(400, 'BAD_REQUEST', `offset ${q.offset} is past the end of the history`);
     if (page.length === 0) return va.isOn('chat-history-empty-as-200') ? json(reply, { messages: [] }) : reply.code(204).send();

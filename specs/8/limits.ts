@@ -1,14 +1,9 @@
 /**
  * §8 Limits.
  */
-import { accountRequest, apiToken, burst, burstObserved, defineGroup, exchangeRule, fail, type HistoryItem, labelled, overLimit, pageSize, pass, scenarioRule, status, step } from '../kit.js';
+import { accountRequest, apiToken, burst, burstObserved, defineGroup, everyMessageRead, exchangeRule, type HistoryItem, labelled, overLimit, pageSize, scenarioRule, status, step } from '../kit.js';
 import { type FullChat, fullChat, type TwoConversations, twoConversations } from './support.js';
 import { refusal, SEND, HISTORY } from '../fixtures/chat.js';
-
-/** Every message of the chat, read page by page: the 50 per request of §8 is a page, not the history's length. */
-const everyMessageRead = (n: number) => (items: readonly HistoryItem[]) => items.length >= n
-  ? pass('every message read page by page', `${items.length} message(s) over the pages`)
-  : fail('every message read page by page', `expected the ${n} messages of the chat over its pages, observed ${items.length}`);
 
 export default defineGroup({
   heading: 'Limits',

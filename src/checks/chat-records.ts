@@ -81,6 +81,13 @@ export function conversationsAre(expected: Readonly<Record<string, number>>): Ju
 }
 
 /** The conversation holds `n` messages: an edit or a refused request added none. */
+/** Every message of a chat longer than one page, read page by page: §8's 50 per request is a page, not the history's length. */
+export function everyMessageRead(n: number): Judge<readonly HistoryItem[]> {
+  return (items) => items.length >= n
+    ? pass('every message read page by page', `${items.length} message(s) over the pages`)
+    : fail('every message read page by page', `expected the ${n} messages of the chat over its pages, observed ${items.length}`);
+}
+
 export function holdsMessages(n: number): Judge<readonly HistoryItem[]> {
   return (items) => items.length === n
     ? pass('no message added', `${n} message(s)`)

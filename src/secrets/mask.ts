@@ -33,9 +33,17 @@ export class Masker {
   /** The longest token secret: a run's rest shorter than it may be a clipped one. */
   #longest = 0;
 
-  /** Remembers a secret. Values shorter than 8 characters are not secrets worth a blanket replace. */
+  /**
+   * Remembers a secret, and the same secret in upper and in lower case: a near-miss case sends it so (a secret key
+   * whose case is changed is still the key to anyone who reads it). Values shorter than 8 characters are not secrets
+   * worth a blanket replace.
+   */
   add(secret: string | undefined): void {
     if (!secret || secret.length < PREFIX) return;
+    for (const variant of new Set([secret, secret.toUpperCase(), secret.toLowerCase()])) this.#addOne(variant);
+  }
+
+  #addOne(secret: string): void {
     if (!TOKEN.test(secret)) {
       if (this.#others.includes(secret)) return;
       this.#others.push(secret);

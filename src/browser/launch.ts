@@ -11,6 +11,7 @@
 import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { RunResource } from '../model/context.js';
+import { chromiumHostRules, type HostRule } from '../host-resolve.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -32,10 +33,12 @@ export function chromiumGap(path = CHROMIUM_PATH): string | undefined {
 export class SharedBrowser implements RunResource {
   private constructor(readonly browser: Browser) {}
 
-  static async launch(path = CHROMIUM_PATH): Promise<SharedBrowser> {
+  /** `hostRules`: the target's HOST_RESOLVE, so the page reaches the hosts the kit's own client does. */
+  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[] } = {}): Promise<SharedBrowser> {
     // Loaded on first use: a run without browser rules never loads Playwright (0.3 s at start).
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: path, headless: true, args: [...CHROMIUM_FLAGS], timeout: 15_000 });
+    const hostArgs = options.hostRules?.length ? [`--host-resolver-rules=${chromiumHostRules(options.hostRules)}`] : [];
+    const browser = await chromium.launch({ executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs], timeout: 15_000 });
     return new SharedBrowser(browser);
   }
 

@@ -53,7 +53,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
   if (s.kind === 'remote') {
     reconfigure = () => targetFromEnv(s.env, 'remote');
   } else {
-    const embedded = await startEmbeddedTarget();
+    const embedded = await startEmbeddedTarget({ shape: s.shape });
     reconfigure = embedded.reconfigure;
     stopEmulator = embedded.close;
   }

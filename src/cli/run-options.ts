@@ -27,6 +27,7 @@ export type Profile = keyof typeof PROFILE_RUNS;
 /** The parsed flags, as commander names them (camelCase). */
 export interface RunFlags {
   readonly target?: string;
+  readonly shape?: string;
   readonly profile?: string;
   readonly only?: string;
   readonly seed?: string;
@@ -52,6 +53,7 @@ interface RunFlag {
 
 const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'target', flags: '--target <kind>', choices: ['emulator', 'remote'], help: 'the embedded emulator, or the remote server the environment describes (BASE_URL, CLIENT_ID, …; see env.example); default: CONFORMANCE_TARGET, else emulator' },
+  { key: 'shape', flags: '--shape <shape>', choices: ['one-origin', 'deployed'], help: 'the embedded emulator\'s shape: one-origin (default: every interface on one address, the faster run) or deployed (each account at its own host, the chat interface at its own; docs/emulator.md "Shapes"); only with --target emulator' },
   { key: 'profile', flags: '--profile <name>', choices: ['quick', 'full', 'soak'], help: `cases per property: quick ${PROFILE_RUNS.quick} (the CI gate), full ${PROFILE_RUNS.full} (certification), soak ${PROFILE_RUNS.soak} plus the lifetimes checked in real time without a control API (about 22 minutes); default: full`, notForCertify: 'certification always uses the full profile' },
   { key: 'only', flags: '--only <selection>', help: 'comma-separated rule id globs (oauth.token.*) or section prefixes (4.2); see `conformance rules`', notForCertify: 'a certificate covers every rule' },
   { key: 'seed', flags: '--seed <n>', help: 'the same seed generates the same requests; default: CONFORMANCE_SEED, else random (printed)' },
@@ -89,6 +91,8 @@ export function refuseForCertify(command: Command, options: { from: boolean }): 
 
 export interface RunCommandOptions {
   readonly kind: 'emulator' | 'remote';
+  /** The embedded emulator's shape (src/emulator/shape.ts). */
+  readonly shape: 'one-origin' | 'deployed';
   readonly profile: Profile;
   readonly seed: number;
   readonly runs: number;
@@ -115,10 +119,13 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
   const kind = flags.target !== undefined
     ? oneOf('--target', flags.target, ['emulator', 'remote'] as const, 'emulator')
     : oneOf('CONFORMANCE_TARGET', env.CONFORMANCE_TARGET, ['emulator', 'remote'] as const, 'emulator');
+  const shape = oneOf('--shape', flags.shape, ['one-origin', 'deployed'] as const, 'one-origin');
+  if (flags.shape !== undefined && kind === 'remote') throw new ConfigError('--shape', 'is the embedded emulator\'s; a remote target is shaped as it is (start `conformance emulator --shape ...` for a remote emulator)');
   const shard = parseShard(flags.shard);
   const budget = budgetSetting(flags.budget, kind === 'remote' ? env.RATE_LIMIT_RPS : undefined);
   return {
     kind,
+    shape,
     profile,
     seed: integerSetting('--seed', flags.seed, { min: 0 }) ?? integerSetting('CONFORMANCE_SEED', env.CONFORMANCE_SEED, { min: 0 }) ?? randomSeed(),
     runs: integerSetting('--runs', flags.runs, { min: 1 }) ?? PROFILE_RUNS[profile],

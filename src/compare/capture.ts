@@ -4,13 +4,12 @@
  * every exchange of a rule passes through, knows the rule it sends for (AsyncLocalStorage follows the rule's awaits
  * across the lanes that run side by side).
  */
-import { rateBudgets } from '../targets/rate-limit.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Report } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
-import { executeRun, maskerFor, type RunPlan } from '../runner/execute.js';
+import { clientOptionsFor, executeRun, maskerFor, type RunPlan } from '../runner/execute.js';
 import type { Masker } from '../secrets/mask.js';
 import { HttpClient } from '../targets/http.js';
 
@@ -45,7 +44,7 @@ interface Attempt {
 /** The client of a captured run: sends as the run's own client would (rate limit, 429 retries), and keeps a copy. */
 class CapturingClient extends HttpClient {
   constructor(target: TargetConfig, private readonly current: AsyncLocalStorage<Attempt>, private readonly plumbing: readonly string[]) {
-    super({ budgets: rateBudgets(target) });
+    super(clientOptionsFor(target));
   }
 
   override async send(req: HttpRequest): Promise<HttpResponse> {

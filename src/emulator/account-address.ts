@@ -1,26 +1,32 @@
 /**
  * Per-account addresses ({base_url}, spec preamble: "address of one customer account; each account has its own
- * sub-domain"). One port cannot give each account a sub-domain a client resolves, so each account also gets a path
- * of its own, `/_accounts/<subdomain>`, which serves `{base_url}`'s endpoints (`/oauth2/access_token`, `/api/v4/...`)
- * for that account alone: a bearer granted in another account is refused there (src/emulator/api/bearer.ts).
+ * sub-domain"), routed by the instance's shape (./shape.ts).
  *
- * A client that builds `https://{subdomain}.<domain>` from an account's subdomain (the PHP client, amocrm-js without a
- * dot in its domain) reaches the same through the host name: a request whose Host is `<subdomain>.<accountDomain>` is
- * bound to that account as its path would bind it, and its links name that host with no path prefix.
+ * One-origin shape: one port cannot give each account a sub-domain a client resolves, so each account also gets a
+ * path of its own, `/_accounts/<subdomain>`, which serves `{base_url}`'s endpoints (`/oauth2/access_token`,
+ * `/api/v4/...`) for that account alone: a bearer granted in another account is refused there (./api/bearer.ts). A
+ * client that builds `https://{subdomain}.<domain>` (the PHP client, amocrm-js without a dot in its domain) reaches the
+ * same through the host name. The root address keeps serving a token of any of the administrator's accounts.
  *
- * The instance's root address stays the kit's BASE_URL and keeps serving a token of any of the administrator's
- * accounts: the rules that read several accounts through one BASE_URL rely on it (a staging run names one address).
+ * Deployed shape: an account's endpoints are served at its host alone, the chat interface at `amojo.<accountDomain>`
+ * alone, and the root address serves neither (404), as the live service's `www` serves no account's API.
  */
 import type { IncomingMessage } from 'node:http';
 import type { EmulatorContext } from './context.js';
 import { allAccounts } from './oauth/lifecycle.js';
 import { calledHost } from './origin.js';
+import { ACCOUNT_PREFIX, CHAT_HOST_LABEL } from './shape.js';
 import type { Account } from './world.js';
 
-export const ACCOUNT_PREFIX = '/_accounts';
 
 /** What `{base_url}` serves: the token endpoint and the account API. Anything else under a prefix stays a 404. */
 const SERVED = /^\/(?:api\/v4(?:[/?]|$)|oauth2\/access_token(?:[/?]|$))/;
+/** What an account's host also serves on the deployed shape: the live service's subdomain lookup. */
+const ACCOUNT_EXTRA = /^\/oauth2\/account\/current\/subdomain(?:[?]|$)/;
+/** What `{chat_url}` serves (§4.3). */
+const CHAT = /^\/v2\/origin\/custom(?:[/?]|$)/;
+/** A path no route serves: the router answers it 404 with the usual JSON body. */
+const UNSERVED = '/_not_served_here';
 
 /** The account whose address each request called; requests to the root address have none. */
 const BOUND = new WeakMap<IncomingMessage, Account>();
@@ -43,12 +49,14 @@ function hostSubdomain(req: IncomingMessage, accountDomain: string): string | un
  * Fastify's `rewriteUrl`: `/_accounts/<subdomain>/api/v4/...` is routed as `/api/v4/...`, the request remembering the
  * account it was addressed to. An unknown subdomain or an unserved path is left as is (the router answers 404).
  */
-export function accountAddressRewriter(ctx: EmulatorContext, accountDomain: string): (req: IncomingMessage) => string {
+export function accountAddressRewriter(ctx: EmulatorContext): (req: IncomingMessage) => string {
+  const { accountDomain, shape } = ctx.addresses;
   return (req) => {
     // The `api-v5-alias` variation: a newer version segment served as v4.
     const asked = req.url ?? '/';
     const url = ctx.variations.isOn('api-v5-alias') && asked.startsWith('/api/v5/') ? `/api/v4/${asked.slice('/api/v5/'.length)}` : asked;
     const byHost = hostSubdomain(req, accountDomain);
+    if (shape === 'deployed') return deployedRoute(ctx, req, url, byHost);
     if (byHost !== undefined) {
       const account = allAccounts(ctx).find((a) => a.subdomain === byHost);
       if (!SERVED.test(url)) return url;
@@ -69,6 +77,21 @@ export function accountAddressRewriter(ctx: EmulatorContext, accountDomain: stri
   };
 }
 
+/**
+ * The deployed shape: each host serves its own interface and nothing else. An account's host binds its requests to
+ * that account; the chat host serves the chat interface; any other host (the root) serves the page and the control API.
+ */
+function deployedRoute(ctx: EmulatorContext, req: IncomingMessage, url: string, byHost: string | undefined): string {
+  if (byHost === CHAT_HOST_LABEL) return CHAT.test(url) ? url : `${UNSERVED}${url}`;
+  if (byHost !== undefined) {
+    const account = allAccounts(ctx).find((a) => a.subdomain === byHost);
+    if (!account || !(SERVED.test(url) || ACCOUNT_EXTRA.test(url))) return `${UNSERVED}${url}`;
+    BOUND.set(req, account);
+    return url;
+  }
+  return SERVED.test(url) || CHAT.test(url) || url.startsWith(`${ACCOUNT_PREFIX}/`) ? `${UNSERVED}${url}` : url;
+}
+
 /** The account whose own address the request called, if it called one. */
 export function addressedAccount(req: IncomingMessage): Account | undefined {
   return BOUND.get(req);
@@ -77,10 +100,6 @@ export function addressedAccount(req: IncomingMessage): Account | undefined {
 /** The path prefix the request was addressed under: its account's path, or none (the root, or an account's host). */
 export function addressPrefix(req: IncomingMessage): string {
   const account = BOUND.get(req);
-  return account && BY_PATH.has(req) ? accountPath(account) : '';
+  return account && BY_PATH.has(req) ? `${ACCOUNT_PREFIX}/${account.subdomain}` : '';
 }
 
-/** The path of an account's own address under the instance's origin. */
-export function accountPath(account: Account): string {
-  return `${ACCOUNT_PREFIX}/${account.subdomain}`;
-}

@@ -5,6 +5,7 @@
  */
 import type { Clock } from './clock.js';
 import type { FaultSwitches } from './faults.js';
+import type { Addresses } from './shape.js';
 import type { CredentialStore, SecretLedger } from './state.js';
 import type { TrafficLogs } from './traffic.js';
 import type { VariationSwitches } from './variations.js';
@@ -20,6 +21,8 @@ export interface EmulatorContext {
   readonly secrets: SecretLedger;
   /** Arrival times of requests, and the optional server-side rate limit. */
   readonly traffic: TrafficLogs;
+  /** The instance's shape and account domain: where each account and the chat interface are served (./shape.ts). */
+  readonly addresses: Addresses;
   /** `http://host:port` of this instance, known once it listens. */
   baseUrl(): string;
   /** Route modules that keep state of their own register here how to clear it on a control reset. */

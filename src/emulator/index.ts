@@ -4,17 +4,18 @@
  */
 import type { AddressInfo } from 'node:net';
 import { EMULATOR_EFFECT_WINDOW_MS } from '../effect-window.js';
-import { accountPath } from './account-address.js';
 import type { FaultSwitches } from './faults.js';
 import type { VariationSwitches } from './variations.js';
 import { signingKeys } from './oauth/jwt.js';
 import { buildEmulator } from './server.js';
+import { ACCOUNT_PREFIX, CHAT_HOST_LABEL, type ServerShape } from './shape.js';
 import { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, tlsMaterial, type HttpsOptions } from './tls.js';
 
 export { FAULTS, FaultSwitches, type FaultName } from './faults.js';
 export type { FaultInfo, VariationInfo } from './switches.js';
 export { VARIATIONS, VariationSwitches, type VariationName } from './variations.js';
 export { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, type HttpsOptions } from './tls.js';
+export { SERVER_SHAPES, isServerShape, type ServerShape } from './shape.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -46,6 +47,13 @@ export interface EmulatorOptions {
    * it). `true` takes the defaults: a fresh CA in a temporary directory, accounts at `<subdomain>.sandbox.localhost`.
    */
   https?: boolean | HttpsOptions;
+  /**
+   * Where each interface is served (./shape.ts, docs/emulator.md "Shapes"). `one-origin` (default): every interface on
+   * one origin. `deployed`: each account at its own host `<subdomain>.<accountDomain>`, the chat interface at
+   * `amojo.<accountDomain>`, the root serving the page and the control API only; `env()` then names those hosts and a
+   * `HOST_RESOLVE` that points them at this instance.
+   */
+  shape?: ServerShape;
 }
 
 /** What a client trusts to reach an https emulator. */
@@ -90,6 +98,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const built = await buildEmulator({
     ...(tls && { tls }),
     accountDomain,
+    ...(options.shape !== undefined && { shape: options.shape }),
     ...(options.faults !== undefined && { faults: options.faults }),
     ...(options.variations !== undefined && { variations: options.variations }),
     ...(options.seed !== undefined && { seed: options.seed }),
@@ -123,31 +132,37 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     lookup: lookupUnder(accountDomain, urlHost(host).replace(/^\[|\]$/g, '')),
     faults: ctx.faults,
     variations: ctx.variations,
-    env: () => ({
-      CONFORMANCE_TARGET: 'remote',
-      BASE_URL: url,
-      AUTH_URL: url,
-      CHAT_URL: url,
-      CONTROL_URL: `${url}/_control`,
-      // A local sandbox: no client-side ceiling (the server-side one is set through POST /_control/traffic).
-      RATE_LIMIT_RPS: '0',
-      // It acts before it answers: watching the full 30 s hook windows would only make runs against it slow.
-      EFFECT_WINDOW_MS: String(EMULATOR_EFFECT_WINDOW_MS),
-      CLIENT_ID: integration.clientId,
-      CLIENT_SECRET: integration.clientSecret,
-      REDIRECT_URI: integration.redirectUri,
-      CHANNEL_ID: channel.id,
-      CHANNEL_SECRET: channel.secret,
-      CHAT_ACCOUNT_ID: account.amojoId,
-      BOT_ID: channel.botId,
-      MANAGER_USER_ID: String(admin.id),
-      // The kit listens for the disconnect hook on a free loopback port and registers it through the control API;
-      // the access-granting page is a real HTML page, so a run against a standalone emulator includes the browser rules.
-      HOOK_LISTEN: '127.0.0.1:0',
-      CONFORMANCE_BROWSER: '1',
-      ...(secondAccount ? { BASE_URL_2: `${url}${accountPath(secondAccount)}` } : {}),
-      ...(memberAccount ? { MEMBER_ACCOUNT: String(memberAccount.id) } : {}),
-    }),
+    env: () => {
+      const deployed = options.shape === 'deployed';
+      const hostUrl = (label: string) => `${scheme}://${label}.${accountDomain}:${port}`;
+      return {
+        CONFORMANCE_TARGET: 'remote',
+        BASE_URL: deployed ? hostUrl(account.subdomain) : url,
+        AUTH_URL: url,
+        CHAT_URL: deployed ? hostUrl(CHAT_HOST_LABEL) : url,
+        CONTROL_URL: `${url}/_control`,
+        // The accounts' and the chat interface's host names, pointed at this instance without touching /etc/hosts.
+        ...(deployed ? { HOST_RESOLVE: `*.${accountDomain}=${urlHost(host).replace(/^\[|\]$/g, '')}` } : {}),
+        // A local sandbox: no client-side ceiling (the server-side one is set through POST /_control/traffic).
+        RATE_LIMIT_RPS: '0',
+        // It acts before it answers: watching the full 30 s hook windows would only make runs against it slow.
+        EFFECT_WINDOW_MS: String(EMULATOR_EFFECT_WINDOW_MS),
+        CLIENT_ID: integration.clientId,
+        CLIENT_SECRET: integration.clientSecret,
+        REDIRECT_URI: integration.redirectUri,
+        CHANNEL_ID: channel.id,
+        CHANNEL_SECRET: channel.secret,
+        CHAT_ACCOUNT_ID: account.amojoId,
+        BOT_ID: channel.botId,
+        MANAGER_USER_ID: String(admin.id),
+        // The kit listens for the disconnect hook on a free loopback port and registers it through the control API;
+        // the access-granting page is a real HTML page, so a run against a standalone emulator includes the browser rules.
+        HOOK_LISTEN: '127.0.0.1:0',
+        CONFORMANCE_BROWSER: '1',
+        ...(secondAccount ? { BASE_URL_2: deployed ? hostUrl(secondAccount.subdomain) : `${url}${ACCOUNT_PREFIX}/${secondAccount.subdomain}` } : {}),
+        ...(memberAccount ? { MEMBER_ACCOUNT: String(memberAccount.id) } : {}),
+      };
+    },
     issuedSecrets: () => ctx.secrets.list(),
     close: () => (closing ??= built.app.close().then(() => tls?.dispose())),
   };

@@ -28,6 +28,7 @@ import { CredentialStore, SecretLedger } from './state.js';
 import { installTrafficLog, TrafficLogs, trafficRoutes } from './traffic.js';
 import { DEFAULT_ACCOUNT_DOMAIN } from './tls.js';
 import { seedWorld } from './world.js';
+import type { ServerShape } from './shape.js';
 
 export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes, listRoutes, listControlRoutes, chatRoutes, chatControlRoutes, pageRoutes, lifecycleControlRoutes];
 
@@ -42,8 +43,10 @@ export interface BuildOptions {
   readonly tls?: { readonly key: string; readonly cert: string };
   /** See EmulatorOptions.acceptMachineTime; default false. */
   readonly acceptMachineTime?: boolean;
-  /** Each account is also served at `<subdomain>.<accountDomain>` (./account-address.ts); default ./tls.ts's. */
+  /** Each account is served at `<subdomain>.<accountDomain>` (./account-address.ts); default ./tls.ts's. */
   readonly accountDomain?: string;
+  /** Where each interface is served (./shape.ts); default `one-origin`. */
+  readonly shape?: ServerShape;
 }
 
 export interface BuiltEmulator {
@@ -75,6 +78,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   const disconnectListeners: Array<(accountId: number) => void> = [];
   const ctx: EmulatorContext = {
     clock, faults, variations, world, store, secrets, traffic,
+    addresses: { shape: options.shape ?? 'one-origin', accountDomain: options.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN },
     baseUrl: () => baseUrl,
     onReset: (clear) => { resetHooks.push(clear); },
     onBaseline: (mark) => { baselineHooks.push(mark); },
@@ -104,8 +108,8 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
       : false,
     // PHP-style brackets (`filter[id][0]=`) as the list endpoints of §4.2 receive them, PHP-style repeats (last wins).
     routerOptions: { querystringParser: cachedQueryParser() },
-    // Each account's own address (/_accounts/<subdomain>) is routed like the root one, bound to that account.
-    rewriteUrl: accountAddressRewriter(ctx, options.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN),
+    // Each account's own address is routed like the root one, bound to that account; the shape says which hosts serve what.
+    rewriteUrl: accountAddressRewriter(ctx),
     // Parsers read up to READ_LIMIT and refuse over BODY_LIMIT themselves, once the whole body is in (src/emulator/body.ts).
     bodyLimit: READ_LIMIT,
     clientErrorHandler: clientErrorHandler(clock, faults),

@@ -9,10 +9,10 @@
  * every start, for the names asked for then.
  */
 import { randomUUID, X509Certificate } from 'node:crypto';
-import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions, type LookupAllOptions } from 'node:dns';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hostLookup } from '../host-resolve.js';
 
 /** Loaded only when https is asked for: it takes a third of a second, which a plain-http start does without. */
 const certificates = async () => (await import('selfsigned')).default;
@@ -117,26 +117,12 @@ export async function tlsMaterial(listenHost: string, options: HttpsOptions = {}
   };
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 /**
  * A `dns.lookup` for Node agents (`new https.Agent({ lookup })`, undici's `new Agent({ connect: { lookup } })`) that
  * resolves `domain` and every name under it to `address`, and any other name as `dns.lookup` does: the way to point a
  * client that builds `https://{subdomain}.<domain>` at the sandbox without editing /etc/hosts.
  */
 export function lookupUnder(domain: string, address = '127.0.0.1') {
-  const family = address.includes(':') ? 6 : 4;
-  const suffix = `.${domain.toLowerCase()}`;
-  return (hostname: string, options: LookupOneOptions | LookupAllOptions | number | LookupCallback, callback?: LookupCallback): void => {
-    const done = (typeof options === 'function' ? options : callback)!;
-    const opts = typeof options === 'object' ? options : {};
-    const name = hostname.toLowerCase();
-    if (name === domain.toLowerCase() || name.endsWith(suffix)) {
-      if ((opts as LookupAllOptions).all) done(null, [{ address, family }]);
-      else done(null, address, family);
-      return;
-    }
-    dnsLookup(hostname, opts as LookupAllOptions, done as never);
-  };
+  return hostLookup([{ name: `*.${domain.toLowerCase()}`, address }]);
 }
 

@@ -2,12 +2,15 @@
  * What the kit knows about a target, as rules see it: its URLs, credentials and capabilities.
  * src/targets builds it from the environment (docs/design.md §4) or from the emulator's own description.
  */
+import type { HostRule } from '../host-resolve.js';
+
 /** What a target has to offer for a rule to run (docs/design.md §2). */
 export type Capability = 'control' | 'browser' | 'hook' | 'write';
 
 export const CAPABILITIES: readonly Capability[] = ['control', 'browser', 'hook', 'write'];
 
 export type TargetKind = 'emulator' | 'remote';
+
 
 export interface Credentials {
   readonly clientId: string;
@@ -76,6 +79,8 @@ export interface TargetConfig {
   readonly credentials: Credentials;
   /** host:port the kit listens on for the disconnect hook. */
   readonly hookListen?: string;
+  /** Host names the kit resolves itself (HOST_RESOLVE, src/host-resolve.ts): split DNS, the deployed shape. */
+  readonly hostRules?: readonly HostRule[];
   /** Client-side request ceiling of the account API and OAuth on remote targets (RATE_LIMIT_RPS). */
   readonly rateLimitRps?: number;
   /** Client-side request ceiling of the chat interface, a service of its own (CHAT_RATE_LIMIT_RPS). */

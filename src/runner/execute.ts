@@ -12,7 +12,8 @@ import { SECRET_KEYS } from '../needs/settings.js';
 import { Masker } from '../secrets/mask.js';
 import type { TargetConfig } from '../model/target.js';
 import { ControlClient } from '../targets/control.js';
-import { HttpClient } from '../targets/http.js';
+import { HttpClient, type HttpClientOptions } from '../targets/http.js';
+import { hostLookup } from '../host-resolve.js';
 import { rateBudgets } from '../targets/rate-limit.js';
 import { TokenSource } from '../targets/token-source.js';
 import { TokenStore } from '../secrets/token-store.js';
@@ -53,7 +54,12 @@ export interface RunPlan {
 
 /** The client a run against this target uses: a rate budget per interface, as the target's settings say. */
 export function clientFor(target: TargetConfig): HttpClient {
-  return new HttpClient({ budgets: rateBudgets(target) });
+  return new HttpClient(clientOptionsFor(target));
+}
+
+/** The client options a target's settings give: its rate budgets, and the host names it resolves itself. */
+export function clientOptionsFor(target: TargetConfig): HttpClientOptions {
+  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}) };
 }
 
 export function maskerFor(target: TargetConfig): Masker {

@@ -9,6 +9,13 @@ export interface ThreadStart {
   readonly faults: readonly string[];
   readonly variations: readonly string[];
   readonly seed?: number;
+  /** src/emulator/shape.ts; default one-origin. */
+  readonly shape?: 'one-origin' | 'deployed';
+}
+
+/** The options each instance of a start is made with. */
+export function emulatorOptions(start: ThreadStart): { faults: readonly string[]; variations: readonly string[]; seed?: number; shape?: 'one-origin' | 'deployed' } {
+  return { faults: start.faults, variations: start.variations, ...(start.seed === undefined ? {} : { seed: start.seed }), ...(start.shape ? { shape: start.shape } : {}) };
 }
 
 /** The instances, once they all listen: each one's URL and the docs/design.md §4 keys that describe it. */

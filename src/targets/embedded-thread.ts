@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
-import { serializeError, type ThreadAnswer, type ThreadCall, type ThreadReady, type ThreadStart } from './embedded-protocol.js';
+import { emulatorOptions, serializeError, type ThreadAnswer, type ThreadCall, type ThreadReady, type ThreadStart } from './embedded-protocol.js';
 
 const port = parentPort!;
 const start = workerData as ThreadStart;
@@ -27,8 +27,7 @@ async function answer(emulators: readonly RunningEmulator[], call: ThreadCall): 
 }
 
 try {
-  const emulators = await Promise.all(Array.from({ length: start.instances }, () =>
-    startEmulator({ faults: start.faults, variations: start.variations, ...(start.seed === undefined ? {} : { seed: start.seed }) })));
+  const emulators = await Promise.all(Array.from({ length: start.instances }, () => startEmulator(emulatorOptions(start))));
   port.on('message', (call: ThreadCall) => {
     answer(emulators, call).then(
       (value) => port.postMessage({ id: call.id, ok: true, value } satisfies ThreadAnswer),

@@ -10,7 +10,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { TargetConfig } from '../model/target.js';
-import { EmulatorThreadError, type ThreadAnswer, type ThreadFailed, type ThreadRequest, type ThreadReady, type ThreadStart } from './embedded-protocol.js';
+import { EmulatorThreadError, emulatorOptions, type ThreadAnswer, type ThreadFailed, type ThreadRequest, type ThreadReady, type ThreadStart } from './embedded-protocol.js';
 import { targetFromEnv } from './from-env.js';
 
 export interface FaultChange {
@@ -55,6 +55,8 @@ export interface EmbeddedTargetOptions {
   readonly thread?: 'worker' | 'main';
   /** A second instance for the `exclusive` rules (default on). */
   readonly sandbox?: boolean;
+  /** Where each interface is served (src/emulator/shape.ts); default one-origin. */
+  readonly shape?: 'one-origin' | 'deployed';
 }
 
 interface Instances {
@@ -63,7 +65,7 @@ interface Instances {
 }
 
 export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): Promise<EmbeddedTarget> {
-  const start: ThreadStart = { instances: options.sandbox === false ? 1 : 2, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.seed === undefined ? {} : { seed: options.seed }) };
+  const start: ThreadStart = { instances: options.sandbox === false ? 1 : 2, faults: options.faults ?? [], variations: options.variations ?? [], ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.shape ? { shape: options.shape } : {}) };
   const { described, emulator } = options.thread === 'main' ? await inThisThread(start) : await inWorker(start);
   const configure = (): TargetConfig => {
     const [main, sandbox] = described.map((d) => targetFromEnv(d.env, 'emulator'));
@@ -77,8 +79,7 @@ export async function startEmbeddedTarget(options: EmbeddedTargetOptions = {}): 
 async function inThisThread(start: ThreadStart): Promise<Instances> {
   // Imported here so that a kit with the emulator on a worker does not load the emulator's modules itself.
   const { startEmulator } = await import('../emulator/index.js');
-  const emulators = await Promise.all(Array.from({ length: start.instances }, () =>
-    startEmulator({ faults: start.faults, variations: start.variations, ...(start.seed === undefined ? {} : { seed: start.seed }) })));
+  const emulators = await Promise.all(Array.from({ length: start.instances }, () => startEmulator(emulatorOptions(start))));
   let closing: Promise<void> | undefined;
   return {
     described: emulators.map((e) => ({ url: e.url, env: e.env() })),

@@ -8,6 +8,7 @@ import type { ClientRegistration, Credentials } from '../model/target.js';
 import { LISTS } from '../protocol/filters.js';
 import { ENV_KEYS, NEED_SETTING_GROUPS } from '../needs/settings.js';
 import type { Capability, TargetConfig, TargetKind } from '../model/target.js';
+import { parseHostRules, type HostRule } from '../host-resolve.js';
 
 /**
  * A key of docs/design.md §4. The keys are listed once, in src/needs/settings.ts (ENV_KEYS); test/needs/settings.test.ts
@@ -63,6 +64,17 @@ function rateLimit(env: Env, key: EnvKey, kind: TargetKind): number | undefined 
 /** The chat interface's own ceiling; unset, the account API's (RATE_LIMIT_RPS=0 for a local sandbox covers both). */
 function chatRateLimit(env: Env, kind: TargetKind, apiRps: number | undefined): number | undefined {
   return optional(env, 'CHAT_RATE_LIMIT_RPS') === undefined ? apiRps : rateLimit(env, 'CHAT_RATE_LIMIT_RPS', kind);
+}
+
+/** HOST_RESOLVE: the names the kit resolves itself; a malformed pair is named with the key. */
+export function hostRulesOf(env: Env): HostRule[] {
+  const raw = optional(env, 'HOST_RESOLVE');
+  if (raw === undefined) return [];
+  try {
+    return parseHostRules(raw);
+  } catch (err) {
+    throw new ConfigError('HOST_RESOLVE', `${(err as Error).message}; expected <name>=<address>[,<name>=<address>...], e.g. *.sandbox.localhost=127.0.0.1`);
+  }
 }
 
 function hostPort(env: Env, key: EnvKey): string | undefined {
@@ -232,6 +244,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   if (kind === 'remote' && !browserWanted(env)) gaps.browser = 'browser rules are not part of this run (set CONFORMANCE_BROWSER=1, or ADMIN_LOGIN, to run them)';
   else if (noChromium) gaps.browser = noChromium;
   else capabilities.push('browser');
+  const hostRules = hostRulesOf(env);
   const rateLimitRps = rateLimit(env, 'RATE_LIMIT_RPS', kind);
   const chatRateLimitRps = chatRateLimit(env, kind, rateLimitRps);
   const effectWindowMs = positiveNumber(env, 'EFFECT_WINDOW_MS');
@@ -244,6 +257,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
     chatUrl: httpUrl(env, 'CHAT_URL', { required: false }) ?? baseUrl,
     ...(controlUrl ? { controlUrl } : {}),
     ...(hookListen ? { hookListen } : {}),
+    ...(hostRules.length > 0 ? { hostRules } : {}),
     ...(rateLimitRps ? { rateLimitRps } : {}),
     ...(chatRateLimitRps ? { chatRateLimitRps } : {}),
     ...(effectWindowMs ? { effectWindowMs } : {}),

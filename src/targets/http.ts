@@ -7,6 +7,7 @@ import { request as httpsRequest } from 'node:https';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
+import type { hostLookup } from '../host-resolve.js';
 import { type RateBudget, RateLimiter, retryDelayMs } from './rate-limit.js';
 import { RateLimitedError, TransportError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
@@ -28,6 +29,8 @@ export interface HttpClientOptions {
    * past the retries throws RateLimitedError, which ends the rule `errored` (R2-C20).
    */
   readonly retries429?: number;
+  /** Resolves host names before DNS does (HOST_RESOLVE, ./host-resolve.ts), for every request this client sends. */
+  readonly lookup?: ReturnType<typeof hostLookup>;
 }
 
 /**
@@ -57,6 +60,7 @@ export class HttpClient {
   readonly #timeoutMs: number;
   readonly #lanes: readonly Lane[];
   readonly #retries429: number;
+  readonly #lookup: HttpClientOptions['lookup'];
 
   constructor(options: HttpClientOptions = {}) {
     const timeout = options.timeoutMs ?? POLICY_HANG_MS;
@@ -64,7 +68,9 @@ export class HttpClient {
     const budgets = [...(options.budgets ?? []), { name: 'other', claims: () => true }];
     this.#lanes = budgets.map((b) => ({ name: b.name, claims: b.claims, limiter: b.rps ? new RateLimiter({ rps: b.rps }) : undefined, pausedUntil: 0 }));
     this.#retries429 = options.retries429 ?? (this.#lanes.some((l) => l.limiter) ? 5 : 2);
+    this.#lookup = options.lookup;
     this.#agent = new Agent({
+      ...(options.lookup ? { connect: { lookup: options.lookup } } : {}),
       headersTimeout: timeout,
       bodyTimeout: timeout,
       connectTimeout: Math.min(timeout, 5_000),
@@ -89,7 +95,7 @@ export class HttpClient {
       const started = performance.now();
       try {
         if (req.body !== undefined && Buffer.byteLength(req.body) >= EARLY_ANSWER_BYTES) {
-          return { ...(await sendReadingEarlyAnswer(req, this.#timeoutMs)), durationMs: performance.now() - started };
+          return { ...(await sendReadingEarlyAnswer(req, this.#timeoutMs, this.#lookup)), durationMs: performance.now() - started };
         }
         const res = await undiciRequest(req.url, {
           method: req.method as 'GET',
@@ -134,7 +140,7 @@ export class HttpClient {
  * whatever happens to the rest of the request body. Once an answer has begun, a write error (EPIPE, a reset as the
  * server closes) ends the body read with what came; before it, the error is the exchange's.
  */
-function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number): Promise<Omit<HttpResponse, 'durationMs'>> {
+function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number, lookup: HttpClientOptions['lookup']): Promise<Omit<HttpResponse, 'durationMs'>> {
   return new Promise((resolve, reject) => {
     const url = new URL(req.url);
     const body = req.body!;
@@ -154,7 +160,7 @@ function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number): Promise<Om
       settled = true;
       reject(err);
     };
-    const outgoing = send(url, { method: req.method, headers, agent: false, timeout: timeoutMs }, (res) => {
+    const outgoing = send(url, { method: req.method, headers, agent: false, timeout: timeoutMs, ...(lookup ? { lookup: lookup as never } : {}) }, (res) => {
       answer = { status: res.statusCode ?? 0, headers: res.headers, chunks: [] };
       res.on('data', (c: Buffer) => answer!.chunks.push(c));
       res.on('end', done);

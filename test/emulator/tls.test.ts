@@ -130,11 +130,14 @@ describe('conformance emulator --tls', () => {
         child.on('exit', (code) => reject(new Error(`the emulator ended (${code}): ${stderr}`)));
       });
       const settings = Object.fromEntries(stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-      expect(settings.BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      // The deployed shape by default: the account at its own host, which HOST_RESOLVE points at the emulator.
+      expect(settings.BASE_URL).toMatch(/^https:\/\/emu[a-z]+\.sandbox\.localhost:\d+$/);
+      expect(settings.HOST_RESOLVE).toBe('*.sandbox.localhost=127.0.0.1');
+      expect(settings.CONTROL_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/_control$/);
       const caFile = join(dir, 'ca.pem');
       expect(stderr).toContain(`NODE_EXTRA_CA_CERTS=${caFile}`);
-      const script = `const r = await fetch(process.argv[1] + '/api/v4/account', { headers: { authorization: 'Bearer ' + process.argv[2] } }); console.log(r.status);`;
-      const trusted = await run(process.execPath, ['--input-type=module', '-e', script, settings.BASE_URL!, settings.LONG_LIVED_TOKEN!], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });
+      const script = `const r = await fetch(process.argv[1]); console.log(r.status);`;
+      const trusted = await run(process.execPath, ['--input-type=module', '-e', script, settings.CONTROL_URL!], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });
       expect(trusted.stdout.trim()).toBe('200');
       // --tls-host: a name the certificate covers beside the loopback ones.
       const names = new X509Certificate(await readFile(join(dir, 'server.pem'))).subjectAltName!.split(', ');

@@ -75,7 +75,8 @@ describe('the settings table', () => {
 describe('`conformance emulator`', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator();
+    // `conformance emulator`'s default shape.
+    emulator = await startEmulator({ shape: 'deployed' });
   });
   afterAll(async () => {
     await emulator.close();
@@ -84,5 +85,15 @@ describe('`conformance emulator`', () => {
   it('prints exactly the keys the settings table says it makes or describes', async () => {
     const printed = Object.keys(await emulatorSettings(emulator));
     expect([...printed].sort()).toEqual([...EMULATOR_KEYS].sort());
+  });
+
+  it('prints the same keys on the one-origin shape, less HOST_RESOLVE (its addresses resolve as they are)', async () => {
+    const oneOrigin = await startEmulator({ shape: 'one-origin' });
+    try {
+      const printed = Object.keys(await emulatorSettings(oneOrigin));
+      expect([...printed].sort()).toEqual(EMULATOR_KEYS.filter((k) => k !== 'HOST_RESOLVE').sort());
+    } finally {
+      await oneOrigin.close();
+    }
   });
 });

@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path';
 import { maskSecret } from '../../secrets/mask.js';
 import { codeGrant, tokenPairOf, tokenRequest, type TokenEndpoint } from '../../protocol/oauth.js';
-import { httpUrl } from '../../targets/from-env.js';
+import { hostRulesOf, httpUrl } from '../../targets/from-env.js';
+import { hostLookup } from '../../host-resolve.js';
 import { HttpClient } from '../../targets/http.js';
 import { TokenStore } from '../../secrets/token-store.js';
 import { defineCommand } from '../command.js';
@@ -64,7 +65,8 @@ async function authorize(values: AuthorizeFlags): Promise<number> {
     process.stderr.write(`waiting for the redirect on http://${listen.host}:${listen.port}${redirect.pathname} (${timeoutS} s)…\n`);
   } });
 
-  const client = new HttpClient();
+  const rules = hostRulesOf(env);
+  const client = new HttpClient(rules.length > 0 ? { lookup: hostLookup(rules) } : {});
   try {
     const target: TokenEndpoint = { baseUrl, credentials: { clientId, clientSecret, redirectUri } };
     const res = await client.send(tokenRequest(target, codeGrant(target, code)));

@@ -6,16 +6,18 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { isFaultName } from '../../emulator/faults.js';
+import { SERVER_SHAPES } from '../../emulator/shape.js';
 import { isVariationName } from '../../emulator/variations.js';
 import { emulatorSettings } from '../../needs/emulator-settings.js';
 import { SECRET_KEYS } from '../../needs/settings.js';
 import { maskSecret } from '../../secrets/mask.js';
-import { collect } from '../args.js';
+import { collect, oneOf } from '../args.js';
 import { defineCommand } from '../command.js';
 import { ConfigError } from '../../errors.js';
 import { integerSetting } from '../settings.js';
 
 interface EmulatorFlags {
+  readonly shape?: string;
   readonly acceptMachineTime?: boolean;
   readonly tls?: boolean;
   readonly tlsDir?: string;
@@ -45,6 +47,7 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
     .option('--port <port>', 'port to listen on, 0 for a free one (default: 4010)')
     .option('--fault <name>', 'switch on a fault, repeatable (see `conformance faults`)', collect)
     .option('--variation <name>', 'switch on an allowed variation, repeatable (see `conformance variations`)', collect)
+    .option('--shape <shape>', 'deployed (default): each account at its own host <subdomain>.sandbox.localhost, the chat interface at amojo.sandbox.localhost, as the service is deployed (the printed HOST_RESOLVE points them here); one-origin: every interface at one address (docs/emulator.md "Shapes")')
     .option('--tls', 'serve https with a certificate signed by a CA made for the sandbox; each account also at https://<subdomain>.sandbox.localhost:<port>')
     .option('--tls-dir <dir>', `where the CA is kept and reused across starts (default: ${defaultTlsDir()})`)
     .option('--tls-host <name>', 'another host name or address the certificate covers (a container\'s name, a LAN address), repeatable', collect)
@@ -65,8 +68,9 @@ async function serve(values: EmulatorFlags): Promise<number> {
   for (const [flag, value] of [['--tls-dir', values.tlsDir], ['--tls-host', values.tlsHost]] as const) {
     if (value !== undefined && !values.tls) throw new ConfigError(flag, 'is only read with --tls');
   }
+  const shape = oneOf('--shape', values.shape, SERVER_SHAPES, 'deployed');
   const emulator = await startEmulator({
-    host, port, faults: values.fault ?? [], variations: values.variation ?? [], acceptMachineTime: values.acceptMachineTime ?? false,
+    host, port, shape, faults: values.fault ?? [], variations: values.variation ?? [], acceptMachineTime: values.acceptMachineTime ?? false,
     ...(values.tls && { https: { dir: values.tlsDir ?? defaultTlsDir(), hosts: values.tlsHost ?? [] } }),
   });
   const revealSecrets = !process.stdout.isTTY;

@@ -11,8 +11,8 @@ import { methodNotAllowed, ProblemError } from '../errors.js';
 import { integrationOrNotFound } from '../oauth/consent.js';
 import { disconnectIntegration } from '../oauth/disconnect.js';
 import { issueLongLivedToken } from '../oauth/issue.js';
-import { clientOrigin, originUrl } from '../origin.js';
-import { accountPath } from '../account-address.js';
+import { clientOrigin } from '../origin.js';
+import { accountAddress } from '../shape.js';
 import { accountById, allAccounts, isInstalled, lifecycle, platformOf, regenerateSecret, uninstall } from '../oauth/lifecycle.js';
 import type { BearerRecord } from '../state.js';
 import type { Account, Integration } from '../world.js';
@@ -91,9 +91,9 @@ export async function lifecycleControlRoutes(app: FastifyInstance, { ctx }: Rout
 
   app.get(`${p}/accounts`, async (request, reply) => {
     const { account, otherAccounts, admin } = ctx.world;
-    const origin = originUrl(clientOrigin(ctx, request));
+    const origin = clientOrigin(ctx, request);
     const view = (a: Account, role: string) => ({
-      id: a.id, name: a.name, subdomain: a.subdomain, amojo_id: a.amojoId, platform: platformOf(a), admin_role: role, base_url: `${origin}${accountPath(a)}`,
+      id: a.id, name: a.name, subdomain: a.subdomain, amojo_id: a.amojoId, platform: platformOf(a), admin_role: role, base_url: accountAddress(ctx.addresses, origin, a),
     });
     return json(reply, 200, {
       user: { id: admin.id, login: admin.login },

@@ -6,8 +6,8 @@
 import type { EmulatorContext } from '../context.js';
 import { ProblemError } from '../errors.js';
 import type { Account, Integration } from '../world.js';
-import { accountPath } from '../account-address.js';
 import { issueCode, type IssueSite } from './issue.js';
+import { accountHost } from '../shape.js';
 import { accountChoices, install, integrationById, platformOf } from './lifecycle.js';
 
 export interface ConsentDecision {
@@ -46,8 +46,9 @@ function chosenAccount(ctx: EmulatorContext, integration: Integration, accountId
 
 /**
  * `site`: the host the deciding request called. `referer` is the chosen account's own address there (§4.1 "address of
- * the user's account"): host and the account's path, so a client's `https://{referer}/api/v4/...` reaches that
- * account's {base_url} (../account-address.ts), as the control API's `base_url` names it.
+ * the user's account"): the account's host on the deployed shape, host and the account's path on the one-origin one,
+ * so a client's `https://{referer}/api/v4/...` reaches that account's {base_url} (../shape.ts), as the control API's
+ * `base_url` names it.
  */
 export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: IssueSite): ConsentOutcome {
   const integration = integrationOrNotFound(ctx, d.clientId);
@@ -77,7 +78,7 @@ export function decideConsent(ctx: EmulatorContext, d: ConsentDecision, site: Is
   location.searchParams.set('code', code);
   // Only for the `referer-names-first-account` fault: the referer is built from the default choice, not the chosen one.
   const named = f.isOn('referer-names-first-account') ? accountChoices(ctx, integration)[0]! : account;
-  location.searchParams.set('referer', `${site.host}${accountPath(named)}`);
+  location.searchParams.set('referer', accountHost(ctx.addresses, site.host, named));
   addState();
   // Only for the `platform-inverted` fault: the two codes swapped (1 for the global domain, 2 for the regional one).
   const platform = f.isOn('platform-inverted') ? (platformOf(account) === 1 ? 2 : 1) : platformOf(account);

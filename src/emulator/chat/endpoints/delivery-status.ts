@@ -19,7 +19,7 @@ export function deliveryStatusEndpoint(app: FastifyInstance, ctx: EmulatorContex
     // The isolation fault: a chat-interface id is taken as unique across scopes, so it is looked up in any of them.
     const found = state.message(conn, key)
       ?? (f.isOn('chat-status-by-id-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((m) => m?.id === key) : undefined);
-    const m = (f.isOn('chat-delivery-status-msgid-only') && found?.clientId !== key) || (ctx.variations.isOn('chat-status-by-chat-interface-id-only') && found?.id !== key) ? undefined : found;
+    const m = (f.isOn('chat-delivery-status-msgid-only') && found?.clientId !== key) || ((ctx.addresses.shape === 'deployed' || ctx.variations.isOn('chat-status-by-chat-interface-id-only')) && found?.id !== key) ? undefined : found;
     if (!m && f.isOn('chat-crash-on-unknown-status-msgid')) throw new Error('simulated crash: the status of a message that is not there is written');
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     if (status && m.status?.code === status.code && ctx.variations.isOn('chat-repeat-refused')) throw invalidRequest([{ field: 'status_code', message: `the message is already ${status.code}` }]);

@@ -1,6 +1,6 @@
 /**
  * The goal of the live paths, measured on every rule: `conformance run --target remote --profile quick` against the standalone
- * emulator with CONTROL_URL removed (a staging account has no control API), not on a terminal (CI), Chromium present.
+ * emulator (its default, deployed shape: src/emulator/shape.ts) with CONTROL_URL removed (a staging account has no control API), not on a terminal (CI), Chromium present.
  * At most 15% of the rules may be skipped, none may fail or error, and every skip names the setting or step that
  * would let the rule run.
  *
@@ -38,7 +38,8 @@ describe.skipIf(chromiumGap() !== undefined)('the whole suite against the standa
   };
 
   beforeAll(async () => {
-    emulator = await startEmulator();
+    // `conformance emulator`'s default: the deployed shape, each account and the chat interface at a host of its own.
+    emulator = await startEmulator({ shape: 'deployed' });
     const settings = await emulatorSettings(emulator);
     controlRuns.push(await controlRun(settings, 1));
     const { CONTROL_URL: _dropped, ...env } = settings;

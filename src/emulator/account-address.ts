@@ -30,6 +30,8 @@ const UNSERVED = '/_not_served_here';
 
 /** The account whose address each request called; requests to the root address have none. */
 const BOUND = new WeakMap<IncomingMessage, Account>();
+/** Requests that came in on the chat interface's own port (the `chat-origin-own-port` variation, ./index.ts). */
+const ON_CHAT_PORT = new WeakSet<IncomingMessage>();
 /** Requests bound through `/_accounts/<subdomain>` rather than through their host name. */
 const BY_PATH = new WeakSet<IncomingMessage>();
 
@@ -82,7 +84,7 @@ export function accountAddressRewriter(ctx: EmulatorContext): (req: IncomingMess
  * that account; the chat host serves the chat interface; any other host (the root) serves the page and the control API.
  */
 function deployedRoute(ctx: EmulatorContext, req: IncomingMessage, url: string, byHost: string | undefined): string {
-  if (byHost === CHAT_HOST_LABEL) return CHAT.test(url) ? url : `${UNSERVED}${url}`;
+  if (byHost === CHAT_HOST_LABEL || ON_CHAT_PORT.has(req)) return CHAT.test(url) ? url : `${UNSERVED}${url}`;
   if (byHost !== undefined) {
     const account = allAccounts(ctx).find((a) => a.subdomain === byHost);
     if (!account || !(SERVED.test(url) || ACCOUNT_EXTRA.test(url))) return `${UNSERVED}${url}`;
@@ -90,6 +92,11 @@ function deployedRoute(ctx: EmulatorContext, req: IncomingMessage, url: string, 
     return url;
   }
   return SERVED.test(url) || CHAT.test(url) || url.startsWith(`${ACCOUNT_PREFIX}/`) ? `${UNSERVED}${url}` : url;
+}
+
+/** Marks a request that came in on the chat interface's own port: it is routed as the chat host's. */
+export function arrivedOnChatPort(req: IncomingMessage): void {
+  ON_CHAT_PORT.add(req);
 }
 
 /** The account whose own address the request called, if it called one. */

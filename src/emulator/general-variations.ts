@@ -1,6 +1,6 @@
 /**
  * The allowed variations of the code every area shares: the answers on their way out (./answer-variations.ts) and the
- * account API's address (./account-address.ts), each read here with `variations.isOn('<name>')`
+ * account API's address (./account-address.ts) and the chat interface's origin (./index.ts), each read here with `variations.isOn('<name>')`
  * (test/faults/areas.test.ts checks it). ./variations.ts assembles every area's table.
  */
 import { defineVariations } from './switches.js';
@@ -22,6 +22,10 @@ export const GENERAL_VARIATIONS = defineVariations([
   { name: 'slow-answers', description: 'The first answer of each area (token exchange, account API, chat interface) is held 12 s before it is sent.',
     basis: 'effect-window: a hang is an answer slower than 30 s; a slow answer is an answer (a full page or a large body can take seconds).' },
   // Account API paths (./account-address.ts; §9)
+  // Where the interfaces are served (./shape.ts, ./index.ts)
+  { name: 'chat-origin-own-port', description: 'On the deployed shape, the chat interface is served on a port of its own (CHAT_URL `<scheme>://127.0.0.1:<another port>`), not at `amojo.<accountDomain>` on the instance\'s port. Read when the emulator starts.',
+    basis: 'open-point: the spec names `{chat_url}` as the chat interface\'s own address, apart from `{base_url}`; which origin it is stays the service\'s to choose.',
+    run: { shapes: ['deployed'] } },
   { name: 'api-v5-alias', description: '/api/v5/... is served as /api/v4/... (a newer version that keeps v4\'s answers).',
     basis: 'open-point: §9 "Account API paths carry the version v4"; other versions are neither promised nor forbidden — recorded (K40).' },
 ] as const);

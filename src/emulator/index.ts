@@ -2,7 +2,11 @@
  * The emulator's public API: a strict reference implementation of the service, started in-process on one port.
  * `env()` describes it with the docs/design.md §4 keys so a remote run can target it like any other server.
  */
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { arrivedOnChatPort } from './account-address.js';
 import { EMULATOR_EFFECT_WINDOW_MS } from '../effect-window.js';
 import type { FaultSwitches } from './faults.js';
 import type { VariationSwitches } from './variations.js';
@@ -118,28 +122,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   built.setBaseUrl(url);
 
   const { ctx } = built;
+  // The `chat-origin-own-port` variation: the chat interface on a port of its own (read at start: a port is opened once).
+  const chatPort = options.shape === 'deployed' && ctx.variations.isOn('chat-origin-own-port') ? await listenForChat(built.app, host, tls) : undefined;
   const { integration, account, admin, channel, otherAccounts } = ctx.world;
   // A second account's own address, and an account where the administrator is only a member (settings a staging
   // account supplies by hand: BASE_URL_2, MEMBER_ACCOUNT).
   const secondAccount = otherAccounts.find((a) => a.adminRole === 'administrator');
   const memberAccount = otherAccounts.find((a) => a.adminRole === 'member');
   let closing: Promise<void> | undefined;
+  const hostUrl = (label: string) => `${scheme}://${label}.${accountDomain}:${port}`;
+  const chatUrl = chatPort ? `${scheme}://${urlHost(host)}:${chatPort.port}` : hostUrl(CHAT_HOST_LABEL);
   return {
     url,
     tls: tls && { ca: tls.ca, caFile: tls.caFile },
-    accountUrl: (subdomain = account.subdomain) => `${scheme}://${subdomain}.${accountDomain}:${port}`,
+    accountUrl: (subdomain = account.subdomain) => hostUrl(subdomain),
     // An IPv6 literal without its brackets.
     lookup: lookupUnder(accountDomain, urlHost(host).replace(/^\[|\]$/g, '')),
     faults: ctx.faults,
     variations: ctx.variations,
     env: () => {
       const deployed = options.shape === 'deployed';
-      const hostUrl = (label: string) => `${scheme}://${label}.${accountDomain}:${port}`;
       return {
         CONFORMANCE_TARGET: 'remote',
         BASE_URL: deployed ? hostUrl(account.subdomain) : url,
         AUTH_URL: url,
-        CHAT_URL: deployed ? hostUrl(CHAT_HOST_LABEL) : url,
+        CHAT_URL: deployed ? chatUrl : url,
         CONTROL_URL: `${url}/_control`,
         // The accounts' and the chat interface's host names, pointed at this instance without touching /etc/hosts.
         ...(deployed ? { HOST_RESOLVE: `*.${accountDomain}=${urlHost(host).replace(/^\[|\]$/g, '')}` } : {}),
@@ -164,7 +171,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       };
     },
     issuedSecrets: () => ctx.secrets.list(),
-    close: () => (closing ??= built.app.close().then(() => tls?.dispose())),
+    close: () => (closing ??= Promise.all([built.app.close(), chatPort?.close()]).then(() => tls?.dispose())),
+  };
+}
+
+/**
+ * A second listener whose requests the same instance answers as the chat host's (./account-address.ts), for the
+ * `chat-origin-own-port` variation: a chat interface at an origin that differs from the API's by its port alone.
+ */
+async function listenForChat(app: FastifyInstance, host: string, tls: { key: string; cert: string } | undefined): Promise<{ port: number; close(): Promise<void> }> {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    arrivedOnChatPort(req);
+    app.server.emit('request', req, res);
+  };
+  const server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler) : createHttpServer(handler);
+  server.keepAliveTimeout = app.server.keepAliveTimeout;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
   };
 }
 

@@ -26,9 +26,10 @@ export interface VariationInfo {
   readonly basis: string;
   /**
    * How the suite must run to judge it truthfully: `fullWindows` lifts the embedded emulator's 1 s cap on effect
-   * windows, for a variation whose effects come late (a real service's are not instant).
+   * windows, for a variation whose effects come late (a real service's are not instant). `shapes`: the emulator shapes
+   * the suite runs it on (src/emulator/shape.ts; default one-origin), for a variation of where things are served.
    */
-  readonly run?: { readonly fullWindows?: boolean };
+  readonly run?: { readonly fullWindows?: boolean; readonly shapes?: readonly ('one-origin' | 'deployed')[] };
 }
 
 /** Keeps each row's literal type, so that the names of all tables form one union (FaultName, VariationName). */

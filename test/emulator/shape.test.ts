@@ -97,3 +97,23 @@ describe('the deployed shape', () => {
     expect(lookup.json.domain).toBe(new URL(env.BASE_URL!).host);
   });
 });
+
+describe('the deployed shape with the chat interface on a port of its own (variation chat-origin-own-port)', () => {
+  it('names that port as CHAT_URL, serves the chat interface there and nothing else', async () => {
+    const emu = await startEmulator({ shape: 'deployed', variations: ['chat-origin-own-port'] });
+    try {
+      const env = emu.env();
+      const chat = new URL(env.CHAT_URL!);
+      expect(chat.hostname).toBe('127.0.0.1');
+      expect(chat.port).not.toBe(new URL(emu.url).port);
+      const path = `/v2/origin/custom/${env.CHANNEL_ID}/connect`;
+      const body = JSON.stringify({ account_id: env.CHAT_ACCOUNT_ID, title: 'Port', hook_api_version: 'v2' });
+      const connected = await fetch(`${env.CHAT_URL}${path}`, { method: 'POST', body, headers: signChatRequest({ method: 'POST', url: path, body, secret: env.CHANNEL_SECRET! }) });
+      expect(connected.status).toBe(200);
+      expect((await fetch(`${env.CHAT_URL}/_control`)).status).toBe(404);
+      expect((await fetch(`${env.CHAT_URL}/api/v4/account`)).status).toBe(404);
+    } finally {
+      await emu.close();
+    }
+  });
+});

@@ -23,14 +23,14 @@ export function untrue(report: Report): string[] {
 }
 
 /** The rules of `only` (every rule when undefined) against the emulator with `variation` on. */
-export async function runUnder(variation: VariationInfo, only?: readonly string[]): Promise<Report> {
+export async function runUnder(variation: VariationInfo | undefined, only?: readonly string[], shape: 'one-origin' | 'deployed' = 'one-origin'): Promise<Report> {
   // The emulator in this thread, as the fault tests have it: the same behaviour, without a worker's start-up.
-  const target: EmbeddedTarget = await startEmbeddedTarget({ thread: 'main', seed: SEED, variations: [variation.name] });
+  const target: EmbeddedTarget = await startEmbeddedTarget({ thread: 'main', seed: SEED, variations: variation ? [variation.name] : [], shape });
   try {
     // A late effect is judged against the windows a real service gets, not the embedded emulator's 1 s cap.
     const full = <T extends object>(c: T): T => ({ ...c, effectWindowMs: Number.POSITIVE_INFINITY });
     const { sandbox } = target.config;
-    const config = variation.run?.fullWindows ? { ...full(target.config), ...(sandbox ? { sandbox: full(sandbox) } : {}) } : target.config;
+    const config = variation?.run?.fullWindows ? { ...full(target.config), ...(sandbox ? { sandbox: full(sandbox) } : {}) } : target.config;
     return await executeRun({ target: config, rules: allRules(), seed: SEED, runs: PROFILE_RUNS.quick, ...(only ? { only: only.join(',') } : {}) });
   } finally {
     await target.close();
@@ -39,7 +39,8 @@ export async function runUnder(variation: VariationInfo, only?: readonly string[
 
 /** One test per variation of this part: the variations are split over files so that vitest runs them side by side. */
 export function describeVariations(part: number, parts: number): void {
-  const mine = VARIATIONS.filter((_, i) => i % parts === part);
+  // The variations of the one-origin shape (the default); test/variations/deployed.test.ts runs those of the deployed one.
+  const mine = VARIATIONS.filter((v) => (v.run?.shapes ?? ['one-origin']).includes('one-origin')).filter((_, i) => i % parts === part);
   describe(`the suite under each allowed variation (part ${part + 1} of ${parts})`, () => {
     let reach: VariationReach;
     beforeAll(async () => {

@@ -48,19 +48,23 @@ export class TrafficLog {
 
 export const TRAFFIC_PATH = '/_control/traffic';
 
-/** The interfaces the emulator serves at its one address, each of which a live deployment serves at its own. */
-export const INTERFACES = ['api', 'chat', 'control'] as const;
+/**
+ * The interfaces a live deployment serves each at its own origin (the emulator's one-origin shape at one address):
+ * the account API with OAuth's token endpoint, the chat interface, the access-granting page, and the control API.
+ */
+export const INTERFACES = ['api', 'chat', 'page', 'control'] as const;
 export type Interface = (typeof INTERFACES)[number];
 
 export function interfaceOf(url: string): Interface {
   if (url.startsWith('/_control')) return 'control';
+  if (/^\/oauth(?:[/?]|$)/.test(url)) return 'page';
   return url.startsWith('/v2/origin/custom/') ? 'chat' : 'api';
 }
 
 /** Every arrival, and the arrivals of each interface. */
 export class TrafficLogs {
   readonly all = new TrafficLog();
-  readonly byInterface: Record<Interface, TrafficLog> = { api: new TrafficLog(), chat: new TrafficLog(), control: new TrafficLog() };
+  readonly byInterface: Record<Interface, TrafficLog> = { api: new TrafficLog(), chat: new TrafficLog(), page: new TrafficLog(), control: new TrafficLog() };
   /** Server-side limit of each of the service's interfaces (api, chat), requests per second, or undefined for none. */
   limitRps: number | undefined;
 

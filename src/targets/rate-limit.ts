@@ -109,14 +109,18 @@ export class RateLimiter {
 }
 
 /**
- * The rate budgets of a run against `target`, for its HTTP client: the chat interface (`{chat_url}/v2/origin/custom/`)
- * at CHAT_RATE_LIMIT_RPS, the control API unlimited, everything else (the account API, OAuth, the access-granting page)
- * at RATE_LIMIT_RPS. They are told apart by path as well as origin: the emulator serves all of them at one address.
+ * The rate budgets of a run against `target`, for its HTTP client, one per interface of the service, as a deployment
+ * serves each at its own origin: the access-granting page (`{auth_url}/oauth...`, first: the browser's requests are
+ * sent in its slots) and everything else of the account (its API, OAuth's token endpoint) at RATE_LIMIT_RPS each, the
+ * chat interface (`{chat_url}/v2/origin/custom/`) at CHAT_RATE_LIMIT_RPS, the control API unlimited. They are told
+ * apart by path as well as origin: the emulator's one-origin shape serves all of them at one address.
  */
-export function rateBudgets(target: Pick<TargetConfig, 'chatUrl' | 'controlUrl' | 'rateLimitRps' | 'chatRateLimitRps'>): RateBudget[] {
+export function rateBudgets(target: Pick<TargetConfig, 'authUrl' | 'chatUrl' | 'controlUrl' | 'rateLimitRps' | 'chatRateLimitRps'>): RateBudget[] {
   const chat = `${target.chatUrl}/v2/origin/custom/`;
+  const page = `${target.authUrl}/oauth`;
   const control = target.controlUrl;
   return [
+    { name: 'page', ...(target.rateLimitRps ? { rps: target.rateLimitRps } : {}), claims: (url) => url.startsWith(page) && /^(?:[/?]|$)/.test(url.slice(page.length)) },
     { name: 'api', ...(target.rateLimitRps ? { rps: target.rateLimitRps } : {}), claims: (url) => !url.startsWith(chat) && !(control && (url === control || url.startsWith(`${control}/`))) },
     { name: 'chat', ...(target.chatRateLimitRps ? { rps: target.chatRateLimitRps } : {}), claims: (url) => url.startsWith(chat) },
     { name: 'control', claims: () => true },

@@ -1,6 +1,6 @@
 /**
- * A remote run with RATE_LIMIT_RPS: the browser's requests to the target (page, login, decide, logo) count against
- * the limit like the kit's own, measured at the emulator.
+ * A remote run with RATE_LIMIT_RPS: the browser's requests to the target (page, login, decide, logo) are kept to the
+ * limit in the access-granting page's own budget, measured at the emulator.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,9 +22,9 @@ it('keeps the page rules within RATE_LIMIT_RPS=5 at the emulator', async () => {
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.results.filter((x) => x.status !== 'skipped').map((x) => `${x.id}: ${x.status}`)).toEqual(
       report.results.filter((x) => x.id.startsWith('oauth.page.')).map((x) => `${x.id}: ${x.level === 'info' ? 'informational' : 'passed'}`));
-    // The page is the account API's interface (the control API the rules also call has no ceiling: no part of the service).
+    // The page is an interface of its own, kept to the limit like the others (the control API has no ceiling: no part of the service).
     type Counts = { requests: number; max_per_second: number };
-    const seen = ((await (await fetch(`${emulator.url}/_control/traffic`)).json()) as { by_interface: { api: Counts } }).by_interface.api;
+    const seen = ((await (await fetch(`${emulator.url}/_control/traffic`)).json()) as { by_interface: { page: Counts } }).by_interface.page;
     expect(seen.requests).toBeGreaterThan(20);
     expect(seen.max_per_second).toBeLessThanOrEqual(5);
   } finally {

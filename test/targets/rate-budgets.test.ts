@@ -80,6 +80,9 @@ describe('rate budgets per interface', () => {
     expect(client.budgetOf(`${base}/_controlled`)).toBe('api');
     expect(client.budgetOf(`${base}/api/v4/leads`)).toBe('api');
     expect(client.budgetOf(`${base}/oauth2/access_token`)).toBe('api');
+    // The access-granting page is an interface of its own (`{auth_url}`, www on the live service).
+    for (const path of ['/oauth', '/oauth?client_id=x', '/oauth/login', '/oauth/logo/x.png']) expect(client.budgetOf(`${base}${path}`), path).toBe('page');
+    expect(client.budgetOf(`${base}/oauthx`)).toBe('api');
     return client.close();
   });
 

@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
 import { VARIATIONS } from '../../src/emulator/variations.js';
+import type { VariationInfo } from '../../src/emulator/switches.js';
 import { runUnder, untrue } from './suite.js';
 
-const DEPLOYED = VARIATIONS.filter((v) => v.run?.shapes?.includes('deployed'));
+const DEPLOYED = (VARIATIONS as readonly VariationInfo[]).filter((v) => v.run?.shapes?.includes('deployed'));
 
 describe('the suite on the deployed shape under each variation of it', () => {
   it('has variations of the deployed shape', () => {

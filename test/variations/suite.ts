@@ -40,7 +40,7 @@ export async function runUnder(variation: VariationInfo | undefined, only?: read
 /** One test per variation of this part: the variations are split over files so that vitest runs them side by side. */
 export function describeVariations(part: number, parts: number): void {
   // The variations of the one-origin shape (the default); test/variations/deployed.test.ts runs those of the deployed one.
-  const mine = VARIATIONS.filter((v) => (v.run?.shapes ?? ['one-origin']).includes('one-origin')).filter((_, i) => i % parts === part);
+  const mine = (VARIATIONS as readonly VariationInfo[]).filter((v) => (v.run?.shapes ?? ['one-origin']).includes('one-origin')).filter((_, i) => i % parts === part);
   describe(`the suite under each allowed variation (part ${part + 1} of ${parts})`, () => {
     let reach: VariationReach;
     beforeAll(async () => {

@@ -4,7 +4,8 @@
  */
 import type { Page } from 'playwright-core';
 import type { AccountChoicesView, ForeignRedirectView, ForgedDecisionView, IntegrationView, LoginView, OfferedAccountsView, RedirectView } from '../checks/page.js';
-import { Precondition } from '../errors.js';
+import { Precondition, TargetAnswer } from '../errors.js';
+import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import {
   accountChoicesOn, allowButtons, ATTACKER_ORIGIN, decide, type GrantBrowser, grantPageUrl, logInIfAsked, type RedirectHit, showsLogin, withGrantBrowser,
@@ -141,7 +142,7 @@ interface FormButton {
 
 /** The form of the page's Allow button, read in the page. */
 async function allowForm(page: Page): Promise<AllowForm> {
-  if ((await allowButtons(page)) === 0) throw new Precondition('the access-granting page shows no Allow button after logging in');
+  if ((await allowButtons(page)) === 0) throw new TargetAnswer(STEP_OWNERS.allowRedirect, 'the access-granting page shows no Allow button after logging in');
   const form = await page.getByRole('button', { name: /^allow$/i }).first().evaluate((el) => {
     const button = el as unknown as FormButton;
     if (!button.form) return undefined;
@@ -152,7 +153,7 @@ async function allowForm(page: Page): Promise<AllowForm> {
       hidden: Array.from(button.form.querySelectorAll('input[type=hidden]'), (i) => i.name),
     };
   });
-  if (!form) throw new Precondition('the access-granting page\'s Allow button belongs to no form');
+  if (!form) throw new TargetAnswer(STEP_OWNERS.allowRedirect, 'the access-granting page\'s Allow button belongs to no form');
   return { action: form.action, fields: form.fields, tokenFields: [...new Set(form.hidden.filter((n) => n && !PAGE_PARAMETERS.has(n)))] };
 }
 

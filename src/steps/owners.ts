@@ -21,6 +21,8 @@ export const STEP_OWNERS = {
   refreshExchange: 'oauth.refresh.answer',
   /** expires_in is a positive number of seconds. */
   expiresIn: 'oauth.token-response.expires-in',
+  /** The access-granting page opens as a page (no 4xx or 5xx). */
+  grantPage: 'oauth.page.shows-integration',
   /** Allow leads to the Redirect URI with a code. */
   allowRedirect: 'oauth.page.allow-popup',
   /** Disconnecting the integration sends the hook. */

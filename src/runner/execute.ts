@@ -86,6 +86,7 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
   const runId = `run-${settings.seed.toString(36)}-${Date.now().toString(36)}`;
   const resources = new RunResources();
   try {
+  const rateLimited = Boolean(target.rateLimitRps || target.chatRateLimitRps);
     const results = await runSuite(
       { target, plan: settings.supply ?? new SupplyPlan(target), client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
       {
@@ -95,7 +96,8 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
           ...(settings.shard ? { shard: settings.shard } : {}),
           ...(settings.leftOut ? { leftOut: settings.leftOut } : {}),
         }, settings.rules),
-        concurrency: settings.concurrency ?? (target.rateLimitRps || target.chatRateLimitRps ? RATE_LIMITED_LANES : LANES),
+        concurrency: settings.concurrency ?? (rateLimited ? RATE_LIMITED_LANES : LANES),
+        laneByInterface: rateLimited,
         ...(settings.onResult ? { onResult: settings.onResult } : {}),
       },
     );

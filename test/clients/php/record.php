@@ -1,0 +1,190 @@
+<?php
+/**
+ * Drives the official PHP client (amocrm/amocrm-api-php) through the calls of issue 30 against a sandbox over https,
+ * and prints, as JSON on stdout, every request it sent (as guzzle handed it to curl) with the status it was answered
+ * and what the client read from the answers. scripts/record-php-client.ts starts the sandbox, runs this and writes
+ * test/clients/fixtures/php-writes.json; test/clients/php-writes.test.ts replays the requests.
+ *
+ * Input, from the environment:
+ *   PHP_CLIENT_AUTOLOAD  an autoloader that loads the client and its dependencies (composer's vendor/autoload.php)
+ *   ACCOUNT_DOMAIN       <subdomain>.sandbox.localhost:<port>, what setAccountBaseDomain() takes
+ *   ACCOUNT_RESOLVE      <subdomain>.sandbox.localhost:<port>:127.0.0.1, for CURLOPT_RESOLVE (no /etc/hosts entry)
+ *   CA_FILE              the sandbox's CA (guzzle's `verify`, curl's CURLOPT_CAINFO)
+ *   CLIENT_ID, CLIENT_SECRET, REDIRECT_URI, AUTH_CODE   the integration and a fresh authorization code
+ *   LEAD_ID, SET_FIELD_ID, CLEAR_FIELD_ID, DATE_FIELD_ID   a lead holding a date and a date-time value, a text field
+ *                       it holds no value of, a field it holds, its date-time field
+ * The secrets (client id and secret, code, access and refresh tokens) are replaced by {{name}} in what is printed.
+ */
+
+declare(strict_types=1);
+
+use AmoCRM\Client\AmoCRMApiClient;
+use AmoCRM\Client\AmoCRMApiRequest;
+use AmoCRM\Collections\ContactsCollection;
+use AmoCRM\Collections\CustomFieldsValuesCollection;
+use AmoCRM\Collections\Leads\LeadsCollection;
+use AmoCRM\Models\ContactModel;
+use AmoCRM\Models\CustomFieldsValues\TextCustomFieldValuesModel;
+use AmoCRM\Models\CustomFieldsValues\ValueCollections\NullCustomFieldValueCollection;
+use AmoCRM\Models\CustomFieldsValues\ValueCollections\TextCustomFieldValueCollection;
+use AmoCRM\Models\CustomFieldsValues\ValueModels\TextCustomFieldValueModel;
+use AmoCRM\Models\LeadModel;
+use GuzzleHttp\Client;
+use GuzzleHttp\HandlerStack;
+use GuzzleHttp\Middleware;
+
+function env(string $name): string
+{
+    $value = getenv($name);
+    if ($value === false || $value === '') {
+        fwrite(STDERR, "record.php: $name is not set\n");
+        exit(2);
+    }
+    return $value;
+}
+
+require env('PHP_CLIENT_AUTOLOAD');
+
+$leadId = (int)env('LEAD_ID');
+$setFieldId = (int)env('SET_FIELD_ID');
+$clearFieldId = (int)env('CLEAR_FIELD_ID');
+$dateFieldId = (int)env('DATE_FIELD_ID');
+
+// Pushed last, the history middleware sits next to the curl handler: it sees the request after guzzle's own
+// middleware (the JSON body and its Content-Type, Content-Length) as curl sends it.
+$history = [];
+$stack = HandlerStack::create();
+$stack->push(Middleware::history($history));
+$httpClient = new Client([
+    'handler' => $stack,
+    'verify' => env('CA_FILE'),
+    'curl' => [CURLOPT_RESOLVE => [env('ACCOUNT_RESOLVE')]],
+]);
+
+$apiClient = new AmoCRMApiClient(env('CLIENT_ID'), env('CLIENT_SECRET'), env('REDIRECT_URI'));
+$apiClient->getOAuthClient()->getOAuthProvider()->setHttpClient($httpClient);
+$apiClient->setAccountBaseDomain(env('ACCOUNT_DOMAIN'));
+
+$calls = [];
+/** Runs one call of the issue: the requests it added to the history and what the client read, or the exception. */
+function call(string $what, callable $body): void
+{
+    global $calls, $history;
+    $from = count($history);
+    try {
+        $read = $body();
+        $calls[] = ['what' => $what, 'from' => $from, 'to' => count($history), 'client_read' => $read];
+    } catch (Throwable $e) {
+        $info = method_exists($e, 'getLastRequestInfo') ? $e->getLastRequestInfo() : null;
+        $calls[] = ['what' => $what, 'from' => $from, 'to' => count($history), 'error' => get_class($e) . ': ' . $e->getMessage(), 'info' => $info];
+    }
+}
+
+$token = null;
+call('getOAuthClient()->getAccessTokenByCode($code): the authorization code exchanged', function () use ($apiClient, &$token) {
+    $token = $apiClient->getOAuthClient()->getAccessTokenByCode(env('AUTH_CODE'));
+    $apiClient->setAccessToken($token);
+    return ['expires' => is_int($token->getExpires())];
+});
+
+$got = null;
+call('leads()->getOne($id), setName(...), leads()->updateOne($lead): a read-modify-write of a lead holding date values', function () use ($apiClient, $leadId, &$got) {
+    $got = $apiClient->leads()->getOne($leadId);
+    $dates = [];
+    foreach ($got->getCustomFieldsValues() ?? [] as $field) {
+        $value = $field->getValues()->first()->getValue();
+        if ($value instanceof DateTimeInterface) {
+            $dates[$field->getFieldId()] = $value->format(DateTime::RFC3339);
+        }
+    }
+    $got->setName('Renamed by the PHP client');
+    $updated = $apiClient->leads()->updateOne($got);
+    return ['id' => $updated->getId(), 'updated_at' => is_int($updated->getUpdatedAt()), 'dates' => $dates];
+});
+
+call('a new LeadModel with the id and one text field\'s value, leads()->updateOne($lead): a PATCH that names one custom field', function () use ($apiClient, $leadId, $setFieldId) {
+    $values = (new TextCustomFieldValuesModel())->setFieldId($setFieldId)->setValues(
+        (new TextCustomFieldValueCollection())->add((new TextCustomFieldValueModel())->setValue('set by the PHP client'))
+    );
+    $lead = (new LeadModel())->setId($leadId)->setCustomFieldsValues((new CustomFieldsValuesCollection())->add($values));
+    $updated = $apiClient->leads()->updateOne($lead);
+    return ['id' => $updated->getId(), 'updated_at' => is_int($updated->getUpdatedAt())];
+});
+
+call('the field\'s model as read by getOne, setValues(new NullCustomFieldValueCollection()), leads()->update($collection): clearing one field', function () use ($apiClient, $leadId, $clearFieldId, &$got) {
+    $field = $got->getCustomFieldsValues()->getBy('fieldId', $clearFieldId);
+    $field->setValues(new NullCustomFieldValueCollection());
+    $lead = (new LeadModel())->setId($leadId)->setCustomFieldsValues((new CustomFieldsValuesCollection())->add($field));
+    $updated = $apiClient->leads()->update((new LeadsCollection())->add($lead));
+    $first = $updated->first();
+    return ['field_type' => $field->getFieldType(), 'id' => $first->getId(), 'updated_at' => is_int($first->getUpdatedAt())];
+});
+
+call('the date-time field\'s model as read by getOne, its value set to a DateTime in PHP\'s time zone, leads()->updateOne($lead), then leads()->getOne($id)', function () use ($apiClient, $leadId, $dateFieldId, &$got) {
+    $field = $got->getCustomFieldsValues()->getBy('fieldId', $dateFieldId);
+    $field->getValues()->first()->setValue(new DateTime('2026-11-28 12:34:56'));
+    $lead = (new LeadModel())->setId($leadId)->setCustomFieldsValues((new CustomFieldsValuesCollection())->add($field));
+    $updated = $apiClient->leads()->updateOne($lead);
+    $value = $apiClient->leads()->getOne($leadId)->getCustomFieldsValues()->getBy('fieldId', $dateFieldId)->getValues()->first()->getValue();
+    return ['field_type' => $field->getFieldType(), 'id' => $updated->getId(), 'updated_at' => is_int($updated->getUpdatedAt()), 'read_back' => $value->getTimestamp()];
+});
+
+call('a ContactModel with setFirstName(\'Ada\') and setLastName(\'Lovelace\'), contacts()->addOne($contact), then contacts()->getOne($id)', function () use ($apiClient) {
+    $made = $apiClient->contacts()->addOne((new ContactModel())->setFirstName('Ada')->setLastName('Lovelace'));
+    $read = $apiClient->contacts()->getOne($made->getId());
+    return ['id' => $made->getId(), 'name' => $read->getName(), 'first_name' => $read->getFirstName(), 'last_name' => $read->getLastName()];
+});
+
+// The secrets, raw and as they appear form-encoded, and what stands for them in the record (the error details of a
+// failed call included: they hold the last request whole).
+$secrets = ['client_id' => env('CLIENT_ID'), 'client_secret' => env('CLIENT_SECRET'), 'code' => env('AUTH_CODE')];
+if ($token !== null) {
+    $secrets['access_token'] = $token->getToken();
+    $secrets['refresh_token'] = (string)$token->getRefreshToken();
+}
+$mask = function (string $text) use ($secrets): string {
+    foreach ($secrets as $name => $value) {
+        if ($value === '') continue;
+        $text = str_replace([$value, rawurlencode($value), urlencode($value)], '{{' . $name . '}}', $text);
+    }
+    return $text;
+};
+
+$requests = [];
+foreach ($history as $exchange) {
+    $request = $exchange['request'];
+    $headers = [];
+    foreach ($request->getHeaders() as $name => $values) {
+        // The host is the sandbox's, port and all: the replay sends to its own.
+        if (strcasecmp($name, 'Host') === 0) continue;
+        $headers[$name] = implode(', ', $values);
+    }
+    $uri = $request->getUri();
+    $body = (string)$request->getBody();
+    $response = $exchange['response'];
+    $requests[] = [
+        'method' => $request->getMethod(),
+        'path' => $uri->getPath(),
+        'query' => $uri->getQuery(),
+        'headers' => $headers,
+        'body' => $body === '' ? null : $body,
+        'status' => $response ? $response->getStatusCode() : null,
+    ];
+}
+
+$out = [];
+foreach ($calls as $c) {
+    $entry = ['what' => $c['what'], 'requests' => array_slice($requests, $c['from'], $c['to'] - $c['from'])];
+    foreach (['client_read', 'error', 'info'] as $key) {
+        if (array_key_exists($key, $c)) $entry[$key] = $c[$key];
+    }
+    $out[] = $entry;
+}
+
+echo $mask(json_encode([
+    'client' => 'amocrm/amocrm-api-php ' . AmoCRMApiRequest::LIBRARY_VERSION,
+    'php' => PHP_VERSION,
+    'guzzle' => Client::MAJOR_VERSION,
+    'timezone' => date_default_timezone_get(),
+    'calls' => $out,
+], JSON_PRETTY_PRINT | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)), "\n";

@@ -1,5 +1,5 @@
 /**
- * Re-records test/clients/fixtures/php-writes.json: the requests the official PHP client (amocrm/amocrm-api-php) sends
+ * Re-records test/clients/fixtures/php-requests.json: the requests the official PHP client (amocrm/amocrm-api-php) sends
  * for the calls of issue 30, as it sends them to a sandbox over https. `npm run record:php` (docs/sandbox.md, "The
  * official PHP client"). Needs `php` with the curl, mbstring and json extensions, and PHP_CLIENT_AUTOLOAD: the
  * autoloader of an install of the client (`composer require amocrm/amocrm-api-php` gives vendor/autoload.php).
@@ -16,7 +16,7 @@ const SEED = 30;
 /** A time zone east of UTC, as most of the service's users have: the client writes dates as RFC 3339 in PHP's zone. */
 const TIMEZONE = 'Europe/Moscow';
 const RECORDER = fileURLToPath(new URL('../test/clients/php/record.php', import.meta.url));
-const FIXTURE = fileURLToPath(new URL('../test/clients/fixtures/php-writes.json', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../test/clients/fixtures/php-requests.json', import.meta.url));
 
 function fail(message: string): never {
   console.error(`record:php: ${message}`);
@@ -43,6 +43,7 @@ try {
       ACCOUNT_DOMAIN: account.host,
       ACCOUNT_RESOLVE: `${account.host}:127.0.0.1`,
       CA_FILE: sandbox.tls!.caFile,
+      CONTROL_URL: sandbox.settings.CONTROL_URL!,
       CLIENT_ID: CLIENT_ID!, CLIENT_SECRET: CLIENT_SECRET!, REDIRECT_URI: REDIRECT_URI!, AUTH_CODE: code,
       LEAD_ID: String(lead.id), SET_FIELD_ID: String(unused.id), CLEAR_FIELD_ID: String(other.field_id),
       DATE_FIELD_ID: String(date.field_id),

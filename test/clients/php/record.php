@@ -3,17 +3,19 @@
  * Drives the official PHP client (amocrm/amocrm-api-php) through the calls of issue 30 against a sandbox over https,
  * and prints, as JSON on stdout, every request it sent (as guzzle handed it to curl) with the status it was answered
  * and what the client read from the answers. scripts/record-php-client.ts starts the sandbox, runs this and writes
- * test/clients/fixtures/php-writes.json; test/clients/php-writes.test.ts replays the requests.
+ * test/clients/fixtures/php-requests.json; test/clients/php-requests.test.ts and php-account.test.ts replay them.
  *
  * Input, from the environment:
  *   PHP_CLIENT_AUTOLOAD  an autoloader that loads the client and its dependencies (composer's vendor/autoload.php)
  *   ACCOUNT_DOMAIN       <subdomain>.sandbox.localhost:<port>, what setAccountBaseDomain() takes
  *   ACCOUNT_RESOLVE      <subdomain>.sandbox.localhost:<port>:127.0.0.1, for CURLOPT_RESOLVE (no /etc/hosts entry)
  *   CA_FILE              the sandbox's CA (guzzle's `verify`, curl's CURLOPT_CAINFO)
+ *   CONTROL_URL          the sandbox's control API (docs/control-api.md), called beside the client to move the clock
  *   CLIENT_ID, CLIENT_SECRET, REDIRECT_URI, AUTH_CODE   the integration and a fresh authorization code
  *   LEAD_ID, SET_FIELD_ID, CLEAR_FIELD_ID, DATE_FIELD_ID   a lead holding a date and a date-time value, a text field
  *                       it holds no value of, a field it holds, its date-time field
- * The secrets (client id and secret, code, access and refresh tokens) are replaced by {{name}} in what is printed.
+ * The secrets (client id and secret, code, access and refresh tokens, those of the refresh too: {{access_token_2}}, ...)
+ * are replaced by {{name}} in what is printed.
  */
 
 declare(strict_types=1);
@@ -23,6 +25,7 @@ use AmoCRM\Client\AmoCRMApiRequest;
 use AmoCRM\Collections\ContactsCollection;
 use AmoCRM\Collections\CustomFieldsValuesCollection;
 use AmoCRM\Collections\Leads\LeadsCollection;
+use AmoCRM\Models\AccountModel;
 use AmoCRM\Models\ContactModel;
 use AmoCRM\Models\CustomFieldsValues\TextCustomFieldValuesModel;
 use AmoCRM\Models\CustomFieldsValues\ValueCollections\NullCustomFieldValueCollection;
@@ -49,6 +52,8 @@ $leadId = (int)env('LEAD_ID');
 $setFieldId = (int)env('SET_FIELD_ID');
 $clearFieldId = (int)env('CLEAR_FIELD_ID');
 $dateFieldId = (int)env('DATE_FIELD_ID');
+/** Past an access token's life (a day) and within a refresh token's (three months). */
+const EXPIRED_AFTER = 2 * 86400;
 
 // Pushed last, the history middleware sits next to the curl handler: it sees the request after guzzle's own
 // middleware (the JSON body and its Content-Type, Content-Length) as curl sends it.
@@ -67,24 +72,38 @@ $apiClient->setAccountBaseDomain(env('ACCOUNT_DOMAIN'));
 
 $calls = [];
 /** Runs one call of the issue: the requests it added to the history and what the client read, or the exception. */
-function call(string $what, callable $body): void
+function call(string $what, callable $body, ?array $before = null): void
 {
     global $calls, $history;
     $from = count($history);
+    $entry = ['what' => $what] + ($before === null ? [] : ['before' => $before]);
     try {
         $read = $body();
-        $calls[] = ['what' => $what, 'from' => $from, 'to' => count($history), 'client_read' => $read];
+        $calls[] = $entry + ['from' => $from, 'to' => count($history), 'client_read' => $read];
     } catch (Throwable $e) {
         $info = method_exists($e, 'getLastRequestInfo') ? $e->getLastRequestInfo() : null;
-        $calls[] = ['what' => $what, 'from' => $from, 'to' => count($history), 'error' => get_class($e) . ': ' . $e->getMessage(), 'info' => $info];
+        $calls[] = $entry + ['from' => $from, 'to' => count($history), 'error' => get_class($e) . ': ' . $e->getMessage(), 'info' => $info];
     }
 }
 
 $token = null;
-call('getOAuthClient()->getAccessTokenByCode($code): the authorization code exchanged', function () use ($apiClient, &$token) {
+$refreshed = null;
+call('getOAuthClient()->getAccessTokenByCode($code): the authorization code exchanged', function () use ($apiClient, &$token, &$refreshed) {
     $token = $apiClient->getOAuthClient()->getAccessTokenByCode(env('AUTH_CODE'));
-    $apiClient->setAccessToken($token);
+    $apiClient->setAccessToken($token)->onAccessTokenRefresh(function ($new) use (&$refreshed) { $refreshed = $new; });
     return ['expires' => is_int($token->getExpires())];
+});
+
+call('account()->getCurrent(AccountModel::getAvailableWith()): the account with every with= value the client knows', function () use ($apiClient) {
+    $account = $apiClient->account()->getCurrent(AccountModel::getAvailableWith());
+    return [
+        'id' => $account->getId(), 'subdomain' => $account->getSubdomain(), 'customers_mode' => $account->getCustomersMode(),
+        'amojo_id' => $account->getAmojoId() !== null, 'uuid' => $account->getUuid() !== null, 'version' => $account->getVersion() !== null,
+        'is_api_filter_enabled' => $account->getIsApiFilterEnabled(), 'drive_url' => $account->getDriveUrl() !== null,
+        'timezone' => $account->getDatetimeSettings() ? $account->getDatetimeSettings()->getTimezone() : null,
+        'users_groups' => $account->getUsersGroups() ? $account->getUsersGroups()->count() : null,
+        'task_types' => $account->getTaskTypes() ? $account->getTaskTypes()->count() : null,
+    ];
 });
 
 $got = null;
@@ -135,12 +154,25 @@ call('a ContactModel with setFirstName(\'Ada\') and setLastName(\'Lovelace\'), c
     return ['id' => $made->getId(), 'name' => $read->getName(), 'first_name' => $read->getFirstName(), 'last_name' => $read->getLastName()];
 });
 
+// The sandbox clock moved past the access token's life; the client's own clock did not, so it sends the token, is
+// answered 401, refreshes it (the refresh grant, form-encoded) and sends the call again.
+$clock = new Client(['verify' => env('CA_FILE')]);
+$clock->post(env('CONTROL_URL') . '/clock', ['json' => ['advance_seconds' => EXPIRED_AFTER]]);
+call('the sandbox clock moved ' . EXPIRED_AFTER . ' s on, then leads()->getOne($id): 401, the token refreshed, the call sent again', function () use ($apiClient, $leadId, &$refreshed) {
+    $lead = $apiClient->leads()->getOne($leadId);
+    return ['id' => $lead->getId(), 'refreshed' => $refreshed !== null];
+}, ['clock_advanced_seconds' => EXPIRED_AFTER]);
+
 // The secrets, raw and as they appear form-encoded, and what stands for them in the record (the error details of a
 // failed call included: they hold the last request whole).
 $secrets = ['client_id' => env('CLIENT_ID'), 'client_secret' => env('CLIENT_SECRET'), 'code' => env('AUTH_CODE')];
 if ($token !== null) {
     $secrets['access_token'] = $token->getToken();
     $secrets['refresh_token'] = (string)$token->getRefreshToken();
+}
+if ($refreshed !== null) {
+    $secrets['access_token_2'] = $refreshed->getToken();
+    $secrets['refresh_token_2'] = (string)$refreshed->getRefreshToken();
 }
 $mask = function (string $text) use ($secrets): string {
     foreach ($secrets as $name => $value) {
@@ -174,7 +206,8 @@ foreach ($history as $exchange) {
 
 $out = [];
 foreach ($calls as $c) {
-    $entry = ['what' => $c['what'], 'requests' => array_slice($requests, $c['from'], $c['to'] - $c['from'])];
+    $entry = ['what' => $c['what']] + (isset($c['before']) ? ['before' => $c['before']] : [])
+        + ['requests' => array_slice($requests, $c['from'], $c['to'] - $c['from'])];
     foreach (['client_read', 'error', 'info'] as $key) {
         if (array_key_exists($key, $c)) $entry[$key] = $c[$key];
     }

@@ -1,0 +1,86 @@
+/**
+ * The official PHP client's requests, recorded (`fixtures/php-requests.json`, made by `npm run record:php`:
+ * docs/sandbox.md, "The official PHP client"), and a replayer that sends them again as recorded, but for their secrets,
+ * to an emulator started with the recording's seed, over https at the account's own host name. No php is needed.
+ */
+import { readFileSync } from 'node:fs';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { expect } from 'vitest';
+import { startHttpsEmulator, type HttpsEmulator } from './https-emulator.js';
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | null;
+  /** The status it was answered at the recording: one the client went on from. */
+  readonly status: number;
+}
+
+export interface RecordedCall {
+  readonly what: string;
+  /** What was done to the sandbox, beside the client, before the call. */
+  readonly before?: { readonly clock_advanced_seconds?: number };
+  readonly requests: readonly RecordedRequest[];
+  /** What the client read from the answers, as record.php printed it. */
+  readonly client_read: Record<string, any>;
+}
+
+export interface PhpRecording {
+  readonly client: string;
+  readonly seed: number;
+  readonly ids: { readonly lead: number; readonly set_field: number; readonly cleared_field: number; readonly date_field: number };
+  readonly calls: readonly RecordedCall[];
+}
+
+export const RECORDING_TEXT = readFileSync(new URL('./fixtures/php-requests.json', import.meta.url), 'utf8');
+export const recording = JSON.parse(RECORDING_TEXT) as PhpRecording;
+
+/** The recorded call whose description matches. */
+export function recordedCall(what: RegExp): RecordedCall {
+  const found = recording.calls.find((c) => what.test(c.what));
+  if (!found) throw new Error(`the PHP recording holds no call matching ${what}`);
+  return found;
+}
+
+export interface Replayer {
+  readonly https: HttpsEmulator;
+  /**
+   * What stands for each secret of the recording ({{name}}) here: the client id and secret and a fresh code at the
+   * start; a test sets the tokens from the answers it replayed (`access_token`, `refresh_token`, `access_token_2`, ...).
+   */
+  readonly secrets: Record<string, string>;
+  /** Sends one recorded request, its path rewritten by `path`; expects the recorded status; the answer's JSON. */
+  replay(req: RecordedRequest, path?: (p: string) => string): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function startReplayer(): Promise<Replayer> {
+  const https = await startHttpsEmulator(recording.seed);
+  // The client reached the account at its own host name, resolved by curl's CURLOPT_RESOLVE; here by the lookup.
+  const agent = new Agent({ connect: { ca: https.ca, lookup: https.lookup } });
+  const env = https.emulator.env();
+  const secrets: Record<string, string> = { client_id: env.CLIENT_ID!, client_secret: env.CLIENT_SECRET!, code: await https.control.code(env.CLIENT_ID!) };
+  const fill = (text: string, encode: (s: string) => string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const value = secrets[name];
+    if (value === undefined) throw new Error(`no value for {{${name}}} yet`);
+    return encode(value);
+  });
+  return {
+    https, secrets,
+    async replay(req, path = (p) => p) {
+      const type = Object.entries(req.headers).find(([k]) => /^content-type$/i.test(k))?.[1] ?? '';
+      // Content-Length is the recorded body's: the filled-in one has its own, which fetch sets.
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !/^content-length$/i.test(k)).map(([k, v]) => [k, fill(v, (s) => s)]));
+      const res = await undiciFetch(`https://${https.accountHost}:${https.port}${path(req.path)}${req.query ? `?${req.query}` : ''}`, {
+        method: req.method, headers, dispatcher: agent,
+        ...(req.body !== null && { body: fill(req.body, /x-www-form-urlencoded/i.test(type) ? encodeURIComponent : (s) => s) }),
+      });
+      const text = await res.text();
+      expect(res.status, `${req.method} ${req.path}: ${text}`).toBe(req.status);
+      return text ? JSON.parse(text) : undefined;
+    },
+    close: async () => { await agent.close(); await https.close(); },
+  };
+}

@@ -2,7 +2,7 @@
 /**
  * Drives the official PHP client (amocrm/amocrm-api-php) through the calls of issue 30 against a sandbox over https,
  * and prints, as JSON on stdout, every request it sent (as guzzle handed it to curl) with the status it was answered
- * and what the client read from the answers. scripts/record-php-client.ts starts the sandbox, runs this and writes
+ * and what the client read from the answers. record.ts beside it starts the sandbox, runs this and writes
  * test/clients/fixtures/php-requests.json; test/clients/php-requests.test.ts and php-account.test.ts replay them.
  *
  * Input, from the environment:

@@ -8,15 +8,15 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../src/sandbox.js';
-import { leadWithDates } from '../test/clients/records.js';
+import { startSandbox } from '../../../src/sandbox.js';
+import { leadWithDates } from '../records.js';
 
 /** The seed the fixture's ids come from: the replay starts its emulator with it. */
 const SEED = 30;
 /** A time zone east of UTC, as most of the service's users have: the client writes dates as RFC 3339 in PHP's zone. */
 const TIMEZONE = 'Europe/Moscow';
-const RECORDER = fileURLToPath(new URL('../test/clients/php/record.php', import.meta.url));
-const FIXTURE = fileURLToPath(new URL('../test/clients/fixtures/php-requests.json', import.meta.url));
+const RECORDER = fileURLToPath(new URL('./record.php', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('../fixtures/php-requests.json', import.meta.url));
 
 function fail(message: string): never {
   console.error(`record:php: ${message}`);
@@ -56,11 +56,11 @@ try {
     client: recorded.client,
     recorded: new Date().toISOString().slice(0, 10),
     with: `PHP ${recorded.php}, guzzle ${recorded.guzzle}, date.timezone ${recorded.timezone}`,
-    about: 'Recorded by `npm run record:php` (scripts/record-php-client.ts running test/clients/php/record.php): the requests the '
+    about: 'Recorded by `npm run record:php` (test/clients/php/record.ts running record.php beside it): the requests the '
       + 'official PHP client sent, over https, to a sandbox started with `seed`, each as guzzle handed it to curl (Host left '
       + 'out: it was the account\'s own host, <subdomain>.sandbox.localhost:<port>), the status it was answered, and what '
       + 'the client read from the answers (`client_read`). Secrets stand as {{client_id}}, {{client_secret}}, {{code}}, '
-      + '{{access_token}}, {{refresh_token}}.',
+      + '{{access_token}}, {{refresh_token}}, and those of the refresh, {{access_token_2}}, {{refresh_token_2}}.',
     seed: SEED,
     ids: { lead: lead.id, set_field: unused.id, cleared_field: other.field_id, date_field: date.field_id },
     calls: recorded.calls,

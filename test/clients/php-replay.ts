@@ -1,12 +1,13 @@
 /**
  * The official PHP client's requests, recorded (`fixtures/php-requests.json`, made by `npm run record:php`:
  * docs/sandbox.md, "The official PHP client"), and a replayer that sends them again as recorded, but for their secrets,
- * to an emulator started with the recording's seed, over https at the account's own host name. No php is needed.
+ * to a sandbox started as the recording's was (`startSandbox`, its seed, https), at the account's own host name. No php
+ * is needed.
  */
 import { readFileSync } from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { expect } from 'vitest';
-import { startHttpsEmulator, type HttpsEmulator } from './https-emulator.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox.js';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -30,7 +31,7 @@ export interface RecordedCall {
 export interface PhpRecording {
   readonly client: string;
   readonly seed: number;
-  readonly ids: { readonly lead: number; readonly set_field: number; readonly cleared_field: number; readonly date_field: number };
+  readonly ids: { readonly lead: number; readonly set_field: number; readonly cleared_field: number; readonly date_field: number; readonly pipeline: number };
   readonly calls: readonly RecordedCall[];
 }
 
@@ -45,35 +46,42 @@ export function recordedCall(what: RegExp): RecordedCall {
 }
 
 export interface Replayer {
-  readonly https: HttpsEmulator;
+  /** The sandbox, made as the recording's was: its settings made the same records, so the same ids and pages. */
+  readonly sandbox: Sandbox;
   /**
    * What stands for each secret of the recording ({{name}}) here: the client id and secret and a fresh code at the
    * start; a test sets the tokens from the answers it replayed (`access_token`, `refresh_token`, `access_token_2`, ...).
    */
   readonly secrets: Record<string, string>;
+  /** The account's own address, `https://<subdomain>.sandbox.localhost:<port>`, where the client sent every request. */
+  readonly account: string;
   /** Sends one recorded request, its path rewritten by `path`; expects the recorded status; the answer's JSON. */
   replay(req: RecordedRequest, path?: (p: string) => string): Promise<any>;
+  /** A GET of the account's API with the replayed access token: what the records hold now. */
+  get(path: string): Promise<any>;
   close(): Promise<void>;
 }
 
 export async function startReplayer(): Promise<Replayer> {
-  const https = await startHttpsEmulator(recording.seed);
+  const sandbox = await startSandbox({ https: true, seed: recording.seed });
   // The client reached the account at its own host name, resolved by curl's CURLOPT_RESOLVE; here by the lookup.
-  const agent = new Agent({ connect: { ca: https.ca, lookup: https.lookup } });
-  const env = https.emulator.env();
-  const secrets: Record<string, string> = { client_id: env.CLIENT_ID!, client_secret: env.CLIENT_SECRET!, code: await https.control.code(env.CLIENT_ID!) };
+  const agent = new Agent({ connect: { ca: sandbox.tls!.ca, lookup: sandbox.lookup } });
+  const account = sandbox.accountUrl();
+  const { CLIENT_ID, CLIENT_SECRET } = sandbox.settings;
+  const { code } = await sandbox.control<{ code: string }>('POST', '/consent', { client_id: CLIENT_ID, decision: 'allow' });
+  const secrets: Record<string, string> = { client_id: CLIENT_ID!, client_secret: CLIENT_SECRET!, code };
   const fill = (text: string, encode: (s: string) => string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = secrets[name];
     if (value === undefined) throw new Error(`no value for {{${name}}} yet`);
     return encode(value);
   });
   return {
-    https, secrets,
+    sandbox, secrets, account,
     async replay(req, path = (p) => p) {
       const type = Object.entries(req.headers).find(([k]) => /^content-type$/i.test(k))?.[1] ?? '';
       // Content-Length is the recorded body's: the filled-in one has its own, which fetch sets.
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !/^content-length$/i.test(k)).map(([k, v]) => [k, fill(v, (s) => s)]));
-      const res = await undiciFetch(`https://${https.accountHost}:${https.port}${path(req.path)}${req.query ? `?${req.query}` : ''}`, {
+      const res = await undiciFetch(`${account}${path(req.path)}${req.query ? `?${req.query}` : ''}`, {
         method: req.method, headers, dispatcher: agent,
         ...(req.body !== null && { body: fill(req.body, /x-www-form-urlencoded/i.test(type) ? encodeURIComponent : (s) => s) }),
       });
@@ -81,6 +89,11 @@ export async function startReplayer(): Promise<Replayer> {
       expect(res.status, `${req.method} ${req.path}: ${text}`).toBe(req.status);
       return text ? JSON.parse(text) : undefined;
     },
-    close: async () => { await agent.close(); await https.close(); },
+    async get(path) {
+      const res = await undiciFetch(`${account}${path}`, { headers: { authorization: `Bearer ${secrets.access_token}` }, dispatcher: agent });
+      expect(res.status, path).toBe(200);
+      return res.json();
+    },
+    close: async () => { await agent.close(); await sandbox.close(); },
   };
 }

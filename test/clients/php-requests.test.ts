@@ -1,6 +1,6 @@
 /**
  * The official PHP client's requests, recorded and replayed (php-replay.ts, `fixtures/php-requests.json`): the code
- * exchange, a read-modify-write of a lead holding a date and a date-time value (written back as RFC 3339 strings), a
+ * exchange, a filtered walk over pages by the next links, a read-modify-write of a lead holding a date and a date-time value (written back as RFC 3339 strings), a
  * PATCH naming one custom field, the clearing of one field with `values: null`, a date-time set in PHP's time zone, a
  * contact made by first and last name, and a call with a token the sandbox clock has expired (401, the refresh, the
  * call again). Each answer is checked for what the client reads from it (what it read at the recording is in
@@ -22,10 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => replayer?.close());
 
-const read = async (): Promise<{ name: string; custom_fields_values: CfValue[] | null }> => {
-  const res = await replayer.https.fetch(`${replayer.https.emulator.url}/api/v4/leads/${LEAD}`, { headers: { authorization: `Bearer ${secrets.access_token}` } });
-  return res.json() as Promise<{ name: string; custom_fields_values: CfValue[] | null }>;
-};
+const read = (): Promise<{ name: string; custom_fields_values: CfValue[] | null }> => replayer.get(`/api/v4/leads/${LEAD}`);
 const seconds = (rfc3339: string) => Date.parse(rfc3339) / 1000;
 
 describe(`the official PHP client's requests (${recording.client}), recorded and replayed`, () => {
@@ -34,7 +31,7 @@ describe(`the official PHP client's requests (${recording.client}), recorded and
   it('every request but the expired token\'s was answered with a success the client parsed; the recording holds no secret', () => {
     const failed = recording.calls.flatMap((c) => c.requests.filter((r) => r.status >= 300).map((r) => `${r.status} ${c.what}`));
     expect(failed).toEqual([`401 ${call(/clock moved/).what}`]);
-    for (const [name, value] of Object.entries(replayer.https.emulator.env())) {
+    for (const [name, value] of Object.entries(replayer.sandbox.settings)) {
       if (/SECRET|TOKEN|PASSWORD/.test(name) && value.length >= 8) expect(RECORDING_TEXT, name).not.toContain(value);
     }
   });
@@ -45,6 +42,29 @@ describe(`the official PHP client's requests (${recording.client}), recorded and
     expect(answer).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), refresh_token: expect.any(String), expires_in: expect.any(Number) });
     secrets.access_token = answer.access_token;
     secrets.refresh_token = answer.refresh_token;
+  });
+
+  it('a filtered walk over pages: each page the leads the client read, each next link one it follows on the account\'s address', async () => {
+    const walk = call(/nextPage/);
+    const pages: number[][] = walk.client_read.pages;
+    expect(pages.length).toBeGreaterThan(2);
+    expect(walk.requests).toHaveLength(pages.length);
+    // nextPage() cuts the account's address (https://<subdomain>.sandbox.localhost:<port>/) off the link's front and
+    // sends its query again through parse_str: a link on another host or path would be called wrongly.
+    const account = `${replayer.account}/`;
+    const params = (query: string) => [...new URLSearchParams(query)].sort();
+    for (const [n, req] of walk.requests.entries()) {
+      const answer = await replay(req);
+      expect(answer._embedded.leads.map((l: { id: number }) => l.id), `page ${n + 1}`).toEqual(pages[n]);
+      const next = walk.requests[n + 1];
+      if (!next) { expect(answer._links.next).toBeUndefined(); continue; }
+      const href: string = answer._links.next.href;
+      expect(href.startsWith(account), href).toBe(true);
+      const link = new URL(href);
+      expect([link.pathname, params(link.search)]).toEqual([next.path, params(next.query)]);
+    }
+    const ids = pages.flat();
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
   });
 
   it('read-modify-write of a lead with a date and a date-time value: the dates read as the client read them, written back as RFC 3339, kept', async () => {
@@ -114,7 +134,7 @@ describe(`the official PHP client's requests (${recording.client}), recorded and
   it('a token the sandbox clock expired: 401, the refresh grant form-encoded answered with new tokens, the call sent again with them', async () => {
     const expired = call(/clock moved/);
     const [first, refresh, again] = expired.requests;
-    await replayer.https.control.advanceClock(expired.before!.clock_advanced_seconds!);
+    await replayer.sandbox.control('POST', '/clock', { advance_seconds: expired.before!.clock_advanced_seconds! });
     // AmoCRMApiRequest refreshes on the 401 alone: the replay checks the status (recorded 401), not the body.
     await replay(first!);
     expect(refresh!.body).toContain('grant_type=refresh_token');

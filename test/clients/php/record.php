@@ -14,6 +14,7 @@
  *   CLIENT_ID, CLIENT_SECRET, REDIRECT_URI, AUTH_CODE   the integration and a fresh authorization code
  *   LEAD_ID, SET_FIELD_ID, CLEAR_FIELD_ID, DATE_FIELD_ID   a lead holding a date and a date-time value, a text field
  *                       it holds no value of, a field it holds, its date-time field
+ *   PIPELINE_ID          a pipeline of more than PAGE_LIMIT leads: a filtered walk over several pages
  * The secrets (client id and secret, code, access and refresh tokens, those of the refresh too: {{access_token_2}}, ...)
  * are replaced by {{name}} in what is printed.
  */
@@ -25,6 +26,8 @@ use AmoCRM\Client\AmoCRMApiRequest;
 use AmoCRM\Collections\ContactsCollection;
 use AmoCRM\Collections\CustomFieldsValuesCollection;
 use AmoCRM\Collections\Leads\LeadsCollection;
+use AmoCRM\Exceptions\AmoCRMApiPageNotAvailableException;
+use AmoCRM\Filters\LeadsFilter;
 use AmoCRM\Models\AccountModel;
 use AmoCRM\Models\ContactModel;
 use AmoCRM\Models\CustomFieldsValues\TextCustomFieldValuesModel;
@@ -52,6 +55,8 @@ $leadId = (int)env('LEAD_ID');
 $setFieldId = (int)env('SET_FIELD_ID');
 $clearFieldId = (int)env('CLEAR_FIELD_ID');
 $dateFieldId = (int)env('DATE_FIELD_ID');
+$pipelineId = (int)env('PIPELINE_ID');
+const PAGE_LIMIT = 10;
 /** Past an access token's life (a day) and within a refresh token's (three months). */
 const EXPIRED_AFTER = 2 * 86400;
 
@@ -104,6 +109,22 @@ call('account()->getCurrent(AccountModel::getAvailableWith()): the account with 
         'users_groups' => $account->getUsersGroups() ? $account->getUsersGroups()->count() : null,
         'task_types' => $account->getTaskTypes() ? $account->getTaskTypes()->count() : null,
     ];
+});
+
+call('leads()->get(LeadsFilter: one pipeline, limit, order by id descending), then nextPage() to the end: a filtered walk over pages', function () use ($apiClient, $pipelineId) {
+    $filter = (new LeadsFilter())->setPipelineIds([$pipelineId])->setLimit(PAGE_LIMIT)->setOrder('id', 'desc');
+    $pages = [];
+    $page = $apiClient->leads()->get($filter);
+    while (true) {
+        $pages[] = array_map(function ($lead) { return $lead->getId(); }, $page->all());
+        try {
+            // nextPage() follows _links.next.href, cutting the account's address off its front.
+            $page = $apiClient->leads()->nextPage($page);
+        } catch (AmoCRMApiPageNotAvailableException $e) {
+            break;
+        }
+    }
+    return ['pages' => $pages];
 });
 
 $got = null;

@@ -31,6 +31,12 @@ const sandbox = await startSandbox({ https: true, seed: SEED });
 try {
   // A date and a date-time value: the client writes both back; the date-time (`date`, the last named) is then set anew.
   const { lead, other, unused, date } = await leadWithDates({ call: (method, path) => sandbox.control(method, path) }, ['date', 'date_time']);
+  // The lead's pipeline, when it holds more than a page of leads (PAGE_LIMIT in record.php), or the largest.
+  const leads = (await sandbox.control<{ records: { pipeline_id: number }[] }>('GET', '/lists/leads')).records;
+  const counts = new Map<number, number>();
+  for (const l of leads) counts.set(l.pipeline_id, (counts.get(l.pipeline_id) ?? 0) + 1);
+  const own = lead.pipeline_id;
+  const pipeline = own !== undefined && (counts.get(own) ?? 0) > 10 ? own : [...counts].sort((a, b) => b[1] - a[1])[0]![0];
   const { CLIENT_ID, CLIENT_SECRET, REDIRECT_URI } = sandbox.settings;
   const { code } = await sandbox.control<{ code: string }>('POST', '/consent', { client_id: CLIENT_ID, decision: 'allow' });
   const account = new URL(sandbox.accountUrl());
@@ -47,6 +53,7 @@ try {
       CLIENT_ID: CLIENT_ID!, CLIENT_SECRET: CLIENT_SECRET!, REDIRECT_URI: REDIRECT_URI!, AUTH_CODE: code,
       LEAD_ID: String(lead.id), SET_FIELD_ID: String(unused.id), CLEAR_FIELD_ID: String(other.field_id),
       DATE_FIELD_ID: String(date.field_id),
+      PIPELINE_ID: String(pipeline),
     },
   }).catch((err: Error & { stdout?: string; stderr?: string }) => fail(`${php} ${RECORDER}: ${err.message}\n${err.stderr ?? ''}${err.stdout ?? ''}`));
   const recorded = JSON.parse(run.stdout) as { client: string; php: string; guzzle: number; timezone: string; calls: { what: string; error?: string }[] };
@@ -62,7 +69,7 @@ try {
       + 'the client read from the answers (`client_read`). Secrets stand as {{client_id}}, {{client_secret}}, {{code}}, '
       + '{{access_token}}, {{refresh_token}}, and those of the refresh, {{access_token_2}}, {{refresh_token_2}}.',
     seed: SEED,
-    ids: { lead: lead.id, set_field: unused.id, cleared_field: other.field_id, date_field: date.field_id },
+    ids: { lead: lead.id, set_field: unused.id, cleared_field: other.field_id, date_field: date.field_id, pipeline },
     calls: recorded.calls,
   };
   writeFileSync(FIXTURE, `${JSON.stringify(fixture, null, 2)}\n`);

@@ -62,8 +62,32 @@ export interface Replayer {
   close(): Promise<void>;
 }
 
+/**
+ * Why the recording no longer fits the sandbox's data, if it does not: ids are the seed's, and a change to the seeded
+ * records or to what the settings make moves them. The answer then is a new recording, not a new expectation.
+ */
+async function misfit(sandbox: Sandbox): Promise<string | undefined> {
+  const { lead, set_field, cleared_field, date_field, pipeline } = recording.ids;
+  const leads = (await sandbox.control<{ records: { id: number; pipeline_id?: number; custom_fields_values?: { field_id: number; field_type: string }[] | null }[] }>('GET', '/lists/leads')).records;
+  const held = leads.find((l) => l.id === lead)?.custom_fields_values;
+  if (!held) return `lead ${lead} is gone or holds no custom field`;
+  const types = new Map(held.map((v) => [v.field_id, v.field_type]));
+  if (![...types.values()].includes('date') || types.get(date_field) !== 'date_time') return `lead ${lead} no longer holds a date and the date-time field ${date_field}`;
+  if (types.has(set_field) || !types.has(cleared_field)) return `lead ${lead} holds field ${set_field} or lacks field ${cleared_field}`;
+  const inPipeline = leads.filter((l) => l.pipeline_id === pipeline).length;
+  const pages = recordedCall(/nextPage/).client_read.pages as number[][];
+  if (inPipeline !== pages.flat().length) return `pipeline ${pipeline} holds ${inPipeline} leads, ${pages.flat().length} at the recording`;
+  return undefined;
+}
+
 export async function startReplayer(): Promise<Replayer> {
   const sandbox = await startSandbox({ https: true, seed: recording.seed });
+  const why = await misfit(sandbox);
+  if (why) {
+    await sandbox.close();
+    throw new Error(`the PHP recording (${recording.client}) no longer fits the sandbox's seeded data: ${why}. Record it again: `
+      + '`npm run record:php` (docs/sandbox.md, "The official PHP client").');
+  }
   // The client reached the account at its own host name, resolved by curl's CURLOPT_RESOLVE; here by the lookup.
   const agent = new Agent({ connect: { ca: sandbox.tls!.ca, lookup: sandbox.lookup } });
   const account = sandbox.accountUrl();

@@ -1,6 +1,7 @@
 /**
  * The official PHP client (amocrm/amocrm-api-php) does not run here; its account parse is covered by a recorded
- * answer, and its own account request, recorded (php-replay.ts), is replayed and its answer checked the same way. `AccountModel::fromArray` reads the fields below without a check and passes them to typed setters
+ * answer, and its own account request and refresh-token subdomain lookup, recorded (php-replay.ts), are replayed and
+ * their answers checked the same way. `AccountModel::fromArray` reads the fields below without a check and passes them to typed setters
  * (`setCreatedAt(int)`, `setCustomersMode(string)`, ...): a missing one is a PHP TypeError on every
  * `account()->getCurrent()`. With `with=` it reads `_embedded.amojo_rights` (`can_direct`, `can_create_groups`),
  * `_embedded.datetime_settings` (seven strings), `_embedded.users_groups[]` and `_embedded.task_types[]` (through
@@ -133,6 +134,7 @@ describe('the official PHP client\'s account parse', () => {
       replayer = await startReplayer();
       const tokens = await replayer.replay(recordedCall(/getAccessTokenByCode/).requests[0]!);
       replayer.secrets.access_token = tokens.access_token;
+      replayer.secrets.refresh_token = tokens.refresh_token;
     });
     afterAll(() => replayer?.close());
 
@@ -148,6 +150,16 @@ describe('the official PHP client\'s account parse', () => {
         .toEqual({ amojo_id: 'string', uuid: 'string', version: 'number', drive_url: 'string' });
       expect(answer._embedded.datetime_settings.timezone).toBe(read.timezone);
       expect([answer._embedded.users_groups.length, answer._embedded.task_types.length]).toEqual([read.users_groups, read.task_types]);
+    });
+
+    it('getAccountDomainByRefreshToken(): a GET with a body, at the access token\'s api_domain, answered with the account and its host', async () => {
+      const { requests: [get], client_read: read } = recordedCall(/getAccountDomainByRefreshToken/);
+      const answer = await replayer.replay(get!);
+      expect(mismatches(answer, ACCOUNT_DOMAIN, 'domain')).toEqual([]);
+      expect(answer).toMatchObject({ id: read.id, subdomain: read.subdomain, top_level_domain: read.top_level_domain });
+      // The client sets the domain it is given as its base domain: the account's own host and port.
+      expect(read.domain_is_the_account_host).toBe(true);
+      expect(answer.domain).toBe(new URL(replayer.account).host);
     });
   });
 });

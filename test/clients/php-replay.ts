@@ -5,7 +5,7 @@
  * is needed.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, fetch as undiciFetch, request } from 'undici';
 import { expect } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox.js';
 
@@ -105,12 +105,13 @@ export async function startReplayer(): Promise<Replayer> {
       const type = Object.entries(req.headers).find(([k]) => /^content-type$/i.test(k))?.[1] ?? '';
       // Content-Length is the recorded body's: the filled-in one has its own, which fetch sets.
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !/^content-length$/i.test(k)).map(([k, v]) => [k, fill(v, (s) => s)]));
-      const res = await undiciFetch(`${account}${path(req.path)}${req.query ? `?${req.query}` : ''}`, {
-        method: req.method, headers, dispatcher: agent,
+      // undici's request, not fetch: the client sends a GET with a body (`[]`, guzzle's `json` option), which fetch refuses.
+      const res = await request(`${account}${path(req.path)}${req.query ? `?${req.query}` : ''}`, {
+        method: req.method as 'GET', headers, dispatcher: agent,
         ...(req.body !== null && { body: fill(req.body, /x-www-form-urlencoded/i.test(type) ? encodeURIComponent : (s) => s) }),
       });
-      const text = await res.text();
-      expect(res.status, `${req.method} ${req.path}: ${text}`).toBe(req.status);
+      const text = await res.body.text();
+      expect(res.statusCode, `${req.method} ${req.path}: ${text}`).toBe(req.status);
       return text ? JSON.parse(text) : undefined;
     },
     async get(path) {

@@ -111,6 +111,15 @@ call('account()->getCurrent(AccountModel::getAvailableWith()): the account with 
     ];
 });
 
+call('getOAuthClient()->getAccountDomainByRefreshToken($token): the account of a refresh token, at the api_domain of the access token (a JWT)', function () use ($apiClient, &$token) {
+    $domain = $apiClient->getOAuthClient()->getAccountDomainByRefreshToken($token);
+    return [
+        'id' => $domain->getId(), 'subdomain' => $domain->getSubdomain(), 'top_level_domain' => $domain->getTopLevelDomain(),
+        // The host:port the client was pointed at, so the same call again (setAccountBaseDomain) reaches the sandbox.
+        'domain_is_the_account_host' => $domain->getDomain() === env('ACCOUNT_DOMAIN'),
+    ];
+});
+
 call('leads()->get(LeadsFilter: one pipeline, limit, order by id descending), then nextPage() to the end: a filtered walk over pages', function () use ($apiClient, $pipelineId) {
     $filter = (new LeadsFilter())->setPipelineIds([$pipelineId])->setLimit(PAGE_LIMIT)->setOrder('id', 'desc');
     $pages = [];

@@ -56,6 +56,10 @@ try {
       PIPELINE_ID: String(pipeline),
     },
   }).catch((err: Error & { stdout?: string; stderr?: string }) => fail(`${php} ${RECORDER}: ${err.message}\n${err.stderr ?? ''}${err.stdout ?? ''}`));
+  // record.php masks what it knows; this checks it against what the sandbox knows, before anything is written.
+  const leaked = Object.entries({ ...sandbox.settings, AUTH_CODE: code })
+    .filter(([name, value]) => /SECRET|TOKEN|PASSWORD|CODE/.test(name) && value.length >= 8 && run.stdout.includes(value));
+  if (leaked.length) fail(`the recording holds ${leaked.map(([name]) => name).join(', ')}: not written`);
   const recorded = JSON.parse(run.stdout) as { client: string; php: string; guzzle: number; timezone: string; calls: { what: string; error?: string }[] };
   const failed = recorded.calls.filter((c) => c.error);
   if (failed.length) fail(`the client failed:\n${JSON.stringify(failed, null, 2)}`);

@@ -14,7 +14,7 @@
  *   CLIENT_ID, CLIENT_SECRET, REDIRECT_URI, AUTH_CODE   the integration and a fresh authorization code
  *   LEAD_ID, SET_FIELD_ID, CLEAR_FIELD_ID, DATE_FIELD_ID   a lead holding a date and a date-time value, a text field
  *                       it holds no value of, a field it holds, its date-time field
- *   PIPELINE_ID          a pipeline of more than PAGE_LIMIT leads: a filtered walk over several pages
+ *   PIPELINE_ID, PAGE_LIMIT   a pipeline of more leads than a page holds, and a page's size: a walk over pages
  * The secrets (client id and secret, code, access and refresh tokens, those of the refresh too: {{access_token_2}}, ...)
  * are replaced by {{name}} in what is printed.
  */
@@ -23,7 +23,6 @@ declare(strict_types=1);
 
 use AmoCRM\Client\AmoCRMApiClient;
 use AmoCRM\Client\AmoCRMApiRequest;
-use AmoCRM\Collections\ContactsCollection;
 use AmoCRM\Collections\CustomFieldsValuesCollection;
 use AmoCRM\Collections\Leads\LeadsCollection;
 use AmoCRM\Exceptions\AmoCRMApiPageNotAvailableException;
@@ -56,7 +55,7 @@ $setFieldId = (int)env('SET_FIELD_ID');
 $clearFieldId = (int)env('CLEAR_FIELD_ID');
 $dateFieldId = (int)env('DATE_FIELD_ID');
 $pipelineId = (int)env('PIPELINE_ID');
-const PAGE_LIMIT = 10;
+$pageLimit = (int)env('PAGE_LIMIT');
 /** Past an access token's life (a day) and within a refresh token's (three months). */
 const EXPIRED_AFTER = 2 * 86400;
 
@@ -120,8 +119,8 @@ call('getOAuthClient()->getAccountDomainByRefreshToken($token): the account of a
     ];
 });
 
-call('leads()->get(LeadsFilter: one pipeline, limit, order by id descending), then nextPage() to the end: a filtered walk over pages', function () use ($apiClient, $pipelineId) {
-    $filter = (new LeadsFilter())->setPipelineIds([$pipelineId])->setLimit(PAGE_LIMIT)->setOrder('id', 'desc');
+call('leads()->get(LeadsFilter: one pipeline, limit, order by id descending), then nextPage() to the end: a filtered walk over pages', function () use ($apiClient, $pipelineId, $pageLimit) {
+    $filter = (new LeadsFilter())->setPipelineIds([$pipelineId])->setLimit($pageLimit)->setOrder('id', 'desc');
     $pages = [];
     $page = $apiClient->leads()->get($filter);
     while (true) {

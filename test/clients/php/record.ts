@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../../src/sandbox.js';
 import { leadWithDates } from '../records.js';
 
-/** The seed the fixture's ids come from: the replay starts its emulator with it. */
+/** The seed the fixture's ids come from: the replay starts its sandbox with it. */
 const SEED = 30;
+/** Leads a page in the filtered walk: the pipeline walked holds more, so the client follows next links. */
+const PAGE_LIMIT = 10;
 /** A time zone east of UTC, as most of the service's users have: the client writes dates as RFC 3339 in PHP's zone. */
 const TIMEZONE = 'Europe/Moscow';
 const RECORDER = fileURLToPath(new URL('./record.php', import.meta.url));
@@ -31,12 +33,12 @@ const sandbox = await startSandbox({ https: true, seed: SEED });
 try {
   // A date and a date-time value: the client writes both back; the date-time (`date`, the last named) is then set anew.
   const { lead, other, unused, date } = await leadWithDates({ call: (method, path) => sandbox.control(method, path) }, ['date', 'date_time']);
-  // The lead's pipeline, when it holds more than a page of leads (PAGE_LIMIT in record.php), or the largest.
+  // The lead's pipeline, when it holds more than a page of leads, or the largest.
   const leads = (await sandbox.control<{ records: { pipeline_id: number }[] }>('GET', '/lists/leads')).records;
   const counts = new Map<number, number>();
   for (const l of leads) counts.set(l.pipeline_id, (counts.get(l.pipeline_id) ?? 0) + 1);
   const own = lead.pipeline_id;
-  const pipeline = own !== undefined && (counts.get(own) ?? 0) > 10 ? own : [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+  const pipeline = own !== undefined && (counts.get(own) ?? 0) > PAGE_LIMIT ? own : [...counts].sort((a, b) => b[1] - a[1])[0]![0];
   const { CLIENT_ID, CLIENT_SECRET, REDIRECT_URI } = sandbox.settings;
   const { code } = await sandbox.control<{ code: string }>('POST', '/consent', { client_id: CLIENT_ID, decision: 'allow' });
   const account = new URL(sandbox.accountUrl());
@@ -53,7 +55,7 @@ try {
       CLIENT_ID: CLIENT_ID!, CLIENT_SECRET: CLIENT_SECRET!, REDIRECT_URI: REDIRECT_URI!, AUTH_CODE: code,
       LEAD_ID: String(lead.id), SET_FIELD_ID: String(unused.id), CLEAR_FIELD_ID: String(other.field_id),
       DATE_FIELD_ID: String(date.field_id),
-      PIPELINE_ID: String(pipeline),
+      PIPELINE_ID: String(pipeline), PAGE_LIMIT: String(PAGE_LIMIT),
     },
   }).catch((err: Error & { stdout?: string; stderr?: string }) => fail(`${php} ${RECORDER}: ${err.message}\n${err.stderr ?? ''}${err.stdout ?? ''}`));
   // record.php masks what it knows; this checks it against what the sandbox knows, before anything is written.

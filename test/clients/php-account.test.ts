@@ -1,6 +1,7 @@
 /**
- * The official PHP client (amocrm/amocrm-api-php) cannot run here; its account parse is covered by a recorded
- * answer. `AccountModel::fromArray` reads the fields below without a check and passes them to typed setters
+ * The official PHP client (amocrm/amocrm-api-php) does not run here; its account parse is covered by a recorded
+ * answer, and its own account request and refresh-token subdomain lookup, recorded (php-replay.ts), are replayed and
+ * their answers checked the same way. `AccountModel::fromArray` reads the fields below without a check and passes them to typed setters
  * (`setCreatedAt(int)`, `setCustomersMode(string)`, ...): a missing one is a PHP TypeError on every
  * `account()->getCurrent()`. With `with=` it reads `_embedded.amojo_rights` (`can_direct`, `can_create_groups`),
  * `_embedded.datetime_settings` (seven strings), `_embedded.users_groups[]` and `_embedded.task_types[]` (through
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_WITH } from '../../src/protocol/oauth.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { Control } from './https-emulator.js';
+import { recordedCall, startReplayer, type Replayer } from './php-replay.js';
 
 type JsonType = 'number' | 'string' | 'boolean' | 'string|null' | 'number|null' | 'object' | 'array';
 
@@ -123,6 +125,41 @@ describe('the official PHP client\'s account parse', () => {
       // The client calls the domain it is given: the emulator's own host serves the account's API.
       const again = await fetch(`http://${body.domain as string}/api/v4/account`, { headers: { authorization: `Bearer ${token.access_token}` } });
       expect(again.status).toBe(200);
+    });
+  });
+
+  describe('its own request, recorded and replayed', () => {
+    let replayer: Replayer;
+    beforeAll(async () => {
+      replayer = await startReplayer();
+      const tokens = await replayer.replay(recordedCall(/getAccessTokenByCode/).requests[0]!);
+      replayer.secrets.access_token = tokens.access_token;
+      replayer.secrets.refresh_token = tokens.refresh_token;
+    });
+    afterAll(() => replayer?.close());
+
+    it('account()->getCurrent(AccountModel::getAvailableWith()): every with= it sends served, every field it reads there', async () => {
+      const { requests: [get], client_read: read } = recordedCall(/account\(\)->getCurrent/);
+      const answer = await replayer.replay(get!);
+      expect(phpClientMismatches(answer)).toEqual([]);
+      // The client's own with= list (uuid, invoices_settings, drive_url beside the spec's): each one present.
+      const asked = new URLSearchParams(get!.query).get('with')!.split(',');
+      expect(asked).toEqual(expect.arrayContaining(['uuid', 'drive_url', 'datetime_settings']));
+      expect(answer).toMatchObject({ id: read.id, subdomain: read.subdomain, customers_mode: read.customers_mode, is_api_filter_enabled: read.is_api_filter_enabled });
+      expect({ amojo_id: typeof answer.amojo_id, uuid: typeof answer.uuid, version: typeof answer.version, drive_url: typeof answer.drive_url })
+        .toEqual({ amojo_id: 'string', uuid: 'string', version: 'number', drive_url: 'string' });
+      expect(answer._embedded.datetime_settings.timezone).toBe(read.timezone);
+      expect([answer._embedded.users_groups.length, answer._embedded.task_types.length]).toEqual([read.users_groups, read.task_types]);
+    });
+
+    it('getAccountDomainByRefreshToken(): a GET with a body, at the access token\'s api_domain, answered with the account and its host', async () => {
+      const { requests: [get], client_read: read } = recordedCall(/getAccountDomainByRefreshToken/);
+      const answer = await replayer.replay(get!);
+      expect(mismatches(answer, ACCOUNT_DOMAIN, 'domain')).toEqual([]);
+      expect(answer).toMatchObject({ id: read.id, subdomain: read.subdomain, top_level_domain: read.top_level_domain });
+      // The client sets the domain it is given as its base domain: the account's own host and port.
+      expect(read.domain_is_the_account_host).toBe(true);
+      expect(answer.domain).toBe(new URL(replayer.account).host);
     });
   });
 });

@@ -14,18 +14,20 @@ export interface LeadWithDates {
   readonly unused: CustomFieldDef;
 }
 
-export async function leadWithDates(control: Control): Promise<LeadWithDates> {
+/** `each`: the date types the lead must hold a value of every one of (the PHP recording wants a date and a date-time). */
+export async function leadWithDates(control: Pick<Control, 'call'>, each: readonly ('date' | 'date_time')[] = []): Promise<LeadWithDates> {
   const defs: CustomFieldDef[] = (await control.call('GET', '/lists')).catalog.custom_fields.leads;
   const leads: ListRecord[] = (await control.call('GET', '/lists/leads')).records;
   const isDate = (v: CfValue) => v.field_type === 'date' || v.field_type === 'date_time';
   for (const lead of leads) {
     const held = lead.custom_fields_values ?? [];
-    const date = held.find(isDate);
+    if (!each.every((type) => held.some((v) => v.field_type === type))) continue;
+    const date = held.find((v) => v.field_type === each.at(-1)) ?? held.find(isDate);
     const other = held.find((v) => !isDate(v));
     const unused = defs.find((d) => d.type === 'text' && !held.some((v) => v.field_id === d.id));
     if (date && other && unused && held.length >= 3) return { lead, other, date, unused };
   }
-  throw new Error('no seeded lead holds a date value beside two other fields');
+  throw new Error(`no seeded lead holds a date value${each.length ? ` of each of ${each.join(', ')}` : ''} beside two other fields`);
 }
 
 /** A record's custom field values by field id: what "kept" and "changed" compare. */

@@ -66,9 +66,12 @@ export type PlacesOf = (req: HttpRequest, res: HttpResponse) => readonly string[
 export interface RunTrace {
   /** The healthy run itself. */
   readonly report: Report;
-  /** Rule id → the places its requests (its share of the run's resources included) reached; both sorted, a stable file. */
+  /** Rule id → the places its own requests reached (not a shared resource's set-up); both sorted, a stable file. */
   readonly places: Record<string, readonly string[]>;
-  /** Variation → the rules whose requests asked about it (sorted), or `'every rule'` when a request no sender tagged asked. */
+  /**
+   * Variation → the rules whose requests asked about it, or the set-up of a resource they share (sorted), or
+   * `'every rule'` when a request no sender tagged asked.
+   */
   readonly variations: Record<string, readonly string[] | 'every rule'>;
   /** Variation asked by untagged requests → a few of those requests (`METHOD /path`), to tell why it reaches every rule. */
   readonly untagged: Record<string, readonly string[]>;
@@ -124,18 +127,17 @@ export async function traceRun(o: TraceOptions): Promise<RunTrace> {
   const [main, sandbox] = emulators.map((e) => targetFromEnv(e.env(), 'emulator'));
   const target = { ...main!, sandbox: sandbox! };
   const client = new ObservingClient({ budgets: rateBudgets(target) }, (x) => {
-    if (x.sender === undefined || x.response === undefined) return;
-    for (const place of o.placesOf(x.request, x.response)) add(reached, senderKey(x.sender), place);
+    // A rule reaches what it sends itself: a shared resource's set-up is checked by its opener, for no rule in particular.
+    if (x.sender === undefined || !('rule' in x.sender) || x.response === undefined) return;
+    for (const place of o.placesOf(x.request, x.response)) add(reached, x.sender.rule, place);
   });
   try {
     const report = await executeRun({ target, rules: o.rules, seed: o.seed, runs: o.runs, client });
     const rulesOf = rulesOfSender(askers);
     const byRule = (senders: ReadonlySet<string>) => [...new Set([...senders].flatMap(rulesOf))].sort();
-    const places = new Map<string, Set<string>>();
-    for (const [sender, set] of reached) for (const rule of rulesOf(sender)) for (const p of set) add(places, rule, p);
     return {
       report,
-      places: Object.fromEntries([...places].sort(([a], [b]) => a.localeCompare(b)).map(([rule, set]) => [rule, [...set].sort()])),
+      places: Object.fromEntries([...reached].sort(([a], [b]) => a.localeCompare(b)).map(([rule, set]) => [rule, [...set].sort()])),
       variations: Object.fromEntries([...new Set([...asked.keys(), ...untagged.keys()])].sort().map((v) => [v, untagged.has(v) ? 'every rule' : byRule(asked.get(v)!)])),
       untagged: Object.fromEntries([...untagged].sort(([a], [b]) => a.localeCompare(b)).map(([v, set]) => [v, [...set]])),
     };

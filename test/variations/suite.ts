@@ -46,6 +46,8 @@ export function describeVariations(part: number, parts: number): void {
     it('traces a healthy run that fails and errors nothing', () => {
       expect(trace.report.results.length).toBe(allRules().length);
       expect(untrue(trace.report)).toEqual([]);
+      // A question asked for an untagged request is counted for every rule: each way the kit sends carries its sender.
+      expect(trace.untagged, 'variations asked about by requests without a sender tag').toEqual({});
       const every = VARIATIONS.filter((v) => trace.variations[v.name] === 'every rule');
       const runs = VARIATIONS.reduce((n, v) => n + ruleRuns(trace, v.name), 0);
       console.info(`variations: ${VARIATIONS.length}, run against every rule: ${every.length}${every.length > 0 ? ` (${every.map((v) => v.name).join(', ')})` : ''}; rule-runs: ${runs}`);

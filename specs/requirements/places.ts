@@ -3,7 +3,7 @@
  * they govern. The places of each kind come from the protocol (src/protocol/places.ts: the grants, the endpoints that
  * take a bearer, every route with each class of answer, the chat routes, the history pages), so a new endpoint or route
  * joins every statement that governs its kind. Which places a rule reaches is read from a traced run
- * (src/runner/reach.ts, written to reach.json by `npm run docs`); src/docs/places.ts pairs the two, and
+ * (src/runner/trace.ts, written to reach.json by `npm run docs`); src/docs/places.ts pairs the two, and
  * test/specs/places.test.ts fails when a statement names a place none of its rules reaches and gives no reason.
  */
 /** The kinds of place a statement can speak of; src/protocol/places.ts lists the places of each (PLACE_KINDS). */

@@ -11,6 +11,7 @@
 import type { APIResponse, BrowserContext, Page, Request, Route } from 'playwright-core';
 import type { BrowserAnswer, RunResource } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
+import { currentSender, senderHeader, senderKey, tagging } from '../runner/rule-scope.js';
 import type { SharedBrowser } from './launch.js';
 
 /** The session a rule's pages start with: the run's shared login, or none at all. */
@@ -42,6 +43,8 @@ interface Owner {
   readonly intercept: Interceptor;
   readonly observe?: ExchangeObserver;
   readonly pages: Set<Page>;
+  /** Who opened the page (src/runner/rule-scope.ts), known while a trace listens, to tag its requests with. */
+  readonly senders: readonly string[];
 }
 
 /** A request of a page no rule owns (any more): the answer of an integration page that reached nobody. */
@@ -49,6 +52,8 @@ const ORPHAN_PAGE = '<!doctype html><meta charset="utf-8"><title>Integration</ti
 
 export class SharedContext implements RunResource {
   readonly #owners = new WeakMap<Page, Owner>();
+  /** The owners whose pages are open. */
+  readonly #live = new Set<Owner>();
   #session: Promise<void> | undefined;
 
   private constructor(readonly context: BrowserContext, private readonly browser: SharedBrowser, private readonly options: SharedContextOptions) {}
@@ -58,7 +63,14 @@ export class SharedContext implements RunResource {
     context.setDefaultTimeout(options.timeoutMs);
     context.setDefaultNavigationTimeout(options.timeoutMs);
     const shared = new SharedContext(context, browser, options);
-    await routeTargetRequests(context, options, (route, request, answer) => shared.#observe(route, request, answer));
+    // A popup's first request has no page yet (Playwright: no frame before the popup's): it is tagged with every rule
+    // that has a page open here, the opener among them.
+    const tagOf = async (route: Route) => {
+      const page = pageOf(route);
+      const owner = page ? await shared.#ownerOf(page) : undefined;
+      return senderHeader(owner ? owner.senders : [...new Set([...shared.#live].flatMap((o) => o.senders))]);
+    };
+    await routeTargetRequests(context, options, (route, request, answer) => shared.#observe(route, request, answer), tagging() ? tagOf : undefined);
     for (const origin of [options.interceptOrigin, ...(options.watchOrigins ?? [])]) {
       await routeIntercepted(context, origin, (route) => shared.#dispatch(route));
     }
@@ -70,19 +82,25 @@ export class SharedContext implements RunResource {
    * the target go to `observe`.
    */
   async newPage(intercept: Interceptor, observe?: ExchangeObserver): Promise<{ page: Page; close(): Promise<void> }> {
-    const owner: Owner = { intercept, ...(observe ? { observe } : {}), pages: new Set() };
+    const sender = tagging() ? currentSender() : undefined;
+    const owner: Owner = { intercept, ...(observe ? { observe } : {}), pages: new Set(), senders: sender ? [senderKey(sender)] : [] };
+    this.#live.add(owner);
+    // The redirects Chromium follows itself pass by the routes: the page's own headers tag them.
+    const tag = senderHeader(owner.senders);
     const adopt = (page: Page) => {
       this.#owners.set(page, owner);
       owner.pages.add(page);
       page.on('popup', adopt);
+      if (owner.senders.length > 0) return page.setExtraHTTPHeaders(tag).catch(() => undefined);
     };
     const page = await this.context.newPage();
-    adopt(page);
+    await adopt(page);
     return {
       page,
       // Without waiting for the pages to be gone: a popup that is closing itself (window.close() after Allow) may
       // never acknowledge a close sent meanwhile, and the call would hang until the protocol times out.
       close: async () => {
+        this.#live.delete(owner);
         await Promise.all([...owner.pages].map((p) => p.close({ runBeforeUnload: true }).catch(() => undefined)));
       },
     };
@@ -163,9 +181,12 @@ export async function routeIntercepted(context: BrowserContext, origin: string, 
  * (each redirect hop) goes to `observe`: the page's navigations (the consent answer, the Allow redirect) are then
  * judged like the kit's own requests (issue 28 §6).
  */
-export async function routeTargetRequests(context: BrowserContext, options: TargetRouteOptions, observe?: (route: Route, request: HttpRequest, answer: BrowserAnswer) => void): Promise<void> {
-  await context.route((url) => options.targetOrigins.includes(url.origin), (route) => targetRequest(route, context, options, observe));
+export async function routeTargetRequests(context: BrowserContext, options: TargetRouteOptions, observe?: (route: Route, request: HttpRequest, answer: BrowserAnswer) => void, tagOf?: TagOf): Promise<void> {
+  await context.route((url) => options.targetOrigins.includes(url.origin), (route) => targetRequest(route, context, options, observe, tagOf));
 }
+
+/** Headers the request gets on its way to the target, not shown as sent: the sender's tag of a trace (src/runner/trace.ts). */
+type TagOf = (route: Route) => Promise<Record<string, string>>;
 
 /** The distinct origins a target serves (its base, auth and chat URLs may share one). */
 export function originsOf(target: { readonly authUrl: string; readonly baseUrl: string; readonly chatUrl: string }): string[] {
@@ -184,10 +205,12 @@ function asSent(request: Request): Record<string, string> {
   return headers.cookie === undefined ? { ...headers, cookie: '' } : headers;
 }
 
-async function targetRequest(route: Route, context: BrowserContext, options: TargetRouteOptions, observe?: (route: Route, request: HttpRequest, answer: BrowserAnswer) => void): Promise<void> {
+async function targetRequest(route: Route, context: BrowserContext, options: TargetRouteOptions, observe?: (route: Route, request: HttpRequest, answer: BrowserAnswer) => void, tagOf?: TagOf): Promise<void> {
   const request = route.request();
+  const tag = (await tagOf?.(route)) ?? {};
+  const tagged = Object.keys(tag).length > 0;
   if (!options.throttled && request.resourceType() !== 'document') {
-    await route.continue();
+    await (tagged ? route.continue({ headers: { ...request.headers(), ...tag } }) : route.continue());
     return;
   }
   const send = options.throttled ?? (<T>(f: () => Promise<T>) => f());
@@ -207,7 +230,7 @@ async function targetRequest(route: Route, context: BrowserContext, options: Tar
   };
   try {
     const first: HttpRequest = { method: request.method(), url: request.url(), headers: request.headers(), ...(request.postData() !== null ? { body: request.postData()! } : {}) };
-    let response = await hop(first, () => route.fetch({ maxRedirects: 0, headers: asSent(request) }));
+    let response = await hop(first, () => route.fetch({ maxRedirects: 0, headers: { ...asSent(request), ...tag } }));
     for (let n = 0; options.throttled && n < MAX_TARGET_REDIRECTS; n += 1) {
       const next = redirectWithin(response, options.targetOrigins);
       if (!next) break;

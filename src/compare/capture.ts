@@ -1,17 +1,14 @@
 /**
  * One run of the suite kept whole for a comparison: every exchange of every rule, in the order the rule made it, not
- * the few a report keeps. The runner is not changed for it: each rule's run is wrapped so that the HTTP client, which
- * every exchange of a rule passes through, knows the rule it sends for (AsyncLocalStorage follows the rule's awaits
- * across the lanes that run side by side).
+ * the few a report keeps. The runner is not changed for it: the run's client tells of every exchange with its sender
+ * (src/runner/trace.ts), the rule attempt or the run resource it was sent for (src/runner/rule-scope.ts).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Report } from '../model/result.js';
-import type { Rule } from '../model/rule.js';
 import type { TargetConfig } from '../model/target.js';
 import { clientOptionsFor, executeRun, maskerFor, type RunPlan } from '../runner/execute.js';
+import { ObservingClient } from '../runner/trace.js';
 import type { Masker } from '../secrets/mask.js';
-import { HttpClient } from '../targets/http.js';
 
 /** One exchange as sent and answered, not yet masked (the comparison masks what it shows). */
 export interface CapturedExchange {
@@ -36,60 +33,32 @@ export interface Capture {
 /** A run as `executeRun` takes it; the comparison supplies its own client and masker. */
 export type CaptureOptions = Pick<RunPlan, 'target' | 'supply' | 'rules' | 'seed' | 'runs' | 'only' | 'options'>;
 
-interface Attempt {
-  readonly rule: string;
-  readonly list: CapturedExchange[];
-}
-
-/** The client of a captured run: sends as the run's own client would (rate limit, 429 retries), and keeps a copy. */
-class CapturingClient extends HttpClient {
-  constructor(target: TargetConfig, private readonly current: AsyncLocalStorage<Attempt>, private readonly plumbing: readonly string[]) {
-    super(clientOptionsFor(target));
-  }
-
-  override async send(req: HttpRequest): Promise<HttpResponse> {
-    const attempt = this.current.getStore();
-    // The control API is the kit's own plumbing, not an answer of the service under comparison.
-    const keep = attempt !== undefined && !this.plumbing.some((url) => req.url.startsWith(url));
-    const started = performance.now();
-    try {
-      const res = await super.send(req);
-      if (keep) attempt.list.push({ request: req, response: { status: res.status, headers: res.headers, text: res.text }, durationMs: res.durationMs, startedMs: started });
-      return res;
-    } catch (err) {
-      if (keep) attempt.list.push({ request: req, error: (err as Error).message, durationMs: performance.now() - started, startedMs: started });
-      throw err;
-    }
-  }
-}
-
 /** The control URLs of a target and of its sandbox: requests to them are not compared. */
 function controlUrls(target: TargetConfig): string[] {
   return [target.controlUrl, target.sandbox?.controlUrl].filter((u): u is string => Boolean(u));
 }
 
 export async function captureRun(o: CaptureOptions): Promise<Capture> {
-  const current = new AsyncLocalStorage<Attempt>();
-  const attempts = new Map<string, CapturedExchange[]>();
-  const client = new CapturingClient(o.target, current, controlUrls(o.target));
+  const exchanges = new Map<string, CapturedExchange[]>();
+  const plumbing = controlUrls(o.target);
+  // A failed rule is run once more (the flaky check); its verdict stands on the first attempt, and so does the
+  // comparison. What a run resource's opener sent is the run's set-up, shared by the rules that ask for it: no rule's.
+  // The control API is the kit's own plumbing, not an answer of the service under comparison.
+  const client = new ObservingClient(clientOptionsFor(o.target), ({ sender, request, response, error, durationMs, startedMs }) => {
+    if (!sender || !('rule' in sender) || sender.attempt !== 0 || plumbing.some((url) => request.url.startsWith(url))) return;
+    const list = exchanges.get(sender.rule) ?? [];
+    list.push({ request, ...(response ? { response: { status: response.status, headers: response.headers, text: response.text } } : { error: error ?? 'no answer' }), durationMs, startedMs });
+    exchanges.set(sender.rule, list);
+  });
   const masker = maskerFor(o.target);
-  // A failed rule is run once more (the flaky check); its verdict stands on the first attempt, and so does the comparison.
-  const wrapped = o.rules.map((rule): Rule => ({
-    ...rule,
-    run: (t) => {
-      const list: CapturedExchange[] = [];
-      if (!attempts.has(rule.id)) attempts.set(rule.id, list);
-      return current.run({ rule: rule.id, list }, () => rule.run(t));
-    },
-  }));
   try {
     const report = await executeRun({
-      target: o.target, client, masker, rules: wrapped, seed: o.seed, runs: o.runs,
+      target: o.target, client, masker, rules: o.rules, seed: o.seed, runs: o.runs,
       ...(o.supply ? { supply: o.supply } : {}),
       ...(o.only ? { only: o.only } : {}),
       ...(o.options ? { options: o.options } : {}),
     });
-    return { report, exchanges: attempts, target: o.target, masker };
+    return { report, exchanges, target: o.target, masker };
   } finally {
     await client.close();
   }

@@ -220,20 +220,6 @@ function pairRuns(a: Side, b: Side): PairResult {
   const named = new Map<string, number>();
   const notPaired: PairResult['notPaired'] = [];
   let rules = 0;
-  // A run's shared set-up (one chat connection, one token check per run: RunResources) is sent by whichever rule needs
-  // it first, which need not be the same rule on both sides: a call one rule sent to one side only is that set-up, not
-  // a difference, when the other side's run sent the same call (endpoint and input) from another rule.
-  const [sentA, sentB] = [a, b].map((side) => {
-    const rulesOf = new Map<string, Set<string>>();
-    for (const [rule, list] of side.capture.exchanges) {
-      for (const [endpoint, calls] of byEndpoint(keyed(list, side.normalize), side.normalize)) {
-        for (const c of calls) rulesOf.set(`${endpoint}|${c.input}`, (rulesOf.get(`${endpoint}|${c.input}`) ?? new Set()).add(rule));
-      }
-    }
-    return rulesOf;
-  });
-  const movedFrom = (other: Map<string, Set<string>>, rule: string, endpoint: string, c: Call) =>
-    [...(other.get(`${endpoint}|${c.input}`) ?? [])].some((r) => r !== rule);
   for (const [id, ra] of a.results) {
     const rb = b.results.get(id);
     if (!ran(ra) || !ran(rb)) {
@@ -258,8 +244,8 @@ function pairRuns(a: Side, b: Side): PairResult {
         for (const [name, n] of compared.named) named.set(name, (named.get(name) ?? 0) + n);
         for (const raw of compared.differences) observed.push({ rule: id, endpoint, raw, a: x.exchange, b: y.exchange, ...(same ? {} : { otherInput: true }) });
       }
-      for (const x of onlyA.filter((c) => !movedFrom(sentB!, id, endpoint, c))) observed.push({ rule: id, endpoint, raw: { class: 'exchange', place: 'exchange', what: 'sent to the primary only', a: x.key, b: '(not sent)' }, a: x.exchange });
-      for (const y of onlyB.filter((c) => !movedFrom(sentA!, id, endpoint, c))) observed.push({ rule: id, endpoint, raw: { class: 'exchange', place: 'exchange', what: 'sent to the candidate only', a: '(not sent)', b: y.key }, b: y.exchange });
+      for (const x of onlyA) observed.push({ rule: id, endpoint, raw: { class: 'exchange', place: 'exchange', what: 'sent to the primary only', a: x.key, b: '(not sent)' }, a: x.exchange });
+      for (const y of onlyB) observed.push({ rule: id, endpoint, raw: { class: 'exchange', place: 'exchange', what: 'sent to the candidate only', a: '(not sent)', b: y.key }, b: y.exchange });
     }
   }
   return { observed, pairs, named, notPaired, rules };

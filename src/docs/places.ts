@@ -1,6 +1,6 @@
 /**
  * The places table's pairs: each statement of specs/requirements/places.ts at each place of its kind
- * (src/protocol/places.ts), with the statement's rules that reach the place by a traced run (src/runner/reach.ts).
+ * (src/protocol/places.ts), with the statement's rules that reach the place by a traced run (src/runner/trace.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { GOVERNS, type PlaceKind, REQUIREMENTS, type Requirement } from '../../specs/requirements/index.js';

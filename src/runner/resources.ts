@@ -1,17 +1,21 @@
 /**
  * Resources a run starts lazily and shares between rules (the browser of the access-granting page rules, the
- * listener of the disconnect hook): created by the first rule that asks, closed once when the run ends.
+ * listener of the disconnect hook): created by the first rule that asks, closed once when the run ends. The opener
+ * runs as the resource's own work, not the asking rule's (src/runner/rule-scope.ts): what it sends belongs to every
+ * rule that shares it, so a trace or a comparison does not pin it on whichever rule came first.
  */
 import type { RunResource } from '../model/context.js';
+import { inResourceScope, noteResourceAsked } from './rule-scope.js';
 
 export class RunResources {
   readonly #items = new Map<string, Promise<RunResource>>();
 
   /** The resource under `key`, created by `create` on first use; a failed creation is retried by the next caller. */
   get<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T> {
+    noteResourceAsked(key);
     let item = this.#items.get(key);
     if (!item) {
-      item = create();
+      item = inResourceScope(key, create);
       this.#items.set(key, item);
       item.catch(() => this.#items.delete(key));
     }

@@ -81,7 +81,7 @@ async function lane(rules: readonly Rule[], width: number, env: RuleEnvironment,
   const worker = async () => {
     while (next < rules.length) {
       const rule = rules[next++]!;
-      record(await inRuleScope(rule.id, () => requestPriority.run(started.count++, () => runWithRetry(rule, env))));
+      record(await requestPriority.run(started.count++, () => runWithRetry(rule, env)));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(width, rules.length)) }, worker));
@@ -106,9 +106,10 @@ function sandboxEnvironment(env: RuleEnvironment): RuleEnvironment | undefined {
  * marked `flaky` (docs/design.md §6): never hidden, and visible as unstable behaviour of the target.
  */
 async function runWithRetry(rule: Rule, env: RuleEnvironment): Promise<RuleResult> {
-  const first = await runRule(rule, env);
+  // Each attempt in a scope of its own: a comparison keeps the exchanges of the first, which the verdict stands on.
+  const first = await inRuleScope(rule.id, 0, () => runRule(rule, env));
   if (first.status !== 'failed') return first;
-  const again = await runRule(rule, env);
+  const again = await inRuleScope(rule.id, 1, () => runRule(rule, env));
   if (again.status === 'failed') return first;
   return { ...first, flaky: true, detail: `${first.detail} (flaky: an immediate re-run with the same seed was ${again.status})` };
 }

@@ -11,6 +11,7 @@ import type { hostLookup } from '../host-resolve.js';
 import { type RateBudget, RateLimiter, retryDelayMs } from './rate-limit.js';
 import { RateLimitedError, TransportError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
+import { senderHeader } from '../runner/rule-scope.js';
 // A hang is an answer slower than the policy's limit: a 10 MB message or a full page can take seconds (docs/verdicts.md).
 import { POLICY_HANG_MS } from '../model/readings.js';
 
@@ -144,7 +145,8 @@ function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number, lookup: Htt
   return new Promise((resolve, reject) => {
     const url = new URL(req.url);
     const body = req.body!;
-    const headers = { ...req.headers };
+    // The sender's tag while a trace listens (undici's requests get it from the trace itself: src/runner/trace.ts).
+    const headers = { ...req.headers, ...senderHeader() };
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(body));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let answer: { status: number; headers: IncomingHttpHeaders; chunks: Buffer[] } | undefined;

@@ -1,14 +1,14 @@
 /**
  * The places table (issue 32): every statement reaches every place it governs, or says why not. Which places a rule
- * reaches is traced from a quick run against the emulator, every request attributed to its rule; the committed
- * reach.json (docs/requirements.md reads it) must agree with that run on every pair.
+ * reaches is traced from a quick run against the emulator, every request attributed to its rule (the run the tests
+ * share: test/traced-run.ts); the committed reach.json (docs/requirements.md reads it) must agree with that run on
+ * every pair.
  */
 import { describe, expect, it } from 'vitest';
-import { allRules } from '../../specs/index.js';
 import { GOVERNS, REQUIREMENTS } from '../../specs/requirements/index.js';
 import { committedReach, PLACE_KINDS, placePairs, type PlacePair } from '../../src/docs/places.js';
 import { placesOf } from '../../src/protocol/places.js';
-import { traceReach } from '../../src/runner/reach.js';
+import { sharedTrace } from '../traced-run.js';
 
 const BASE = 'http://127.0.0.1:1';
 const answer = (status: number, text = '') => ({ status, headers: {}, text, durationMs: 1 });
@@ -50,10 +50,9 @@ describe('places table', () => {
     expect(reasons).toEqual([]);
   });
 
-  // One traced quick run: about a minute on two cores.
+  // The shared traced quick run: about a minute on two cores when this file is the first to need it.
   it('reaches every place a statement governs with a rule that checks it, or says why not; the committed reach agrees', { timeout: 240_000 }, async () => {
-    const reach = await traceReach(allRules(), { seed: 20261122, runs: 5, placesOf });
-    const pairs = placePairs(reach);
+    const pairs = placePairs((await sharedTrace()).places);
     expect(pairs.filter((p) => p.reachedBy.length === 0 && p.unreached === undefined).map(show)).toEqual([]);
     // A reason for a place that is reached after all is stale.
     expect(pairs.filter((p) => p.reachedBy.length > 0 && p.unreached !== undefined).map(show)).toEqual([]);

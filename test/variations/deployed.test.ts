@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
 import { VARIATIONS } from '../../src/emulator/variations.js';
 import type { VariationInfo } from '../../src/emulator/switches.js';
-import { runUnder, untrue } from './suite.js';
+import { untrue } from '../traced-run.js';
+import { runUnder } from './suite.js';
 
 const DEPLOYED = (VARIATIONS as readonly VariationInfo[]).filter((v) => v.run?.shapes?.includes('deployed'));
 

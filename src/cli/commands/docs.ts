@@ -8,12 +8,9 @@ import { GENERATED_BLOCKS, GENERATED_DOCS, GENERATED_ROOT_FILES, withBlock } fro
 import { allRules } from '../../../specs/index.js';
 import { REACH_PATH } from '../../paths.js';
 import { placesOf } from '../../protocol/places.js';
-import { traceReach } from '../../runner/reach.js';
+import { traceRun, TRACE_SEED } from '../../runner/trace.js';
 import { defineCommand } from '../command.js';
 import { PROFILE_RUNS } from '../run-options.js';
-
-/** The traced run's seed: any fixed one, so that the same rules give the same reach. */
-const REACH_SEED = 20261122;
 
 interface DocsFlags {
   readonly out?: string;
@@ -32,8 +29,8 @@ export const docsCommand = defineCommand<DocsFlags>({
     const dir = resolve(flags.out ?? 'docs');
     if (flags.trace !== false) {
       // The places table (docs/requirements.md) reads which places each rule reaches from a traced quick run.
-      const reach = await traceReach(allRules(), { seed: REACH_SEED, runs: PROFILE_RUNS.quick, placesOf });
-      await writeFile(REACH_PATH, `${JSON.stringify(reach, null, 1)}\n`);
+      const { places } = await traceRun({ rules: allRules(), seed: TRACE_SEED, runs: PROFILE_RUNS.quick, placesOf });
+      await writeFile(REACH_PATH, `${JSON.stringify(places, null, 1)}\n`);
       process.stdout.write(`wrote ${REACH_PATH}\n`);
     }
     for (const [name, render] of Object.entries(GENERATED_DOCS)) {

@@ -152,4 +152,17 @@ export const LISTS_FAULTS = defineFaults([
     caughtBy: ['lists.filter.shapes'] },
   { name: 'next-date-unknown', description: 'filter[next_date] is missing from the customers\' parameters: any use of it is refused with 400 as an unknown filter.',
     caughtBy: ['lists.filter.shapes'] },
+  // Rights inside one account: a user who may see only his own deals (§1 item 3, §4.2, §5.1 item 2; ./rights.ts)
+  { name: 'rights-restricted-user-sees-every-lead', description: 'A token of a user who may see only his own deals lists every deal of the account: the rights are never applied.',
+    caughtBy: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights'] },
+  { name: 'rights-filter-id-ignores-rights', description: 'filter[id] reads the deals it names by their ids, past the rights: a restricted user gets another user\'s deal by its id.',
+    caughtBy: ['lists.rights.filter-id'] },
+  { name: 'rights-first-page-only', description: 'The rights narrow the first page only: page 2 on (the _links.next a client follows) lists every deal of the account.',
+    caughtBy: ['lists.rights.own-leads-only'] },
+  { name: 'rights-replaced-by-responsible-filter', description: 'The rights are a default filter[responsible_user_id]: a client\'s own filter[responsible_user_id] replaces them, so a restricted user gets the deals of whoever he names.',
+    caughtBy: ['lists.rights.filters-within-rights'] },
+  { name: 'rights-search-ignores-rights', description: 'The query search runs over the account\'s whole index: a restricted user finds other users\' deals by name.',
+    caughtBy: ['lists.rights.filters-within-rights'] },
+  { name: 'rights-restricted-user-sees-nothing', description: 'A user who may see his own deals gets none: every list of deals answers him 204.',
+    caughtBy: ['lists.rights.own-leads-only', 'lists.rights.filter-id'] },
 ] as const);

@@ -18,6 +18,7 @@ import type { EmulatorContext, RouteOptions } from '../context.js';
 import { jsonBytes, methodNotAllowed, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
 import { LIST_NAMES, type ListName, type RecordEmbedded, type RecordLink } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
+import { beyondRights, rightsTest } from './rights.js';
 import { listStore, type ListStore } from './store.js';
 import type { ListTable } from './table.js';
 import { applyFields, applyLinks, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, TagBook, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
@@ -58,7 +59,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const url = `${linkBase(ctx, request)}${path}`;
       const withs = withSet(query);
       // The emulator deletes no record, so the deleted ones (`with=only_deleted`) are none.
-      let body = withs.has('only_deleted') ? undefined : listPage(ctx, list, query, rawQuery, url, store.table(list), withs);
+      let body = withs.has('only_deleted') ? undefined : listPage(ctx, list, query, rawQuery, url, store.table(list), withs, request.principal?.userId);
       // Only for the fault: a filter that finds nothing here is run over another account's records too.
       if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list), withs);
       if (query.filter !== undefined && ctx.variations.isOn('lists-slow-filtered')) await holdFirst(ctx, list);
@@ -84,6 +85,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const { id } = request.params;
       const i = /^\d{1,15}$/.test(id) ? table.indexById.get(Number(id)) : undefined;
       if (i === undefined) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
+      if (beyondRights(ctx, list, table, request.principal?.userId, i)) throw new ProblemError({ status: 403, detail: `The token's user may not see this record of ${list}` });
       if (ctx.variations.isOn('lists-plain-json-no-links')) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`${table.json[i]}}`);
       const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}},"_embedded":${embeddedOf(list, withSet(request.query), `${linkBase(ctx, request)}/api/v4`)(table.embedded[i])}}`;
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
@@ -247,7 +249,7 @@ function positive(name: string, v: unknown, fallback: number, faults?: EmulatorC
 /** The HAL body of one page, or undefined when the page holds no record (204). */
 export function listPage(
   ctx: EmulatorContext, list: ListName, query: Record<string, unknown>, rawQuery: string, listUrl: string,
-  table: ListTable, withs: ReadonlySet<string> = new Set(),
+  table: ListTable, withs: ReadonlySet<string> = new Set(), userId?: number,
 ): string | undefined {
   const v = ctx.variations;
   const f = ctx.faults;
@@ -274,7 +276,12 @@ export function listPage(
   if (f.isOn('lists-crash-on-empty-query') && query.query === '') throw new TypeError('Cannot read properties of undefined (reading \'toLowerCase\')');
   // Only for the `query-leads-only` fault: the search runs over the deals' index, so it finds no contact or company.
   if ((list === 'contacts' || list === 'companies') && typeof query.query === 'string' && query.query !== '' && f.isOn('query-leads-only')) tests.push(() => false);
-  if (list !== 'customers' && typeof query.query === 'string' && query.query !== '') tests.push(searchTest(table, query.query, ctx.faults, v));
+  const search = list !== 'customers' && typeof query.query === 'string' && query.query !== '';
+  if (search) tests.push(searchTest(table, query.query as string, ctx.faults, v));
+  // Last, after the variations that join the filter's tests: the rights narrow whatever the filter and search chose.
+  const filtered = query.filter !== undefined && ctx.world.account.isApiFilterEnabled;
+  const rights = rightsTest(ctx, list, table, userId, { page, byId: candidates !== undefined, filter: filtered ? query.filter : undefined, search });
+  if (rights) tests.push(rights);
   const descending = v.isOn('lists-id-descending');
 
   const order = orderOf(list, table, query.order);

@@ -9,7 +9,7 @@ import type { HttpResponse } from '../model/http.js';
 import type { Finding } from '../model/outcome.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
 import type { RecordView } from '../protocol/answers.js';
-import { showsNoneOf } from './isolation.js';
+import { showsNoneOf, showsRecord } from './isolation.js';
 import { parseJson } from './json.js';
 import { briefBody } from './status.js';
 
@@ -79,6 +79,15 @@ export function withinRights(userId: number, what: string): Check {
 export function noneBeyondRights(ids: readonly number[]): Check {
   const none = showsNoneOf(ids, "another user's deals");
   return (res) => (res.status === 403 ? pass("no record of another user's deals", '403, refused beyond his rights') : none(res));
+}
+
+/**
+ * Each of his deals named by filter[id] comes back; with none to name (`where` holds none of his), the answer says so
+ * (non_strict): the half of the rule that finds his own deals was not tried.
+ */
+export function ownDealsFound(ids: readonly number[], where: string): Check[] {
+  if (ids.length === 0) return [() => nonStrict('his own deal', `none known (${where}): not tried`)];
+  return ids.map((id) => showsRecord(id, 'his own deal'));
 }
 
 /** Every record under `_embedded` of a HAL list answer, with its fields. */

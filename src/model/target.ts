@@ -62,7 +62,7 @@ export interface ClientRegistration {
 
 /** Every credential that is a secret: the masker learns all of them before a rule can print one. */
 export function secretCredentials(c: Credentials): readonly (string | undefined)[] {
-  return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword, c.secondClient?.clientSecret, c.v1ChannelSecret];
+  return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword, c.secondClient?.clientSecret, c.v1ChannelSecret, c.restrictedUser?.token];
 }
 
 export interface TargetConfig {

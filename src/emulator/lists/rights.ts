@@ -47,6 +47,17 @@ function skipped(ctx: EmulatorContext, asked: Asked): boolean {
   return asked.search && f.isOn('rights-search-ignores-rights');
 }
 
+/**
+ * Only for the `rights-beyond-refused-403` variation: the request names what the user may not see, filter[id] of a
+ * deal (row in `candidates`) his rights exclude or filter[responsible_user_id] of another user.
+ */
+export function namesBeyondRights(rights: Test, userId: number, candidates: readonly number[] | undefined, filter: unknown): boolean {
+  if (candidates?.some((i) => !rights(i))) return true;
+  const named = filter !== null && typeof filter === 'object' ? (filter as Record<string, unknown>).responsible_user_id : undefined;
+  const values = typeof named === 'string' ? [named] : named !== null && typeof named === 'object' ? Object.values(named) : [];
+  return values.some((v) => typeof v === 'string' && v.trim() !== String(userId));
+}
+
 /** The record at row `i` is beyond the user's rights (a single record read: refused, §5.1 item 2). */
 export function beyondRights(ctx: EmulatorContext, list: ListName, table: ListTable, userId: number | undefined, i: number): boolean {
   const test = rightsTest(ctx, list, table, userId, { page: 1, byId: false, filter: undefined, search: false });

@@ -18,7 +18,7 @@ import type { EmulatorContext, RouteOptions } from '../context.js';
 import { jsonBytes, methodNotAllowed, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
 import { LIST_NAMES, type ListName, type RecordEmbedded, type RecordLink } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
-import { beyondRights, rightsTest } from './rights.js';
+import { beyondRights, namesBeyondRights, rightsTest } from './rights.js';
 import { listStore, type ListStore } from './store.js';
 import type { ListTable } from './table.js';
 import { applyFields, applyLinks, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, TagBook, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
@@ -282,6 +282,9 @@ export function listPage(
   const filtered = query.filter !== undefined && ctx.world.account.isApiFilterEnabled;
   const rights = rightsTest(ctx, list, table, userId, { page, byId: candidates !== undefined, filter: filtered ? query.filter : undefined, search });
   if (rights) tests.push(rights);
+  if (rights && userId !== undefined && v.isOn('rights-beyond-refused-403') && namesBeyondRights(rights, userId, candidates, filtered ? query.filter : undefined)) {
+    throw new ProblemError({ status: 403, detail: `The token's user may not see what this request names in ${list}` });
+  }
   const descending = v.isOn('lists-id-descending');
 
   const order = orderOf(list, table, query.order);

@@ -328,6 +328,7 @@ export const CATALOGUE = {
       why: 'a token granted by a user who may see only his own deals, and his id',
       emulator: EMULATOR_SOURCES.restrictedUser,
     },
+    fromSettings: (target) => target.credentials.restrictedUser !== undefined,
   },
   operator: {
     what: "A person's act: deactivate or disconnect an installation, regenerate the secret key, revoke a token.",

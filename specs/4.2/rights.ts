@@ -6,7 +6,7 @@
  * whatever it asks: the whole list across its pages, a filter[id] naming another user's deals, a filter or a search
  * that would select them.
  */
-import { allOwnDeals, dealsByUser, defineGroup, type DealsByUser, encodeFilter, exactlyOwnDeals, fetchAll, listRequest, noneBeyondRights, ownDealsFound, RIGHTS_PAGE_LIMIT, scenarioRule, step, withinRights } from '../kit.js';
+import { allOwnDeals, dealsByUser, defineGroup, type DealsByUser, encodeFilter, exactlyOwnDeals, fetchAll, listRequest, noneBeyondRights, refreshTokens, tokensOf, ownDealsFound, RIGHTS_PAGE_LIMIT, scenarioRule, step, withinRights } from '../kit.js';
 
 const NEEDS = ['restricted-token', 'access-token'] as const;
 const SOURCES = 'His deals and other users\' deals are read from the control API\'s ground truth, else from the list as the administrator\'s token (the access-token need) shows it.';
@@ -57,6 +57,25 @@ const filtersWithinRights = scenarioRule<DealsByUser>(
   },
 );
 
+const refreshKeepsRights = scenarioRule<DealsByUser>(
+  {
+    id: 'lists.rights.refresh-keeps-rights', needs: [...NEEDS, 'restricted-refresh-token'],
+    title: 'A token refreshed from a grant of a user who may see only his own deals carries his rights still',
+    reading: `§1 item 3 "Tokens carry the rights of the user who granted access": a refresh (§3.1) makes a token of the same grant, so of the same user. A fresh grant of his is refreshed once; the new access token lists his deals, ${RIGHTS_PAGE_LIMIT} a page, exactly as his list must (lists.rights.own-leads-only). ${SOURCES}`,
+  },
+  {
+    setup: dealsByUser,
+    steps: [
+      step('his refreshed token\'s list', async (t) => {
+        const { refreshToken } = await t.need('restricted-refresh-token');
+        const { access_token } = tokensOf(await refreshTokens(t, refreshToken), 'the refresh of the restricted user\'s grant');
+        t.masker.add(access_token);
+        return fetchAll(t, access_token, 'leads', '', { limit: RIGHTS_PAGE_LIMIT });
+      }, (_t, d) => [allOwnDeals(d.userId), exactlyOwnDeals(d.own, d.source)]),
+    ],
+  },
+);
+
 /** `filter[id][]=…` for each id (the custom-field form of §4.2, which public clients send). */
 const idsQuery = (ids: readonly number[]): string => encodeFilter([{ kind: 'values', field: 'id', values: ids }]);
 
@@ -72,5 +91,5 @@ const otherUsers = (d: DealsByUser): number[] => [...new Set(d.others.map((r) =>
 export default defineGroup({
   heading: 'Access follows the user\'s rights',
   defaults: { level: 'must' },
-  rules: [ownLeadsOnly, filterId, filtersWithinRights],
+  rules: [ownLeadsOnly, filterId, filtersWithinRights, refreshKeepsRights],
 });

@@ -132,10 +132,10 @@ export const ACCESS = requirements([
   {
     id: 'REQ-1-rights-of-granting-user', section: '1', source: 'prose', level: 'must',
     statement: 'Tokens carry the rights of the user who granted access.',
-    observes: 'a token granted by a user who may see only his own deals lists exactly those',
+    observes: 'a token granted by a user who may see only his own deals lists exactly those, and so does the token its refresh gives',
     needs: ['person', 'control'],
     reading: { kind: 'security' },
-    rules: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights'],
+    rules: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights', 'lists.rights.refresh-keeps-rights'],
     partial: 'one kind of right (deals of the user\'s own responsibility), on the deals list',
     theme: 'list-safety',
   },

@@ -39,6 +39,7 @@ declare module '../model/needs.js' {
     'non-ascii-record': (name: string) => Promise<{ id: number; name: string }>;
     'foreign-records': (list: ListName) => Promise<number[]>;
     'restricted-token': RestrictedToken;
+    'restricted-refresh-token': RestrictedRefresh;
     'second-channel': ChatSession;
     /** The chat-interface id of another account than the one given. */
     'second-account': (mine: string) => Promise<string>;
@@ -60,6 +61,12 @@ export interface CodeSource {
 /** A bearer granted by a user of the account who may see only the deals he is responsible for, and his user id. */
 export interface RestrictedToken {
   readonly token: string;
+  readonly userId: number;
+}
+
+/** A fresh refresh token of a grant by that user (never shared: refreshing spends it), and his user id. */
+export interface RestrictedRefresh {
+  readonly refreshToken: string;
   readonly userId: number;
 }
 
@@ -329,6 +336,11 @@ export const CATALOGUE = {
       emulator: EMULATOR_SOURCES.restrictedUser,
     },
     fromSettings: (target) => target.credentials.restrictedUser !== undefined,
+  },
+  'restricted-refresh-token': {
+    what: 'A fresh refresh token of a grant by the user who may see only his own deals, for a rule to spend.',
+    sources: ['control'],
+    gap: fromControl("a refresh token of the user who may see only his own deals is minted through a control API (one in the settings would be spent by the first run's refresh)"),
   },
   operator: {
     what: "A person's act: deactivate or disconnect an installation, regenerate the secret key, revoke a token.",

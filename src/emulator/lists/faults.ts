@@ -163,6 +163,8 @@ export const LISTS_FAULTS = defineFaults([
     caughtBy: ['lists.rights.filters-within-rights'] },
   { name: 'rights-search-ignores-rights', description: 'The query search runs over the account\'s whole index: a restricted user finds other users\' deals by name.',
     caughtBy: ['lists.rights.filters-within-rights'] },
+  { name: 'rights-answer-cache-ignores-user', description: 'List answers are cached by their address alone: a user who may see only his own deals gets the answer the administrator\'s token was given for the same request.',
+    caughtBy: ['lists.rights.filter-id'] },
   { name: 'rights-restricted-user-sees-nothing', description: 'A user who may see his own deals gets none: every list of deals answers him 204.',
     caughtBy: ['lists.rights.own-leads-only', 'lists.rights.filter-id'] },
 ] as const);

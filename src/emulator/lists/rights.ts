@@ -58,6 +58,19 @@ export function namesBeyondRights(rights: Test, userId: number, candidates: read
   return values.some((v) => typeof v === 'string' && v.trim() !== String(userId));
 }
 
+const answerCaches = new WeakMap<EmulatorContext, Map<string, string | undefined>>();
+
+/**
+ * Only for the `rights-answer-cache-ignores-user` fault: list answers kept by their address alone (path and query),
+ * whoever asked, so a user gets the answer another user's token was given for the same request.
+ */
+export function answerCacheIgnoringUser(ctx: EmulatorContext): Map<string, string | undefined> | undefined {
+  if (!ctx.faults.isOn('rights-answer-cache-ignores-user')) return undefined;
+  let cache = answerCaches.get(ctx);
+  if (!cache) answerCaches.set(ctx, (cache = new Map()));
+  return cache;
+}
+
 /** The record at row `i` is beyond the user's rights (a single record read: refused, §5.1 item 2). */
 export function beyondRights(ctx: EmulatorContext, list: ListName, table: ListTable, userId: number | undefined, i: number): boolean {
   const test = rightsTest(ctx, list, table, userId, { page: 1, byId: false, filter: undefined, search: false });

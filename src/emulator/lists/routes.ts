@@ -18,7 +18,7 @@ import type { EmulatorContext, RouteOptions } from '../context.js';
 import { jsonBytes, methodNotAllowed, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
 import { LIST_NAMES, type ListName, type RecordEmbedded, type RecordLink } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
-import { beyondRights, namesBeyondRights, rightsTest } from './rights.js';
+import { answerCacheIgnoringUser, beyondRights, namesBeyondRights, rightsTest } from './rights.js';
 import { listStore, type ListStore } from './store.js';
 import type { ListTable } from './table.js';
 import { applyFields, applyLinks, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, TagBook, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
@@ -59,7 +59,10 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const url = `${linkBase(ctx, request)}${path}`;
       const withs = withSet(query);
       // The emulator deletes no record, so the deleted ones (`with=only_deleted`) are none.
-      let body = withs.has('only_deleted') ? undefined : listPage(ctx, list, query, rawQuery, url, store.table(list), withs, request.principal?.userId);
+      const cache = answerCacheIgnoringUser(ctx);
+      let body = cache?.has(request.url) ? cache.get(request.url)
+        : withs.has('only_deleted') ? undefined : listPage(ctx, list, query, rawQuery, url, store.table(list), withs, request.principal?.userId);
+      cache?.set(request.url, body);
       // Only for the fault: a filter that finds nothing here is run over another account's records too.
       if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list), withs);
       if (query.filter !== undefined && ctx.variations.isOn('lists-slow-filtered')) await holdFirst(ctx, list);

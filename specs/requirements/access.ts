@@ -134,7 +134,11 @@ export const ACCESS = requirements([
     statement: 'Tokens carry the rights of the user who granted access.',
     observes: 'a token granted by a user who may see only his own deals lists exactly those, and so does the token its refresh gives',
     needs: ['person', 'control'],
-    reading: { kind: 'security' },
+    reading: {
+      kind: 'security',
+      passed: 'his token, and its refresh, list his deals and no other',
+      failed: 'another user\'s deal listed to him, or one of his own missing',
+    },
     rules: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights', 'lists.rights.refresh-keeps-rights'],
     partial: 'one kind of right (deals of the user\'s own responsibility), on the deals list',
     theme: 'list-safety',
@@ -1539,7 +1543,7 @@ export const ACCESS = requirements([
       failed: 'another user\'s deal in the answer',
     },
     rules: ['lists.rights.filter-id', 'lists.rights.filters-within-rights'],
-    partial: 'calls that read deals; a write beyond his rights (changing another user\'s deal) is not tried',
+    partial: 'list calls; a record read or a write beyond his rights (GET or PATCH /api/v4/leads/<id> of another user\'s deal, which the emulator refuses with 403) is not tried: the spec names no record endpoint',
     theme: 'list-safety',
   },
   {

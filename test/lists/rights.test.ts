@@ -86,10 +86,19 @@ describe('the emulator\'s user who may see only his own deals', () => {
     expect(found.json._embedded.leads.map((l: Lead) => l.id)).toEqual([own]);
   });
 
-  it('refuses him another user\'s deal by its own address (403), and serves his own', async () => {
+  it('refuses him another user\'s deal by its own address (403), read or changed, and serves and changes his own', async () => {
     const token = await tokenOf(restrictedId);
-    expect((await get(token, `/api/v4/leads/${theirs[0]!.id}`)).status).toBe(403);
-    expect((await get(token, `/api/v4/leads/${[...mine][0]}`)).status).toBe(200);
+    const patch = (path: string, body: unknown) => h.request('PATCH', path, { body: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const other = theirs[0]!;
+    const own = [...mine][0]!;
+    expect((await get(token, `/api/v4/leads/${other.id}`)).status).toBe(403);
+    expect((await get(token, `/api/v4/leads/${own}`)).status).toBe(200);
+    expect((await patch(`/api/v4/leads/${other.id}`, { name: 'Taken' })).status).toBe(403);
+    expect((await patch('/api/v4/leads', [{ id: own, name: 'Mine' }, { id: other.id, name: 'Taken' }])).status).toBe(403);
+    const after = (await h.request('GET', '/_control/lists/leads')).json.records as Lead[];
+    expect(after.find((l) => l.id === other.id)!.name).toBe(other.name);
+    expect(after.find((l) => l.id === own)!.name).not.toBe('Mine');
+    expect((await patch(`/api/v4/leads/${own}`, { name: 'Mine' })).status).toBe(200);
   });
 
   it('restricts deals only: contacts, companies and customers are whole to him (docs/emulator.md)', async () => {

@@ -183,6 +183,11 @@ function updateRecords(
 ): { id: number; updatedAt: number; requestId: string }[] {
   const w = writeContext(ctx, store, list, userId);
   const table = store.table(list);
+  // A change of a record beyond the user's rights refuses the whole request (§5.1 item 2), before any field is read.
+  for (const element of elements) {
+    const i = typeof element.id === 'number' ? table.indexById.get(element.id) : undefined;
+    if (i !== undefined && beyondRights(ctx, list, table, userId, i)) throw new ProblemError({ status: 403, detail: `The token's user may not change record ${element.id} of ${list}` });
+  }
   const failures: ElementErrors[] = [];
   const changed = elements.map((element, n) => {
     const requestId = requestIdOf(element, n);

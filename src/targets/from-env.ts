@@ -153,7 +153,10 @@ function restrictedUser(env: Env): Credentials['restrictedUser'] {
   const rawId = optional(env, 'RESTRICTED_USER_ID')!;
   const userId = Number(rawId);
   if (!/^\d+$/.test(rawId) || !Number.isSafeInteger(userId) || userId <= 0) throw new ConfigError('RESTRICTED_USER_ID', `must be a user's id (a positive integer), got "${rawId}"`);
-  return { token: optional(env, 'RESTRICTED_ACCESS_TOKEN')!, userId };
+  const token = optional(env, 'RESTRICTED_ACCESS_TOKEN')!;
+  // The rights rules compare his list with the administrator's: the same token on both sides would judge nothing.
+  if (token === optional(env, 'LONG_LIVED_TOKEN')) throw new ConfigError('RESTRICTED_ACCESS_TOKEN', "is LONG_LIVED_TOKEN; set a token granted by the user who may see only his own deals");
+  return { token, userId };
 }
 
 /**

@@ -140,6 +140,7 @@ describe('the settings that stand in for the control API\'s fixtures', () => {
     [{ RESTRICTED_ACCESS_TOKEN: 't' }, /^RESTRICTED_USER_ID is not set, but RESTRICTED_ACCESS_TOKEN is/],
     [{ RESTRICTED_USER_ID: '7' }, /^RESTRICTED_ACCESS_TOKEN is not set, but RESTRICTED_USER_ID is/],
     [{ RESTRICTED_ACCESS_TOKEN: 't', RESTRICTED_USER_ID: 'seven' }, /^RESTRICTED_USER_ID must be a user's id/],
+    [{ RESTRICTED_ACCESS_TOKEN: 'same', RESTRICTED_USER_ID: '7', LONG_LIVED_TOKEN: 'same' }, /^RESTRICTED_ACCESS_TOKEN is LONG_LIVED_TOKEN/],
   ])('refuses %j, naming the key (exit 2)', (env, message) => {
     let thrown: unknown;
     try {

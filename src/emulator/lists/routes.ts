@@ -6,7 +6,8 @@
  * 50, at most 250: a larger limit is lowered to 250); an empty result is 204 with an empty body; a bearer is required.
  * With the paid filter feature off, `filter` is ignored (as the live service is reported to do); `query` still works.
  * `order[<field>]=asc|desc` sorts (ORDER_FIELDS; anything else is a 400 naming it). `POST /api/v4/<list>` and `PATCH`
- * on the list and on a record create and update records (./writes.ts), in the live service's answer shapes.
+ * on the list and on a record create and update records (./writes.ts), in the live service's answer shapes. A token of
+ * a user who may see only his own deals lists, reads and changes only those (./rights.ts).
  * Allowed variations (../variations.ts) change the shape where the spec shows none: `lists-empty-200`,
  * `lists-id-descending`, `lists-small-pages`, `lists-plain-json-no-links`, `lists-slow-filtered`, `lists-filters-any`.
  */

@@ -54,6 +54,7 @@ export * from '../src/checks/field-cases.js';
 export * from '../src/checks/answers.js';
 export * from '../src/checks/chat-model.js';
 export * from '../src/checks/list-probes.js';
+export * from '../src/checks/rights.js';
 
 // requests, the answers' shapes, and steps
 export type * from '../src/protocol/answers.js';
@@ -99,6 +100,7 @@ export * from '../src/steps/time-window.js';
 export * from '../src/steps/outgoing-hooks.js';
 export * from '../src/steps/chat-model.js';
 export * from '../src/steps/list-probes.js';
+export * from '../src/steps/rights.js';
 export * from '../src/steps/sweep-step.js';
 
 // generators

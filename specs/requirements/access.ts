@@ -132,10 +132,16 @@ export const ACCESS = requirements([
   {
     id: 'REQ-1-rights-of-granting-user', section: '1', source: 'prose', level: 'must',
     statement: 'Tokens carry the rights of the user who granted access.',
-    observes: 'a token granted by a user with restricted rights sees only what that user may see',
-    needs: ['person'],
-    reading: { kind: 'security' },
-    untestable: 'needs a second real user whose rights hide some records, granting access (a person): no API of the spec sets a user\'s rights, and the emulator models one administrator with every right, so an emulator-backed rule would only restate its own model',
+    observes: 'a token granted by a user who may see only his own deals lists exactly those, and so does the token its refresh gives',
+    needs: ['person', 'control'],
+    reading: {
+      kind: 'security',
+      passed: 'his token, and its refresh, list his deals and no other',
+      failed: 'another user\'s deal listed to him, or one of his own missing',
+    },
+    rules: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights', 'lists.rights.refresh-keeps-rights'],
+    partial: 'one kind of right (deals of the user\'s own responsibility), on the deals list',
+    theme: 'list-safety',
   },
   {
     id: 'REQ-1-redirect-callback', section: '1', source: 'prose', level: 'must',
@@ -1528,10 +1534,17 @@ export const ACCESS = requirements([
   {
     id: 'REQ-5.1-rights-beyond-refused', section: '5.1', source: 'prose', level: 'must',
     statement: 'The token holds the rights of the user who granted access; calls beyond those rights are refused.',
-    observes: 'a call the granting user may not make gets 403 (insufficient_scope, RFC 6750 §3.1)',
-    needs: ['person'],
-    reading: { kind: 'security' },
-    untestable: 'needs a real user without some right to grant access (a person): no API of the spec sets or shows rights, and the emulator models one administrator with every right, so no call of the spec needs a right the token lacks',
+    observes: 'a list call of a user who may see only his own deals that names another user\'s deals (filter[id], filter[responsible_user_id], a search) shows none of them: refused (403) or answered with his deals only',
+    needs: ['person', 'control'],
+    reading: {
+      kind: 'security',
+      passed: 'refused with 403, or answered with his deals only (204 or a page of his)',
+      non_strict: 'refused with another 4xx',
+      failed: 'another user\'s deal in the answer',
+    },
+    rules: ['lists.rights.filter-id', 'lists.rights.filters-within-rights'],
+    partial: 'list calls; a record read or a write beyond his rights (GET or PATCH /api/v4/leads/<id> of another user\'s deal, which the emulator refuses with 403) is not tried: the spec names no record endpoint',
+    theme: 'list-safety',
   },
   {
     id: 'REQ-5.1-exchange-needs-credentials', section: '5.1', source: 'prose', level: 'must',

@@ -161,10 +161,17 @@ export const LISTS = requirements([
   {
     id: 'REQ-4.2-access-follows-rights', section: '4.2', source: 'prose', level: 'must',
     statement: 'Access follows the user\'s rights.',
-    observes: 'a user who may not see some records gets none of them, with or without a filter naming them (filter[id]=<hidden id> returns nothing)',
+    observes: 'a user who may see only his own deals gets exactly those, on every page, and none of another user\'s, whether a filter[id], a filter[responsible_user_id] or a search names them',
     needs: ['person', 'control'],
-    reading: { kind: 'security' },
-    untestable: 'needs a real user whose rights hide some records to grant access (a person): no API of the spec sets rights, and the emulator models one administrator who sees every record, so hidden records cannot be made',
+    reading: {
+      kind: 'security',
+      passed: 'his deals and no other: 204, a page of his, or a 403 refusal of a request naming what he may not see',
+      non_strict: 'a valid request naming another user\'s deals refused with another 4xx',
+      failed: 'a deal of another user in any answer, on any page; a deal of his missing from his list',
+    },
+    rules: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights'],
+    partial: 'rights of one kind (deals of the user\'s own responsibility) on the deals list; contacts, companies and customers, and rights of other kinds, are not tried',
+    theme: 'list-safety',
   },
   {
     id: 'REQ-4.2-query-parameters', section: '4.2', source: 'prose', level: 'must',

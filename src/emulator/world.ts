@@ -49,6 +49,11 @@ export interface User {
   /** Login on the access-granting page (§4.1 behaviour 2); the password is a secret, random per instance. */
   readonly login?: string;
   readonly password?: string;
+  /**
+   * Which deals the user may see (§1 item 3, §4.2 "Access follows the user's rights", §5.1 item 2): every deal of the
+   * account, or only those he is responsible for. Absent: every deal (the administrator).
+   */
+  readonly deals?: 'all' | 'own';
 }
 
 export interface Channel {
@@ -67,6 +72,8 @@ export interface World {
   readonly otherAccounts: readonly OtherAccount[];
   /** A private integration of `account` (§2.1, §4.1 behaviour 2). */
   readonly privateIntegration: Integration;
+  /** A user of `account` who may see only the deals he is responsible for; his tokens carry those rights. */
+  readonly restrictedUser: User;
 }
 
 export function seedWorld(seed?: number): World {
@@ -98,7 +105,19 @@ export function seedWorld(seed?: number): World {
     channel: { id: ids.uuid(), secret: alphanumericSecret(40), botId: ids.uuid(), name: 'Emulated Channel' },
     // Access lifecycle (§4.1 account choice, private integrations); seeded after the rest so earlier ids stay put.
     ...lifecycleWorld(ids),
+    // Seeded last, so every id drawn before it stays what the seed made.
+    restrictedUser: { id: ids.int(1_000_000, 9_999_999), name: 'Emulated Restricted User', isAdmin: false, deals: 'own' },
   };
+}
+
+/** The users of the developer account: the administrator, then the user with restricted rights. */
+export function accountUsers(world: World): readonly User[] {
+  return [world.admin, world.restrictedUser];
+}
+
+/** The user of the developer account with this id. */
+export function userById(world: World, id: number): User | undefined {
+  return accountUsers(world).find((u) => u.id === id);
 }
 
 /** The accounts and integration the access-granting page needs beyond the core world. */

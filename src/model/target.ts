@@ -46,6 +46,8 @@ export interface Credentials {
   readonly v1ChannelSecret?: string;
   /** A lead of the account named in non-ASCII characters (NON_ASCII_LEAD_ID, NON_ASCII_LEAD_NAME). */
   readonly nonAsciiLead?: { readonly id: number; readonly name: string };
+  /** A token granted by a user who may see only his own deals, and his id (RESTRICTED_ACCESS_TOKEN, RESTRICTED_USER_ID). */
+  readonly restrictedUser?: { readonly token: string; readonly userId: number };
   /** Ids of another account's records per list (OTHER_ACCOUNT_RECORD_IDS), which this account must never show. */
   readonly otherAccountRecordIds?: Readonly<Record<string, readonly number[]>>;
   /** The address ({base_url}) of a second account, other than the one the run's tokens are granted in (BASE_URL_2). */
@@ -63,7 +65,7 @@ export interface ClientRegistration {
 
 /** Every credential that is a secret: the masker learns all of them before a rule can print one. */
 export function secretCredentials(c: Credentials): readonly (string | undefined)[] {
-  return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword, c.secondClient?.clientSecret, c.v1ChannelSecret];
+  return [c.clientSecret, c.authCode, c.refreshToken, c.longLivedToken, c.channelSecret, c.channelSecret2, c.adminPassword, c.secondClient?.clientSecret, c.v1ChannelSecret, c.restrictedUser?.token];
 }
 
 export interface TargetConfig {

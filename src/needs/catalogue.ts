@@ -38,6 +38,8 @@ declare module '../model/needs.js' {
     'v1-only-channel': ChatSession;
     'non-ascii-record': (name: string) => Promise<{ id: number; name: string }>;
     'foreign-records': (list: ListName) => Promise<number[]>;
+    'restricted-token': RestrictedToken;
+    'restricted-refresh-token': RestrictedRefresh;
     'second-channel': ChatSession;
     /** The chat-interface id of another account than the one given. */
     'second-account': (mine: string) => Promise<string>;
@@ -54,6 +56,18 @@ declare module '../model/needs.js' {
 /** Authorization codes for the configured integration, or for `clientId`; each is taught to the masker. */
 export interface CodeSource {
   code(clientId?: string): Promise<string>;
+}
+
+/** A bearer granted by a user of the account who may see only the deals he is responsible for, and his user id. */
+export interface RestrictedToken {
+  readonly token: string;
+  readonly userId: number;
+}
+
+/** A fresh refresh token of a grant by that user (never shared: refreshing spends it), and his user id. */
+export interface RestrictedRefresh {
+  readonly refreshToken: string;
+  readonly userId: number;
 }
 
 /** The user's decision on the access-granting page, and the accounts it offers. */
@@ -310,6 +324,23 @@ export const CATALOGUE = {
       why: "ids of another account's leads, contacts, companies or customers",
       emulator: EMULATOR_SOURCES.otherAccountRecordIds,
     },
+  },
+  'restricted-token': {
+    what: 'A bearer granted by a user of the account who may see only his own deals (responsible_user_id his), and his user id.',
+    sources: ['control', 'settings'],
+    settings: {
+      keys: [{ key: 'RESTRICTED_ACCESS_TOKEN', secret: true }, { key: 'RESTRICTED_USER_ID' }],
+      comment: "Without a control API: a bearer (an access token or a long-lived token) granted by a user of the account who may see only the deals he is responsible for, and that user's id. The rights rules list deals with it and expect only his. The token is a secret. Both or neither.",
+      doc: "a bearer granted by a user who may see only his own deals, and his user id (the token is a secret; both or neither)",
+      why: 'a token granted by a user who may see only his own deals, and his id',
+      emulator: EMULATOR_SOURCES.restrictedUser,
+    },
+    fromSettings: (target) => target.credentials.restrictedUser !== undefined,
+  },
+  'restricted-refresh-token': {
+    what: 'A fresh refresh token of a grant by the user who may see only his own deals, for a rule to spend.',
+    sources: ['control'],
+    gap: fromControl("a refresh token of the user who may see only his own deals is minted through a control API (one in the settings would be spent by the first run's refresh)"),
   },
   operator: {
     what: "A person's act: deactivate or disconnect an installation, regenerate the secret key, revoke a token.",

@@ -87,6 +87,15 @@ export const EMULATOR_SOURCES = {
     const lead = await api.control<{ id: number; name: string }>('POST', '/lists/leads/records', { name: `Сделка ${randomBytes(4).toString('hex')} 😀` });
     return { NON_ASCII_LEAD_ID: String(lead.id), NON_ASCII_LEAD_NAME: lead.name };
   }),
+  /** A year-long token of the user who may see only his own deals (GET /_control/users), as his administrator would make one. */
+  restrictedUser: source(async (api) => {
+    const { users } = await api.control<{ users: { id: number; deals: string }[] }>('GET', '/users');
+    const user = users.find((u) => u.deals === 'own');
+    if (!user) return when('RESTRICTED_USER_ID', undefined);
+    const { now } = await api.control<{ now: number }>('GET', '/clock');
+    const made = await api.control<{ long_lived_token: string }>('POST', '/long-lived-tokens', { expires_at: now + LONG_LIVED_SECONDS, user_id: user.id });
+    return { RESTRICTED_ACCESS_TOKEN: made.long_lived_token, RESTRICTED_USER_ID: String(user.id) };
+  }),
   /** Ids of another account's records, as many per list as a rule names (FOREIGN_IDS_PER_LIST), none this account holds. */
   otherAccountRecordIds: source(async (api) => {
     const parts: string[] = [];

@@ -159,6 +159,18 @@ function nonAsciiLead(env: Env): Credentials['nonAsciiLead'] {
   return { id, name };
 }
 
+/** RESTRICTED_ACCESS_TOKEN and RESTRICTED_USER_ID: a token granted by a user who may see only his own deals, and his id. */
+function restrictedUser(env: Env): Credentials['restrictedUser'] {
+  if (!together(env, ['RESTRICTED_ACCESS_TOKEN', 'RESTRICTED_USER_ID'], 'the restricted user\'s token')) return undefined;
+  const rawId = optional(env, 'RESTRICTED_USER_ID')!;
+  const userId = Number(rawId);
+  if (!/^\d+$/.test(rawId) || !Number.isSafeInteger(userId) || userId <= 0) throw new ConfigError('RESTRICTED_USER_ID', `must be a user's id (a positive integer), got "${rawId}"`);
+  const token = optional(env, 'RESTRICTED_ACCESS_TOKEN')!;
+  // The rights rules compare his list with the administrator's: the same token on both sides would judge nothing.
+  if (token === optional(env, 'LONG_LIVED_TOKEN')) throw new ConfigError('RESTRICTED_ACCESS_TOKEN', "is LONG_LIVED_TOKEN; set a token granted by the user who may see only his own deals");
+  return { token, userId };
+}
+
 /**
  * OTHER_ACCOUNT_RECORD_IDS: `leads:11,12;contacts:21`, ids of records of another account per list (any of the four
  * lists, each at most once).
@@ -189,12 +201,14 @@ function liveSettings(env: Env): Partial<Credentials> {
   const client2 = secondClient(env);
   const lead = nonAsciiLead(env);
   const foreign = otherAccountRecordIds(env);
+  const restricted = restrictedUser(env);
   return {
     ...(channelName ? { channelName } : {}),
     ...(client2 ? { secondClient: client2 } : {}),
     ...v1Channel(env),
     ...(lead ? { nonAsciiLead: lead } : {}),
     ...(foreign ? { otherAccountRecordIds: foreign } : {}),
+    ...(restricted ? { restrictedUser: restricted } : {}),
   };
 }
 

@@ -91,7 +91,7 @@ describe('the settings that stand in for the control API\'s fixtures', () => {
   const SETTINGS = {
     CHANNEL_NAME: 'Acme chat', CLIENT_ID_2: 'cid-2', CLIENT_SECRET_2: 'second-secret', REDIRECT_URI_2: 'https://other.example/cb',
     V1_CHANNEL_ID: 'v1-channel', V1_CHANNEL_SECRET: 'v1-channel-secret', NON_ASCII_LEAD_ID: '42', NON_ASCII_LEAD_NAME: 'Сделка 😀',
-    OTHER_ACCOUNT_RECORD_IDS: 'leads:11,12;contacts:21',
+    OTHER_ACCOUNT_RECORD_IDS: 'leads:11,12;contacts:21', RESTRICTED_ACCESS_TOKEN: 'restricted-token-value', RESTRICTED_USER_ID: '7001',
   };
   const cases = [
     ['second-integration', /^needs second-integration: set CLIENT_ID_2, CLIENT_SECRET_2 and REDIRECT_URI_2 .* or CONTROL_URL/],
@@ -99,6 +99,7 @@ describe('the settings that stand in for the control API\'s fixtures', () => {
     ['v1-only-channel', /^needs v1-only-channel: set V1_CHANNEL_ID and V1_CHANNEL_SECRET .* or CONTROL_URL/],
     ['non-ascii-record', /^needs non-ascii-record: set NON_ASCII_LEAD_ID and NON_ASCII_LEAD_NAME .* or CONTROL_URL/],
     ['foreign-records', /^needs foreign-records: set OTHER_ACCOUNT_RECORD_IDS .* or CONTROL_URL/],
+    ['restricted-token', /^needs restricted-token: set RESTRICTED_ACCESS_TOKEN and RESTRICTED_USER_ID .* or CONTROL_URL/],
   ] as const;
 
   it.each(cases)('supplies %s from the settings, and names the keys when they are absent', (need, reason) => {
@@ -113,10 +114,11 @@ describe('the settings that stand in for the control API\'s fixtures', () => {
     expect([c.v1ChannelId, c.v1ChannelSecret]).toEqual(['v1-channel', 'v1-channel-secret']);
     expect(c.nonAsciiLead).toEqual({ id: 42, name: 'Сделка 😀' });
     expect(c.otherAccountRecordIds).toEqual({ leads: [11, 12], contacts: [21] });
+    expect(c.restrictedUser).toEqual({ token: 'restricted-token-value', userId: 7001 });
   });
 
-  it('masks the second integration\'s secret and the v1 channel\'s', () => {
-    expect(secretCredentials(remote(SETTINGS).credentials)).toEqual(expect.arrayContaining(['second-secret', 'v1-channel-secret']));
+  it('masks the second integration\'s secret, the v1 channel\'s and the restricted user\'s token', () => {
+    expect(secretCredentials(remote(SETTINGS).credentials)).toEqual(expect.arrayContaining(['second-secret', 'v1-channel-secret', 'restricted-token-value']));
   });
 
   it.each([
@@ -135,6 +137,10 @@ describe('the settings that stand in for the control API\'s fixtures', () => {
     [{ OTHER_ACCOUNT_RECORD_IDS: '1,2,3' }, /^OTHER_ACCOUNT_RECORD_IDS has a part that is not <list>:<ids>/],
     [{ OTHER_ACCOUNT_RECORD_IDS: ';' }, /^OTHER_ACCOUNT_RECORD_IDS names no list/],
     [{ CHANNEL_NAME: 'two\nlines' }, /^CHANNEL_NAME must be one line/],
+    [{ RESTRICTED_ACCESS_TOKEN: 't' }, /^RESTRICTED_USER_ID is not set, but RESTRICTED_ACCESS_TOKEN is/],
+    [{ RESTRICTED_USER_ID: '7' }, /^RESTRICTED_ACCESS_TOKEN is not set, but RESTRICTED_USER_ID is/],
+    [{ RESTRICTED_ACCESS_TOKEN: 't', RESTRICTED_USER_ID: 'seven' }, /^RESTRICTED_USER_ID must be a user's id/],
+    [{ RESTRICTED_ACCESS_TOKEN: 'same', RESTRICTED_USER_ID: '7', LONG_LIVED_TOKEN: 'same' }, /^RESTRICTED_ACCESS_TOKEN is LONG_LIVED_TOKEN/],
   ])('refuses %j, naming the key (exit 2)', (env, message) => {
     let thrown: unknown;
     try {

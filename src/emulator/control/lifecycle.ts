@@ -16,7 +16,7 @@ import { accountAddress } from '../shape.js';
 import { accountById, allAccounts, isInstalled, lifecycle, platformOf, regenerateSecret, uninstall } from '../oauth/lifecycle.js';
 import type { BearerRecord } from '../state.js';
 import type { Account, Integration } from '../world.js';
-import { CONTROL_PREFIX } from './routes.js';
+import { CONTROL_PREFIX, grantingUser } from './routes.js';
 import { badRequest, controlBody, optionalString } from './validate.js';
 
 const DAY_S = 86_400;
@@ -57,6 +57,7 @@ function longLivedView(b: BearerRecord): Record<string, unknown> {
     id: b.jti,
     client_id: b.clientId,
     account_id: b.accountId,
+    user_id: b.userId,
     issued_at: Math.floor(b.issuedAtMs / 1000),
     expires_at: Math.floor(b.expiresAtMs / 1000),
     revoked_at: b.revokedAtMs === undefined ? null : Math.floor(b.revokedAtMs / 1000),
@@ -133,7 +134,8 @@ export async function lifecycleControlRoutes(app: FastifyInstance, { ctx }: Rout
     if (expiresAt === undefined || expiresAt < earliest || expiresAt > latest) {
       throw badRequest(`\`expires_at\` must be a timestamp from 1 day to 5 years ahead (${earliest} to ${latest})`);
     }
-    const { token, jti } = await issueLongLivedToken(ctx, { clientId: integration.clientId, userId: ctx.world.admin.id, accountId: account.id }, expiresAt * 1000, { host: clientOrigin(ctx, request).host });
+    const userId = grantingUser(ctx, body, account.id) ?? ctx.world.admin.id;
+    const { token, jti } = await issueLongLivedToken(ctx, { clientId: integration.clientId, userId, accountId: account.id }, expiresAt * 1000, { host: clientOrigin(ctx, request).host });
     return json(reply, 201, { ...longLivedView(ctx.store.bearers.get(jti)!), long_lived_token: token });
   });
   methodNotAllowed(app, `${p}/long-lived-tokens`, ['GET', 'POST']);

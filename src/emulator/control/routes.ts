@@ -13,6 +13,7 @@ import { UnknownSwitchError } from '../switches.js';
 import { VARIATIONS } from '../variations.js';
 import { decideConsent } from '../oauth/consent.js';
 import { clientOrigin } from '../origin.js';
+import { accountUsers, userById } from '../world.js';
 import { badRequest, controlBody, optionalString, optionalStringArray, requiredString } from './validate.js';
 
 export const CONTROL_PREFIX = '/_control';
@@ -55,15 +56,23 @@ export async function controlRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     const accountId = body.account_id;
     if (accountId !== undefined && !Number.isSafeInteger(accountId)) throw badRequest('`account_id` must be an integer');
     if (body.widget !== undefined && typeof body.widget !== 'boolean') throw badRequest('`widget` must be a boolean');
+    const userId = grantingUser(ctx, body, accountId as number | undefined);
     const outcome = decideConsent(ctx, {
       clientId, decision,
       ...(state === undefined ? {} : { state }),
       ...(accountId === undefined ? {} : { accountId: accountId as number }),
       ...(body.widget === true ? { widget: true } : {}),
+      ...(userId === undefined ? {} : { userId }),
     }, { host: clientOrigin(ctx, request).host });
     return json(reply, 200, outcome);
   });
   methodNotAllowed(app, `${p}/consent`, ['POST']);
+
+  // The users of the developer account and their rights: whose consent gives a token that sees less (docs/control-api.md).
+  app.get(`${p}/users`, async (_request, reply) => json(reply, 200, {
+    users: accountUsers(ctx.world).map((u) => ({ id: u.id, name: u.name, is_admin: u.isAdmin, deals: u.deals ?? 'all' })),
+  }));
+  methodNotAllowed(app, `${p}/users`, ['GET']);
 
   switchRoutes(app, `${p}/faults`, FAULTS, ctx.faults);
   switchRoutes(app, `${p}/variations`, VARIATIONS, ctx.variations);
@@ -81,6 +90,23 @@ export async function controlRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     return json(reply, 200, overview(ctx));
   });
   methodNotAllowed(app, `${p}/baseline`, ['POST']);
+}
+
+/**
+ * `user_id` of a consent or a long-lived token: a user of the developer account (GET /_control/users), whose rights
+ * the token carries; a user who is not the administrator grants in the developer account only. Undefined: the
+ * administrator.
+ */
+export function grantingUser(ctx: EmulatorContext, body: Record<string, unknown>, accountId: number | undefined): number | undefined {
+  const id = body.user_id;
+  if (id === undefined) return undefined;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw badRequest('`user_id` must be an integer');
+  const user = userById(ctx.world, id);
+  if (!user) throw badRequest(`\`user_id\` ${id} is no user of the account (GET ${CONTROL_PREFIX}/users lists them)`);
+  if (user !== ctx.world.admin && accountId !== undefined && accountId !== ctx.world.account.id) {
+    throw badRequest(`user ${id} is a user of account ${ctx.world.account.id} only`);
+  }
+  return id;
 }
 
 /** GET lists the switches and the active ones; POST `{ enable, disable }` changes them, all or nothing. */

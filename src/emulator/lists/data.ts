@@ -109,18 +109,36 @@ const DAY = 86_400;
 const WON = 142;
 const LOST = 143;
 
-export function generateDataSet(seed: number, count: number, options: { accountId: number; adminId: number; lists?: readonly ListName[] }): DataSet {
+/**
+ * Every RESTRICTED_SHARE-th deal is the restricted user's (docs/emulator.md, "Users with rights"): some deals at any
+ * record count from 3 up, most of them another user's.
+ */
+const RESTRICTED_SHARE = 8;
+
+export interface DataSetOptions {
+  readonly accountId: number;
+  readonly adminId: number;
+  /** A user who may see only his own deals (src/emulator/world.ts): he is responsible for every RESTRICTED_SHARE-th deal. */
+  readonly restrictedUser?: CatalogUser;
+  readonly lists?: readonly ListName[];
+}
+
+export function generateDataSet(seed: number, count: number, options: DataSetOptions): DataSet {
   const f = new Faker({ locale: [en] });
   f.seed(seed);
-  const catalog = generateCatalog(f, options.adminId);
+  const drawn = generateCatalog(f, options.adminId);
+  // Added after the draws and outside the pool records draw users from, so the seed's other values stay as they were.
+  const catalog = options.restrictedUser ? { ...drawn, users: [...drawn.users, options.restrictedUser] } : drawn;
   const wanted = new Set(options.lists ?? LIST_NAMES);
   const records = {} as Record<ListName, ListRecord[]>;
   for (const list of LIST_NAMES) {
     // Each list draws from its own stream, so reseeding one list leaves the others as the seed made them.
     const lf = new Faker({ locale: [en] });
     lf.seed(seed * 31 + LIST_NAMES.indexOf(list) + 1);
-    records[list] = wanted.has(list) ? generateRecords(lf, list, count, catalog, options.accountId) : [];
+    records[list] = wanted.has(list) ? generateRecords(lf, list, count, drawn, options.accountId) : [];
   }
+  const restricted = options.restrictedUser;
+  if (restricted) records.leads = records.leads.map((r, i) => (i % RESTRICTED_SHARE === 2 ? { ...r, responsible_user_id: restricted.id } : r));
   return { seed, catalog, records };
 }
 

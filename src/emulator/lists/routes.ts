@@ -6,7 +6,8 @@
  * 50, at most 250: a larger limit is lowered to 250); an empty result is 204 with an empty body; a bearer is required.
  * With the paid filter feature off, `filter` is ignored (as the live service is reported to do); `query` still works.
  * `order[<field>]=asc|desc` sorts (ORDER_FIELDS; anything else is a 400 naming it). `POST /api/v4/<list>` and `PATCH`
- * on the list and on a record create and update records (./writes.ts), in the live service's answer shapes.
+ * on the list and on a record create and update records (./writes.ts), in the live service's answer shapes. A token of
+ * a user who may see only his own deals lists, reads and changes only those (./rights.ts).
  * Allowed variations (../variations.ts) change the shape where the spec shows none: `lists-empty-200`,
  * `lists-id-descending`, `lists-small-pages`, `lists-plain-json-no-links`, `lists-slow-filtered`, `lists-filters-any`.
  */
@@ -18,6 +19,7 @@ import type { EmulatorContext, RouteOptions } from '../context.js';
 import { jsonBytes, methodNotAllowed, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
 import { LIST_NAMES, type ListName, type RecordEmbedded, type RecordLink } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
+import { answerCacheIgnoringUser, beyondRights, namesBeyondRights, rightsTest } from './rights.js';
 import { listStore, type ListStore } from './store.js';
 import type { ListTable } from './table.js';
 import { applyFields, applyLinks, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, TagBook, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
@@ -58,7 +60,10 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const url = `${linkBase(ctx, request)}${path}`;
       const withs = withSet(query);
       // The emulator deletes no record, so the deleted ones (`with=only_deleted`) are none.
-      let body = withs.has('only_deleted') ? undefined : listPage(ctx, list, query, rawQuery, url, store.table(list), withs);
+      const cache = answerCacheIgnoringUser(ctx);
+      let body = cache?.has(request.url) ? cache.get(request.url)
+        : withs.has('only_deleted') ? undefined : listPage(ctx, list, query, rawQuery, url, store.table(list), withs, request.principal?.userId);
+      cache?.set(request.url, body);
       // Only for the fault: a filter that finds nothing here is run over another account's records too.
       if (body === undefined && query.filter !== undefined && ctx.faults.isOn('lists-filter-other-account')) body = listPage(ctx, list, query, rawQuery, url, store.otherAccount().table(list), withs);
       if (query.filter !== undefined && ctx.variations.isOn('lists-slow-filtered')) await holdFirst(ctx, list);
@@ -84,6 +89,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
       const { id } = request.params;
       const i = /^\d{1,15}$/.test(id) ? table.indexById.get(Number(id)) : undefined;
       if (i === undefined) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
+      if (beyondRights(ctx, list, table, request.principal?.userId, i)) throw new ProblemError({ status: 403, detail: `The token's user may not see this record of ${list}` });
       if (ctx.variations.isOn('lists-plain-json-no-links')) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(`${table.json[i]}}`);
       const body = `${table.json[i]},"_links":{"self":{"href":${JSON.stringify(`${linkBase(ctx, request)}${path}/${table.ids[i]}`)}}},"_embedded":${embeddedOf(list, withSet(request.query), `${linkBase(ctx, request)}/api/v4`)(table.embedded[i])}}`;
       return reply.code(200).header('content-type', 'application/hal+json; charset=utf-8').send(body);
@@ -178,6 +184,11 @@ function updateRecords(
 ): { id: number; updatedAt: number; requestId: string }[] {
   const w = writeContext(ctx, store, list, userId);
   const table = store.table(list);
+  // A change of a record beyond the user's rights refuses the whole request (§5.1 item 2), before any field is read.
+  for (const element of elements) {
+    const i = typeof element.id === 'number' ? table.indexById.get(element.id) : undefined;
+    if (i !== undefined && beyondRights(ctx, list, table, userId, i)) throw new ProblemError({ status: 403, detail: `The token's user may not change record ${element.id} of ${list}` });
+  }
   const failures: ElementErrors[] = [];
   const changed = elements.map((element, n) => {
     const requestId = requestIdOf(element, n);
@@ -247,7 +258,7 @@ function positive(name: string, v: unknown, fallback: number, faults?: EmulatorC
 /** The HAL body of one page, or undefined when the page holds no record (204). */
 export function listPage(
   ctx: EmulatorContext, list: ListName, query: Record<string, unknown>, rawQuery: string, listUrl: string,
-  table: ListTable, withs: ReadonlySet<string> = new Set(),
+  table: ListTable, withs: ReadonlySet<string> = new Set(), userId?: number,
 ): string | undefined {
   const v = ctx.variations;
   const f = ctx.faults;
@@ -274,7 +285,15 @@ export function listPage(
   if (f.isOn('lists-crash-on-empty-query') && query.query === '') throw new TypeError('Cannot read properties of undefined (reading \'toLowerCase\')');
   // Only for the `query-leads-only` fault: the search runs over the deals' index, so it finds no contact or company.
   if ((list === 'contacts' || list === 'companies') && typeof query.query === 'string' && query.query !== '' && f.isOn('query-leads-only')) tests.push(() => false);
-  if (list !== 'customers' && typeof query.query === 'string' && query.query !== '') tests.push(searchTest(table, query.query, ctx.faults, v));
+  const search = list !== 'customers' && typeof query.query === 'string' && query.query !== '';
+  if (search) tests.push(searchTest(table, query.query as string, ctx.faults, v));
+  // Last, after the variations that join the filter's tests: the rights narrow whatever the filter and search chose.
+  const filtered = query.filter !== undefined && ctx.world.account.isApiFilterEnabled;
+  const rights = rightsTest(ctx, list, table, userId, { page, byId: candidates !== undefined, filter: filtered ? query.filter : undefined, search });
+  if (rights) tests.push(rights);
+  if (rights && userId !== undefined && v.isOn('rights-beyond-refused-403') && namesBeyondRights(rights, userId, candidates, filtered ? query.filter : undefined)) {
+    throw new ProblemError({ status: 403, detail: `The token's user may not see what this request names in ${list}` });
+  }
   const descending = v.isOn('lists-id-descending');
 
   const order = orderOf(list, table, query.order);

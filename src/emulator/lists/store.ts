@@ -37,8 +37,9 @@ export class ListStore {
 
   /** Replaces the data set; `lists` limits which lists get records (the others are left empty). */
   reseed(seed: number, count: number, lists?: readonly ListName[]): DataSet {
-    const { account, admin } = this.ctx.world;
-    this.#data = generateDataSet(seed, count, { accountId: account.id, adminId: admin.id, ...(lists ? { lists } : {}) });
+    const { account, admin, restrictedUser } = this.ctx.world;
+    const restricted = { id: restrictedUser.id, name: restrictedUser.name };
+    this.#data = generateDataSet(seed, count, { accountId: account.id, adminId: admin.id, restrictedUser: restricted, ...(lists ? { lists } : {}) });
     this.#setData(this.#data);
     return this.#data;
   }

@@ -26,4 +26,7 @@ export const LISTS_VARIATIONS = defineVariations([
     basis: 'effect-window: a hang is an answer slower than 30 s; a filter over a large list can take seconds.' },
   { name: 'lists-filters-any', description: 'Several filter parameters in one request are combined as alternatives (OR): a record matching any of them is returned.',
     basis: 'open-point: §4.2 names each parameter ("filter[id] … By ids", "filter[name] … By name") and says "Filter parameters are sent as query parameters", not how several combine (K20, REQ-4.2-combined-parameters: another combination than AND is recorded).' },
+  // Rights inside one account (§5.1 item 2; ./rights.ts)
+  { name: 'rights-beyond-refused-403', description: 'A list request of a user who may see only his own deals that names deals or users beyond his rights (filter[id] of another user\'s deal, filter[responsible_user_id] of another user) is refused with 403 instead of answered with his deals only.',
+    basis: 'security: §5.1 item 2 "The token holds the rights of the user who granted access; calls beyond those rights are refused": a refusal is the spec\'s own word for such a call, and it shows nothing beyond his rights.' },
 ] as const);

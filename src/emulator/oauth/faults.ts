@@ -145,6 +145,8 @@ export const OAUTH_FAULTS = defineFaults([
     caughtBy: ['oauth.refresh.rotates'] },
   { name: 'refresh-grant-account-from-default', description: 'The refresh grant mints the new pair for the developer account, not the account the refresh token was granted in.',
     caughtBy: ['oauth.refresh.same-account'] },
+  { name: 'refresh-grant-user-from-default', description: 'The refresh grant mints the new pair for the account\'s administrator, not for the user who granted access: a refreshed token of a user who may see only his own deals sees every deal.',
+    caughtBy: ['lists.rights.refresh-keeps-rights'] },
   { name: 'short-refresh-lifetime', description: 'Refresh tokens expire after 60 days instead of 3 months.',
     caughtBy: ['oauth.refresh.valid-before-expiry'] },
   // Token exchange: the token response (§2.3, §2.2)

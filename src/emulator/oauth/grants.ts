@@ -231,7 +231,9 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
 
   // Only for the `refresh-grant-account-from-default` fault: the new pair is minted for the developer account.
   const accountId = f.isOn('refresh-grant-account-from-default') ? ctx.world.account.id : record.accountId;
-  const grant: Grant = { clientId, userId: record.userId, accountId, grantId: record.grantId };
+  // Only for the `refresh-grant-user-from-default` fault: the new pair is minted for the administrator, who sees every record.
+  const userId = f.isOn('refresh-grant-user-from-default') ? ctx.world.admin.id : record.userId;
+  const grant: Grant = { clientId, userId, accountId, grantId: record.grantId };
   const sameToken = f.isOn('refresh-returns-same-token');
   // Checked and marked with no await in between: parallel exchanges of one token cannot both pass (§3.1 single use).
   const late = f.isOn('refresh-check-then-act');

@@ -9,9 +9,11 @@ import { channelName } from '../../steps/channel-info.js';
 import { configuredChannel, otherAccountId, ownChannel } from '../../steps/chat.js';
 import { integrationName, privateIntegration } from '../../steps/grant-page.js';
 import { createLongLived, withClockAdvanced } from '../../steps/lifecycle.js';
-import { obtainTokens } from '../../steps/oauth.js';
+import { exchange, obtainTokens, tokensOf } from '../../steps/oauth.js';
+import { codeGrant } from '../../protocol/oauth.js';
 import { createNamedRecord, foreignIds } from '../../steps/other-account.js';
-import type { CodeSource, ConsentDesk, OperatorDesk } from '../catalogue.js';
+import type { TokenPair } from '../../protocol/answers.js';
+import type { CodeSource, ConsentDesk, OperatorDesk, RestrictedToken } from '../catalogue.js';
 import { codeOf } from './codes.js';
 import { operatorDesk } from './operator.js';
 import type { Provider } from './types.js';
@@ -57,6 +59,29 @@ async function newOtherSecret(t: RuleContext): Promise<ClientRegistration> {
   return { clientId: other.client_id, clientSecret: client_secret, redirectUri: other.redirect_uri };
 }
 
+/** A token pair from the consent of the control API's user restricted to his own deals, exchanged as a client would. */
+async function restrictedPair(t: RuleContext): Promise<{ readonly pair: TokenPair; readonly userId: number }> {
+  const { users } = await t.control.call<{ users?: readonly { id?: unknown; deals?: unknown }[] }>('GET', '/users');
+  const user = users?.find((u) => u.deals === 'own' && typeof u.id === 'number');
+  if (!user) throw new SkipRule('the control API lists no user who may see only his own deals (GET /_control/users); set RESTRICTED_ACCESS_TOKEN and RESTRICTED_USER_ID');
+  const userId = user.id as number;
+  const code = codeOf((await t.control.consent({ decision: 'allow', user_id: userId })).location);
+  const pair = tokensOf(await exchange(t, codeGrant(t.target, code)), "the code exchange of the restricted user's consent");
+  t.masker.add(pair.access_token);
+  t.masker.add(pair.refresh_token);
+  return { pair, userId };
+}
+
+async function restrictedToken(t: RuleContext): Promise<RestrictedToken> {
+  const { pair, userId } = await restrictedPair(t);
+  return { token: pair.access_token, userId };
+}
+
+class RestrictedGrant implements RunResource {
+  constructor(readonly granted: RestrictedToken) {}
+  async close(): Promise<void> {}
+}
+
 export const controlProvider: Provider = {
   source: 'control',
   offers: {
@@ -83,6 +108,12 @@ export const controlProvider: Provider = {
     'v1-only-channel': (t) => ownChannel(t, { hookVersions: ['v1'] }),
     'non-ascii-record': (t) => (name) => createNamedRecord(t, 'leads', name),
     'foreign-records': (t) => (list) => foreignIds(t, list),
+    // Once per run: every rights rule reads with the same user's token, as a client of his would.
+    'restricted-refresh-token': async (t) => {
+      const { pair, userId } = await restrictedPair(t);
+      return { refreshToken: pair.refresh_token, userId };
+    },
+    'restricted-token': async (t) => (await t.resource('restricted-token', async () => new RestrictedGrant(await restrictedToken(t)))).granted,
     'second-channel': (t) => ownChannel(t),
     'second-account': (t) => (mine) => otherAccountId(t, mine),
     /** The first account of the control API other than `ownId` that names its own address. */

@@ -65,6 +65,11 @@ export const settingsProvider: Provider = {
       return other;
     },
     'second-base-url': (t) => async () => t.credentials.baseUrl2!,
+    'restricted-token': (t) => {
+      const restricted = t.credentials.restrictedUser!;
+      t.masker.add(restricted.token);
+      return restricted;
+    },
     'member-account': (t) => ({ members: [t.credentials.memberAccount!] }),
   },
 };

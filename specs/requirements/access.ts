@@ -56,15 +56,15 @@ export const ACCESS = requirements([
   {
     id: 'REQ-0-base-url-per-account', section: '0', source: 'prose', level: 'must',
     statement: '{base_url} is the address of one customer account; each account has its own sub-domain.',
-    observes: 'a token issued for account A, sent to account B\'s base_url, is refused with 401; a code granted in A, exchanged at B\'s base_url, gives no token',
+    observes: 'a token issued for account A (an access or a long-lived token), sent to account B\'s base_url, is refused with 401; a code or refresh token granted in A, exchanged at B\'s base_url, gives no token',
     needs: ['person'],
     reading: {
       kind: 'security', review: 'R2-A7',
-      passed: 'the other account\'s base_url refuses the token with 401, and A\'s code with 400',
+      passed: 'the other account\'s base_url refuses the token with 401, and A\'s code and refresh token with 400',
       non_strict: 'another 4xx',
-      failed: 'the token accepted at B; a token issued for A\'s code at B\'s address, whether it works at B (an account the user never chose) or not (a code exchanged across accounts)',
+      failed: 'the token accepted at B; a token issued for A\'s code or refresh token at B\'s address, whether it works at B (an account the user never chose) or not (a credential exchanged across accounts)',
     },
-    rules: ['api.base-url.per-account', 'oauth.token.code-bound-to-account'],
+    rules: ['api.base-url.per-account', 'api.base-url.long-lived-per-account', 'oauth.token.code-bound-to-account', 'oauth.refresh.bound-to-account'],
   },
   {
     id: 'REQ-0-bodies-json', section: '0', source: 'prose', level: 'must',
@@ -736,7 +736,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-3.1-deactivated-access-revoked', section: '3.1', source: 'table', level: 'must',
     statement: 'When an administrator deactivates the installation, the access token is revoked: API calls return 401.',
-    observes: 'after deactivation the access token gets 401 at /api/v4/account',
+    observes: 'after deactivation the access token gets 401 at /api/v4/account and at each of the four lists',
     needs: ['person'],
     reading: {
       kind: 'status-code', also: ['precondition'],

@@ -18,13 +18,19 @@ export interface ForeignAddress {
   readonly address: string;
 }
 
-/** The run's bearer and another account's address; the bearer is first shown to work at BASE_URL (else TargetAnswer). */
-export async function foreignAddress(t: RuleContext): Promise<ForeignAddress> {
+/**
+ * A bearer of the run's account (the run's access token, or `longLived`) and another account's address; the bearer is
+ * first shown to work at BASE_URL (else TargetAnswer).
+ */
+export async function foreignAddress(t: RuleContext, longLived?: string): Promise<ForeignAddress> {
   const addressOf = await t.need('second-base-url');
-  const token = await apiToken(t);
+  const token = longLived ?? await apiToken(t);
   const own = await t.send(accountRequest(t.target, token));
   // Without a token that works at its own account, a refusal elsewhere would prove nothing.
-  if (!isSuccess(own.status)) throw new TargetAnswer(STEP_OWNERS.freshAccessToken, `the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
+  if (!isSuccess(own.status)) {
+    const [owner, what] = longLived === undefined ? [STEP_OWNERS.freshAccessToken, 'access token'] : [STEP_OWNERS.longLivedToken, 'long-lived token'];
+    throw new TargetAnswer(owner, `the run's ${what} does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
+  }
   return { token, address: await addressOf(jsonAt(own, 'id')) };
 }
 

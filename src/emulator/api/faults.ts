@@ -37,6 +37,12 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['api.long-lived.revoked', 'api.bearer.stale-token-error'] },
   { name: 'lists-accept-revoked-token', description: 'The four lists accept a revoked bearer (long-lived or access token); the account refuses it: revocation is checked in the account handler only.',
     caughtBy: ['api.bearer.revoked-every-list'] },
+  { name: 'lists-accept-deactivated-token', description: 'The four lists accept the access token of a deactivated installation; the account refuses it: the installation\'s state is read in the account handler only.',
+    caughtBy: ['api.bearer.deactivated-installation'] },
+  { name: 'lists-accept-disconnected-token', description: 'The four lists accept the access token of an installation the user disconnected; the account refuses it: the installation\'s state is read in the account handler only.',
+    caughtBy: ['oauth.disconnect.revokes-credentials', 'oauth.disconnect.revokes-without-hook'] },
+  { name: 'customers-skip-installation-state', description: 'The customers list alone accepts the access token of a deactivated or disconnected installation: a later module that checks the token\'s signature and expiry but not its installation.',
+    caughtBy: ['api.bearer.deactivated-installation', 'oauth.disconnect.revokes-credentials'] },
   { name: 'lists-ignore-token-expiry', description: 'The four lists accept an expired access token; the account refuses it: expiry is checked in the account handler only.',
     caughtBy: ['api.bearer.expired-every-list'] },
   { name: 'long-lived-expiry-unchecked', description: 'The account API checks the expiry of access tokens but not of long-lived tokens.',
@@ -58,6 +64,8 @@ export const API_FAULTS = defineFaults([
   // Per-account addresses (§4.1 {base_url}, §5.1)
   { name: 'base-url-any-account', description: 'An account\'s own address ({base_url}) serves a bearer granted in another account, answering that account, instead of refusing it with 401.',
     caughtBy: ['api.base-url.per-account'] },
+  { name: 'long-lived-any-account-address', description: 'An account\'s own address serves a long-lived token granted in another account (the account is read from the token\'s grant, which a long-lived token has not); access tokens are refused there.',
+    caughtBy: ['api.base-url.long-lived-per-account'] },
   // The account answer and HTTP of the API: media type, links, methods, unknown paths (§0, §4.2, §7)
   { name: 'account-answer-text-plain', description: 'GET /api/v4/account sends its JSON as Content-Type text/plain.',
     caughtBy: ['api.bodies.json'] },

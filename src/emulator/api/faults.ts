@@ -42,7 +42,7 @@ export const API_FAULTS = defineFaults([
   { name: 'lists-accept-disconnected-token', description: 'The four lists accept the access token of an installation the user disconnected; the account refuses it: the installation\'s state is read in the account handler only.',
     caughtBy: ['oauth.disconnect.revokes-credentials', 'oauth.disconnect.revokes-without-hook'] },
   { name: 'customers-skip-installation-state', description: 'The customers list alone accepts the access token of a deactivated or disconnected installation: a later module that checks the token\'s signature and expiry but not its installation.',
-    caughtBy: ['api.bearer.deactivated-installation', 'oauth.disconnect.revokes-credentials'] },
+    caughtBy: ['api.bearer.deactivated-installation', 'oauth.disconnect.revokes-credentials', 'oauth.disconnect.revokes-without-hook'] },
   { name: 'lists-ignore-token-expiry', description: 'The four lists accept an expired access token; the account refuses it: expiry is checked in the account handler only.',
     caughtBy: ['api.bearer.expired-every-list'] },
   { name: 'long-lived-expiry-unchecked', description: 'The account API checks the expiry of access tokens but not of long-lived tokens.',

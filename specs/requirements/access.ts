@@ -905,7 +905,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-3.1-disconnect-revokes-tokens', section: '3.1', source: 'prose', level: 'should',
     statement: 'After a user disconnects the integration from an account, its tokens for that account stop working.',
-    observes: 'the access token gets 401 and the refresh token is refused after the disconnect',
+    observes: 'the access token gets 401 at the account and at each of the four lists, and the refresh token is refused, after the disconnect',
     needs: ['person'],
     reading: {
       kind: 'security',

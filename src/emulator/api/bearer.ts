@@ -104,7 +104,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       throw invalidToken(ctx, reply, 'The access token has no grant');
     }
     // Only for the `long-lived-any-account-address` fault: the account binding is read from the grant, which a long-lived token has not.
-    const unbound = ctx.faults.isOn('base-url-any-account') || (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-any-account-address'));
+    const unbound = ctx.faults.isOn('base-url-any-account') || (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-any-account-address'))
+      // Only for the `lists-any-account-address` fault: the account handler compares the token's account with the address's, the lists do not.
+      || (ctx.faults.isOn('lists-any-account-address') && !request.url.startsWith('/api/v4/account'));
     if (addressed && addressed.id !== record.accountId && !unbound) {
       throw invalidToken(ctx, reply, 'The access token was not issued for this account');
     }

@@ -9,7 +9,8 @@ import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
-import { accountRequest } from '../protocol/oauth.js';
+import { accountRequest, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
+import type { ExchangeAtAddress } from '../checks/token.js';
 import { apiToken } from './api-token.js';
 
 export interface ForeignAddress {
@@ -37,4 +38,16 @@ export async function foreignAddress(t: RuleContext, longLived?: string): Promis
 /** GET /api/v4/account at the other account's address, with the run's bearer. */
 export function foreignAccountRequest(t: RuleContext, probe: ForeignAddress): HttpRequest {
   return accountRequest({ ...t.target, baseUrl: probe.address }, probe.token);
+}
+
+/**
+ * A credential of the run's account (the token request `fields` makes) exchanged at another account's address, and, when
+ * that gave a pair, GET /api/v4/account there with its access token (src/checks/token.ts `noTokenAtAnotherAddress`).
+ */
+export async function exchangeAtForeignAddress(t: RuleContext, fields: () => Promise<Record<string, unknown>>): Promise<ExchangeAtAddress> {
+  const { address } = await foreignAddress(t);
+  const there = { ...t.target, baseUrl: address };
+  const exchanged = await t.send(tokenRequest(there, await fields()));
+  const pair = isSuccess(exchanged.status) ? tokenPairOf(exchanged.text) : undefined;
+  return { exchanged, ...(pair ? { probe: await t.send(accountRequest(there, pair.access_token)) } : {}) };
 }

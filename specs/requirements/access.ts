@@ -1586,7 +1586,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx (400 invalid_request)',
       failed: 'answered with data',
     },
-    rules: ['api.bearer.malformed'],
+    rules: ['api.bearer.malformed', 'api.bearer.every-endpoint'],
   },
   {
     id: 'REQ-5.1-www-authenticate', section: '5.1', source: 'rfc6750 §3', level: 'must',
@@ -1598,7 +1598,7 @@ export const ACCESS = requirements([
       passed: 'a 401 with WWW-Authenticate: Bearer',
       non_strict: 'a 401 without it',
     },
-    rules: ['api.bearer.www-authenticate'],
+    rules: ['api.bearer.www-authenticate', 'api.bearer.every-endpoint'],
   },
   {
     id: 'REQ-5.1-invalid-token-error', section: '5.1', source: 'rfc6750 §3.1', level: 'should',

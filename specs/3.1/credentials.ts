@@ -10,10 +10,10 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
+  accountIdRecorded, accountRequest, afterElapsed, BEARER_ENDPOINTS, eachAnswer, endpointRequest, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
-import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe } from './support.js';
+import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe, sideListsRefuse } from './support.js';
 import { adminAccountIds, HOUR, mustWork, workingLongLived, MINUTE, DAY, THREE_MONTHS_READING, exchangeCodeAfter, refreshAfter, brokenRefresh, REFRESH_REFUSALS } from '../fixtures/oauth.js';
 
 export default defineGroup({
@@ -49,20 +49,20 @@ export default defineGroup({
         expect: [status(200)],
       },
     ),
-    exchangeRule(
+    exchangeRule<readonly HttpResponse[]>(
       { id: 'api.long-lived.expired', requires: ['control'], needs: ['clock'], exclusive: true,
         title: 'A long-lived token is refused with 401 once its expiry has passed',
-        reading: 'Created with the shortest expiry the user can pick (1 day); refused a minute after it. 401 as for any invalid bearer (RFC 6750 §3.1); 403 is non_strict.',
+        reading: 'Created with the shortest expiry the user can pick (1 day); refused a minute after it, by the account and by each of the four lists (one page of one record each: a server that checks the expiry in one handler only lets it through at the others, issue 32). 401 as for any invalid bearer (RFC 6750 §3.1); 403 is non_strict.',
         covers: ['3.1/long-lived token', '2.2/Long-lived token', '7/401'] },
       {
         send: async (t) => {
           const token = await workingLongLived(t, DAY);
           return withClockAdvanced(t, async (advance) => {
             await advance(DAY + MINUTE);
-            return t.send(accountRequest(t.target, token.long_lived_token));
+            return Promise.all(BEARER_ENDPOINTS.map((endpoint) => t.send(endpointRequest(t.target, endpoint, { bearer: token.long_lived_token, ...(endpoint.name.startsWith('list ') ? { query: '?limit=1' } : {}) }))));
           });
         },
-        expect: [status(401)],
+        expect: [eachAnswer(status(401))],
       },
     ),
     exchangeRule(
@@ -131,8 +131,8 @@ export default defineGroup({
     ),
     scenarioRule<SideInstallation>(
       { id: 'api.bearer.deactivated-installation', needs: ['consent', 'operator'], exclusive: true,
-        title: 'After an administrator deactivates the installation, its access token gets 401',
-        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule; the code is exchanged and the token used at that account\'s own address (R2-A6).',
+        title: 'After an administrator deactivates the installation, its access token gets 401 at the account and at each of the four lists',
+        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule; the code is exchanged and the token used at that account\'s own address (R2-A6), at the account and then at each of the four lists (§5.1: every /api/v4 request carries a valid bearer; issue 32), one page of one record each.',
         covers: ['3.1/access token valid', '7/401'] },
       {
         setup: sideInstallation,
@@ -143,6 +143,7 @@ export default defineGroup({
             await deactivate(t, s.accountId!);
             return t.send(sideAccountRequest(s, sidePairOf(s).access_token));
           }, [status(401)]),
+          sideListsRefuse('after deactivation', (s) => sidePairOf(s).access_token),
         ],
       },
     ),
@@ -177,8 +178,8 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'oauth.disconnect.revokes-credentials', needs: [], level: 'should', requires: ['control'], exclusive: true,
         title: 'After the user disconnects the integration from an account, its access, refresh and long-lived tokens there are all refused',
-        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. The code is exchanged and every credential probed at the side account\'s own address ("each account has its own sub-domain", R2-A6).' },
-      { setup: sideInstallation, steps: reinstallEndAndProbe('after the disconnect', disconnectThrough) },
+        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API (the account, then each of the four lists, one page of one record each: issue 32) and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. The code is exchanged and every credential probed at the side account\'s own address ("each account has its own sub-domain", R2-A6).' },
+      { setup: sideInstallation, steps: reinstallEndAndProbe('after the disconnect', disconnectThrough, { lists: true }) },
     ),
     scenarioRule<SideInstallation & { readonly own: TokenPair }>(
       { id: 'oauth.deactivation.one-account', needs: [], requires: ['control'], exclusive: true,
@@ -197,7 +198,7 @@ export default defineGroup({
       { id: 'oauth.disconnect.revokes-without-hook', needs: [], level: 'should', requires: ['control'], exclusive: true,
         title: 'A disconnect revokes the installation\'s tokens also when the integration has no disconnect hook URL',
         reading: '§2.1: the disconnect hook URL is optional; §6: disconnecting removes the integration from the account, hook or no hook. The hook URL is cleared (and put back after), the integration disconnected from a side account: its access, refresh and long-lived tokens are refused as in oauth.disconnect.revokes-credentials.' },
-      { setup: sideInstallation, steps: reinstallEndAndProbe('after a disconnect without a hook URL', disconnectWithoutHookThrough) },
+      { setup: sideInstallation, steps: reinstallEndAndProbe('after a disconnect without a hook URL', disconnectWithoutHookThrough, { lists: true }) },
     ),
     exchangeRule(
       { id: 'oauth.token.code-reuse-revokes-refresh', level: 'should', needs: ['fresh-code'],

@@ -2,7 +2,7 @@
  * What the rules of §3.1 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  accountRequest, credentialsOf, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
+  accountRequest, credentialsOf, eachStep, type Endpoint, endpointRequest, LIST_ENDPOINTS, sideTarget, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 
@@ -30,14 +30,29 @@ export async function workingAccess(t: RuleContext): Promise<TokenPair> {
 }
 
 /**
- * The integration installed again in the side account (its code exchange judged: §3.1 demands it succeed, issue 19 §4),
- * the installation ended with `end`, then each credential of it in turn: the access token, the refresh token, the
- * long-lived token, each at the side account's own address (R2-A6).
+ * The access token of the side installation at each of the four lists, at the side account's own address: a revoked
+ * bearer is refused by every endpoint that takes one (issue 32), and a server that reads the installation's state in one
+ * handler only lets it through at the others. One page of one record per list keeps the cost to a request a place.
  */
-export function reinstallEndAndProbe(label: string, end: (t: RuleContext, accountId: number) => Promise<void>) {
+export function sideListsRefuse(label: string, token: (s: SideInstallation) => string) {
+  return eachStep<SideInstallation, Endpoint>({
+    items: () => LIST_ENDPOINTS,
+    label: (e) => `${label}: the access token at ${e.name}`,
+    observe: (t, s, e) => t.send(endpointRequest(sideTarget(s), e, { bearer: token(s), query: '?limit=1' })),
+    expect: () => [status(401)],
+  });
+}
+
+/**
+ * The integration installed again in the side account (its code exchange judged: §3.1 demands it succeed, issue 19 §4),
+ * the installation ended with `end`, then each credential of it in turn: the access token (at the account and, with
+ * `lists`, at the four lists), the refresh token, the long-lived token, each at the side account's own address (R2-A6).
+ */
+export function reinstallEndAndProbe(label: string, end: (t: RuleContext, accountId: number) => Promise<void>, options: { lists?: boolean } = {}) {
   return [
     step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(end), [status(200), refreshTokenPresent]),
     step<SideInstallation>(`${label}: the access token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).pair.access_token)), [status(401)]),
+    ...(options.lists ? [sideListsRefuse(label, (s) => credentialsOf(s).pair.access_token)] : []),
     step<SideInstallation>(`${label}: the refresh token`, (t, s) => sideRefresh(t, s, credentialsOf(s).pair.refresh_token), [status(400)]),
     step<SideInstallation>(`${label}: the long-lived token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).longLived.long_lived_token)), [status(401)]),
   ];

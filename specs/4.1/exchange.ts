@@ -23,7 +23,7 @@
  */
 import fc from 'fast-check';
 import {
-  accountRequest, anyJsonBody, asClient, cacheControlNoStore, codeFor, codeGrant, defineGroup, describeRefreshMutation, endpointRequest, ENDPOINTS, EQUIVALENT_SPELLINGS, errorMemberObserved, exchange, type ExchangeAtAddress, exchangeFreshCode, exchangeRule, foreignAddress, freshCode, type HttpResponse, isSuccess, jsonContentType, jsonObjectBody, mutation, noSecretEcho, noServerError, notJsonText, noTokenIssued, observedStatus, obtainTokens, propertyRule, redirectUriVariant, type RedirectUriVariant, refreshGrant, type RefreshMutation, refreshTokens, scenarioRule, status, statusObserved, statusOneOf, step, sweepRule, TOKEN_FIELDS, tokenForItsAddress, type TokenPair, tokenPairOf, tokenRequest, tokensFor, whenRefused, withInvalidUtf8, withInvalidUtf8In, clientError,
+  anyJsonBody, asClient, cacheControlNoStore, codeFor, codeGrant, defineGroup, describeRefreshMutation, endpointRequest, ENDPOINTS, EQUIVALENT_SPELLINGS, errorMemberObserved, exchange, type ExchangeAtAddress, exchangeFreshCode, exchangeRule, exchangeAtForeignAddress, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, mutation, noSecretEcho, noServerError, notJsonText, noTokenIssued, observedStatus, obtainTokens, propertyRule, redirectUriVariant, type RedirectUriVariant, refreshGrant, type RefreshMutation, refreshTokens, scenarioRule, status, statusObserved, statusOneOf, step, sweepRule, TOKEN_FIELDS, noTokenAtAnotherAddress, type TokenPair, tokenRequest, tokensFor, whenRefused, withInvalidUtf8, withInvalidUtf8In, clientError,
 } from '../kit.js';
 import {
   refusal, brokenRequest, brokenExchangeRule, REFRESH_WHY, brokenRefreshRule, bindingRefusal, type Other, withOther, OTHER_READING, applicableVariants, type MediaCase, MEDIA_CASES, type Refusal, REFUSALS, refusalRequest, WRONG_TOP_LEVEL, type WrongTopLevel, OVERSIZED_BYTES,
@@ -169,14 +169,17 @@ export default defineGroup({
         title: 'A code granted in one account is refused at another account\'s address: no token, neither that account\'s nor its own',
         reading: 'Preamble: {base_url} is "the address of one customer account" and serves /oauth2/access_token; §4.1: on Allow the integration is installed in the chosen account. A fresh code (granted in the run\'s account, as every rule that exchanges one at BASE_URL relies on) is exchanged at a second account\'s address (BASE_URL_2, else the control API\'s): 400 passes, another 4xx is non_strict. A token fails (security, R2-A7): one that works at that address reaches an account the user never chose; one that address refuses is a code exchanged across accounts.' },
       {
-        send: async (t) => {
-          const { address } = await foreignAddress(t);
-          const there = { ...t.target, baseUrl: address };
-          const exchanged = await t.send(tokenRequest(there, codeGrant(t.target, await freshCode(t))));
-          const pair = isSuccess(exchanged.status) ? tokenPairOf(exchanged.text) : undefined;
-          return { exchanged, ...(pair ? { probe: await t.send(accountRequest(there, pair.access_token)) } : {}) };
-        },
-        expect: [(o) => status(400)(o.exchanged), tokenForItsAddress],
+        send: async (t) => exchangeAtForeignAddress(t, async () => codeGrant(t.target, await freshCode(t))),
+        expect: [(o) => status(400)(o.exchanged), noTokenAtAnotherAddress('code')],
+      },
+    ),
+    exchangeRule<ExchangeAtAddress>(
+      { id: 'oauth.refresh.bound-to-account', needs: ['fresh-code', 'second-base-url'],
+        title: 'A refresh token granted in one account is refused at another account\'s address: no token, neither that account\'s nor its own',
+        reading: 'Preamble: {base_url} is "the address of one customer account" and serves /oauth2/access_token; §3.1: the refresh exchange issues new tokens of the same grant, so of the account the user chose. The refresh token of a fresh pair (granted in the run\'s account) is exchanged at a second account\'s address (BASE_URL_2, else the control API\'s): 400 passes, another 4xx is non_strict. A token fails, as for a code (oauth.token.code-bound-to-account): one that works at that address reaches an account the user never chose; one that address refuses is a refresh exchanged across accounts.' },
+      {
+        send: async (t) => exchangeAtForeignAddress(t, async () => refreshGrant(t.target, (await obtainTokens(t)).refresh_token)),
+        expect: [(o) => status(400)(o.exchanged), noTokenAtAnotherAddress('refresh token')],
       },
     ),
     sweepRule<RedirectUriVariant, HttpResponse>(

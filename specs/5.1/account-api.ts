@@ -18,7 +18,7 @@
  */
 import fc from 'fast-check';
 import {
-  ACCOUNT_QUERIES, accountRequest, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, type ForeignAddress, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError,
+  ACCOUNT_QUERIES, accountRequest, BEARER_ENDPOINTS, type Endpoint, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, type ForeignAddress, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import {
@@ -287,10 +287,32 @@ export default defineGroup({
         label: (stale) => stale,
       },
     ),
-    exchangeRule<HttpResponse, ForeignAddress>(
-      { id: 'api.base-url.per-account', needs: ['access-token', 'second-base-url'], title: 'A token granted in one account is refused with 401 at another account\'s base URL',
-        reading: 'Preamble: {base_url} is "the address of one customer account"; §5.1: the token holds the rights of the user who granted access, in the account he granted it in. The run\'s access token, first shown to answer 200 at BASE_URL, is sent to GET /api/v4/account at a second account\'s address (BASE_URL_2, else the control API\'s); it must be refused with 401 (RFC 6750 §3.1 invalid_token), never answered with either account. Another 4xx is non_strict.' },
-      { setup: (t) => foreignAddress(t), send: (t, probe) => t.send(foreignAccountRequest(t, probe)), expect: [status(401)] },
+    sweepRule<Endpoint, HttpResponse, ForeignAddress>(
+      { id: 'api.base-url.per-account', needs: ['access-token', 'second-base-url'], title: 'A token granted in one account is refused with 401 at another account\'s base URL, by the account and by each of the four lists',
+        reading: 'Preamble: {base_url} is "the address of one customer account"; §5.1: the token holds the rights of the user who granted access, in the account he granted it in. The run\'s access token, first shown to answer 200 at BASE_URL, is sent to GET /api/v4/account and to each of the four lists (one page of one record: a server that binds the token in one handler only lets it through at the others, issue 32) at a second account\'s address (BASE_URL_2, else the control API\'s); it must be refused with 401 (RFC 6750 §3.1 invalid_token), never answered with either account. Another 4xx is non_strict.' },
+      {
+        setup: (t) => foreignAddress(t),
+        named: BEARER_ENDPOINTS,
+        send: (t, endpoint, probe) => t.send(endpointRequest({ ...t.target, baseUrl: probe.address }, endpoint, { bearer: probe.token, ...(endpoint.name.startsWith('list ') ? { query: '?limit=1' } : {}) })),
+        expect: [status(401)],
+        label: (endpoint) => endpoint.name,
+      },
+    ),
+    exchangeRule(
+      { id: 'api.base-url.long-lived-per-account', needs: ['operator', 'second-base-url'], title: 'A long-lived token granted in one account is refused with 401 at another account\'s base URL',
+        reading: 'As api.base-url.per-account, for the other kind of bearer (§2.2: a long-lived token is made in one account and holds no grant, so a server that reads the account from the grant may not bind it): made for the run\'s account (through the control API, else by the operator on the Keys tab), shown to answer 200 at BASE_URL, then sent to GET /api/v4/account at a second account\'s address; 401 passes, another 4xx is non_strict. The token is revoked afterwards.',
+        covers: ['2.2/Long-lived token'] },
+      {
+        send: async (t) => {
+          const made = await revocableLongLived(t);
+          try {
+            return await t.send(foreignAccountRequest(t, await foreignAddress(t, made.token)));
+          } finally {
+            await revoke(t, made);
+          }
+        },
+        expect: [status(401)],
+      },
     ),
   ],
 });

@@ -4,7 +4,7 @@
  * places come from the endpoint catalogue (src/protocol/endpoints.ts), so a new endpoint is probed without an edit here.
  */
 import {
-  afterElapsed, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
+  afterElapsed, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, LIST_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
 } from '../kit.js';
 import { mustWork } from '../fixtures/oauth.js';
 
@@ -15,8 +15,6 @@ interface RevokedCase {
   readonly endpoint: Endpoint;
   readonly revoked: Revoked;
 }
-
-const LIST_ENDPOINTS = BEARER_ENDPOINTS.filter((e) => e.name.startsWith('list '));
 
 interface JsonCase {
   readonly endpoint: Endpoint;

@@ -56,15 +56,15 @@ export const ACCESS = requirements([
   {
     id: 'REQ-0-base-url-per-account', section: '0', source: 'prose', level: 'must',
     statement: '{base_url} is the address of one customer account; each account has its own sub-domain.',
-    observes: 'a token issued for account A, sent to account B\'s base_url, is refused with 401; a code granted in A, exchanged at B\'s base_url, gives no token',
+    observes: 'a token issued for account A (an access or a long-lived token), sent to account B\'s base_url, is refused with 401; a code or refresh token granted in A, exchanged at B\'s base_url, gives no token',
     needs: ['person'],
     reading: {
       kind: 'security', review: 'R2-A7',
-      passed: 'the other account\'s base_url refuses the token with 401, and A\'s code with 400',
+      passed: 'the other account\'s base_url refuses the token with 401, and A\'s code and refresh token with 400',
       non_strict: 'another 4xx',
-      failed: 'the token accepted at B; a token issued for A\'s code at B\'s address, whether it works at B (an account the user never chose) or not (a code exchanged across accounts)',
+      failed: 'the token accepted at B; a token issued for A\'s code or refresh token at B\'s address, whether it works at B (an account the user never chose) or not (a credential exchanged across accounts)',
     },
-    rules: ['api.base-url.per-account', 'oauth.token.code-bound-to-account'],
+    rules: ['api.base-url.per-account', 'api.base-url.long-lived-per-account', 'oauth.token.code-bound-to-account', 'oauth.refresh.bound-to-account'],
   },
   {
     id: 'REQ-0-bodies-json', section: '0', source: 'prose', level: 'must',
@@ -742,7 +742,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-3.1-deactivated-access-revoked', section: '3.1', source: 'table', level: 'must',
     statement: 'When an administrator deactivates the installation, the access token is revoked: API calls return 401.',
-    observes: 'after deactivation the access token gets 401 at /api/v4/account',
+    observes: 'after deactivation the access token gets 401 at /api/v4/account and at each of the four lists',
     needs: ['person'],
     reading: {
       kind: 'status-code', also: ['precondition'],
@@ -911,7 +911,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-3.1-disconnect-revokes-tokens', section: '3.1', source: 'prose', level: 'should',
     statement: 'After a user disconnects the integration from an account, its tokens for that account stop working.',
-    observes: 'the access token gets 401 and the refresh token is refused after the disconnect',
+    observes: 'the access token gets 401 at the account and at each of the four lists, and the refresh token is refused, after the disconnect',
     needs: ['person'],
     reading: {
       kind: 'security',
@@ -1599,7 +1599,7 @@ export const ACCESS = requirements([
       non_strict: 'another 4xx (400 invalid_request)',
       failed: 'answered with data',
     },
-    rules: ['api.bearer.malformed'],
+    rules: ['api.bearer.malformed', 'api.bearer.every-endpoint'],
   },
   {
     id: 'REQ-5.1-www-authenticate', section: '5.1', source: 'rfc6750 §3', level: 'must',
@@ -1611,7 +1611,7 @@ export const ACCESS = requirements([
       passed: 'a 401 with WWW-Authenticate: Bearer',
       non_strict: 'a 401 without it',
     },
-    rules: ['api.bearer.www-authenticate'],
+    rules: ['api.bearer.www-authenticate', 'api.bearer.every-endpoint'],
   },
   {
     id: 'REQ-5.1-invalid-token-error', section: '5.1', source: 'rfc6750 §3.1', level: 'should',

@@ -30,6 +30,8 @@ export const GOVERNS: readonly Governs[] = [
     statements: [
       'REQ-4.1-api-bearer-header', 'REQ-5.1-bearer-every-request', 'REQ-3.1-long-lived-revoked', 'REQ-2.2-long-lived-revocable',
       'REQ-3.1-code-reuse-revokes-access', 'REQ-3.1-access-expired', 'REQ-2.2-jwt-exp-enforced',
+      'REQ-3.1-deactivated-access-revoked', 'REQ-7-401-api', 'REQ-3.1-disconnect-revokes-tokens', 'REQ-0-base-url-per-account',
+      'REQ-3.1-long-lived-expired', 'REQ-5.1-malformed-bearer', 'REQ-5.1-www-authenticate',
     ],
   },
   {

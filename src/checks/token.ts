@@ -149,15 +149,17 @@ export interface ExchangeAtAddress {
 }
 
 /**
- * A fresh code is granted in the run's account (every rule exchanges one at BASE_URL); exchanged at another account's
- * address it must give no token (REQ-0-base-url-per-account, R2-A7). Which token came back says how it went wrong: one
- * that works at that address reaches an account the user never chose; one it refuses is the code's own account's,
- * exchanged across accounts. Both fail; without a token, the status is judged apart.
+ * A credential granted in the run's account (a fresh code, or the refresh token of a fresh pair), exchanged at another
+ * account's address, must give no token (REQ-0-base-url-per-account, R2-A7). Which token came back says how it went
+ * wrong: one that works at that address reaches an account the user never chose; one it refuses is the credential's
+ * own account's, exchanged across accounts. Both fail; without a token, the status is judged apart.
  */
-export const tokenForItsAddress: Judge<ExchangeAtAddress> = ({ exchanged, probe }) => {
-  const name = 'no token at another address';
-  if (!probe) return pass(name, `no token issued (status ${exchanged.status})`);
-  return probe.status === 200
-    ? fail(name, 'the code, granted in the run\'s account, was exchanged at another account\'s address for a token that works there: access to an account the user never chose')
-    : fail(name, `the code, granted in the run's account, was exchanged at another account's address for a token that address refuses (GET /api/v4/account answered ${probe.status}): a code exchanged across accounts`);
-};
+export function noTokenAtAnotherAddress(credential: 'code' | 'refresh token'): Judge<ExchangeAtAddress> {
+  return ({ exchanged, probe }) => {
+    const name = 'no token at another address';
+    if (!probe) return pass(name, `no token issued (status ${exchanged.status})`);
+    return probe.status === 200
+      ? fail(name, `the ${credential}, granted in the run's account, was exchanged at another account's address for a token that works there: access to an account the user never chose`)
+      : fail(name, `the ${credential}, granted in the run's account, was exchanged at another account's address for a token that address refuses (GET /api/v4/account answered ${probe.status}): a ${credential} exchanged across accounts`);
+  };
+}

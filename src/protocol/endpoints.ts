@@ -31,6 +31,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
 
 export const BEARER_ENDPOINTS: readonly Endpoint[] = ENDPOINTS.filter((e) => e.auth === 'bearer');
 
+/** The four lists (§4.2), the bearer endpoints besides the account. */
+export const LIST_ENDPOINTS: readonly Endpoint[] = BEARER_ENDPOINTS.filter((e) => e.name.startsWith('list '));
+
 /** Methods no endpoint of the catalogue serves on its path (HEAD and OPTIONS left out: servers answer them generically). */
 export function wrongMethods(endpoint: Endpoint): readonly string[] {
   const served = endpoint.methods ?? [endpoint.method];

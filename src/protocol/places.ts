@@ -118,7 +118,8 @@ export function placesOf(req: HttpRequest, res: HttpResponse | undefined): strin
     }
     return out;
   }
-  const endpoint = ENDPOINTS.find((e) => e.path === path);
+  // An account's own address may carry a path ({base_url} is an address, not an origin: the emulator's `/_accounts/<sub>`).
+  const endpoint = ENDPOINTS.find((e) => path === e.path || path.endsWith(e.path));
   if (!endpoint) return out;
   if (answer !== undefined) out.push(routePlace(endpoint.name, answer));
   if (endpoint.name === 'token' && res?.status === 200) {

@@ -9,7 +9,8 @@ import { STEP_OWNERS } from './owners.js';
 import type { RuleContext } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
 import { isSuccess } from '../model/http.js';
-import { accountRequest } from '../protocol/oauth.js';
+import { accountRequest, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
+import type { ExchangeAtAddress } from '../checks/token.js';
 import { apiToken } from './api-token.js';
 
 export interface ForeignAddress {
@@ -18,17 +19,35 @@ export interface ForeignAddress {
   readonly address: string;
 }
 
-/** The run's bearer and another account's address; the bearer is first shown to work at BASE_URL (else TargetAnswer). */
-export async function foreignAddress(t: RuleContext): Promise<ForeignAddress> {
+/**
+ * A bearer of the run's account (the run's access token, or `longLived`) and another account's address; the bearer is
+ * first shown to work at BASE_URL (else TargetAnswer).
+ */
+export async function foreignAddress(t: RuleContext, longLived?: string): Promise<ForeignAddress> {
   const addressOf = await t.need('second-base-url');
-  const token = await apiToken(t);
+  const token = longLived ?? await apiToken(t);
   const own = await t.send(accountRequest(t.target, token));
   // Without a token that works at its own account, a refusal elsewhere would prove nothing.
-  if (!isSuccess(own.status)) throw new TargetAnswer(STEP_OWNERS.freshAccessToken, `the run's access token does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
+  if (!isSuccess(own.status)) {
+    const [owner, what] = longLived === undefined ? [STEP_OWNERS.freshAccessToken, 'access token'] : [STEP_OWNERS.longLivedToken, 'long-lived token'];
+    throw new TargetAnswer(owner, `the run's ${what} does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
+  }
   return { token, address: await addressOf(jsonAt(own, 'id')) };
 }
 
 /** GET /api/v4/account at the other account's address, with the run's bearer. */
 export function foreignAccountRequest(t: RuleContext, probe: ForeignAddress): HttpRequest {
   return accountRequest({ ...t.target, baseUrl: probe.address }, probe.token);
+}
+
+/**
+ * A credential of the run's account (the token request `fields` makes) exchanged at another account's address, and, when
+ * that gave a pair, GET /api/v4/account there with its access token (src/checks/token.ts `noTokenAtAnotherAddress`).
+ */
+export async function exchangeAtForeignAddress(t: RuleContext, fields: () => Promise<Record<string, unknown>>): Promise<ExchangeAtAddress> {
+  const { address } = await foreignAddress(t);
+  const there = { ...t.target, baseUrl: address };
+  const exchanged = await t.send(tokenRequest(there, await fields()));
+  const pair = isSuccess(exchanged.status) ? tokenPairOf(exchanged.text) : undefined;
+  return { exchanged, ...(pair ? { probe: await t.send(accountRequest(there, pair.access_token)) } : {}) };
 }

@@ -118,7 +118,8 @@ async function fetchPages(t: RuleContext, bearer: string, list: ListName, query:
     if (pages === 1) pageSize = page.records.length;
     // Without HAL links (the list body is "not shown", §4.2), the next page is asked by number while pages come full.
     const more = !page.linked && fresh > 0 && page.records.length >= pageSize;
-    url = page.next ?? (more ? `${first.url}&page=${pages + 1}` : undefined);
+    // A relative href (HAL and RFC 8288 allow a URI reference) is resolved against the page's own URL.
+    url = page.next !== undefined ? new URL(page.next, url).href : more ? `${first.url}&page=${pages + 1}` : undefined;
   }
   const truncated = url !== undefined;
   return { ok: true, finding: pass('list answered', `${records.length} record(s) in ${pages} page(s)`), records, ids, duplicates, pages, truncated, statuses };

@@ -8,7 +8,7 @@ import { INVALID_UTF8, withInvalidUtf8In } from '../../generators/invalid-utf8.j
 import { LONG_STATES, longState } from '../../generators/oauth-state.js';
 import { claimsHoldNoSecret, estimatedBits, unguessable } from '../../src/checks/token-format.js';
 import { noRedirect } from '../../src/checks/http.js';
-import { jwtExpiryMatchesExpiresIn, serverTimeNear, tokenForItsAddress } from '../../src/checks/token.js';
+import { jwtExpiryMatchesExpiresIn, serverTimeNear, noTokenAtAnotherAddress } from '../../src/checks/token.js';
 import type { HttpResponse } from '../../src/model/http.js';
 import { refreshRefusalOf } from '../../specs/4.1/support.js';
 
@@ -67,11 +67,14 @@ describe('R2-A4: the secrets of the integration among the claims', () => {
   });
 });
 
-describe('R2-A7: a code exchanged at another account\'s address', () => {
+describe('R2-A7: a code or refresh token exchanged at another account\'s address', () => {
   it('no token passes; a token that works there or one it refuses fails', () => {
-    expect(tokenForItsAddress({ exchanged: res(400, {}) }).verdict).toBe('passed');
-    expect(tokenForItsAddress({ exchanged: res(200, {}), probe: res(200, { id: 2 }) }).verdict).toBe('failed');
-    expect(tokenForItsAddress({ exchanged: res(200, {}), probe: res(401, {}) }).verdict).toBe('failed');
+    for (const credential of ['code', 'refresh token'] as const) {
+      const judge = noTokenAtAnotherAddress(credential);
+      expect(judge({ exchanged: res(400, {}) }).verdict).toBe('passed');
+      expect(judge({ exchanged: res(200, {}), probe: res(200, { id: 2 }) }).verdict).toBe('failed');
+      expect(judge({ exchanged: res(200, {}), probe: res(401, {}) }).verdict).toBe('failed');
+    }
   });
 });
 

@@ -26,6 +26,8 @@ describe('places of one exchange', () => {
     expect(placesOf({ method: 'GET', url: `${BASE}/api/v4/leads?limit=1`, headers: { authorization: 'Bearer abc' } }, answer(401))).toEqual(['list leads 4xx', 'bearer at list leads']);
     expect(placesOf({ method: 'DELETE', url: `${BASE}/api/v4/leads`, headers: { authorization: 'Bearer abc' } }, answer(405))).toEqual(['list leads 405']);
     expect(placesOf({ method: 'GET', url: `${BASE}/api/v4/account` }, answer(401))).toEqual(['account 4xx']);
+    // An account's own address with a path ({base_url} of another account: the emulator's /_accounts/<sub>).
+    expect(placesOf({ method: 'GET', url: `${BASE}/_accounts/side/api/v4/customers?limit=1`, headers: { authorization: 'Bearer abc' } }, answer(401))).toEqual(['list customers 4xx', 'bearer at list customers']);
   });
 
   it('tells chat routes apart by their path shape, and history pages by offset and count', () => {

@@ -82,9 +82,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       return;
     }
     if (!record) throw invalidToken(ctx, reply, 'The access token is not valid');
-    // Only for the `lists-accept-revoked-token` fault: revocation is checked at the account, not at the lists.
-    const revocationSkipped = ctx.faults.isOn('lists-accept-revoked-token') && !request.url.startsWith('/api/v4/account');
-    if (isRevoked(ctx, record, 'bearer') && !ctx.faults.isOn('accept-revoked-token') && !revocationSkipped) {
+    const addressed = addressedAccount(request.raw);
+    const revocationSkipped = revocationUnread(ctx, record, request.url);
+    if (isRevoked(ctx, record, 'bearer', addressed) && !ctx.faults.isOn('accept-revoked-token') && !revocationSkipped) {
       throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
     }
     // Only for the `access-token-dies-early` fault: the token lives half of what expires_in said.
@@ -103,13 +103,32 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     if (record.kind === 'long_lived' && !record.grantId && ctx.faults.isOn('long-lived-refused-at-account') && request.url.startsWith('/api/v4/account')) {
       throw invalidToken(ctx, reply, 'The access token has no grant');
     }
-    const addressed = addressedAccount(request.raw);
-    if (addressed && addressed.id !== record.accountId && !ctx.faults.isOn('base-url-any-account')) {
+    // Only for the `long-lived-any-account-address` fault: the account binding is read from the grant, which a long-lived token has not.
+    const unbound = ctx.faults.isOn('base-url-any-account') || (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-any-account-address'))
+      // Only for the `lists-any-account-address` fault: the account handler compares the token's account with the address's, the lists do not.
+      || (ctx.faults.isOn('lists-any-account-address') && !request.url.startsWith('/api/v4/account'));
+    if (addressed && addressed.id !== record.accountId && !unbound) {
       throw invalidToken(ctx, reply, 'The access token was not issued for this account');
     }
     if (!addressed && rootBoundElsewhere(ctx, record.accountId)) throw invalidToken(ctx, reply, 'The access token was not issued for this account');
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
+}
+
+/**
+ * Only for the faults that read a revocation at the account and not at the lists: any revocation
+ * (`lists-accept-revoked-token`), a deactivation's (`lists-accept-deactivated-token`) or a disconnect's
+ * (`lists-accept-disconnected-token`) when the installation's state is kept apart from the token registry, and both at the
+ * customers list alone (`customers-skip-installation-state`), a later module that checks the token but not its installation.
+ */
+function revocationUnread(ctx: EmulatorContext, record: BearerRecord, url: string): boolean {
+  const f = ctx.faults;
+  if (url.startsWith('/api/v4/account')) return false;
+  if (f.isOn('lists-accept-revoked-token')) return true;
+  const byInstallation = record.revokedBy === 'deactivation' || record.revokedBy === 'disconnect';
+  if (byInstallation && f.isOn('customers-skip-installation-state') && url.startsWith('/api/v4/customers')) return true;
+  return (record.revokedBy === 'deactivation' && f.isOn('lists-accept-deactivated-token'))
+    || (record.revokedBy === 'disconnect' && f.isOn('lists-accept-disconnected-token'));
 }
 
 /** Only for faults that skip a check: the request acts as the account's administrator through the integration. */

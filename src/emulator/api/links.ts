@@ -8,6 +8,8 @@ import { addressPrefix } from '../account-address.js';
 import { clientOrigin, originUrl } from '../origin.js';
 
 export function linkBase(ctx: EmulatorContext, request: FastifyRequest): string {
+  // The `links-relative` variation: a path-absolute reference, resolved by the client against the answer's URL.
+  if (ctx.variations.isOn('links-relative')) return addressPrefix(request.raw);
   return `${originUrl(clientOrigin(ctx, request))}${addressPrefix(request.raw)}`;
 }
 

@@ -127,9 +127,8 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
   // {base_url} is one account's address: a code granted in another account is not this account's to exchange.
   const across = ctx.faults.isOn('code-any-account-address') || ctx.faults.isOn('code-any-account-address-own-account');
-  if (site.addressed && site.addressed.id !== code.accountId && !across) {
-    throw invalid('Authorization code was issued for another account', 'The authorization code was granted in another account than this address\'s', 'invalid_grant');
-  }
+  if (site.addressed && site.addressed.id !== code.accountId && !across) throw foreignCredential(ctx, 'code');
+  if (!site.addressed && rootBoundElsewhere(ctx, code.accountId)) throw foreignCredential(ctx, 'code');
   if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
     throw invalid('Authorization code was not issued to this client', 'The authorization code belongs to another client', 'invalid_grant');
   }
@@ -164,6 +163,17 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   await raceWindow(ctx).hold(`code ${code.grantId}`);
   code.usedAtMs ??= now;
   return issuePair(ctx, grant, site);
+}
+
+/**
+ * The refusal of a code or refresh token granted in another account than the address's: 400 invalid_grant, or what the
+ * `foreign-credential-401` and `foreign-credential-404` variations answer (the address knows no such credential).
+ */
+function foreignCredential(ctx: EmulatorContext, what: 'code' | 'refresh'): ProblemError {
+  const name = what === 'code' ? 'Authorization code' : 'Refresh token';
+  const detail = `The ${what === 'code' ? 'authorization code' : 'refresh token'} was granted in another account than this address's`;
+  const status = ctx.variations.isOn('foreign-credential-401') ? 401 : ctx.variations.isOn('foreign-credential-404') ? 404 : 400;
+  return new ProblemError({ status, detail, hint: `${name} was issued for another account`, error: 'invalid_grant' });
 }
 
 /** Only for the `reinstall-after-deactivation-refused` fault: a deactivation ever revoked a token of this installation. */
@@ -213,10 +223,13 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   }
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
   if (!site.addressed && rootBoundElsewhere(ctx, record.accountId)) throw invalid('Refresh token is not valid', 'The refresh token was not issued for this account', 'invalid_grant');
+  // {base_url} is one account's address: a refresh token of another account is not this account's to exchange.
+  const refreshAcross = f.isOn('refresh-any-account-address') || f.isOn('refresh-any-account-address-own-account');
+  if (site.addressed && site.addressed.id !== record.accountId && !refreshAcross) throw foreignCredential(ctx, 'refresh');
   if (record.clientId !== clientId && !f.isOn('refresh-not-bound-to-client')) {
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');
   }
-  if (isRevoked(ctx, record, 'refresh')) throw invalid('Token has been revoked', 'The refresh token was revoked', 'invalid_grant');
+  if (isRevoked(ctx, record, 'refresh', site.addressed)) throw invalid('Token has been revoked', 'The refresh token was revoked', 'invalid_grant');
   // Only for the `refresh-replay-crash` fault: the replay of a rotated refresh token breaks the endpoint.
   if (record.usedAtMs !== undefined && f.isOn('refresh-replay-crash')) throw new ProblemError({ status: 500, detail: 'simulated crash on a replayed refresh token' });
   if (record.usedAtMs !== undefined && !f.isOn('reuse-old-refresh-token')) {
@@ -230,7 +243,9 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   }
 
   // Only for the `refresh-grant-account-from-default` fault: the new pair is minted for the developer account.
-  const accountId = f.isOn('refresh-grant-account-from-default') ? ctx.world.account.id : record.accountId;
+  // only for `refresh-any-account-address`: for the account of the address it is exchanged at.
+  const accountId = f.isOn('refresh-grant-account-from-default') ? ctx.world.account.id
+    : f.isOn('refresh-any-account-address') && site.addressed ? site.addressed.id : record.accountId;
   // Only for the `refresh-grant-user-from-default` fault: the new pair is minted for the administrator, who sees every record.
   const userId = f.isOn('refresh-grant-user-from-default') ? ctx.world.admin.id : record.userId;
   const grant: Grant = { clientId, userId, accountId, grantId: record.grantId };

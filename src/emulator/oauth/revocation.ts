@@ -7,20 +7,29 @@ import type { RevocationCause } from '../state.js';
 
 export interface Revocable {
   readonly kind?: 'access' | 'long_lived';
+  readonly accountId: number;
   readonly revokedAtMs?: number;
   readonly revokedBy?: RevocationCause;
 }
 
-/** The credential is revoked and that revocation holds (the faults each let one cause slip). */
-export function isRevoked(ctx: EmulatorContext, record: Revocable, what: 'refresh' | 'bearer'): boolean {
+/**
+ * The credential is revoked and that revocation holds (the faults each let one cause slip). `addressed`: the account
+ * whose own address the request called (none for the root address).
+ */
+export function isRevoked(ctx: EmulatorContext, record: Revocable, what: 'refresh' | 'bearer', addressed?: { readonly id: number }): boolean {
   if (record.revokedAtMs === undefined) return false;
   const f = ctx.faults;
+  // Only for the `*-works-at-own-address` faults: the revocation was written to the root address's store, not to the
+  // account's own, so only a probe at the account's own address shows it did not hold.
+  const atOwnAddress = addressed !== undefined && addressed.id === record.accountId;
   switch (record.revokedBy) {
     case 'deactivation':
+      if (atOwnAddress && f.isOn('deactivated-token-works-at-own-address')) return false;
       if (what === 'refresh' && f.isOn('deactivation-keeps-refresh-tokens')) return false;
       if (record.kind === 'long_lived' && f.isOn('deactivation-keeps-long-lived')) return false;
       return true;
     case 'disconnect':
+      if (atOwnAddress && f.isOn('disconnected-token-works-at-own-address')) return false;
       return !f.isOn('disconnect-keeps-tokens') && !f.isOn('disconnect-keeps-tokens-root-bound');
     case 'code-reuse':
       return true;
@@ -31,10 +40,12 @@ export function isRevoked(ctx: EmulatorContext, record: Revocable, what: 'refres
 }
 
 /**
- * Only for the `disconnect-keeps-tokens-root-bound` fault: the root address is the developer account's own, refusing
- * every other account's credentials there (as a service of one sub-domain per account does), so that a probe sent to
- * it instead of the account's own address learns nothing about a revocation.
+ * Whether the root address refuses a credential of `accountId`: it serves the developer account alone, as a service of
+ * one sub-domain per account does, under the `tokens-bound-to-account` variation (the spec allows it: {base_url} is
+ * "the address of one customer account") and the `disconnect-keeps-tokens-root-bound` fault (where a probe sent to the
+ * root instead of the account's own address learns nothing about a revocation).
  */
 export function rootBoundElsewhere(ctx: EmulatorContext, accountId: number): boolean {
-  return ctx.faults.isOn('disconnect-keeps-tokens-root-bound') && accountId !== ctx.world.account.id;
+  const bound = ctx.variations.isOn('tokens-bound-to-account') || ctx.faults.isOn('disconnect-keeps-tokens-root-bound');
+  return bound && accountId !== ctx.world.account.id;
 }

@@ -43,6 +43,13 @@ export const OAUTH_VARIATIONS = defineVariations([
     basis: 'rfc-unstated/open-point: RFC 6749 §10.4 lets a server revoke the family on replay; §3.1 leaves it open — recorded (K14).' },
   { name: 'redirect-uri-equivalent-spellings', description: 'redirect_uri is compared after RFC 3986 normalisation: host case, an explicit default port, dot segments, percent-encoded unreserved letters.',
     basis: 'security + open-point: §4.1 "must match exactly"; a spelling of the same URI reaches nothing else, so its acceptance is recorded (REQ-4.1-exchange-redirect-equivalent-forms, K27); any other variant is still refused.' },
+  // Accounts at their own addresses (preamble {base_url}, §4.1, §5.1)
+  { name: 'foreign-credential-401', description: 'A code or refresh token granted in another account than the address\'s is refused with 401 (400 by default).',
+    basis: 'status-code + security: the preamble makes {base_url} one account\'s address and the exchange table names 400 for invalid data; another 4xx is non_strict, no token is what matters (REQ-0-base-url-per-account, R2-A7).' },
+  { name: 'foreign-credential-404', description: 'A code or refresh token granted in another account than the address\'s is refused with 404, the address knowing no such credential (400 by default).',
+    basis: 'status-code + security: the preamble makes {base_url} one account\'s address and the exchange table names 400 for invalid data; another 4xx is non_strict, no token is what matters (REQ-0-base-url-per-account, R2-A7).' },
+  { name: 'tokens-bound-to-account', description: 'The root address serves the developer account alone: a code, refresh token or bearer of another account is refused there (400 at the token endpoint, 401 at the API) and works only at its own account\'s address.',
+    basis: 'security: the preamble, "{base_url}: address of one customer account (each account has its own sub-domain)": a service of one address per account refuses other accounts\' credentials at each (REQ-0-base-url-per-account, issue 27).' },
   // The access-granting redirect (§4.1)
   { name: 'state-empty-when-absent', description: 'A redirect without a state passed carries an empty `state=`.',
     basis: 'stated-behaviour: §4.1 "If not passed, it is not returned"; an empty state= is non_strict (REQ-4.1-page-state-absent, K5).' },

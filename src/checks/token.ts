@@ -160,6 +160,7 @@ export function noTokenAtAnotherAddress(credential: 'code' | 'refresh token'): J
     if (!probe) return pass(name, `no token issued (status ${exchanged.status})`);
     return probe.status === 200
       ? fail(name, `the ${credential}, granted in the run's account, was exchanged at another account's address for a token that works there: access to an account the user never chose`)
-      : fail(name, `the ${credential}, granted in the run's account, was exchanged at another account's address for a token that address refuses (GET /api/v4/account answered ${probe.status}): a ${credential} exchanged across accounts`);
+      // Recorded (R2-A7): the token reaches only the account the user chose; nothing the spec states refuses the exchange.
+      : observed(name, `the ${credential}, granted in the run's account, was exchanged at another account's address for a token that address refuses (GET /api/v4/account answered ${probe.status}): the token is its own account's`);
   };
 }

@@ -126,7 +126,7 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
     : ctx.store.codes.get(params.required('code'));
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
   // {base_url} is one account's address: a code granted in another account is not this account's to exchange.
-  const across = ctx.faults.isOn('code-any-account-address') || ctx.faults.isOn('code-any-account-address-own-account');
+  const across = ctx.faults.isOn('code-any-account-address') || ctx.variations.isOn('code-any-account-address-own-account');
   if (site.addressed && site.addressed.id !== code.accountId && !across) throw foreignCredential(ctx, 'code');
   if (!site.addressed && rootBoundElsewhere(ctx, code.accountId)) throw foreignCredential(ctx, 'code');
   if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
@@ -224,7 +224,7 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
   if (!site.addressed && rootBoundElsewhere(ctx, record.accountId)) throw invalid('Refresh token is not valid', 'The refresh token was not issued for this account', 'invalid_grant');
   // {base_url} is one account's address: a refresh token of another account is not this account's to exchange.
-  const refreshAcross = f.isOn('refresh-any-account-address') || f.isOn('refresh-any-account-address-own-account');
+  const refreshAcross = f.isOn('refresh-any-account-address') || ctx.variations.isOn('refresh-any-account-address-own-account');
   if (site.addressed && site.addressed.id !== record.accountId && !refreshAcross) throw foreignCredential(ctx, 'refresh');
   if (record.clientId !== clientId && !f.isOn('refresh-not-bound-to-client')) {
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');

@@ -6,6 +6,11 @@
 import { defineVariations } from '../switches.js';
 
 export const OAUTH_VARIATIONS = defineVariations([
+  // {base_url} per account (spec preamble): a credential exchanged at another account's address
+  { name: 'code-any-account-address-own-account', description: 'A code granted in one account is exchanged at another account\'s address ({base_url}); the token is the code\'s own account\'s (it works there, not at the address it was exchanged at).',
+    basis: 'open-point: the preamble gives each account its own {base_url}, and §4.1 installs the integration in the chosen account; neither says the token endpoint refuses another account\'s code. The token reaches only the account the user chose: recorded (R2-A7), a token that works at the other address fails.' },
+  { name: 'refresh-any-account-address-own-account', description: 'A refresh token granted in one account is exchanged at another account\'s address ({base_url}); the new pair is the token\'s own account\'s.',
+    basis: 'open-point: as for a code (code-any-account-address-own-account): the pair reaches only the account the user chose; recorded, a pair that works at the other address fails.' },
   // Token lifetimes and the JWT's form (§2.2, §2.3)
   { name: 'access-token-lifetime-2h', description: 'Access tokens live 2 hours: expires_in 7200 and the JWT\'s exp 7200 s after iat.',
     basis: 'lifetime: §2.2 "Lifetime is returned as expires_in"; §8 "returned in expires_in, seconds". Lifetimes are probed from expires_in, not from a constant (K41).' },

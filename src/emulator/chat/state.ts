@@ -268,6 +268,26 @@ export class ChatState {
     return this.messages.get(`${this.namespace(conn)}|${id}`);
   }
 
+  /**
+   * A message named in a request member whose side the spec states: `chat` for a "message id on the chat-interface
+   * side" (react and edit `id`, an embedded message's `id`), `integration` for one "on the integration side" (their
+   * `msgid`). Either id finds it, unless the variation `chat-ids-as-named` resolves each member by its own side only.
+   */
+  messageNamed(conn: Connection, key: string, side: 'chat' | 'integration'): StoredMessage | undefined {
+    const m = this.message(conn, key);
+    if (!m || !this.variationOn('chat-ids-as-named')) return m;
+    return (side === 'chat' ? m.id : m.clientId) === key ? m : undefined;
+  }
+
+  /** Only for the cross-scope faults: the message whose chat-interface id is `id`, in whichever scope holds it. */
+  messageInAnyScope(id: string): { readonly conn: Connection; readonly m: StoredMessage } | undefined {
+    for (const conn of this.connections.values()) {
+      const m = this.message(conn, id);
+      if (m?.id === id) return { conn, m };
+    }
+    return undefined;
+  }
+
   indexMessage(conn: Connection, m: StoredMessage): void {
     const ns = this.namespace(conn);
     this.messages.set(`${ns}|${m.id}`, m);

@@ -6,7 +6,7 @@
 import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
-import { jsonObjectBody, parseJson } from './json.js';
+import { jsonContentType, jsonObjectBody, parseJson } from './json.js';
 
 /**
  * The body of a chat refusal (R2-C6): §4.3 "400 when data is invalid (details in the body)" and §7 "Structure of the
@@ -18,6 +18,16 @@ export const chatErrorBody: Check = (res) => {
   if (res.status < 400 || res.status >= 500) return pass('error body', `status ${res.status}: no refusal body to judge`);
   if ((res.text ?? '') === '') return nonStrict('error body', `expected the details in a JSON body, observed a ${res.status} with an empty body`);
   return jsonObjectBody(res);
+};
+
+/**
+ * The media type of a chat refusal that has a body: §4.3 "Success and error responses carry Content-Type:
+ * application/json" (issue 32: read on every refusal, the wrong-method 405 included). A refusal without a body is
+ * judged by `chatErrorBody`; an answer that is no refusal, by its own checks.
+ */
+export const chatRefusalContentType: Check = (res) => {
+  if (res.status < 400 || res.status >= 500 || (res.text ?? '') === '') return pass('JSON Content-Type', `status ${res.status}${res.text ? '' : ', no body'}: no refusal body to type`);
+  return jsonContentType(res);
 };
 
 /**

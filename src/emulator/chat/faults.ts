@@ -483,6 +483,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: everyChatRoute((r) => `chat.http.${r}.wrong-method`) },
   { name: 'chat-wrong-method-crash', description: 'A chat route called with another method answers 500 (the router\'s fallback throws).',
     caughtBy: everyChatRoute((r) => `chat.http.${r}.wrong-method`) },
+  { name: 'chat-history-405-html', description: 'Another method on the history path answers 405 with an HTML page (the read-only route sits behind a proxy that refuses other methods itself); the other routes answer their 405 in JSON.',
+    caughtBy: ['chat.http.history.wrong-method'] },
   { name: 'chat-malformed-json-crash', description: 'A correctly signed chat body that is not JSON gets a 500 instead of a 400, on every chat route.',
     caughtBy: everyChatRoute((r) => `chat.http.${r}.malformed-json`, ['history']) },
   { name: 'chat-error-text-plain', description: 'Chat error bodies are sent as text/plain.',

@@ -103,24 +103,33 @@ export const ROUTE_TITLE: Record<ChatRouteName, string> = {
   react: 'reaction (POST .../{scope_id}/react)',
 };
 
+/** The status of the route's valid request (§4.3): typing answers 204, every other route 200. */
+const ROUTE_OK: Record<ChatRouteName, number> = { connect: 200, disconnect: 200, chats: 200, message: 200, status: 200, history: 200, typing: 204, react: 200 };
+
+/** The case that must still be accepted: the valid request with a header added that is not signed (§5.2 "Only the five lines are signed"). */
+const UNSIGNED_HEADER = 'unsigned header added';
+
 export function routeRule(route: ChatRouteName): RuleDraft {
-  return sweepRule<SignatureSpoil, HttpResponse, RouteFixture>(
+  return sweepRule<SignatureSpoil | typeof UNSIGNED_HEADER, HttpResponse, RouteFixture>(
     { id: `chat.signature.route.${route}`, requires: routeRequires(route), ...(route === 'disconnect' ? { needs: ['second-channel' as const] } : {}),
-      title: `A ${ROUTE_TITLE[route]} whose signature is spoiled in any one way is refused with 403 and a JSON body`,
+      title: `A ${ROUTE_TITLE[route]} whose signature is spoiled in any one way is refused with 403 and a JSON body; with an unsigned header added it is accepted`,
       reading: '§4.3: 403 when the signature is incorrect, for every chat endpoint; §5.2: the four headers are carried by every chat request, X-Signature is HMAC-SHA1, Content-MD5 of a GET is the MD5 of the empty string. '
-        + 'A missing signed header is an incorrect signature (another 4xx is non_strict); a request without Date accepted is non_strict (C64: the spec lists Date among the headers but does not call a request without it incorrect), without X-Signature or Content-MD5 it fails. Each case spoils one thing of a request that is otherwise accepted.'
+        + 'A missing signed header is an incorrect signature (another 4xx is non_strict); a request without Date accepted is non_strict (C64: the spec lists Date among the headers but does not call a request without it incorrect), without X-Signature or Content-MD5 it fails. Each case spoils one thing of a request that is otherwise accepted. '
+        + 'Last, the valid request with an X-Trace-Id header added, which the signing string does not hold, is accepted (§5.2, REQ-5.2-unsigned-headers at every route; another 2xx is non_strict).'
         + (route === 'disconnect' ? ' On a channel of its own (the control API\'s, else CHANNEL_ID_2), so that a wrongly accepted disconnect cuts no other rule\'s channel.' : ''),
       covers: SIGNED },
     {
       setup: (t) => routeFixture(t, route),
-      named: (_t, f) => spoilsFor(routeCall(route, f)),
-      label: (spoil) => SPOIL_WHAT[spoil],
-      send: async (_t, spoil, f) => {
+      // The accepted case last: on disconnect it spends the fixture's connection.
+      named: (_t, f) => [...spoilsFor(routeCall(route, f)), UNSIGNED_HEADER],
+      label: (spoil) => (spoil === UNSIGNED_HEADER ? spoil : SPOIL_WHAT[spoil]),
+      send: async (t, spoil, f) => {
         const call = routeCall(route, f);
-        return f.session.send(call, spoilOptions(route, f, call, spoil));
+        return f.session.send(call, spoil === UNSIGNED_HEADER ? { wire: { headers: { 'x-trace-id': t.runId } } } : spoilOptions(route, f, call, spoil));
       },
-      expect: (_t, spoil) => (spoil === 'no-date' ? [refusalPreferred('no Date refused', 403), jsonContentTypeIfRefused] : [status(403), jsonContentType]),
-      what: 'every spoiled signature refused',
+      expect: (_t, spoil) => (spoil === UNSIGNED_HEADER ? [status(ROUTE_OK[route])]
+        : spoil === 'no-date' ? [refusalPreferred('no Date refused', 403), jsonContentTypeIfRefused] : [status(403), jsonContentType]),
+      what: 'every spoiled signature refused, the unsigned header taken',
     },
   );
 }

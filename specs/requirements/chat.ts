@@ -2355,14 +2355,14 @@ export const CHAT = requirements([
   {
     id: 'REQ-5.2-unsigned-headers', section: '5.2', source: 'prose', level: 'must',
     statement: 'Only the five lines are signed: other headers may be added or changed.',
-    observes: 'extra or changed User-Agent, Accept, X-Trace-Id headers keep the request valid',
+    observes: 'extra or changed User-Agent, Accept, X-Trace-Id headers keep the request valid, at every chat route',
     needs: ['nothing'],
     reading: {
       kind: 'stated-behaviour',
       passed: 'a request with other headers added or changed accepted',
       failed: 'refused for an unsigned header',
     },
-    rules: ['chat.signature.unsigned-header'],
+    rules: ['chat.signature.unsigned-header', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-incorrect-403', section: '5.2', source: 'prose', level: 'must',

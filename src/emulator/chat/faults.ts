@@ -470,6 +470,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.signature.tampered-path'] },
   { name: 'chat-extra-header-refused', description: 'A request carrying an unsigned X- header (X-Trace-Id) is refused with 403.',
     caughtBy: ['chat.signature.unsigned-header'] },
+  { name: 'chat-scope-extra-header-refused', description: 'On the scope routes (every chat route but connect and disconnect) a request carrying an X- header that is not signed (X-Trace-Id) is refused with 403: the gateway in front of them takes it for a forged header.',
+    caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`, ['connect', 'disconnect']) },
   { name: 'chat-date-gmt-only', description: 'A Date with a numeric zone (+0000) is refused; only "... GMT" is accepted.',
     caughtBy: ['chat.signature.valid', 'chat.signature.date-formats'] },
   { name: 'chat-date-zone-ignored', description: 'The time of Date is read as UTC whatever its numeric zone: a Date with a zone other than +0000 is taken as hours off and refused.',

@@ -68,7 +68,7 @@ function expectedSignature(request: FastifyRequest, f: EmulatorContext['faults']
 export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, secret: string): void {
   const f = ctx.faults;
   if (f.isOn('chat-signature-not-checked')) return;
-  if (f.isOn('chat-extra-header-refused')) {
+  if (f.isOn('chat-extra-header-refused') || (f.isOn('chat-scope-extra-header-refused') && !/\/(connect|disconnect)$/.test(request.url.split('?', 1)[0]!))) {
     const extra = Object.keys(request.headers).find((h) => h.startsWith('x-') && !KNOWN_X_HEADERS.has(h));
     if (extra) throw invalidSignature('unexpected header');
   }

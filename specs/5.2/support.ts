@@ -2,7 +2,7 @@
  * What the rules of §5.2 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  type SkewWindows, type ChatCall, chatPaths, type ChatRouteName, type ChatSession, chatSession, connectBody, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
+  type SkewWindows, type ChatCall, chatBodyIsJson, chatPaths, type ChatRouteName, type ChatSession, chatSession, connectBody, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
 } from '../kit.js';
 
 export const SIGNED = ['5.2/Content-Type', '5.2/Date', '5.2/Content-MD5', '5.2/X-Signature'];
@@ -115,7 +115,7 @@ export function routeRule(route: ChatRouteName): RuleDraft {
       title: `A ${ROUTE_TITLE[route]} whose signature is spoiled in any one way is refused with 403 and a JSON body; with an unsigned header added it is accepted`,
       reading: '§4.3: 403 when the signature is incorrect, for every chat endpoint; §5.2: the four headers are carried by every chat request, X-Signature is HMAC-SHA1, Content-MD5 of a GET is the MD5 of the empty string. '
         + 'A missing signed header is an incorrect signature (another 4xx is non_strict); a request without Date accepted is non_strict (C64: the spec lists Date among the headers but does not call a request without it incorrect), without X-Signature or Content-MD5 it fails. Each case spoils one thing of a request that is otherwise accepted. '
-        + 'Last, the valid request with an X-Trace-Id header added, which the signing string does not hold, is accepted (§5.2, REQ-5.2-unsigned-headers at every route; another 2xx is non_strict).'
+        + 'Last, the valid request with an X-Trace-Id header added, which the signing string does not hold, is accepted (§5.2, REQ-5.2-unsigned-headers at every route; another 2xx is non_strict), and its body, where the route has one, is JSON (§0; a route answering "with no body" may still send none).'
         + (route === 'disconnect' ? ' On a channel of its own (the control API\'s, else CHANNEL_ID_2), so that a wrongly accepted disconnect cuts no other rule\'s channel.' : ''),
       covers: SIGNED },
     {
@@ -127,7 +127,7 @@ export function routeRule(route: ChatRouteName): RuleDraft {
         const call = routeCall(route, f);
         return f.session.send(call, spoil === UNSIGNED_HEADER ? { wire: { headers: { 'x-trace-id': t.runId } } } : spoilOptions(route, f, call, spoil));
       },
-      expect: (_t, spoil) => (spoil === UNSIGNED_HEADER ? [status(ROUTE_OK[route])]
+      expect: (_t, spoil) => (spoil === UNSIGNED_HEADER ? [status(ROUTE_OK[route]), chatBodyIsJson]
         : spoil === 'no-date' ? [refusalPreferred('no Date refused', 403), jsonContentTypeIfRefused] : [status(403), jsonContentType]),
       what: 'every spoiled signature refused, the unsigned header taken',
     },

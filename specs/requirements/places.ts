@@ -34,14 +34,9 @@ export const GOVERNS: readonly Governs[] = [
   },
   {
     kind: 'routes and answers',
+    // The 2xx of disconnect, delivery status, typing and react are stated to carry no body; a body sent anyway must
+    // still be JSON (chat.signature.route.<route> reads it), so those places are reached, not excused.
     statements: ['REQ-0-bodies-json'],
-    // "unless stated otherwise": these answers are stated to carry no body.
-    unreached: {
-      'chat disconnect 2xx': 'stated otherwise: §4.3 Disconnect channel, "Response 200 with no body"',
-      'chat deliveryStatus 2xx': 'stated otherwise: §4.3 Update delivery status, "Response 200 with no body"',
-      'chat typing 2xx': 'stated otherwise: §4.3 Typing indicator, "Response 204 (event accepted), no body"',
-      'chat react 2xx': 'stated otherwise: §4.3 Reaction, "Response 200 (accepted for processing), no body"',
-    },
   },
   {
     kind: 'chat routes',

@@ -21,13 +21,17 @@ export const chatErrorBody: Check = (res) => {
 };
 
 /**
- * The media type of a chat refusal that has a body: §4.3 "Success and error responses carry Content-Type:
- * application/json" (issue 32: read on every refusal, the wrong-method 405 included). A refusal without a body is
- * judged by `chatErrorBody`; an answer that is no refusal, by its own checks.
+ * A chat answer whose body the spec leaves unnamed (a refusal) or states away ("Response 200 with no body"): §0 "All
+ * bodies are JSON unless stated otherwise" and §4.3 "Success and error responses carry Content-Type: application/json"
+ * (issue 32: read at every route and class of answer, the wrong-method 405 included). No body passes (`chatErrorBody`
+ * judges a refusal without one); a body must be JSON under a JSON media type.
  */
-export const chatRefusalContentType: Check = (res) => {
-  if (res.status < 400 || res.status >= 500 || (res.text ?? '') === '') return pass('JSON Content-Type', `status ${res.status}${res.text ? '' : ', no body'}: no refusal body to type`);
-  return jsonContentType(res);
+export const chatBodyIsJson: Check = (res) => {
+  const name = 'JSON body';
+  if (res.status >= 500 || (res.text ?? '') === '') return pass(name, `status ${res.status}, no body`);
+  const typed = jsonContentType(res);
+  if (typed.verdict === 'failed') return typed;
+  return parseJson(res) === undefined ? fail(name, `expected the ${res.status} body to parse as JSON, observed "${res.text.slice(0, 80)}"`) : typed;
 };
 
 /**

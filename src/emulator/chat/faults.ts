@@ -418,6 +418,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.react.applied'] },
   { name: 'chat-unreact-ignored', description: 'unreact answers 200 and leaves the user\'s reaction on the message.',
     caughtBy: ['chat.react.applied'] },
+  { name: 'chat-react-answers-ok-text', description: 'A reaction is answered 200 with the body `OK` in text/plain instead of no body (the one chat route whose success body is not JSON).',
+    caughtBy: ['chat.signature.route.react'] },
   { name: 'chat-react-ignores-conversation', description: 'A reaction finds its message by id or msgid alone, even in another conversation than the one named.',
     caughtBy: ['chat.react.ids-disagree'] },
   { name: 'chat-react-unvalidated', description: 'A reaction without message id, conversation id, user or a valid type is accepted.',

@@ -56,6 +56,7 @@ export function reactEndpoint(app: FastifyInstance, ctx: EmulatorContext, state:
     if (v.type === 'unreact' && !onto.reactions.has(v.userId) && f.isOn('chat-crash-on-second-unreact')) throw new Error('simulated crash: the user\'s reaction is not there to remove');
     if (v.type === 'react') onto.reactions.set(v.userId, v.emoji);
     else if (!f.isOn('chat-unreact-ignored')) onto.reactions.delete(v.userId);
+    if (f.isOn('chat-react-answers-ok-text')) return reply.code(200).header('content-type', 'text/plain; charset=utf-8').send('OK');
     return emptyOk(reply);
   });
 }

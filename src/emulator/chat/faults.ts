@@ -392,6 +392,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.model.history'] },
   { name: 'chat-history-any-scope', description: 'History looks a conversation_id its scope does not hold up in every scope of the channel, so a second account reads the first account\'s chat by its conversation_id.',
     caughtBy: ['chat.connection.isolation'] },
+  { name: 'chat-chat-id-any-scope', description: 'A chat named by its chat-interface id (the history path, a reaction\'s conversation_ref_id) is found in any account\'s scope (the id taken as unique), so a second account reads the first account\'s chat by its id.',
+    caughtBy: ['chat.connection.isolation'] },
   { name: 'chat-crash-on-history-unknown-conversation', description: 'History of a conversation that does not exist crashes (500) instead of answering 204.',
     caughtBy: ['chat.valid-space.history', 'chat.history.empty'] },
   { name: 'chat-crash-on-history-without-offset', description: 'History without offset crashes (500): the missing offset is not defaulted to 0.',

@@ -239,6 +239,8 @@ export class ChatState {
     const byConversation = this.chatOf(conn, id);
     if (byConversation) return byConversation;
     const byId = this.chatsById.get(id);
+    // The isolation fault: a chat-interface chat id is taken as unique, whichever scope holds the chat.
+    if (byId && this.ctx.faults.isOn('chat-chat-id-any-scope')) return byId;
     return byId && this.namespace(conn) === this.namespace(this.connections.get(byId.scopeId) ?? conn) ? byId : undefined;
   }
 

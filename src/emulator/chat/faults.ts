@@ -321,6 +321,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.connection.isolation'] },
   { name: 'chat-status-unsigned-by-chat-interface-id', description: 'The delivery-status route skips the signature check when `{msgid}` is a chat-interface id of the scope (taken as the account\'s own request); named by the integration-side msgid it is checked.',
     caughtBy: ['chat.signature.route.status'] },
+  { name: 'chat-status-unsigned-by-msgid', description: 'The delivery-status route skips the signature check when `{msgid}` is an integration-side msgid of the scope; named by the chat-interface id it is checked.',
+    caughtBy: ['chat.signature.route.status'] },
   { name: 'chat-delivery-status-msgid-only', description: 'Delivery status finds the message only by the integration-side msgid: the chat-interface id (new_message.msgid) in the path answers 404.',
     caughtBy: ['chat.delivery-status.by-chat-interface-id', 'chat.delivery-status.accepted'] },
   { name: 'chat-error-text-missing-crash', description: 'A -1 delivery status with 901–904 and no error text is taken by validation and then crashes (500) where the text is stored.',

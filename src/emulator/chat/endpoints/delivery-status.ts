@@ -16,8 +16,9 @@ export function deliveryStatusEndpoint(app: FastifyInstance, ctx: EmulatorContex
     const key = request.params.msgid!;
     const status = gate(ctx, request, {
       channel: state.channelOfScope(scopeId),
-      // The fault: a path naming the message by its chat-interface id is taken as the account's own and not verified.
-      skipSignature: () => f.isOn('chat-status-unsigned-by-chat-interface-id') && namesByChatId(state, scopeId, key),
+      // The two faults: a path naming the message by one of its ids is taken as the account's own and not verified.
+      skipSignature: () => (f.isOn('chat-status-unsigned-by-chat-interface-id') && namesBy(state, scopeId, key, 'chat'))
+        || (f.isOn('chat-status-unsigned-by-msgid') && namesBy(state, scopeId, key, 'integration')),
       validate: (c, raw) => deliveryStatus(c, coercedStatus(ctx.variations, objectOf(c, raw)), '', { alias: true }),
     });
     const conn = connected(state, scopeId);
@@ -41,10 +42,11 @@ export function deliveryStatusEndpoint(app: FastifyInstance, ctx: EmulatorContex
   });
 }
 
-/** Whether `key` is the chat-interface id of a message of the scope. */
-function namesByChatId(state: ChatState, scopeId: string, key: string): boolean {
+/** Whether `key` is the chat-interface id (`chat`) or the integration-side msgid (`integration`) of a message of the scope. */
+function namesBy(state: ChatState, scopeId: string, key: string, side: 'chat' | 'integration'): boolean {
   const conn = state.connections.get(scopeId);
-  return conn !== undefined && state.message(conn, key)?.id === key;
+  const m = conn === undefined ? undefined : state.message(conn, key);
+  return m !== undefined && (side === 'chat' ? m.id : m.clientId) === key;
 }
 
 /** §3.3 order of the delivery statuses for `chat-delivery-status-forward-only`: delivered, read, and error last. */

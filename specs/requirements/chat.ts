@@ -2277,10 +2277,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-5.2-date-rfc2822', section: '5.2', source: 'table', level: 'must',
     statement: 'Date is the current time in RFC 2822 format.',
-    observes: 'a numeric zone and GMT are both accepted',
+    observes: 'a numeric zone and GMT are both accepted, at every chat route',
     needs: ['nothing'],
     reading: { kind: 'stated-behaviour' },
-    rules: ['chat.signature.date-formats'],
+    rules: ['chat.signature.date-formats', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-date-current', section: '5.2', source: 'table', level: 'should',

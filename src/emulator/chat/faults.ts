@@ -482,6 +482,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.signature.valid', 'chat.signature.date-formats'] },
   { name: 'chat-date-zone-ignored', description: 'The time of Date is read as UTC whatever its numeric zone: a Date with a zone other than +0000 is taken as hours off and refused.',
     caughtBy: ['chat.signature.date-formats'] },
+  { name: 'chat-scope-date-gmt-refused', description: 'On the scope routes (every chat route but connect and disconnect) a Date in GMT form is refused with 403: their parser reads only a numeric zone.',
+    caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`, ['connect', 'disconnect']) },
   { name: 'chat-signature-method-unbound', description: 'The signature is matched against the signing string of every method: a request signed for another method (PUT for a POST) passes.',
     caughtBy: ['chat.signature.tampered-method'] },
   { name: 'chat-signature-content-type-assumed', description: 'The signing string is built with application/json, the Content-Type the routes expect, not the header received: a request signed for application/json and sent with another Content-Type passes.',

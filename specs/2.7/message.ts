@@ -38,15 +38,19 @@ export default defineGroup({
       ['sticker_id', 'callback_data', 'media_duration', 'delivery_status', 'shared_post', ['shared_post', 'preview_link'], ['shared_post', 'preview_permalink'], ['shared_post', 'site_name']]
         .map((p) => ['payload', 'message', ...(Array.isArray(p) ? p : [p])]),
     ),
-    sweepRule<MessageType, SentAndRead, ChatSession>(
-      { id: 'chat.message.types-accepted', title: 'A valid message of each type (text, file, video, picture, voice, audio, sticker, location, contact) answers 200 and shows in the history as sent',
-        reading: '§2.7: the fields each type requires (file_name and file_size for file, video and picture; location; contact), plus media for voice, audio and sticker, media_duration and sticker_id where the type uses them. The history shows type, text, media, file_name, file_size, location and contact as sent (§4.3 history table; media_duration and sticker_id are not history fields).',
+    sweepRule<MessageType | 'sticker by sticker_id, no media', SentAndRead, ChatSession>(
+      { id: 'chat.message.types-accepted', title: 'A valid message of each type (text, file, video, picture, voice, audio, sticker, location, contact) answers 200 and shows in the history as sent; so does a sticker named by sticker_id alone',
+        reading: '§2.7: the fields each type requires (file_name and file_size for file, video and picture; location; contact), plus media for voice, audio and sticker, media_duration and sticker_id where the type uses them. The history shows type, text, media, file_name, file_size, location and contact as sent (§4.3 history table; media_duration and sticker_id are not history fields). A sticker is also sent with sticker_id and no media: media is required for no type but file, video and picture, and sticker_id ("Sticker id, the same in all accounts") names the sticker, so a refusal fails (issue 28 item 4: a valid shape, named on every run).',
         covers: ['2.7/type', '2.7/text', '2.7/media', '2.7/file_name', '2.7/file_size', '2.7/sticker_id', '2.7/location', '2.7/contact', '2.7/media_duration'] },
       {
         setup: (t) => chatSession(t),
-        named: TYPES,
+        named: [...TYPES, 'sticker by sticker_id, no media'] as const,
         label: (type) => type,
-        send: (_t, type, s) => sendAndReadBack(s, sampleMessage(type, type === 'text' ? 'a text message' : `a ${type}`)),
+        send: (_t, type, s) => {
+          if (type !== 'sticker by sticker_id, no media') return sendAndReadBack(s, sampleMessage(type, type === 'text' ? 'a text message' : `a ${type}`));
+          const { media: _media, ...sticker } = sampleMessage('sticker', 'a sticker by its id');
+          return sendAndReadBack(s, sticker);
+        },
         expect: acceptedAndShownAsSent,
       },
     ),

@@ -14,7 +14,7 @@
  * outgoing-message hooks of that account stop. Watched over the whole effect window, not read once.
  */
 import {
-  accountMessage, accountWrites, chatHookCount, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, emptyHistory, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, sweepRule, valueIs, watchChatHooks,
+  accountMessage, accountWrites, chatHookCount, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, emptyHistory, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, stringAt, sweepRule, valueIs, watchChatHooks,
 } from '../kit.js';
 import { REPEAT_ANSWER } from '../fixtures/chat.js';
 import { type OwnConversation, ownConversation, type TwoAccounts, mustDisconnect, type TwoAccountsConversation, type Disconnected } from './support.js';
@@ -96,7 +96,7 @@ export default defineGroup({
     ),
     scenarioRule<TwoAccounts>(
       { id: 'chat.connection.isolation', needs: ['second-account'], title: 'One account\'s scope never reads or writes another account\'s chats',
-        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other (security). Their chat-interface ids may be equal (the spec states no id space): only data crossing fails (C29 of the review). B\'s history of A\'s conversation is "a chat that does not exist": 204 passes, 200 with no messages is non_strict, 200 with A\'s messages or a refusal fails (R2-C13, R2-C14). B\'s delivery status and reaction name A\'s message by both ids, the integration-side msgid and the chat-interface id. The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
+        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other (security). Their chat-interface ids may be equal (the spec states no id space): only data crossing fails (C29 of the review). B\'s history of A\'s conversation is "a chat that does not exist": 204 passes, 200 with no messages is non_strict, 200 with A\'s messages or a refusal fails (R2-C13, R2-C14). B\'s history names A\'s chat by its conversation_id and by its chat-interface id (create chat\'s id); B\'s delivery status and reaction name A\'s message by both ids, the integration-side msgid and the chat-interface id. The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
         covers: ['2.4/scope_id', '2.4/account_id'] },
       {
         setup: async (t) => {
@@ -105,12 +105,16 @@ export default defineGroup({
           const scopes = [await a.scope(), await b.scope()] as const;
           const conv = a.conversationId();
           const client = a.client();
-          const sent = scopes[0] === scopes[1] ? { msgid: '', id: '' } : await a.mustSend(a.payload(conv, client));
-          return { a, b, scopes, conv, client, inA: sent.msgid, inAId: sent.id, sentInB: '' };
+          const separate = scopes[0] !== scopes[1];
+          const made = separate ? stringAt(await a.createChat(conv, client), ['id']) ?? '' : '';
+          const sent = separate ? await a.mustSend(a.payload(conv, client)) : { msgid: '', id: '' };
+          return { a, b, scopes, conv, client, inA: sent.msgid, inAId: sent.id, chatA: made, sentInB: '' };
         },
         steps: [
           step<TwoAccounts, readonly string[]>('', async (_t, f) => f.scopes, [distinct('distinct scopes', 'the scope_ids of the two accounts')]),
           step('B reads A\'s conversation', (_t, f) => f.b.history(f.conv), [emptyHistory('no chat')]),
+          // By A's chat-interface chat id too: whether the path takes it is open (chat.history.by-chat-id), but another scope must never reach it.
+          step('B reads A\'s chat by its chat id', (_t, f) => f.b.history(f.chatA || f.conv), [emptyHistory('no chat')]),
           step('B sets A\'s delivery status by msgid', (_t, f) => f.b.deliveryStatus(f.inA, { status_code: 2 }), [status(404)]),
           step('B reacts in A by msgid', (_t, f) => f.b.react({ conversation_id: f.conv, msgid: f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [status(404)]),
           // By the chat-interface id too: the id the delivery-status path names (C25), which another scope must not reach.

@@ -29,6 +29,8 @@ export interface TwoAccounts {
   readonly inA: string;
   /** The chat-interface id of A's message (new_message.msgid; "" when the answer gave none). */
   readonly inAId: string;
+  /** The chat-interface id of A's chat (create chat's id; "" when none was answered). */
+  readonly chatA: string;
   /** B's message in the same conversation_id, which A's history must not show. */
   sentInB: string;
 }

@@ -138,8 +138,8 @@ export default defineGroup({
     ),
     scenarioRule<Conversation & { readonly foreign: ForeignChat }>(
       { id: 'chat.edit.other-scope', level: 'should', needs: ['second-account'],
-        title: 'An edit sent to a second account\'s scope naming a message of the first is refused (4xx); the message is unchanged',
-        reading: '§4.3: the message path names the scope; a message of another account\'s scope is not one the edit may reach (§2.4: a scope is one account\'s connection). Any 4xx passes. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
+        title: 'An edit sent to a second account\'s scope naming a message of the first, by msgid or by its chat-interface id, is refused (4xx); the message is unchanged',
+        reading: '§4.3: the message path names the scope; a message of another account\'s scope is not one the edit may reach (§2.4: a scope is one account\'s connection), whichever id names it (msgid, or `id` "on the chat-interface side", which a server may take as unique). Any 4xx passes. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
         covers: [SEND('msgid'), '2.4/scope_id'] },
       {
         setup: async (t) => {
@@ -148,6 +148,8 @@ export default defineGroup({
         },
         steps: [
           step('edit from the second account\'s scope', (_t, c) => postToScope(c.s, c.foreign.scopeId, editMessageBody({ conversation_id: c.foreign.conversationId, msgid: c.sent[0]!.msgid, message: { type: 'text', text: 'edited from another scope' } })), [clientError()]),
+          // By the chat-interface id too (payload "id | Message id on the chat-interface side; only for edit"), which another scope must not reach either.
+          step('edit by id from the second account\'s scope', (_t, c) => postToScope(c.s, c.foreign.scopeId, editMessageBody({ conversation_id: c.foreign.conversationId, id: c.sent[0]!.id || c.sent[0]!.msgid, message: { type: 'text', text: 'edited from another scope by id' } })), [clientError()]),
           step('history', (_t, c) => c.s.allHistory(c.conv), (_t, c) => [heldOnce(c.sent[0]!.msgid), textIs(c.sent[0]!.msgid, 'message 1')]),
         ],
       },

@@ -35,10 +35,10 @@
  * conversation_ref_id is the only thing that can make the forward refused.
  */
 import {
-  absentFromHistory, applyCase, caseReading, chatSession, ChatSession, chatSweepRule, clientError, conversationWith, defineGroup, describeCase, type DuplicateSeen, eachAcceptedOrLimited, eachStep, editMessageBody, type EffectCounts, effectCountsOver, equals, exchangeRule, type FieldCase, fieldCaseArb, firstNotifications, foreignChat, foreignHistory, forwardNaming, heldOnce, historyHolds, type HistoryItem, holdsMessages, hooksAfterAccountMessage, hooksWithText, type HttpResponse, importedBotMessage, isSuccess, jsonContentType, jsonContentTypeIfRefused, keptAsNotes, kindsTold, labelled, leadsAre, type MessagePayload, newMessageAnswer, noServerError, notificationsAre, observedDuplicate, observedTextChange, ODD_MESSAGE_EVENTS, oddMessageEvent, participantShown, RACERS, recorded, refusalChecks, refusalPreferred, repeatMsgid, repeatsAnswered, type RepeatSeen, sameHistoryAs, scenarioRule, senderIs, senderRefIs, someHooks, status, step, sweepCases, sweepRule, textIs, uniqueId, valueField, valueIs, writeFirst,
+  absentFromHistory, applyCase, type Conversation, messageTruth, nothingResolvedFrom, caseReading, chatSession, ChatSession, chatSweepRule, clientError, conversationWith, defineGroup, describeCase, type DuplicateSeen, eachAcceptedOrLimited, eachStep, editMessageBody, type EffectCounts, effectCountsOver, equals, exchangeRule, type FieldCase, fieldCaseArb, firstNotifications, foreignChat, foreignHistory, forwardNaming, heldOnce, historyHolds, type HistoryItem, holdsMessages, hooksAfterAccountMessage, hooksWithText, type HttpResponse, importedBotMessage, isSuccess, jsonContentType, jsonContentTypeIfRefused, keptAsNotes, kindsTold, labelled, leadsAre, type MessagePayload, newMessageAnswer, noServerError, notificationsAre, observedDuplicate, observedTextChange, ODD_MESSAGE_EVENTS, oddMessageEvent, participantShown, RACERS, recorded, refusalChecks, refusalPreferred, repeatMsgid, repeatsAnswered, type RepeatSeen, sameHistoryAs, scenarioRule, senderIs, senderRefIs, someHooks, status, step, sweepCases, sweepRule, textIs, uniqueId, valueField, valueIs, writeFirst,
 } from '../kit.js';
 import {
-  type AnswerTarget, answerTarget, type BrokenMember, brokenRule, type BulkImport, bulkImport, FORWARDED_FIELDS, type Forwarding, forwarding, type ForwardingForeign, fullEmbedded, type Import, type KindsConversation, type KindSent, kindsSent, memberRefusalOf, naming, type ParallelMessages, parallelMessages, type Quoting, quoting, RECEIVER, type Repeats, replyQuoting, type Sent, sentMessage, SILENT, type WithForeign, type WriteFirst,
+  type AnswerTarget, answerTarget, type BrokenMember, brokenRule, type BulkImport, bulkImport, FORWARDED_FIELDS, type Forwarding, forwarding, type ForwardingForeign, type ForeignForward, foreignForward, fullEmbedded, type Import, type KindsConversation, type KindSent, kindsSent, memberRefusalOf, naming, type ParallelMessages, parallelMessages, type Quoting, quoting, RECEIVER, type Repeats, replyQuoting, type Sent, sentMessage, SILENT, type WithForeign, type WriteFirst,
 } from './support.js';
 import { refusal, messageEvent, requiredRule, P, type EffectsConversation, newConversation, sendSilent, counted, SEND, HISTORY } from '../fixtures/chat.js';
 
@@ -343,6 +343,45 @@ export default defineGroup({
           }, [refusalPreferred('another account\'s chat refused'), jsonContentTypeIfRefused]),
           step<ForwardingForeign, HistoryItem[]>('history', (_t, f) => f.s.allHistory(f.conv), (_t, f) => (isSuccess(f.refusedStatus) ? [] : [absentFromHistory(f.refused)])),
           step('the second account\'s chat', (_t, f) => foreignHistory(f.s, f.foreign), [status(204)]),
+        ],
+      },
+    ),
+    scenarioRule<Conversation & { forwarded: string }>(
+      { id: 'chat.forwards.foreign-message',
+        title: 'A forwarded message given by its fields, from an external chat the chat interface never held, is accepted and the message shows in the history',
+        reading: '§4.3 forwards: "Forwarded messages may come from any external chat of the integration"; §2.11: type, text, timestamps and sender are required "when no id is given", so a message the chat interface never saw is forwarded by its fields (with the conversation_id of the chat it comes from). A refusal fails (issue 28 item 4: a valid shape, named on every run).',
+        covers: [SEND('forwards'), '2.11/type', '2.11/text'] },
+      {
+        setup: async (t) => ({ ...await conversationWith(t, 1), forwarded: '' }),
+        steps: [
+          step('a message of another messenger chat, by its fields', (_t, f) => {
+            const p = f.s.payload(f.conv, f.client, { forwards: { messages: [{ ...fullEmbedded(), text: 'forwarded from a chat the chat interface never held' }], conversation_id: uniqueId(f.s.t, 'external-chat') } });
+            f.forwarded = p.msgid;
+            return f.s.sendMessage(p);
+          }, [status(200)]),
+          step('history', (_t, f) => f.s.allHistory(f.conv, (items) => items.length >= 2), (_t, f) => [heldOnce(f.forwarded)]),
+        ],
+      },
+    ),
+    scenarioRule<ForeignForward>(
+      { id: 'chat.forwards.other-account-message', requires: ['write', 'control'], needs: ['second-account'],
+        title: 'A forward naming, by its ids, a message of a second account\'s chat is refused with 400, or taken with nothing of that message in it; the second account\'s chat is unchanged',
+        reading: '§2.4: scope_id identifies the connection for one account, so ids sent under it name that account\'s messages; §2.11 "If given, the remaining fields are resolved automatically" would copy another account\'s message into this one. Read as forwards.conversation_ref_id of another account is (C48): 400 passes, another 4xx or an acceptance with nothing of the other message resolved is non_strict ("any external chat of the integration"), its text resolved into the forward (read through the control API) fails (security), as does any change to the second account\'s chat. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
+        covers: [SEND('forwards'), '2.4/scope_id', '2.11/id', '2.11/msgid'] },
+      {
+        setup: foreignForward,
+        steps: [
+          step<ForeignForward>('forwarding the second account\'s message by its ids', async (_t, f) => {
+            const p = f.s.payload(f.conv, f.client, { forwards: { messages: [{ id: f.there.id, msgid: f.there.msgid }] } });
+            f.forwarded = p.msgid;
+            const res = await f.s.sendMessage(p);
+            f.forwardStatus = res.status;
+            return res;
+          }, [refusalPreferred('another account\'s message refused'), jsonContentTypeIfRefused]),
+          step<ForeignForward, { readonly text?: string } | undefined>('what the forward stored', async (_t, f) => (isSuccess(f.forwardStatus) ? (await messageTruth(f.s, f.conv, f.forwarded)).forwards?.[0] : undefined),
+            (_t, f) => [nothingResolvedFrom(f.there.text)]),
+          step<ForeignForward, HistoryItem[]>('the second account\'s chat', (_t, f) => f.b.allHistory(f.bConv, (items) => items.length >= 1),
+            (_t, f) => [historyHolds('unchanged', { once: [f.there.msgid], none: [f.forwarded] }), holdsMessages(1)]),
         ],
       },
     ),

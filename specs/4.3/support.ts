@@ -2,7 +2,7 @@
  * What the rules of §4.3 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  MESSAGE_TYPES, type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, chatErrorBody, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8, withInvalidUtf8At,
+  MESSAGE_TYPES, type ElementType, type NewMessageExpectation, sampleMessage, type TimedMessage, describeSpaceCase, namedSpaceCases, sendSpaceCase, spaceCaseArb, spaceCaseChecks, type SpaceCase, spaceFixture, type SpaceFixture, type SpaceRoute, VALID_SPACES, allowOn405, applyCase, type CaseReading, CHAT_BASE, CHAT_ROUTES, type ChatCall, type ChatRouteName, chatSession, ChatSession, type Conversation, conversationWith, editCarrying, editMessageBody, type FieldCase, fieldCaseArb, type FieldSpec, type ForeignChat, type ForwardSource, forwardSource, heldOnce, type HistoryItem, holdsMessages, type HttpResponse, ignoredOnEdit, isSuccess, jsonAt, chatErrorBody, chatBodyIsJson, type MessagePayload, messageTruth, type MessageTruth, noServerError, notJsonBodies, ODD_HISTORY_QUERIES, oddJsonBodies, type ParticipantBody, Precondition, refusalChecks, type RepeatSeen, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, scenarioRule, secondAccountId, type SentMessage, status, step, sweepCases, sweepRule, textIs, withInvalidUtf8, withInvalidUtf8At,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { type FreshConversation, freshConversation, INVALID_UTF8_READING, SEND } from '../fixtures/chat.js';
@@ -357,12 +357,12 @@ export function wrongMethodRule(route: ChatRouteName): RuleDraft {
   return sweepRule<ChatCall['method'], HttpResponse, RouteFixture>(
     { id: `chat.http.${route}.wrong-method`, level: 'should', requires: routeRequires(route),
       title: `${named(route)} called with another method (${METHODS.filter((m) => m !== own).join(', ')}) answers 405`,
-      reading: `RFC 9110 §15.5.6: a method the resource does not support is 405, with an Allow header. Signed correctly for the method sent, with the route's valid body (none with GET), so only the method is wrong. The spec restates neither (K38): a 405 passes with or without Allow (an Allow that leaves out ${own} is non_strict); 404 or another 4xx is non_strict. §4.3 names one method per route, so a 2xx to another method fails (R2-A9), as do a 5xx, a reset or a hang.${route === 'disconnect' ? CHANNEL_NOTE : ''}` },
+      reading: `RFC 9110 §15.5.6: a method the resource does not support is 405, with an Allow header. Signed correctly for the method sent, with the route's valid body (none with GET), so only the method is wrong. The spec restates neither (K38): a 405 passes with or without Allow (an Allow that leaves out ${own} is non_strict); 404 or another 4xx is non_strict. §4.3 names one method per route, so a 2xx to another method fails (R2-A9), as do a 5xx, a reset or a hang. The refusal is an error response of the chat interface: its body, when it has one, is JSON with Content-Type application/json (§0 "All bodies are JSON", §4.3; issue 32), no body is non_strict (R2-C6).${route === 'disconnect' ? CHANNEL_NOTE : ''}` },
     {
       setup: (t) => routeFixture(t, route),
       named: METHODS.filter((m) => m !== own),
       send: (_t, method, f) => f.session.send(withMethod(routeCall(route, f), method)),
-      expect: [status(405), allowOn405(own)],
+      expect: [status(405), allowOn405(own), chatErrorBody, chatBodyIsJson],
       label: (method) => `${method} instead of ${own}`,
       what: 'every other method refused',
     },
@@ -584,6 +584,31 @@ export async function forwarding(t: Parameters<typeof conversationWith>[0]): Pro
 /** The same, and a chat of the configured channel in a second account. */
 export interface ForwardingForeign extends Forwarding {
   readonly foreign: ForeignChat;
+}
+
+/**
+ * The client's conversation in the first account, and a message the integration sent in a conversation of a second
+ * account (the configured channel connected there): what a forward from the first account may name by that message's ids.
+ */
+export interface ForeignForward extends Conversation {
+  readonly b: ChatSession;
+  readonly bConv: string;
+  /** The second account's message: its integration-side msgid, its chat-interface id, its text. */
+  readonly there: SentMessage & { readonly text: string };
+  /** The forwarding message's msgid, and the answer it got. */
+  forwarded: string;
+  forwardStatus: number;
+}
+
+export async function foreignForward(t: RuleContext): Promise<ForeignForward> {
+  const c = await conversationWith(t, 1);
+  const b = await chatSession(t, { ...c.s.channel, accountId: await secondAccountId(t, c.s.channel.accountId) });
+  const bConv = b.conversationId();
+  const text = `said in the second account ${b.msgid()}`;
+  const payload = b.payload(bConv, b.client('Second Account Client'), { message: { type: 'text', text } });
+  const sent = await b.mustSend(payload);
+  if (!sent.id) throw new TargetAnswer(STEP_OWNERS.sendMessage, 'the second account\'s message was answered without new_message.msgid (its chat-interface id)');
+  return { ...c, b, bConv, there: { ...sent, text }, forwarded: '', forwardStatus: 0 };
 }
 
 /** A conversation of the client on the configured channel, and the hooks the control API counted for it so far. */

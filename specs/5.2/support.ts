@@ -2,7 +2,7 @@
  * What the rules of §5.2 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  type SkewWindows, type ChatCall, chatPaths, type ChatRouteName, type ChatSession, chatSession, connectBody, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
+  type SkewWindows, type ChatCall, chatBodyIsJson, chatPaths, type ChatRouteName, type ChatSession, chatSession, connectBody, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
 } from '../kit.js';
 
 export const SIGNED = ['5.2/Content-Type', '5.2/Date', '5.2/Content-MD5', '5.2/X-Signature'];
@@ -103,24 +103,49 @@ export const ROUTE_TITLE: Record<ChatRouteName, string> = {
   react: 'reaction (POST .../{scope_id}/react)',
 };
 
+/** The status of the route's valid request (§4.3): typing answers 204, every other route 200. */
+const ROUTE_OK: Record<ChatRouteName, number> = { connect: 200, disconnect: 200, chats: 200, message: 200, status: 200, history: 200, typing: 204, react: 200 };
+
+/**
+ * The case that must still be accepted: the valid request with a header added that is not signed (§5.2 "Only the five
+ * lines are signed") and its Date in the other RFC 2822 form, GMT (the kit's Date carries +0000), in one request to
+ * spare one per route.
+ */
+const UNSIGNED_HEADER = 'unsigned header added, Date in GMT form' as const;
+
+/**
+ * Delivery status only: a wrong secret with `{msgid}` the integration-side id, so that a route that checks the
+ * signature for one id of the message and not for the other is caught (the catalogue's path names the chat-interface id).
+ */
+const BY_MSGID = 'signed with a wrong secret, {msgid} the integration-side msgid' as const;
+
+type RouteCase = SignatureSpoil | typeof UNSIGNED_HEADER | typeof BY_MSGID;
+
 export function routeRule(route: ChatRouteName): RuleDraft {
-  return sweepRule<SignatureSpoil, HttpResponse, RouteFixture>(
+  return sweepRule<RouteCase, HttpResponse, RouteFixture>(
     { id: `chat.signature.route.${route}`, requires: routeRequires(route), ...(route === 'disconnect' ? { needs: ['second-channel' as const] } : {}),
-      title: `A ${ROUTE_TITLE[route]} whose signature is spoiled in any one way is refused with 403 and a JSON body`,
+      title: `A ${ROUTE_TITLE[route]} whose signature is spoiled in any one way is refused with 403 and a JSON body; with an unsigned header added and a GMT Date it is accepted`,
       reading: '§4.3: 403 when the signature is incorrect, for every chat endpoint; §5.2: the four headers are carried by every chat request, X-Signature is HMAC-SHA1, Content-MD5 of a GET is the MD5 of the empty string. '
-        + 'A missing signed header is an incorrect signature (another 4xx is non_strict); a request without Date accepted is non_strict (C64: the spec lists Date among the headers but does not call a request without it incorrect), without X-Signature or Content-MD5 it fails. Each case spoils one thing of a request that is otherwise accepted.'
+        + 'A missing signed header is an incorrect signature (another 4xx is non_strict); a request without Date accepted is non_strict (C64: the spec lists Date among the headers but does not call a request without it incorrect), without X-Signature or Content-MD5 it fails. Each case spoils one thing of a request that is otherwise accepted. '
+        + (route === 'status' ? 'The path also names the message by its integration-side msgid, signed with a wrong secret: 403 (whether the path takes that id is open, chat.delivery-status.by-msgid; a 404, the message looked up first, is non_strict). ' : '')
+        + 'Last, the valid request with an X-Trace-Id header added, which the signing string does not hold, and its Date in GMT form, is accepted (§5.2, REQ-5.2-unsigned-headers and REQ-5.2-date-rfc2822 at every route; another 2xx is non_strict), and its body, where the route has one, is JSON (§0; a route answering "with no body" may still send none).'
         + (route === 'disconnect' ? ' On a channel of its own (the control API\'s, else CHANNEL_ID_2), so that a wrongly accepted disconnect cuts no other rule\'s channel.' : ''),
       covers: SIGNED },
     {
       setup: (t) => routeFixture(t, route),
-      named: (_t, f) => spoilsFor(routeCall(route, f)),
-      label: (spoil) => SPOIL_WHAT[spoil],
-      send: async (_t, spoil, f) => {
+      // The accepted case last: on disconnect it spends the fixture's connection.
+      named: (_t, f): RouteCase[] => [...spoilsFor(routeCall(route, f)), ...(route === 'status' && f.id !== f.msgid ? [BY_MSGID] : []), UNSIGNED_HEADER],
+      label: (spoil) => (spoil === UNSIGNED_HEADER || spoil === BY_MSGID ? spoil : SPOIL_WHAT[spoil]),
+      send: async (t, spoil, f) => {
         const call = routeCall(route, f);
+        if (spoil === UNSIGNED_HEADER) return f.session.send(call, { zone: 'GMT', wire: { headers: { 'x-trace-id': t.runId } } });
+        if (spoil === BY_MSGID) return f.session.send({ ...call, path: chatPaths.deliveryStatus(f.scopeId, f.msgid) }, spoilOptions(route, f, call, 'wrong-secret'));
         return f.session.send(call, spoilOptions(route, f, call, spoil));
       },
-      expect: (_t, spoil) => (spoil === 'no-date' ? [refusalPreferred('no Date refused', 403), jsonContentTypeIfRefused] : [status(403), jsonContentType]),
-      what: 'every spoiled signature refused',
+      expect: (_t, spoil) => (spoil === UNSIGNED_HEADER ? [status(ROUTE_OK[route]), chatBodyIsJson]
+        : spoil === BY_MSGID ? [status(403, { also: [404] }), jsonContentType]
+          : spoil === 'no-date' ? [refusalPreferred('no Date refused', 403), jsonContentTypeIfRefused] : [status(403), jsonContentType]),
+      what: 'every spoiled signature refused, the unsigned header taken',
     },
   );
 }

@@ -77,7 +77,8 @@ export const ACCESS = requirements([
       non_strict: 'another JSON media type (text/json, application/*+json)',
       failed: 'a body that does not parse as JSON, or a non-JSON media type',
     },
-    rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json', 'oauth.token.body-not-json', 'chat.history.content-type', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react', 'api.bodies.json-every-answer'],
+    rules: ['oauth.token-response.content-type', 'chat.connect.answer', 'chat.create-chat.answer', 'chat.message.answer', 'api.bodies.json', 'oauth.token.body-not-json', 'chat.history.content-type', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react', 'api.bodies.json-every-answer',
+      'chat.http.connect.wrong-method', 'chat.http.disconnect.wrong-method', 'chat.http.chats.wrong-method', 'chat.http.message.wrong-method', 'chat.http.status.wrong-method', 'chat.http.history.wrong-method', 'chat.http.typing.wrong-method', 'chat.http.react.wrong-method'],
   },
   {
     id: 'REQ-0-timestamps-seconds', section: '0', source: 'prose', level: 'must',

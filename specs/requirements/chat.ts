@@ -117,15 +117,15 @@ export const CHAT = requirements([
   {
     id: 'REQ-2.4-scope-id-per-account', section: '2.4', source: 'table', level: 'must',
     statement: 'scope_id identifies the connection for one account.',
-    observes: 'two accounts get two scope_ids, and one scope never reads or writes the other\'s chats',
+    observes: 'two accounts get two scope_ids, and one scope never reads or writes the other\'s chats, whichever id (integration-side or chat-interface) names them',
     needs: ['control'],
     reading: {
-      kind: 'security', review: 'C29',
-      passed: 'no data of account A reaches account B (equal chat ids are allowed); B\'s read of A\'s conversation answered 204',
-      non_strict: 'B\'s read of A\'s conversation answered 404',
-      failed: 'A\'s messages in B\'s history, or one scope_id for two accounts',
+      kind: 'security', review: 'C29, R2-C13',
+      passed: 'no data of account A reaches account B (equal chat ids are allowed); B\'s read of A\'s conversation answered 204; B\'s status, reaction, edit and forward naming A\'s message by either id refused',
+      non_strict: 'B\'s read of A\'s conversation answered 200 with no messages; a forward naming A\'s message accepted with nothing of it resolved',
+      failed: 'A\'s messages in B\'s history, A\'s message changed or resolved into B\'s by either id, a refusal of B\'s read of A\'s conversation (204 is named), or one scope_id for two accounts',
     },
-    rules: ['chat.connection.isolation', 'chat.disconnect.one-account'],
+    rules: ['chat.connection.isolation', 'chat.disconnect.one-account', 'chat.forwards.other-account-message'],
   },
   {
     id: 'REQ-2.4-unknown-account', section: '2.4', source: 'prose', level: 'should',
@@ -1618,10 +1618,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-message-forwards-any-chat', section: '4.3', source: 'table', level: 'must',
     statement: 'Forwarded messages may come from any external chat of the integration.',
-    observes: 'forwarding a message of another conversation is accepted',
+    observes: 'forwarding a message of another conversation is accepted, and one of an external chat the chat interface never held, given by its fields',
     needs: ['nothing'],
     reading: { kind: 'stated-behaviour' },
-    rules: ['chat.limits.forwards'],
+    rules: ['chat.limits.forwards', 'chat.forwards.foreign-message'],
   },
   {
     id: 'REQ-4.3-message-forwards-ref-id-own', section: '4.3', source: 'table', level: 'must',
@@ -2277,10 +2277,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-5.2-date-rfc2822', section: '5.2', source: 'table', level: 'must',
     statement: 'Date is the current time in RFC 2822 format.',
-    observes: 'a numeric zone and GMT are both accepted',
+    observes: 'a numeric zone and GMT are both accepted, at every chat route',
     needs: ['nothing'],
     reading: { kind: 'stated-behaviour' },
-    rules: ['chat.signature.date-formats'],
+    rules: ['chat.signature.date-formats', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-date-current', section: '5.2', source: 'table', level: 'should',
@@ -2355,14 +2355,14 @@ export const CHAT = requirements([
   {
     id: 'REQ-5.2-unsigned-headers', section: '5.2', source: 'prose', level: 'must',
     statement: 'Only the five lines are signed: other headers may be added or changed.',
-    observes: 'extra or changed User-Agent, Accept, X-Trace-Id headers keep the request valid',
+    observes: 'extra or changed User-Agent, Accept, X-Trace-Id headers keep the request valid, at every chat route',
     needs: ['nothing'],
     reading: {
       kind: 'stated-behaviour',
       passed: 'a request with other headers added or changed accepted',
       failed: 'refused for an unsigned header',
     },
-    rules: ['chat.signature.unsigned-header'],
+    rules: ['chat.signature.unsigned-header', 'chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
   {
     id: 'REQ-5.2-incorrect-403', section: '5.2', source: 'prose', level: 'must',

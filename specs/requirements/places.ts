@@ -36,20 +36,16 @@ export const GOVERNS: readonly Governs[] = [
   },
   {
     kind: 'routes and answers',
+    // The 2xx of disconnect, delivery status, typing and react are stated to carry no body; a body sent anyway must
+    // still be JSON (chat.signature.route.<route> reads it), so those places are reached, not excused.
     statements: ['REQ-0-bodies-json'],
-    // "unless stated otherwise": these answers are stated to carry no body.
-    unreached: {
-      'chat disconnect 2xx': 'stated otherwise: §4.3 Disconnect channel, "Response 200 with no body"',
-      'chat deliveryStatus 2xx': 'stated otherwise: §4.3 Update delivery status, "Response 200 with no body"',
-      'chat typing 2xx': 'stated otherwise: §4.3 Typing indicator, "Response 204 (event accepted), no body"',
-      'chat react 2xx': 'stated otherwise: §4.3 Reaction, "Response 200 (accepted for processing), no body"',
-    },
   },
   {
     kind: 'chat routes',
     statements: [
       'REQ-5.2-x-signature', 'REQ-5.2-incorrect-403', 'REQ-5.2-missing-headers', 'REQ-5.2-content-type', 'REQ-5.2-content-md5',
       'REQ-5.2-signing-method', 'REQ-5.2-signing-md5', 'REQ-5.2-signing-content-type', 'REQ-5.2-signing-date', 'REQ-5.2-signing-path',
+      'REQ-5.2-unsigned-headers', 'REQ-5.2-date-rfc2822',
     ],
   },
   { kind: 'chat GET routes', statements: ['REQ-5.2-content-md5-get', 'REQ-5.2-signing-no-query'] },

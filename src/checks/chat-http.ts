@@ -6,7 +6,7 @@
 import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
-import { jsonObjectBody, parseJson } from './json.js';
+import { jsonContentType, jsonObjectBody, parseJson } from './json.js';
 
 /**
  * The body of a chat refusal (R2-C6): §4.3 "400 when data is invalid (details in the body)" and §7 "Structure of the
@@ -18,6 +18,20 @@ export const chatErrorBody: Check = (res) => {
   if (res.status < 400 || res.status >= 500) return pass('error body', `status ${res.status}: no refusal body to judge`);
   if ((res.text ?? '') === '') return nonStrict('error body', `expected the details in a JSON body, observed a ${res.status} with an empty body`);
   return jsonObjectBody(res);
+};
+
+/**
+ * A chat answer whose body the spec leaves unnamed (a refusal) or states away ("Response 200 with no body"): §0 "All
+ * bodies are JSON unless stated otherwise" and §4.3 "Success and error responses carry Content-Type: application/json"
+ * (issue 32: read at every route and class of answer, the wrong-method 405 included). No body passes (`chatErrorBody`
+ * judges a refusal without one); a body must be JSON under a JSON media type.
+ */
+export const chatBodyIsJson: Check = (res) => {
+  const name = 'JSON body';
+  if (res.status >= 500 || (res.text ?? '') === '') return pass(name, `status ${res.status}, no body`);
+  const typed = jsonContentType(res);
+  if (typed.verdict === 'failed') return typed;
+  return parseJson(res) === undefined ? fail(name, `expected the ${res.status} body to parse as JSON, observed "${res.text.slice(0, 80)}"`) : typed;
 };
 
 /**

@@ -2,7 +2,7 @@
  * Checks of refusals where the spec says "refused" or "not connected" without naming a code (§2.4, §3.2): any 4xx is
  * the refusal, a 2xx is the opposite of it (docs/design.md §2: the class decides, not the exact code).
  */
-import type { Check } from '../model/check.js';
+import type { Check, Judge } from '../model/check.js';
 import { fail, nonStrict, pass } from '../model/outcome.js';
 import { briefBody } from './status.js';
 import { parseJson, showsValue } from './json.js';
@@ -68,5 +68,19 @@ export function unknownScopeAnswer(history: boolean): Check {
     if (res.status === 404 || (history && res.status === 204)) return pass(name, `status ${res.status}`);
     if (res.status >= 400 && res.status < 500) return nonStrict(name, `expected 404${history ? ' or 204' : ''}, observed ${res.status} (same class)`);
     return fail(name, `expected 404${history ? ' or 204' : ''} (no connection under that scope_id), observed ${res.status}${briefBody(res)}`);
+  };
+}
+
+/**
+ * What a forward naming another account's message stored (§2.4: a scope is one account's connection): nothing
+ * (refused) or a quote without that message's content passes; the other account's text resolved into it fails.
+ */
+export function nothingResolvedFrom(text: string): Judge<{ readonly text?: string } | undefined> {
+  const name = 'nothing of the other account';
+  return (quote) => {
+    if (quote === undefined) return pass(name, 'no forward stored');
+    return quote.text === text
+      ? fail(name, `expected nothing of the second account's message in the first account's forward, observed its text "${text}" resolved into it`)
+      : pass(name, `the forward holds ${quote.text === undefined ? 'no text' : `"${quote.text}"`}, not the second account's`);
   };
 }

@@ -36,10 +36,8 @@ export const BEARER_PLACES: readonly string[] = BEARER_ENDPOINTS.map(bearerPlace
 /** Every route of the service: the endpoint catalogue's by name, the chat routes as `chat <route>`. */
 export const ROUTES: readonly string[] = [...ENDPOINTS.map((e) => e.name), ...CHAT_ROUTES.map(chatPlace)];
 
-/** Answer classes per route: the wrong-method answer is probed on the endpoint catalogue (http.wrong-method), not on chat routes. */
-export function answerClasses(route: string): readonly AnswerClass[] {
-  return route.startsWith('chat ') ? ['2xx', '4xx'] : ['2xx', '4xx', '405'];
-}
+/** The answer classes of every route: each one, chat routes included (chat.http.<route>.wrong-method), is probed with another method. */
+export const ANSWER_CLASSES: readonly AnswerClass[] = ['2xx', '4xx', '405'];
 
 /** The kinds of place a statement can speak of (specs/requirements/places.ts names them), each the list of its places. */
 export const PLACE_KINDS = {
@@ -47,7 +45,7 @@ export const PLACE_KINDS = {
   'bearer endpoints': { what: 'every endpoint that takes a bearer: the account and the four lists', places: BEARER_PLACES },
   'routes and answers': {
     what: 'every route with each class of answer (success, refusal, and the wrong-method refusal where it is probed)',
-    places: ROUTES.flatMap((route) => answerClasses(route).map((a) => routePlace(route, a))),
+    places: ROUTES.flatMap((route) => ANSWER_CLASSES.map((a) => routePlace(route, a))),
   },
   'chat routes': { what: 'every route of the chat interface', places: CHAT_ROUTES.map(chatPlace) },
   'chat GET routes': { what: 'the chat routes read with GET (history)', places: [chatPlace('history')] },
@@ -111,7 +109,7 @@ export function placesOf(req: HttpRequest, res: HttpResponse | undefined): strin
   const chat = chatRouteOf(path);
   if (chat !== undefined) {
     out.push(chatPlace(chat));
-    if (answer !== undefined && answer !== '405') out.push(routePlace(chatPlace(chat), answer));
+    if (answer !== undefined) out.push(routePlace(chatPlace(chat), answer));
     if (chat === 'history' && res) {
       const page = historyPageOf(url, res);
       if (page) out.push(historyPlace(page));

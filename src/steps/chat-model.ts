@@ -124,14 +124,16 @@ class Status implements Cmd {
 }
 
 class React implements Cmd {
-  constructor(readonly conv: number, readonly pick: number, readonly type: 'react' | 'unreact') {}
+  constructor(readonly conv: number, readonly pick: number, readonly type: 'react' | 'unreact', readonly byId: boolean) {}
   check = (m: Readonly<ChatModel>) => m.convs[this.conv]!.messages.length > 0;
   async run(m: ChatModel, r: ChatReal): Promise<void> {
     const list = m.convs[this.conv]!.messages;
     const target = list[this.pick % list.length]!;
-    ok(await r.s.react({ conversation_id: r.convIds[this.conv]!, msgid: target.msgid, user: { id: r.client.id }, type: this.type, ...(this.type === 'react' && { emoji: '👍' }) }), this.toString());
+    // §4.3 react: `id` is the account-side (chat-interface) id, `msgid` the integration-side one.
+    const ids = this.byId && target.id ? { id: target.id } : { msgid: target.msgid };
+    ok(await r.s.react({ conversation_id: r.convIds[this.conv]!, ...ids, user: { id: r.client.id }, type: this.type, ...(this.type === 'react' && { emoji: '👍' }) }), this.toString());
   }
-  toString = () => `React(c${this.conv}#${this.pick}, ${this.type})`;
+  toString = () => `React(c${this.conv}#${this.pick}, ${this.type}, by ${this.byId ? 'id' : 'msgid'})`;
 }
 
 class History implements Cmd {
@@ -181,13 +183,14 @@ export const CONVERSATIONS = 2;
 
 /**
  * Sequences run every time before the generated ones, whatever the case count (the quick profile's 5 cases may draw
- * no edit or no paged read): messages, an edit by msgid and one by id, an import, and history read in pages of 2 and 3.
+ * no edit or no paged read): messages, an edit and a reaction each by msgid and by id, an import, and history read in
+ * pages of 2 and 3.
  */
 export function namedChatSequences(): Iterable<ChatCommand>[] {
   return [[
     new CreateChat(0), new Send(0, 'one'), new Send(0, 'two'), new Send(0, 'three'), new Edit(0, 1, 'edited', false),
     new Send(1, 'a'), new Import(1, 3), new Edit(1, 0, 'by id', true), new History(0, 2), new History(1, 3),
-    new Status(0, 0, 2), new React(1, 1, 'react'),
+    new Status(0, 0, 2), new React(1, 1, 'react', false), new React(0, 2, 'react', true),
   ]];
 }
 
@@ -201,7 +204,7 @@ export function chatCommands(maxCommands = 10): fc.Arbitrary<Iterable<Cmd>> {
     fc.tuple(conv, fc.nat(), fc.string({ maxLength: 6 }), fc.boolean()).map(([c, p, text, byId]) => new Edit(c, p, text, byId)),
     fc.tuple(conv, fc.integer({ min: 2, max: 4 })).map(([c, n]) => new Import(c, n)),
     fc.tuple(conv, fc.nat(), fc.constantFrom(1 as const, 2 as const, -1 as const)).map(([c, p, code]) => new Status(c, p, code)),
-    fc.tuple(conv, fc.nat(), fc.constantFrom('react' as const, 'unreact' as const)).map(([c, p, type]) => new React(c, p, type)),
+    fc.tuple(conv, fc.nat(), fc.constantFrom('react' as const, 'unreact' as const), fc.boolean()).map(([c, p, type, byId]) => new React(c, p, type, byId)),
     fc.tuple(conv, fc.constantFrom(2, 3, 50)).map(([c, size]) => new History(c, size)),
   ], { maxCommands });
 }

@@ -56,7 +56,9 @@ export function routeCall(route: ChatRouteName, f: RouteFixture): ChatCall {
     case 'status': return { method: 'POST', path: chatPaths.deliveryStatus(f.scopeId, f.id), json: { status_code: 1 } };
     case 'history': return { method: 'GET', path: chatPaths.history(f.scopeId, f.conversationId, { offset: 0, limit: 10 }) };
     case 'typing': return { method: 'POST', path: chatPaths.typing(f.scopeId), json: { conversation_id: f.conversationId, sender: { id: f.client.id } } };
-    case 'react': return { method: 'POST', path: chatPaths.react(f.scopeId), json: { conversation_id: f.conversationId, msgid: f.msgid, user: { id: f.client.id }, type: 'react', emoji: '👍' } };
+    // Both ids of the message, each in the member the spec names for its side (§4.3 react: id account-side, msgid
+    // integration-side), so a route that treats either one differently (a signature skipped for `id`) is reached.
+    case 'react': return { method: 'POST', path: chatPaths.react(f.scopeId), json: { conversation_id: f.conversationId, ...(f.id !== f.msgid && { id: f.id }), msgid: f.msgid, user: { id: f.client.id }, type: 'react', emoji: '👍' } };
   }
 }
 

@@ -38,6 +38,8 @@ describe('places of one exchange', () => {
     expect(placesOf(history('offset=100&limit=50'), page(2))).toContain('history last page');
     expect(placesOf({ method: 'POST', url: `${BASE}/v2/origin/custom/chan/connect` }, answer(403))).toEqual(['chat connect', 'chat connect 4xx']);
     expect(placesOf({ method: 'POST', url: `${BASE}/v2/origin/custom/scope-1` }, answer(200))).toEqual(['chat message', 'chat message 2xx']);
+    // A chat route's wrong-method answer is a place of its own, as an endpoint's is.
+    expect(placesOf({ method: 'PUT', url: `${BASE}/v2/origin/custom/scope-1/chats/conv-1/history` }, answer(405))).toEqual(['chat history', 'chat history 405']);
     expect(placesOf({ method: 'GET', url: `${BASE}/_control/clock` }, answer(200))).toEqual([]);
   });
 });

@@ -68,7 +68,7 @@ function expectedSignature(request: FastifyRequest, f: EmulatorContext['faults']
 export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, secret: string): void {
   const f = ctx.faults;
   if (f.isOn('chat-signature-not-checked')) return;
-  if (f.isOn('chat-extra-header-refused')) {
+  if (f.isOn('chat-extra-header-refused') || (f.isOn('chat-scope-extra-header-refused') && isScopeRoute(request.url))) {
     const extra = Object.keys(request.headers).find((h) => h.startsWith('x-') && !KNOWN_X_HEADERS.has(h));
     if (extra) throw invalidSignature('unexpected header');
   }
@@ -91,7 +91,9 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   }
   // The zone fault reads the clock time of Date as if it were UTC, whatever zone follows it.
   const when = f.isOn('chat-date-zone-ignored') ? dateMs(date.trim().replace(/[+-]\d{4}$/, '+0000')) : dateMs(date);
-  if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim()))) throw invalidSignature('Date is not an RFC 2822 date');
+  if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim())) || (f.isOn('chat-scope-date-gmt-refused') && isScopeRoute(request.url) && / GMT$/.test(date.trim()))) {
+    throw invalidSignature('Date is not an RFC 2822 date');
+  }
   if (!ctx.clock.isCurrent(when, DATE_WINDOW_SECONDS * 1000)) throw invalidSignature('Date is too far from the server time');
   // The path as received, without its query string (§5.2); the two path faults bend exactly this step.
   const parts = { md5, contentType, date };
@@ -107,8 +109,13 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   // The content-type fault signs the Content-Type the chat routes expect instead of the header received.
   if (f.isOn('chat-signature-content-type-assumed') && hexEquals(signature, expectedSignature(request, f, secret, { ...parts, contentType: CHAT_CONTENT_TYPE }, request.url))) return;
   if (f.isOn('chat-path-not-signed') && channelPaths(request.url).some((p) => hexEquals(signature, expectedSignature(request, f, secret, parts, p)))) return;
-  if (f.isOn('chat-scope-signature-any-date') && !/\/(connect|disconnect)$/.test(request.url.split('?', 1)[0]!) && signedAnyDate(ctx, request, secret, parts, signature)) return;
+  if (f.isOn('chat-scope-signature-any-date') && isScopeRoute(request.url) && signedAnyDate(ctx, request, secret, parts, signature)) return;
   throw invalidSignature('X-Signature does not match');
+}
+
+/** Whether a path is one of the scope routes (every chat route but connect and disconnect), where the scope faults act. */
+function isScopeRoute(url: string): boolean {
+  return !/\/(connect|disconnect)$/.test(url.split('?', 1)[0]!);
 }
 
 /**

@@ -239,6 +239,8 @@ export class ChatState {
     const byConversation = this.chatOf(conn, id);
     if (byConversation) return byConversation;
     const byId = this.chatsById.get(id);
+    // The isolation fault: a chat-interface chat id is taken as unique, whichever scope holds the chat.
+    if (byId && this.ctx.faults.isOn('chat-chat-id-any-scope')) return byId;
     return byId && this.namespace(conn) === this.namespace(this.connections.get(byId.scopeId) ?? conn) ? byId : undefined;
   }
 
@@ -266,6 +268,26 @@ export class ChatState {
 
   message(conn: Connection, id: string): StoredMessage | undefined {
     return this.messages.get(`${this.namespace(conn)}|${id}`);
+  }
+
+  /**
+   * A message named in a request member whose side the spec states: `chat` for a "message id on the chat-interface
+   * side" (react and edit `id`, an embedded message's `id`), `integration` for one "on the integration side" (their
+   * `msgid`). Either id finds it, unless the variation `chat-ids-as-named` resolves each member by its own side only.
+   */
+  messageNamed(conn: Connection, key: string, side: 'chat' | 'integration'): StoredMessage | undefined {
+    const m = this.message(conn, key);
+    if (!m || !this.variationOn('chat-ids-as-named')) return m;
+    return (side === 'chat' ? m.id : m.clientId) === key ? m : undefined;
+  }
+
+  /** Only for the cross-scope faults: the message whose chat-interface id is `id`, in whichever scope holds it. */
+  messageInAnyScope(id: string): { readonly conn: Connection; readonly m: StoredMessage } | undefined {
+    for (const conn of this.connections.values()) {
+      const m = this.message(conn, id);
+      if (m?.id === id) return { conn, m };
+    }
+    return undefined;
   }
 
   indexMessage(conn: Connection, m: StoredMessage): void {

@@ -204,7 +204,7 @@ export function message(c: Validator, o: Obj, path: string, opts: { edit: boolea
   if (type !== undefined && type !== 'text' && text === '' && c.faults.isOn('chat-empty-text-refused')) c.add(join(at, 'text'), 'must not be empty');
   const fileTypes = c.faults.isOn('chat-file-fields-file-type-only') ? ['file'] : FILE_TYPES;
   const fileRequired = !!type && fileTypes.includes(type) && !unchecked && !(opts.edit && !c.faults.isOn('chat-edit-requires-file-fields'));
-  const media = c.str(m, 'media', at, { required: fileRequired });
+  const media = c.str(m, 'media', at, { required: fileRequired || (type === 'sticker' && !opts.edit && c.faults.isOn('chat-sticker-media-required')) });
   const fileName = c.str(m, 'file_name', at, { required: fileRequired });
   const fileSize = c.int(m, 'file_size', at, { required: fileRequired, min: 0 });
   const stickerId = c.str(m, 'sticker_id', at, { optional: true });

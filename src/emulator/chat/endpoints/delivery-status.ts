@@ -13,12 +13,18 @@ export function deliveryStatusEndpoint(app: FastifyInstance, ctx: EmulatorContex
   const f = ctx.faults;
   app.post<P>('/:scopeId/:msgid/delivery_status', async (request, reply) => {
     const scopeId = request.params.scopeId!;
-    const status = gate(ctx, request, { channel: state.channelOfScope(scopeId), validate: (c, raw) => deliveryStatus(c, coercedStatus(ctx.variations, objectOf(c, raw)), '', { alias: true }) });
-    const conn = connected(state, scopeId);
     const key = request.params.msgid!;
+    const status = gate(ctx, request, {
+      channel: state.channelOfScope(scopeId),
+      // The two faults: a path naming the message by one of its ids is taken as the account's own and not verified.
+      skipSignature: () => (f.isOn('chat-status-unsigned-by-chat-interface-id') && namesBy(state, scopeId, key, 'chat'))
+        || (f.isOn('chat-status-unsigned-by-msgid') && namesBy(state, scopeId, key, 'integration')),
+      validate: (c, raw) => deliveryStatus(c, coercedStatus(ctx.variations, objectOf(c, raw)), '', { alias: true }),
+    });
+    const conn = connected(state, scopeId);
     // The isolation fault: a chat-interface id is taken as unique across scopes, so it is looked up in any of them.
     const found = state.message(conn, key)
-      ?? (f.isOn('chat-status-by-id-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((m) => m?.id === key) : undefined);
+      ?? (f.isOn('chat-status-by-id-any-scope') ? state.messageInAnyScope(key)?.m : undefined);
     const m = (f.isOn('chat-delivery-status-msgid-only') && found?.clientId !== key) || ((ctx.addresses.shape === 'deployed' || ctx.variations.isOn('chat-status-by-chat-interface-id-only')) && found?.id !== key) ? undefined : found;
     if (!m && f.isOn('chat-crash-on-unknown-status-msgid')) throw new Error('simulated crash: the status of a message that is not there is written');
     if (!m) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
@@ -34,6 +40,13 @@ export function deliveryStatusEndpoint(app: FastifyInstance, ctx: EmulatorContex
     if (stored && !(onto.status && f.isOn('chat-delivery-status-first-only'))) onto.status = stored;
     return emptyOk(reply);
   });
+}
+
+/** Whether `key` is the chat-interface id (`chat`) or the integration-side msgid (`integration`) of a message of the scope. */
+function namesBy(state: ChatState, scopeId: string, key: string, side: 'chat' | 'integration'): boolean {
+  const conn = state.connections.get(scopeId);
+  const m = conn === undefined ? undefined : state.message(conn, key);
+  return m !== undefined && (side === 'chat' ? m.id : m.clientId) === key;
 }
 
 /** §3.3 order of the delivery statuses for `chat-delivery-status-forward-only`: delivered, read, and error last. */

@@ -15,10 +15,12 @@ export async function editMessage(ctx: EmulatorContext, state: ChatState, conn: 
   const f = ctx.faults;
   const chat = state.chatOf(conn, v.conversationId);
   const key = v.id ?? v.msgid!;
-  const inScope = state.message(conn, key);
-  const m = inScope ?? (f.isOn('chat-edit-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((x) => x !== undefined) : undefined);
+  const inScope = state.messageNamed(conn, key, v.id !== undefined ? 'chat' : 'integration');
+  // The two isolation faults: any id looked up in every scope, or the chat-interface id taken as unique across scopes.
+  const m = inScope ?? (f.isOn('chat-edit-any-scope') ? [...state.connections.values()].map((other) => state.message(other, key)).find((x) => x !== undefined) : undefined)
+    ?? (v.id !== undefined && f.isOn('chat-edit-by-id-any-scope') ? state.messageInAnyScope(v.id)?.m : undefined);
   if (!m && chat && v.msgid !== undefined && f.isOn('chat-edit-unknown-creates')) return createdByEdit(state, conn, chat, v);
-  const chatMatters = !f.isOn('chat-edit-ignores-conversation') && !(f.isOn('chat-edit-any-scope') && !inScope);
+  const chatMatters = !f.isOn('chat-edit-ignores-conversation') && !((f.isOn('chat-edit-any-scope') || f.isOn('chat-edit-by-id-any-scope')) && !inScope);
   if (!chat && f.isOn('chat-crash-on-edit-unknown-conversation')) throw new Error('simulated crash: the edited message\'s chat is not there');
   if (!m && f.isOn('chat-crash-on-edit-unknown-message')) throw new Error('simulated crash: the edited message is not there');
   if (!chat || !m || (m.chat !== chat && chatMatters)) throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');

@@ -37,7 +37,9 @@ export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     });
     if (!state.connections.has(scopeId) && ctx.variations.isOn('chat-history-unknown-scope-204')) return reply.code(204).send();
     const conn = connected(state, scopeId);
-    const chat = state.chatByEitherId(conn, request.params.conversationId!);
+    const chat = state.chatByEitherId(conn, request.params.conversationId!)
+      // The isolation fault: a conversation the scope does not hold is looked up in every scope of the channel.
+      ?? (f.isOn('chat-history-any-scope') ? [...state.connections.values()].filter((o) => o.channel === conn.channel).map((o) => state.chatOf(o, request.params.conversationId!)).find((x) => x !== undefined) : undefined);
     if (!chat && f.isOn('chat-crash-on-history-unknown-conversation')) throw new Error('simulated crash: the messages of a chat that is not there are read');
     if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
     if (chat && chat.messages.length === 0 && f.isOn('chat-history-empty-chat-404')) throw notFound('CHAT_NOT_FOUND', 'chat has no messages');

@@ -22,7 +22,9 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
   const client = state.client(conn, (outgoing ? v.receiver : v.sender)!);
   let chat = state.chatOf(conn, v.conversationId);
   // Existence of quoted and forwarded messages (§4.3 reply_to: the same chat; forwards: any chat of the integration).
-  const resolve = (e: EmbeddedIn) => (e.id !== undefined ? state.message(conn, e.id) : e.msgid !== undefined ? state.message(conn, e.msgid) : undefined);
+  const resolve = (e: EmbeddedIn) => (e.id !== undefined ? state.messageNamed(conn, e.id, 'chat') : e.msgid !== undefined ? state.messageNamed(conn, e.msgid, 'integration') : undefined)
+    // The isolation fault: a forwarded message's chat-interface id is taken as unique and looked up in every scope.
+    ?? (e.id !== undefined && f.isOn('chat-forwards-any-scope') ? state.messageInAnyScope(e.id)?.m : undefined);
   if (v.replyTo && (v.replyTo.id !== undefined || v.replyTo.msgid !== undefined)) {
     if (v.replyTo.msgid === undefined && f.isOn('chat-crash-on-reply-by-id-only')) throw new Error('simulated crash: the quote is looked up by an undefined msgid');
     const found = resolve(v.replyTo);
@@ -35,6 +37,7 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
     }
   }
   for (const [i, e] of v.forwards.entries()) {
+    if (e.id === undefined && e.msgid === undefined && f.isOn('chat-forwards-foreign-refused')) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'names no message of this account' }]);
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e) && f.isOn('chat-crash-on-unknown-forward-msgid')) throw new Error('simulated crash: the forwarded message is not there');
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
   }

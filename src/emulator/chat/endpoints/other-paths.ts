@@ -25,6 +25,8 @@ export function otherPaths(app: FastifyInstance, ctx: EmulatorContext, state: Ch
       if (f.isOn('chat-wrong-method-crash')) throw new Error(`no handler for ${request.method}`);
       // Only for the `chat-other-method-accepted` fault: a catch-all that answers 200 to whatever method it was sent.
       if (f.isOn('chat-other-method-accepted')) return reply.code(200).header('content-type', 'application/json; charset=utf-8').send('{}');
+      // Only for the `chat-history-405-html` fault: the read-only history path sits behind a proxy that answers other methods itself.
+      if (allow.includes('GET') && f.isOn('chat-history-405-html')) return reply.code(405).header('allow', allow.join(', ')).header('content-type', 'text/html; charset=utf-8').send('<html><body><h1>405 Not Allowed</h1></body></html>');
       if (!ctx.variations.isOn('chat-405-without-allow')) reply.header('allow', allow.join(', '));
       return sendChatError(reply, new ChatError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not served on this path; allowed: ${allow.join(', ')}`), f);
     }

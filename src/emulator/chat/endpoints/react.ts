@@ -6,6 +6,7 @@ import type { EmulatorContext } from '../../context.js';
 import type { ChatState } from '../state.js';
 import { invalidRequest, notFound } from '../errors.js';
 import { connected, emptyOk, gate, objectOf, type P } from '../route-kit.js';
+import { isObj } from '../validate.js';
 
 export function reactEndpoint(app: FastifyInstance, ctx: EmulatorContext, state: ChatState): void {
   const f = ctx.faults;
@@ -14,6 +15,8 @@ export function reactEndpoint(app: FastifyInstance, ctx: EmulatorContext, state:
     const scopeId = request.params.scopeId!;
     const v = gate(ctx, request, {
       channel: state.channelOfScope(scopeId),
+      // The fault: a reaction naming the message by its chat-interface id is taken as the account's own and not verified.
+      skipSignature: (body) => f.isOn('chat-react-unsigned-by-id') && isObj(body) && typeof body.id === 'string',
       validate: (c, raw) => {
         const body = objectOf(c, raw);
         const lax = f.isOn('chat-react-unvalidated');
@@ -37,11 +40,14 @@ export function reactEndpoint(app: FastifyInstance, ctx: EmulatorContext, state:
     if (v.type === 'react' && v.emoji === '' && f.isOn('chat-crash-on-react-without-emoji')) throw new Error('simulated crash: the missing emoji is stored');
     const chat = v.conversationId !== undefined ? state.chatOf(conn, v.conversationId) : v.conversationRefId !== undefined ? state.chatByEitherId(conn, v.conversationRefId) : undefined;
     if (!chat && f.isOn('chat-crash-on-react-unknown-conversation')) throw new Error('simulated crash: the reaction\'s chat is not there');
-    const byId = v.id !== undefined && !f.isOn('chat-react-msgid-only') ? state.message(conn, v.id) : undefined;
-    const m = byId ?? (v.msgid !== undefined ? state.message(conn, v.msgid) : undefined);
+    const inScope = v.id !== undefined && !f.isOn('chat-react-msgid-only') ? state.messageNamed(conn, v.id, 'chat') : undefined;
+    // The isolation fault: a chat-interface id is taken as unique across scopes, and the message's own chat is used.
+    const across = !inScope && v.id !== undefined && f.isOn('chat-react-by-id-any-scope') ? state.messageInAnyScope(v.id)?.m : undefined;
+    const byId = inScope ?? across;
+    const m = byId ?? (v.msgid !== undefined ? state.messageNamed(conn, v.msgid, 'integration') : undefined);
     if (!m && !byId && v.msgid !== undefined && f.isOn('chat-crash-on-unknown-react-msgid')) throw new Error('simulated crash: the reaction\'s message is not there');
-    const chatMatters = !f.isOn('chat-react-ignores-conversation');
-    if (!m || (chatMatters && chat && m.chat !== chat) || (!chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
+    const chatMatters = !f.isOn('chat-react-ignores-conversation') && across === undefined;
+    if (!m || (chatMatters && chat && m.chat !== chat) || (chatMatters && !chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {
       throw notFound('MESSAGE_NOT_FOUND', 'message does not exist');
     }
     const onto = f.isOn('chat-react-on-latest') ? m.chat.messages.at(-1) ?? m : m;
@@ -50,6 +56,7 @@ export function reactEndpoint(app: FastifyInstance, ctx: EmulatorContext, state:
     if (v.type === 'unreact' && !onto.reactions.has(v.userId) && f.isOn('chat-crash-on-second-unreact')) throw new Error('simulated crash: the user\'s reaction is not there to remove');
     if (v.type === 'react') onto.reactions.set(v.userId, v.emoji);
     else if (!f.isOn('chat-unreact-ignored')) onto.reactions.delete(v.userId);
+    if (f.isOn('chat-react-answers-ok-text')) return reply.code(200).header('content-type', 'text/plain; charset=utf-8').send('OK');
     return emptyOk(reply);
   });
 }

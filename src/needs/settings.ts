@@ -40,6 +40,12 @@ const TARGET: readonly SettingGroup[] = [
     own: true,
   },
   {
+    keys: [{ key: 'CA_FILE', example: '/path/to/ca.pem' }],
+    comment: "A PEM file of CA certificates the kit trusts beside the system's (and NODE_EXTRA_CA_CERTS's), as curl's --cacert: for a server certificate a private CA signed (a company CA; `conformance emulator --tls`, which prints it). The kit's own requests use it; Chromium, which drives the access-granting page, does not read it (docs/sandbox.md, https).",
+    doc: "a PEM file of CA certificates the kit trusts beside the system's, as curl's `--cacert` (not read by Chromium)",
+    own: true,
+  },
+  {
     keys: [{ key: 'CONTROL_URL' }],
     comment: 'Control API of the target (docs/design.md §5), optional. Without it, rules that need it are skipped with that reason.',
     doc: 'the control API (optional; without it, each need is supplied by the live paths below or its rules are skipped)',

@@ -9,6 +9,7 @@ import { LISTS } from '../protocol/filters.js';
 import { ENV_KEYS, NEED_SETTING_GROUPS } from '../needs/settings.js';
 import type { Capability, TargetConfig, TargetKind } from '../model/target.js';
 import { parseHostRules, type HostRule } from '../host-resolve.js';
+import { readCaFile } from '../trust.js';
 
 /**
  * A key of docs/design.md §4. The keys are listed once, in src/needs/settings.ts (ENV_KEYS); test/needs/settings.test.ts
@@ -74,6 +75,17 @@ export function hostRulesOf(env: Env): HostRule[] {
     return parseHostRules(raw);
   } catch (err) {
     throw new ConfigError('HOST_RESOLVE', `${(err as Error).message}; expected <name>=<address>[,<name>=<address>...], e.g. *.sandbox.localhost=127.0.0.1`);
+  }
+}
+
+/** CA_FILE: the certificates of the CAs the kit trusts beside the system's, PEM; a file that gives none is named with the key. */
+export function caOf(env: Env): string | undefined {
+  const path = optional(env, 'CA_FILE');
+  if (path === undefined) return undefined;
+  try {
+    return readCaFile(path);
+  } catch (err) {
+    throw new ConfigError('CA_FILE', `${(err as Error).message}; expected a file of PEM CA certificates`);
   }
 }
 
@@ -245,6 +257,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   else if (noChromium) gaps.browser = noChromium;
   else capabilities.push('browser');
   const hostRules = hostRulesOf(env);
+  const ca = caOf(env);
   const rateLimitRps = rateLimit(env, 'RATE_LIMIT_RPS', kind);
   const chatRateLimitRps = chatRateLimit(env, kind, rateLimitRps);
   const effectWindowMs = positiveNumber(env, 'EFFECT_WINDOW_MS');
@@ -258,6 +271,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
     ...(controlUrl ? { controlUrl } : {}),
     ...(hookListen ? { hookListen } : {}),
     ...(hostRules.length > 0 ? { hostRules } : {}),
+    ...(ca ? { ca } : {}),
     ...(rateLimitRps ? { rateLimitRps } : {}),
     ...(chatRateLimitRps ? { chatRateLimitRps } : {}),
     ...(effectWindowMs ? { effectWindowMs } : {}),

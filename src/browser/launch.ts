@@ -33,12 +33,18 @@ export function chromiumGap(path = CHROMIUM_PATH): string | undefined {
 export class SharedBrowser implements RunResource {
   private constructor(readonly browser: Browser) {}
 
-  /** `hostRules`: the target's HOST_RESOLVE, so the page reaches the hosts the kit's own client does. */
-  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[] } = {}): Promise<SharedBrowser> {
+  /**
+   * `hostRules`: the target's HOST_RESOLVE, so the page reaches the hosts the kit's own client does. `serverKeys`: the
+   * keys of servers the kit verified against CA_FILE (src/trust.ts `verifiedServerKeys`), whose certificates Chromium,
+   * which reads no CA file, then accepts.
+   */
+  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[]; readonly serverKeys?: readonly string[] } = {}): Promise<SharedBrowser> {
     // Loaded on first use: a run without browser rules never loads Playwright (0.3 s at start).
     const { chromium } = await import('playwright-core');
     const hostArgs = options.hostRules?.length ? [`--host-resolver-rules=${chromiumHostRules(options.hostRules)}`] : [];
-    const browser = await chromium.launch({ executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs], timeout: 15_000 });
+    // Chromium honours the list only with a --user-data-dir, which Playwright's launch always passes (its own profile).
+    const keyArgs = options.serverKeys?.length ? [`--ignore-certificate-errors-spki-list=${options.serverKeys.join(',')}`] : [];
+    const browser = await chromium.launch({ executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs, ...keyArgs], timeout: 15_000 });
     return new SharedBrowser(browser);
   }
 

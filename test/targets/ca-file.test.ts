@@ -5,6 +5,7 @@
  * printed settings alone, no NODE_EXTRA_CA_CERTS.
  */
 import { spawn } from 'node:child_process';
+import { createHash, X509Certificate } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -17,7 +18,8 @@ import { ConfigError } from '../../src/errors.js';
 import { HttpClient } from '../../src/targets/http.js';
 import { caOf, targetFromEnv } from '../../src/targets/from-env.js';
 import { clientOptionsFor } from '../../src/runner/execute.js';
-import { trustedCas } from '../../src/trust.js';
+import { processTrusts, trustedCas, verifiedServerKeys } from '../../src/trust.js';
+import { SharedBrowser } from '../../src/browser/launch.js';
 import { TransportError } from '../../src/errors.js';
 import { BIN, conformance } from '../cli/helpers.js';
 
@@ -73,6 +75,8 @@ describe('CA_FILE', () => {
       const cas = trustedCas(tls.ca);
       expect(cas.slice(0, rootCertificates.length)).toEqual(rootCertificates);
       expect(cas.slice(rootCertificates.length).map((c) => c.trim())).toEqual([tls.cert.trim(), tls.ca.trim()]);
+      // What the process trusts of its own (Playwright's request client runs in it): the extra file's, not CA_FILE's.
+      expect([processTrusts(tls.cert), processTrusts(tls.ca), processTrusts(`${tls.cert}\n${tls.ca}`)]).toEqual([true, false, false]);
     } finally {
       if (before === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
       else process.env.NODE_EXTRA_CA_CERTS = before;
@@ -116,6 +120,25 @@ describe('CA_FILE', () => {
       }
     });
 
+    it('hands Chromium the server key it verified against the CA, and none for another CA or plain http', async () => {
+      const leafKey = createHash('sha256').update(new X509Certificate(tls.cert).publicKey.export({ type: 'spki', format: 'der' })).digest('base64');
+      expect(await verifiedServerKeys([url, url.replace(/\/$/, '/other')], tls.ca)).toEqual([leafKey]);
+      const other = await tlsMaterial('127.0.0.1', { dir: join(dir, 'other-ca') });
+      expect(await verifiedServerKeys([url], other.ca)).toEqual([]);
+      expect(await verifiedServerKeys(['http://127.0.0.1:1'], tls.ca)).toEqual([]);
+      // Chromium refuses the server on its own, and loads it with the key.
+      for (const serverKeys of [[], [leafKey]]) {
+        const browser = await SharedBrowser.launch({ serverKeys });
+        try {
+          const page = await (await browser.newContext()).newPage();
+          const loaded = await page.goto(url).then((r) => r?.status(), (e: Error) => e.message.split('\n')[0]);
+          expect(loaded).toEqual(serverKeys.length ? 200 : expect.stringContaining('ERR_CERT_AUTHORITY_INVALID'));
+        } finally {
+          await browser.close();
+        }
+      }
+    }, 60_000);
+
     it('is refused with another CA', async () => {
       const other = await tlsMaterial('127.0.0.1', { dir: join(dir, 'other-ca') });
       const client = new HttpClient({ ca: other.ca });
@@ -145,18 +168,33 @@ describe('a remote run against `conformance emulator --tls`', () => {
       expect(stdout).toContain(`CA_FILE=${join(tlsDir, 'ca.pem')}\n`);
       const envFile = join(dir, 'emulator.env');
       await writeFile(envFile, stdout);
-      const only = 'api.bearer.*';
+      const pageRules = ['oauth.page.login-required', 'oauth.page.shows-integration'];
+      const only = ['api.bearer.*', ...pageRules].join(',');
       const out = join(dir, 'reports');
-      const trusted = await conformance(['run', '--env-file', envFile, '--only', only, '--profile', 'quick', '--out', out], { env: { ...env, CONFORMANCE_BROWSER: '0' }, timeoutMs: 120_000 });
+      const statuses = async (): Promise<Map<string, { status: string; detail: string }>> => {
+        const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { results: { id: string; status: string; detail: string }[] };
+        return new Map(report.results.filter((r) => r.id.startsWith('api.bearer.') || pageRules.includes(r.id)).map((r) => [r.id, r]));
+      };
+      const trusted = await conformance(['run', '--env-file', envFile, '--only', only, '--profile', 'quick', '--out', out], { env, timeoutMs: 180_000 });
       expect(trusted.code, trusted.stderr).toBe(0);
-      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { results: { id: string; status: string }[] };
-      const selected = report.results.filter((r) => r.id.startsWith('api.bearer.'));
-      expect(selected.length).toBeGreaterThan(0);
+      const first = await statuses();
+      const api = [...first].filter(([id]) => id.startsWith('api.bearer.'));
+      expect(api.length).toBeGreaterThan(0);
       // Judged, every one (an informational rule reports what it saw): no TLS error left a rule errored or skipped.
-      expect(selected.filter((r) => !['passed', 'informational'].includes(r.status)).map((r) => `${r.id}: ${r.status}`)).toEqual([]);
-      // The same run without the line is refused by the TLS check: the trust came from CA_FILE.
+      expect(api.filter(([, r]) => !['passed', 'informational'].includes(r.status)).map(([id, r]) => `${id}: ${r.status}`)).toEqual([]);
+      // The page's documents are fetched in the kit's process, which trusts the CA only when started with it: skipped, saying so.
+      for (const id of pageRules) {
+        expect(first.get(id)?.status, id).toBe('skipped');
+        expect(first.get(id)?.detail, id).toContain(`NODE_EXTRA_CA_CERTS=${join(tlsDir, 'ca.pem')}`);
+      }
+      // Started so, the page rules run, Chromium trusting the server key the kit verified against CA_FILE.
+      const withExtra = await conformance(['run', '--env-file', envFile, '--only', only, '--profile', 'quick', '--out', out], { env: { ...env, NODE_EXTRA_CA_CERTS: join(tlsDir, 'ca.pem') }, timeoutMs: 180_000 });
+      expect(withExtra.code, withExtra.stderr).toBe(0);
+      const second = await statuses();
+      expect(pageRules.map((id) => second.get(id)?.status)).toEqual(['passed', 'passed']);
+      // The same run without the CA_FILE line is refused by the TLS check: the trust came from CA_FILE.
       await writeFile(envFile, stdout.replace(/^CA_FILE=.*\n/m, ''));
-      const untrusted = await conformance(['run', '--env-file', envFile, '--only', only, '--profile', 'quick', '--out', out], { env: { ...env, CONFORMANCE_BROWSER: '0' }, timeoutMs: 120_000 });
+      const untrusted = await conformance(['run', '--env-file', envFile, '--only', only, '--profile', 'quick', '--out', out], { env, timeoutMs: 180_000 });
       expect(untrusted.code).not.toBe(0);
       expect(untrusted.stdout + untrusted.stderr).toMatch(/CA_FILE names the CA to trust/);
     } finally {

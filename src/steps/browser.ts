@@ -7,8 +7,6 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { SharedBrowser } from '../browser/launch.js';
-import { hostLookup } from '../host-resolve.js';
-import { verifiedServerKeys } from '../trust.js';
 import { originsOf, SharedContext, type SessionKind, type TargetRouteOptions } from '../browser/shared-context.js';
 import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
@@ -65,11 +63,8 @@ const redirectPage = `<!doctype html><meta charset="utf-8"><title>Redirect URI</
 <script>if (window.opener) { try { window.opener.postMessage({ source: 'conformance-redirect', href: location.href }, '*'); } catch (e) {} window.close(); }</script>`;
 
 export function browserOf(t: RuleContext): Promise<SharedBrowser> {
-  return t.resource('browser', async () => {
-    const { hostRules, ca } = t.target;
-    const serverKeys = ca ? await verifiedServerKeys([t.target.authUrl, t.target.baseUrl, t.target.chatUrl], ca, hostRules && hostLookup(hostRules)) : [];
-    return SharedBrowser.launch({ ...(hostRules ? { hostRules } : {}), ...(serverKeys.length > 0 ? { serverKeys } : {}) });
-  });
+  const { hostRules, ca } = t.target;
+  return t.resource('browser', () => SharedBrowser.launch({ ...(hostRules ? { hostRules } : {}), ...(ca ? { trust: { ca, origins: originsOf(t.target) } } : {}) }));
 }
 
 /**

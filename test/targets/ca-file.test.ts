@@ -126,13 +126,13 @@ describe('CA_FILE', () => {
       const other = await tlsMaterial('127.0.0.1', { dir: join(dir, 'other-ca') });
       expect(await verifiedServerKeys([url], other.ca)).toEqual([]);
       expect(await verifiedServerKeys(['http://127.0.0.1:1'], tls.ca)).toEqual([]);
-      // Chromium refuses the server on its own, and loads it with the key.
-      for (const serverKeys of [[], [leafKey]]) {
-        const browser = await SharedBrowser.launch({ serverKeys });
+      // Chromium refuses the server on its own and with another CA, and loads it with the CA that signed it.
+      for (const [trust, expected] of [[undefined, 'ERR_CERT_AUTHORITY_INVALID'], [other.ca, 'ERR_CERT_AUTHORITY_INVALID'], [tls.ca, 200]] as const) {
+        const browser = await SharedBrowser.launch(trust ? { trust: { ca: trust, origins: [url] } } : {});
         try {
           const page = await (await browser.newContext()).newPage();
           const loaded = await page.goto(url).then((r) => r?.status(), (e: Error) => e.message.split('\n')[0]);
-          expect(loaded).toEqual(serverKeys.length ? 200 : expect.stringContaining('ERR_CERT_AUTHORITY_INVALID'));
+          expect(loaded).toEqual(typeof expected === 'number' ? expected : expect.stringContaining(expected));
         } finally {
           await browser.close();
         }

@@ -11,7 +11,8 @@
 import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { RunResource } from '../model/context.js';
-import { chromiumHostRules, type HostRule } from '../host-resolve.js';
+import { chromiumHostRules, hostLookup, type HostRule } from '../host-resolve.js';
+import { verifiedServerKeys } from '../trust.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -33,12 +34,19 @@ export function chromiumGap(path = CHROMIUM_PATH): string | undefined {
 export class SharedBrowser implements RunResource {
   private constructor(readonly browser: Browser) {}
 
-  /** `hostRules`: the target's HOST_RESOLVE, so the page reaches the hosts the kit's own client does. */
-  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[] } = {}): Promise<SharedBrowser> {
+  /**
+   * `hostRules`: the target's HOST_RESOLVE, so the page reaches the hosts the kit's own client does. `trust`: the
+   * target's CA_FILE and its origins; Chromium, which takes no CA, gets the keys of those servers the kit verified
+   * against it (src/trust.ts `verifiedServerKeys`), whose certificates it then accepts.
+   */
+  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[]; readonly trust?: { readonly ca: string; readonly origins: readonly string[] } } = {}): Promise<SharedBrowser> {
     // Loaded on first use: a run without browser rules never loads Playwright (0.3 s at start).
     const { chromium } = await import('playwright-core');
     const hostArgs = options.hostRules?.length ? [`--host-resolver-rules=${chromiumHostRules(options.hostRules)}`] : [];
-    const browser = await chromium.launch({ executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs], timeout: 15_000 });
+    const serverKeys = options.trust ? await verifiedServerKeys(options.trust.origins, options.trust.ca, options.hostRules && hostLookup(options.hostRules)) : [];
+    // Chromium honours the list only with a --user-data-dir, which Playwright's launch always passes (its own profile).
+    const keyArgs = serverKeys.length > 0 ? [`--ignore-certificate-errors-spki-list=${serverKeys.join(',')}`] : [];
+    const browser = await chromium.launch({ executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs, ...keyArgs], timeout: 15_000 });
     return new SharedBrowser(browser);
   }
 

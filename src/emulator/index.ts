@@ -150,6 +150,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         CONTROL_URL: `${url}/_control`,
         // The accounts' and the chat interface's host names, pointed at this instance without touching /etc/hosts.
         ...(deployed ? { HOST_RESOLVE: `*.${accountDomain}=${urlHost(host).replace(/^\[|\]$/g, '')}` } : {}),
+        // The CA of its certificate, which the kit then trusts with no NODE_EXTRA_CA_CERTS.
+        ...(tls ? { CA_FILE: tls.caFile } : {}),
         // A local sandbox: no client-side ceiling (the server-side one is set through POST /_control/traffic).
         RATE_LIMIT_RPS: '0',
         // It acts before it answers: watching the full 30 s hook windows would only make runs against it slow.

@@ -83,6 +83,8 @@ export interface TargetConfig {
   readonly hookListen?: string;
   /** Host names the kit resolves itself (HOST_RESOLVE, src/host-resolve.ts): split DNS, the deployed shape. */
   readonly hostRules?: readonly HostRule[];
+  /** CA certificates (PEM) the kit trusts beside the system's (CA_FILE, src/trust.ts): a private CA's server certificates. */
+  readonly ca?: string;
   /** Client-side request ceiling of the account API and OAuth on remote targets (RATE_LIMIT_RPS). */
   readonly rateLimitRps?: number;
   /** Client-side request ceiling of the chat interface, a service of its own (CHAT_RATE_LIMIT_RPS). */

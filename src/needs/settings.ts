@@ -40,6 +40,12 @@ const TARGET: readonly SettingGroup[] = [
     own: true,
   },
   {
+    keys: [{ key: 'CA_FILE', example: '/path/to/ca.pem' }],
+    comment: "A PEM file of CA certificates the kit trusts beside the system's (and NODE_EXTRA_CA_CERTS's), as curl's --cacert: for a server certificate a private CA signed (a company CA; `conformance emulator --tls`, which prints it). The kit's own requests use it. The browser rules against such a target also need the kit started with NODE_EXTRA_CA_CERTS set to the same file (Playwright fetches the page's documents in the kit's process); without it they are skipped, saying so (docs/sandbox.md, https).",
+    doc: "a PEM file of CA certificates the kit trusts beside the system's, as curl's `--cacert` (the browser rules also need `NODE_EXTRA_CA_CERTS` set to it)",
+    own: true,
+  },
+  {
     keys: [{ key: 'CONTROL_URL' }],
     comment: 'Control API of the target (docs/design.md §5), optional. Without it, rules that need it are skipped with that reason.',
     doc: 'the control API (optional; without it, each need is supplied by the live paths below or its rules are skipped)',

@@ -57,9 +57,9 @@ export function clientFor(target: TargetConfig): HttpClient {
   return new HttpClient(clientOptionsFor(target));
 }
 
-/** The client options a target's settings give: its rate budgets, and the host names it resolves itself. */
+/** The client options a target's settings give: its rate budgets, the host names it resolves itself, the CAs it trusts. */
 export function clientOptionsFor(target: TargetConfig): HttpClientOptions {
-  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}) };
+  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}), ...(target.ca ? { ca: target.ca } : {}) };
 }
 
 export function maskerFor(target: TargetConfig): Masker {

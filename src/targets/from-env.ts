@@ -9,6 +9,7 @@ import { LISTS } from '../protocol/filters.js';
 import { ENV_KEYS, NEED_SETTING_GROUPS } from '../needs/settings.js';
 import type { Capability, TargetConfig, TargetKind } from '../model/target.js';
 import { parseHostRules, type HostRule } from '../host-resolve.js';
+import { processTrusts, readCaFile } from '../trust.js';
 
 /**
  * A key of docs/design.md §4. The keys are listed once, in src/needs/settings.ts (ENV_KEYS); test/needs/settings.test.ts
@@ -75,6 +76,25 @@ export function hostRulesOf(env: Env): HostRule[] {
   } catch (err) {
     throw new ConfigError('HOST_RESOLVE', `${(err as Error).message}; expected <name>=<address>[,<name>=<address>...], e.g. *.sandbox.localhost=127.0.0.1`);
   }
+}
+
+/** CA_FILE: the certificates of the CAs the kit trusts beside the system's, PEM; a file that gives none is named with the key. */
+export function caOf(env: Env): string | undefined {
+  const path = optional(env, 'CA_FILE');
+  if (path === undefined) return undefined;
+  try {
+    return readCaFile(path);
+  } catch (err) {
+    throw new ConfigError('CA_FILE', `${(err as Error).message}; expected a file of PEM CA certificates`);
+  }
+}
+
+/**
+ * Why the browser rules cannot run against a CA_FILE target: the page's documents are fetched by Playwright's request
+ * client in the kit's process, which takes no CA of its own and trusts only the roots the process started with.
+ */
+function caBrowserGap(env: Env): string {
+  return `the page's documents are fetched in the kit's process, which trusts CA_FILE only when started with it: NODE_EXTRA_CA_CERTS=${optional(env, 'CA_FILE')} (docs/sandbox.md, https)`;
 }
 
 function hostPort(env: Env, key: EnvKey): string | undefined {
@@ -255,8 +275,10 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   else gaps.hook = 'the kit has no address to receive the disconnect hook (HOOK_LISTEN is not set)';
   // The emulator's page always runs in the browser when there is one; a remote target only when asked.
   const noChromium = chromiumGap();
+  const ca = caOf(env);
   if (kind === 'remote' && !browserWanted(env)) gaps.browser = 'browser rules are not part of this run (set CONFORMANCE_BROWSER=1, or ADMIN_LOGIN, to run them)';
   else if (noChromium) gaps.browser = noChromium;
+  else if (ca && !processTrusts(ca)) gaps.browser = caBrowserGap(env);
   else capabilities.push('browser');
   const hostRules = hostRulesOf(env);
   const rateLimitRps = rateLimit(env, 'RATE_LIMIT_RPS', kind);
@@ -272,6 +294,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
     ...(controlUrl ? { controlUrl } : {}),
     ...(hookListen ? { hookListen } : {}),
     ...(hostRules.length > 0 ? { hostRules } : {}),
+    ...(ca ? { ca } : {}),
     ...(rateLimitRps ? { rateLimitRps } : {}),
     ...(chatRateLimitRps ? { chatRateLimitRps } : {}),
     ...(effectWindowMs ? { effectWindowMs } : {}),

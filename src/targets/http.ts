@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request as undiciRequest } from 'undici';
 import type { hostLookup } from '../host-resolve.js';
+import { trustedCas } from '../trust.js';
 import { type RateBudget, RateLimiter, retryDelayMs } from './rate-limit.js';
 import { RateLimitedError, TransportError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
@@ -32,6 +33,14 @@ export interface HttpClientOptions {
   readonly retries429?: number;
   /** Resolves host names before DNS does (HOST_RESOLVE, ./host-resolve.ts), for every request this client sends. */
   readonly lookup?: ReturnType<typeof hostLookup>;
+  /** CA certificates (PEM) trusted beside the system's (CA_FILE, ../trust.ts), for every request this client sends. */
+  readonly ca?: string;
+}
+
+/** How the client connects: the names it resolves itself and the CAs it trusts, as undici's and node:https's options. */
+interface ConnectOptions {
+  readonly lookup?: HttpClientOptions['lookup'];
+  readonly ca?: string[];
 }
 
 /**
@@ -61,7 +70,7 @@ export class HttpClient {
   readonly #timeoutMs: number;
   readonly #lanes: readonly Lane[];
   readonly #retries429: number;
-  readonly #lookup: HttpClientOptions['lookup'];
+  readonly #connect: ConnectOptions;
 
   constructor(options: HttpClientOptions = {}) {
     const timeout = options.timeoutMs ?? POLICY_HANG_MS;
@@ -69,9 +78,9 @@ export class HttpClient {
     const budgets = [...(options.budgets ?? []), { name: 'other', claims: () => true }];
     this.#lanes = budgets.map((b) => ({ name: b.name, claims: b.claims, limiter: b.rps ? new RateLimiter({ rps: b.rps }) : undefined, pausedUntil: 0 }));
     this.#retries429 = options.retries429 ?? (this.#lanes.some((l) => l.limiter) ? 5 : 2);
-    this.#lookup = options.lookup;
+    this.#connect = { ...(options.lookup ? { lookup: options.lookup } : {}), ...(options.ca ? { ca: trustedCas(options.ca) } : {}) };
     this.#agent = new Agent({
-      ...(options.lookup ? { connect: { lookup: options.lookup } } : {}),
+      ...(Object.keys(this.#connect).length > 0 ? { connect: this.#connect } : {}),
       headersTimeout: timeout,
       bodyTimeout: timeout,
       connectTimeout: Math.min(timeout, 5_000),
@@ -96,7 +105,7 @@ export class HttpClient {
       const started = performance.now();
       try {
         if (req.body !== undefined && Buffer.byteLength(req.body) >= EARLY_ANSWER_BYTES) {
-          return { ...(await sendReadingEarlyAnswer(req, this.#timeoutMs, this.#lookup)), durationMs: performance.now() - started };
+          return { ...(await sendReadingEarlyAnswer(req, this.#timeoutMs, this.#connect)), durationMs: performance.now() - started };
         }
         const res = await undiciRequest(req.url, {
           method: req.method as 'GET',
@@ -141,14 +150,15 @@ export class HttpClient {
  * whatever happens to the rest of the request body. Once an answer has begun, a write error (EPIPE, a reset as the
  * server closes) ends the body read with what came; before it, the error is the exchange's.
  */
-function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number, lookup: HttpClientOptions['lookup']): Promise<Omit<HttpResponse, 'durationMs'>> {
+function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number, connect: ConnectOptions): Promise<Omit<HttpResponse, 'durationMs'>> {
   return new Promise((resolve, reject) => {
     const url = new URL(req.url);
     const body = req.body!;
     // The sender's tag while a trace listens (undici's requests get it from the trace itself: src/runner/trace.ts).
     const headers = { ...req.headers, ...senderHeader() };
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(body));
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const https = url.protocol === 'https:';
+    const send = https ? httpsRequest : httpRequest;
     let answer: { status: number; headers: IncomingHttpHeaders; chunks: Buffer[] } | undefined;
     let settled = false;
     const done = (): void => {
@@ -162,7 +172,8 @@ function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number, lookup: Htt
       settled = true;
       reject(err);
     };
-    const outgoing = send(url, { method: req.method, headers, agent: false, timeout: timeoutMs, ...(lookup ? { lookup: lookup as never } : {}) }, (res) => {
+    const outgoing = send(url, { method: req.method, headers, agent: false, timeout: timeoutMs,
+      ...(connect.lookup ? { lookup: connect.lookup as never } : {}), ...(https && connect.ca ? { ca: connect.ca } : {}) }, (res) => {
       answer = { status: res.statusCode ?? 0, headers: res.headers, chunks: [] };
       res.on('data', (c: Buffer) => answer!.chunks.push(c));
       res.on('end', done);
@@ -194,6 +205,10 @@ export function describeTransportError(err: unknown): string {
     case 'UND_ERR_CONNECT_TIMEOUT': return 'timed out';
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET': return 'connection reset';
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+    case 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT': return `${e.message ?? code} (a certificate no trusted CA signed: CA_FILE names the CA to trust)`;
     default: return e.message ?? String(err);
   }
 }

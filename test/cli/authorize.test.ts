@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { TokenStore } from '../../src/secrets/token-store.js';
 import { BIN } from './helpers.js';
 
@@ -27,10 +28,10 @@ async function freePort(): Promise<number> {
 }
 
 /** Runs authorize; when it prints the grant URL, `act` plays the user and the redirect forwarding. */
-function authorize(storePath: string, port: number, act: (grantUrl: URL) => Promise<void>) {
+function authorize(storePath: string, port: number, act: (grantUrl: URL) => Promise<void>, env: Record<string, string> = emulator.env()) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['--', BIN, 'authorize', '--listen', `127.0.0.1:${port}`, '--token-store', storePath, '--timeout', '20'], {
-      env: { PATH: process.env.PATH, ...emulator.env() },
+      env: { PATH: process.env.PATH, ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -48,9 +49,8 @@ function authorize(storePath: string, port: number, act: (grantUrl: URL) => Prom
   });
 }
 
-async function consent(state: string): Promise<URL> {
-  const env = emulator.env();
-  const res = await fetch(`${env.CONTROL_URL}/consent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: env.CLIENT_ID, decision: 'allow', state }) });
+async function consent(state: string, env: Record<string, string> = emulator.env(), send: typeof fetch = fetch): Promise<URL> {
+  const res = await send(`${env.CONTROL_URL}/consent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: env.CLIENT_ID, decision: 'allow', state }) });
   return new URL(((await res.json()) as { location: string }).location);
 }
 
@@ -94,4 +94,29 @@ describe('conformance authorize', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('REDIRECT_URI');
   });
+
+  it('reaches an https target through CA_FILE, and names CA_FILE before waiting when it is bad', async () => {
+    const https = await startEmulator({ https: true });
+    const agent = new Agent({ connect: { ca: https.tls!.ca } });
+    const trusted = ((url: string, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
+    try {
+      const env = https.env();
+      expect(env.CA_FILE).toBe(https.tls!.caFile);
+      const store = join(await mkdtemp(join(tmpdir(), 'authorize-')), 'tokens.json');
+      const port = await freePort();
+      const r = await authorize(store, port, async (grantUrl) => {
+        const location = await consent(grantUrl.searchParams.get('state')!, env, trusted);
+        await fetch(`http://127.0.0.1:${port}${location.pathname}${location.search}`);
+      }, env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(new TokenStore(store).read().tokens?.refresh_token).toBeTruthy();
+      const bad = await authorize(store, port, async () => {}, { ...env, CA_FILE: join(tmpdir(), 'no-such-ca.pem') });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('CA_FILE');
+      expect(bad.stdout).not.toContain('/oauth?');
+    } finally {
+      await https.close();
+      await agent.close();
+    }
+  }, 60_000);
 });

@@ -21,9 +21,9 @@ const run = promisify(execFile);
 interface AllureResult { readonly name: string; readonly status: string; readonly labels: readonly { name: string; value: string }[] }
 
 /** Runs vitest on `root` with its Allure results in a fresh directory; the exit code, the output and the results. */
-async function vitestRun(root: string): Promise<{ code: number; stdout: string; results: AllureResult[] }> {
+async function vitestRun(root: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; results: AllureResult[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'conformance-allure-'));
-  const options = { cwd: ROOT, env: { ...process.env, CI: '', ALLURE_RESULTS_DIR: dir }, maxBuffer: 16 * 1024 * 1024 };
+  const options = { cwd: ROOT, env: { ...env, CI: '', ALLURE_RESULTS_DIR: dir }, maxBuffer: 16 * 1024 * 1024 };
   const { code, stdout } = await run(process.execPath, [VITEST, 'run', '--root', root], options)
     .then((r) => ({ code: 0, stdout: r.stdout }), (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }));
   const files = (await readdir(dir)).filter((f) => f.endsWith('-result.json'));
@@ -56,6 +56,20 @@ describe('conformance-kit/vitest', () => {
     expect(byStatus('failed')).toEqual(expect.arrayContaining(must));
     expect(byStatus('passed')).toContain('chat.signature.valid');
     for (const r of results.filter((x) => x.status === 'failed')) expect([label(r, 'verdict'), label(r, 'level')], label(r, 'rule')).toEqual(['failed', 'must']);
+  }, 300_000);
+
+  it('runs against a file\'s own https sandbox in the same process, trusting its CA through CA_FILE alone', async () => {
+    const { NODE_EXTRA_CA_CERTS: _extra, ...env } = process.env;
+    const rules = selectRules('api.bearer.*');
+    const trusted = await vitestRun('test/fixtures/vitest-rules-https', env);
+    expect(trusted.code, trusted.stdout.slice(-3000)).toBe(0);
+    expect(trusted.results.map((r) => label(r, 'rule')).sort()).toEqual(rules.map((r) => r.id).sort());
+    expect(trusted.results.filter((r) => r.status !== 'passed').map((r) => label(r, 'rule'))).toEqual([]);
+    // The same settings less CA_FILE: the kit cannot trust the sandbox, so no rule reaches a verdict (Allure: broken).
+    const untrusted = await vitestRun('test/fixtures/vitest-rules-https', { ...env, WITHOUT_CA_FILE: '1' });
+    expect(untrusted.code).not.toBe(0);
+    expect(untrusted.results).toHaveLength(rules.length);
+    expect(new Set(untrusted.results.map((r) => r.status))).toEqual(new Set(['broken']));
   }, 300_000);
 
   it('refuses a selection that names no rule', () => {

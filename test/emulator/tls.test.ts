@@ -48,6 +48,8 @@ describe('startSandbox({ https: true })', () => {
     expect(sandbox.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(sandbox.settings.BASE_URL).toBe(sandbox.url);
     expect(await readFile(sandbox.tls!.caFile, 'utf8')).toBe(sandbox.tls!.ca);
+    // The settings name it as CA_FILE, which the kit's own runs trust (test/targets/ca-file.test.ts).
+    expect(sandbox.settings.CA_FILE).toBe(sandbox.tls!.caFile);
     const untrusted = await fetch(`${sandbox.url}/api/v4/account`).then(() => 'answered', (e: Error) => String((e.cause as Error | undefined)?.message ?? e));
     expect(untrusted).toMatch(/self[- ]signed|unable to verify|certificate/i);
     const r = await call(`${sandbox.url}/api/v4/account`, sandbox.settings.LONG_LIVED_TOKEN);
@@ -135,6 +137,7 @@ describe('conformance emulator --tls', () => {
       expect(settings.HOST_RESOLVE).toBe('*.sandbox.localhost=127.0.0.1');
       expect(settings.CONTROL_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/_control$/);
       const caFile = join(dir, 'ca.pem');
+      expect(settings.CA_FILE).toBe(caFile);
       expect(stderr).toContain(`NODE_EXTRA_CA_CERTS=${caFile}`);
       const script = `const r = await fetch(process.argv[1]); console.log(r.status);`;
       const trusted = await run(process.execPath, ['--input-type=module', '-e', script, settings.CONTROL_URL!], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });

@@ -75,8 +75,8 @@ describe('the settings table', () => {
 describe('`conformance emulator`', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    // `conformance emulator`'s default shape.
-    emulator = await startEmulator({ shape: 'deployed' });
+    // `conformance emulator --tls`: the default shape, over https (which adds CA_FILE).
+    emulator = await startEmulator({ shape: 'deployed', https: true });
   });
   afterAll(async () => {
     await emulator.close();
@@ -87,11 +87,11 @@ describe('`conformance emulator`', () => {
     expect([...printed].sort()).toEqual([...EMULATOR_KEYS].sort());
   });
 
-  it('prints the same keys on the one-origin shape, less HOST_RESOLVE (its addresses resolve as they are)', async () => {
+  it('prints the same keys on the one-origin shape over http, less HOST_RESOLVE (its addresses resolve as they are) and CA_FILE', async () => {
     const oneOrigin = await startEmulator({ shape: 'one-origin' });
     try {
       const printed = Object.keys(await emulatorSettings(oneOrigin));
-      expect([...printed].sort()).toEqual(EMULATOR_KEYS.filter((k) => k !== 'HOST_RESOLVE').sort());
+      expect([...printed].sort()).toEqual(EMULATOR_KEYS.filter((k) => k !== 'HOST_RESOLVE' && k !== 'CA_FILE').sort());
     } finally {
       await oneOrigin.close();
     }

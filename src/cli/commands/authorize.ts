@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { resolve } from 'node:path';
 import { maskSecret } from '../../secrets/mask.js';
 import { codeGrant, tokenPairOf, tokenRequest, type TokenEndpoint } from '../../protocol/oauth.js';
-import { hostRulesOf, httpUrl } from '../../targets/from-env.js';
+import { caOf, hostRulesOf, httpUrl } from '../../targets/from-env.js';
 import { hostLookup } from '../../host-resolve.js';
 import { HttpClient } from '../../targets/http.js';
 import { TokenStore } from '../../secrets/token-store.js';
@@ -31,7 +31,7 @@ export const authorizeCommand = defineCommand<AuthorizeFlags>({
   summary: 'grant access once, store the token pair',
   description: 'Prints the access-granting URL with a fresh state, listens where REDIRECT_URI leads (or on --listen '
     + 'when that address is forwarded), checks state, exchanges the code and stores the token pair in the token store '
-    + '(mode 0600). Reads BASE_URL, AUTH_URL, CLIENT_ID, CLIENT_SECRET and REDIRECT_URI from the environment or .env.',
+    + '(mode 0600). Reads BASE_URL, AUTH_URL, CLIENT_ID, CLIENT_SECRET and REDIRECT_URI (and HOST_RESOLVE, CA_FILE) from the environment or .env.',
   examples: [
     ['conformance authorize', 'REDIRECT_URI leads to this machine'],
     ['conformance authorize --listen 127.0.0.1:8080', 'a tunnel forwards REDIRECT_URI to port 8080'],
@@ -56,6 +56,9 @@ async function authorize(values: AuthorizeFlags): Promise<number> {
   const redirect = new URL(redirectUri);
   const listen = listenAddress(values.listen, redirect);
   const timeoutS = integerSetting('--timeout', values.timeout, { min: 1 }) ?? 600;
+  // Checked before the wait for the redirect, not after it.
+  const rules = hostRulesOf(env);
+  const ca = caOf(env);
   const store = new TokenStore(resolve(values.tokenStore ?? env.TOKEN_STORE ?? DEFAULT_TOKEN_STORE));
 
   const state = randomBytes(16).toString('hex');
@@ -65,8 +68,7 @@ async function authorize(values: AuthorizeFlags): Promise<number> {
     process.stderr.write(`waiting for the redirect on http://${listen.host}:${listen.port}${redirect.pathname} (${timeoutS} s)…\n`);
   } });
 
-  const rules = hostRulesOf(env);
-  const client = new HttpClient(rules.length > 0 ? { lookup: hostLookup(rules) } : {});
+  const client = new HttpClient({ ...(rules.length > 0 ? { lookup: hostLookup(rules) } : {}), ...(ca ? { ca } : {}) });
   try {
     const target: TokenEndpoint = { baseUrl, credentials: { clientId, clientSecret, redirectUri } };
     const res = await client.send(tokenRequest(target, codeGrant(target, code)));

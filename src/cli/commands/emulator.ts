@@ -40,7 +40,7 @@ export const emulatorCommand = defineCommand<EmulatorFlags>({
   examples: [
     ['conformance emulator > .env &', 'then: conformance run --target remote'],
     ['conformance emulator --port 0 --fault token-type-mac', 'a faulty emulator on a free port (see `conformance faults`)'],
-    ['conformance emulator --tls > .env', 'https, with a CA made once and reused; its path is printed for NODE_EXTRA_CA_CERTS'],
+    ['conformance emulator --tls > .env', 'https, with a CA made once and reused; its path is printed as CA_FILE, which the kit trusts'],
   ],
   flags: (command) => command
     .option('--host <host>', 'address to listen on (default: 127.0.0.1)')
@@ -80,8 +80,8 @@ async function serve(values: EmulatorFlags): Promise<number> {
   }
   process.stderr.write(`emulator listening on ${emulator.url}${revealSecrets ? '' : ' (secrets masked on a terminal: run `conformance emulator > .env` to save them)'}; Ctrl-C stops it\n`);
   if (emulator.tls) {
-    process.stderr.write(`CA certificate: ${emulator.tls.caFile}\n`
-      + `  Node:  NODE_EXTRA_CA_CERTS=${emulator.tls.caFile} node ...   curl: curl --cacert ${emulator.tls.caFile} ...\n`
+    process.stderr.write(`CA certificate: ${emulator.tls.caFile} (CA_FILE in the settings: the kit trusts it)\n`
+      + `  other Node:  NODE_EXTRA_CA_CERTS=${emulator.tls.caFile} node ...   curl: curl --cacert ${emulator.tls.caFile} ...\n`
       + `  each account also at ${emulator.accountUrl('<subdomain>')} (main: ${emulator.accountUrl()})\n`);
   }
   await new Promise<void>((done) => {

@@ -11,7 +11,7 @@
 import type { APIResponse, BrowserContext, Page, Request, Route } from 'playwright-core';
 import type { BrowserAnswer, RunResource } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
-import { currentSender, senderHeader, senderKey, tagging } from '../runner/rule-scope.js';
+import { currentSender, senderHeader, senderKey, tagging } from '../rule-scope.js';
 import type { SharedBrowser } from './launch.js';
 
 /** The session a rule's pages start with: the run's shared login, or none at all. */
@@ -43,7 +43,7 @@ interface Owner {
   readonly intercept: Interceptor;
   readonly observe?: ExchangeObserver;
   readonly pages: Set<Page>;
-  /** Who opened the page (src/runner/rule-scope.ts), known while a trace listens, to tag its requests with. */
+  /** Who opened the page (src/rule-scope.ts), known while a trace listens, to tag its requests with. */
   readonly senders: readonly string[];
 }
 

@@ -1,7 +1,7 @@
 /**
  * One run of the suite kept whole for a comparison: every exchange of every rule, in the order the rule made it, not
  * the few a report keeps. The runner is not changed for it: the run's client tells of every exchange with its sender
- * (src/runner/trace.ts), the rule attempt or the run resource it was sent for (src/runner/rule-scope.ts).
+ * (src/runner/trace.ts), the rule attempt or the run resource it was sent for (src/rule-scope.ts).
  */
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Report } from '../model/result.js';

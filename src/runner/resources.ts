@@ -1,11 +1,11 @@
 /**
  * Resources a run starts lazily and shares between rules (the browser of the access-granting page rules, the
  * listener of the disconnect hook): created by the first rule that asks, closed once when the run ends. The opener
- * runs as the resource's own work, not the asking rule's (src/runner/rule-scope.ts): what it sends belongs to every
+ * runs as the resource's own work, not the asking rule's (src/rule-scope.ts): what it sends belongs to every
  * rule that shares it, so a trace or a comparison does not pin it on whichever rule came first.
  */
 import type { RunResource } from '../model/context.js';
-import { inResourceScope, noteResourceAsked } from './rule-scope.js';
+import { inResourceScope, noteResourceAsked } from '../rule-scope.js';
 
 export class RunResources {
   readonly #items = new Map<string, Promise<RunResource>>();

@@ -16,7 +16,7 @@ import { requestPriority } from '../targets/http.js';
 import { RunResources } from './resources.js';
 import type { RuleEnvironment } from './run-rule.js';
 import { runRule, skippedResult } from './run-rule.js';
-import { inRuleScope } from './rule-scope.js';
+import { inRuleScope } from '../rule-scope.js';
 import type { SkipReason } from './select.js';
 
 export interface SuiteOptions {

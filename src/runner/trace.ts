@@ -1,5 +1,5 @@
 /**
- * The kit's requests attributed to their senders (src/runner/rule-scope.ts): a rule's attempt, or a run resource's
+ * The kit's requests attributed to their senders (src/rule-scope.ts): a rule's attempt, or a run resource's
  * opener, whose requests belong to every rule that shares the resource.
  *
  * - `ObservingClient`: the run's client, telling an observer of every exchange with its sender (a comparison's
@@ -21,7 +21,7 @@ import type { Rule } from '../model/rule.js';
 import { targetFromEnv } from '../targets/from-env.js';
 import { HttpClient, type HttpClientOptions } from '../targets/http.js';
 import { clientOptionsFor, executeRun } from './execute.js';
-import { currentSender, resourceAsked, SENDER_HEADER, senderHeader, senderKey, senderOfKey, sendersOfHeader, tagRequests, type Sender } from './rule-scope.js';
+import { currentSender, resourceAsked, SENDER_HEADER, senderHeader, senderKey, senderOfKey, sendersOfHeader, tagRequests, type Sender } from '../rule-scope.js';
 
 /** The seed of the traced run: any fixed one, so that the same rules give the same trace (and the variations' runs repeat its cases). */
 export const TRACE_SEED = 20261126;

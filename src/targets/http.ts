@@ -12,7 +12,7 @@ import { trustedCas } from '../trust.js';
 import { type RateBudget, RateLimiter, retryDelayMs } from './rate-limit.js';
 import { RateLimitedError, TransportError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
-import { senderHeader } from '../runner/rule-scope.js';
+import { senderHeader } from '../rule-scope.js';
 // A hang is an answer slower than the policy's limit: a 10 MB message or a full page can take seconds (docs/verdicts.md).
 import { POLICY_HANG_MS } from '../model/readings.js';
 

@@ -1,5 +1,5 @@
 /**
- * Who sends each request (src/runner/rule-scope.ts, src/runner/trace.ts): a rule's attempt, or a run resource's
+ * Who sends each request (src/rule-scope.ts, src/runner/trace.ts): a rule's attempt, or a run resource's
  * opener for every rule that shares it; and, while a trace listens, the sender's tag on every way the kit sends (the
  * early-answer client, the browser's pages, their popups and the redirects Chromium follows itself), never otherwise.
  */
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumGap, SharedBrowser } from '../../src/browser/launch.js';
 import { SharedContext } from '../../src/browser/shared-context.js';
 import { RunResources } from '../../src/runner/resources.js';
-import { currentRuleId, currentSender, inRuleScope, resourceAsked, SENDER_HEADER, senderHeader, tagRequests, type Sender } from '../../src/runner/rule-scope.js';
+import { currentRuleId, currentSender, inRuleScope, resourceAsked, SENDER_HEADER, senderHeader, tagRequests, type Sender } from '../../src/rule-scope.js';
 import { ObservingClient, type SentExchange } from '../../src/runner/trace.js';
 import { EARLY_ANSWER_BYTES } from '../../src/targets/http.js';
 

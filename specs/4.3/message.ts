@@ -364,9 +364,9 @@ export default defineGroup({
       },
     ),
     scenarioRule<ForeignForward>(
-      { id: 'chat.forwards.other-account-message', requires: ['write', 'control'], needs: ['second-account'],
+      { id: 'chat.forwards.other-account-message', requires: ['write'], needs: ['second-account'],
         title: 'A forward naming, by its ids, a message of a second account\'s chat is refused with 400, or taken with nothing of that message in it; the second account\'s chat is unchanged',
-        reading: '§2.4: scope_id identifies the connection for one account, so ids sent under it name that account\'s messages; §2.11 "If given, the remaining fields are resolved automatically" would copy another account\'s message into this one. Read as forwards.conversation_ref_id of another account is (C48): 400 passes, another 4xx or an acceptance with nothing of the other message resolved is non_strict ("any external chat of the integration"), its text resolved into the forward (read through the control API) fails (security), as does any change to the second account\'s chat. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
+        reading: '§2.4: scope_id identifies the connection for one account, so ids sent under it name that account\'s messages; §2.11 "If given, the remaining fields are resolved automatically" would copy another account\'s message into this one. Read as forwards.conversation_ref_id of another account is (C48): 400 passes, another 4xx or an acceptance with nothing of the other message resolved is non_strict ("any external chat of the integration"), its text resolved into the forward (read through the control API; without one a taken forward\'s content is recorded as unseen) fails (security), as does any change to the second account\'s chat. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
         covers: [SEND('forwards'), '2.4/scope_id', '2.11/id', '2.11/msgid'] },
       {
         setup: foreignForward,
@@ -378,7 +378,10 @@ export default defineGroup({
             f.forwardStatus = res.status;
             return res;
           }, [refusalPreferred('another account\'s message refused'), jsonContentTypeIfRefused]),
-          step<ForeignForward, { readonly text?: string } | undefined>('what the forward stored', async (_t, f) => (isSuccess(f.forwardStatus) ? (await messageTruth(f.s, f.conv, f.forwarded)).forwards?.[0] : undefined),
+          step<ForeignForward, { readonly text?: string } | 'unseen' | undefined>('what the forward stored', async (t, f) => {
+            if (!isSuccess(f.forwardStatus)) return undefined;
+            return t.target.controlUrl ? (await messageTruth(f.s, f.conv, f.forwarded)).forwards?.[0] : 'unseen';
+          },
             (_t, f) => [nothingResolvedFrom(f.there.text)]),
           step<ForeignForward, HistoryItem[]>('the second account\'s chat', (_t, f) => f.b.allHistory(f.bConv, (items) => items.length >= 1),
             (_t, f) => [historyHolds('unchanged', { once: [f.there.msgid], none: [f.forwarded] }), holdsMessages(1)]),

@@ -61,3 +61,25 @@ export function secretWindows(secrets: readonly string[]): (text: string) => str
   };
 }
 
+
+/** A standalone `conformance emulator --tls` in a child process, once it printed its settings and its CA's path. */
+export async function tlsEmulatorProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--', BIN, 'emulator', '--tls', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = async () => {
+    child.kill('SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('close', resolve));
+  };
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (d) => { stderr += d; if (stderr.includes('CA certificate')) resolve(); });
+      child.on('exit', (code) => reject(new Error(`the emulator ended (${code}): ${stderr}`)));
+    });
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { stdout, stderr, stop };
+}

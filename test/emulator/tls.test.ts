@@ -4,7 +4,7 @@
  * in a directory is reused across starts; `conformance emulator --tls` prints the CA's path, and a Node process
  * started with `NODE_EXTRA_CA_CERTS` set to it reaches the emulator.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox.js';
-import { BIN, conformance } from '../cli/helpers.js';
+import { conformance, tlsEmulatorProcess } from '../cli/helpers.js';
 
 const run = promisify(execFile);
 
@@ -120,17 +120,9 @@ describe('a CA kept in a directory', () => {
 describe('conformance emulator --tls', () => {
   it('prints https settings and the CA path, which NODE_EXTRA_CA_CERTS makes a Node process trust', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'conformance-tls-cli-'));
-    const child = spawn(process.execPath, ['--', BIN, 'emulator', '--tls', '--tls-dir', dir, '--tls-host', 'emulator.test', '--port', '0'], {
-      env: { PATH: process.env.PATH, CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const emulator = await tlsEmulatorProcess(['--tls-dir', dir, '--tls-host', 'emulator.test', '--port', '0'], { PATH: process.env.PATH, CI: 'true' });
     try {
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      await new Promise<void>((resolve, reject) => {
-        child.stderr.on('data', (d) => { stderr += d; if (stderr.includes('CA certificate')) resolve(); });
-        child.on('exit', (code) => reject(new Error(`the emulator ended (${code}): ${stderr}`)));
-      });
+      const { stdout, stderr } = emulator;
       const settings = Object.fromEntries(stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
       // The deployed shape by default: the account at its own host, which HOST_RESOLVE points at the emulator.
       expect(settings.BASE_URL).toMatch(/^https:\/\/emu[a-z]+\.sandbox\.localhost:\d+$/);
@@ -146,8 +138,7 @@ describe('conformance emulator --tls', () => {
       const names = new X509Certificate(await readFile(join(dir, 'server.pem'))).subjectAltName!.split(', ');
       expect(names).toEqual(expect.arrayContaining(['DNS:emulator.test', 'DNS:*.sandbox.localhost', 'IP Address:127.0.0.1']));
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('close', resolve));
+      await emulator.stop();
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);

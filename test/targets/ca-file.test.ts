@@ -4,7 +4,6 @@
  * system's roots and NODE_EXTRA_CA_CERTS's beside it, and a remote run against `conformance emulator --tls` with the
  * printed settings alone, no NODE_EXTRA_CA_CERTS.
  */
-import { spawn } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +20,7 @@ import { clientOptionsFor } from '../../src/runner/execute.js';
 import { processTrusts, trustedCas, verifiedServerKeys } from '../../src/trust.js';
 import { SharedBrowser } from '../../src/browser/launch.js';
 import { TransportError } from '../../src/errors.js';
-import { BIN, conformance } from '../cli/helpers.js';
+import { conformance, tlsEmulatorProcess } from '../cli/helpers.js';
 
 const BASE = { BASE_URL: 'https://acme.example', CLIENT_ID: 'cid', CLIENT_SECRET: 'secret-secret', REDIRECT_URI: 'https://i.example/cb', TOKEN_STORE: '/nonexistent/tokens.json' };
 
@@ -156,15 +155,9 @@ describe('a remote run against `conformance emulator --tls`', () => {
     const tlsDir = join(dir, 'emulator-tls');
     await mkdir(tlsDir, { recursive: true });
     const env = { PATH: process.env.PATH, CI: 'true' };
-    const child = spawn(process.execPath, ['--', BIN, 'emulator', '--tls', '--tls-dir', tlsDir, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const emulator = await tlsEmulatorProcess(['--tls-dir', tlsDir, '--port', '0'], env);
     try {
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      await new Promise<void>((resolve, reject) => {
-        child.stderr.on('data', (d) => { stderr += d; if (stderr.includes('CA certificate')) resolve(); });
-        child.on('exit', (code) => reject(new Error(`the emulator ended (${code}): ${stderr}`)));
-      });
+      const { stdout } = emulator;
       expect(stdout).toContain(`CA_FILE=${join(tlsDir, 'ca.pem')}\n`);
       const envFile = join(dir, 'emulator.env');
       await writeFile(envFile, stdout);
@@ -198,8 +191,7 @@ describe('a remote run against `conformance emulator --tls`', () => {
       expect(untrusted.code).not.toBe(0);
       expect(untrusted.stdout + untrusted.stderr).toMatch(/CA_FILE names the CA to trust/);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('close', resolve));
+      await emulator.stop();
     }
   }, 300_000);
 });

@@ -19,7 +19,7 @@ export { FAULTS, FaultSwitches, type FaultName } from './faults.js';
 export type { FaultInfo, VariationInfo } from './switches.js';
 export { VARIATIONS, VariationSwitches, type VariationName } from './variations.js';
 export { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, type HttpsOptions } from './tls.js';
-export { SERVER_SHAPES, isServerShape, type ServerShape } from './shape.js';
+export { SERVER_SHAPES, type ServerShape } from './shape.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */

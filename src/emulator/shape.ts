@@ -39,10 +39,6 @@ export interface Addresses {
   readonly accountDomain: string;
 }
 
-export function isServerShape(value: string): value is ServerShape {
-  return (SERVER_SHAPES as readonly string[]).includes(value);
-}
-
 /** `:port` of a host[:port], or nothing. */
 function portOf(host: string): string {
   const m = /:(\d+)$/.exec(host);
@@ -66,9 +62,4 @@ export function accountHost(addresses: Addresses, calledHost: string, account: A
 /** An account's own `{base_url}`, as a client that called `called` reaches it. */
 export function accountAddress(addresses: Addresses, called: Called, account: Account): string {
   return `${called.protocol}://${accountHost(addresses, called.host, account)}`;
-}
-
-/** The chat interface's `{chat_url}` on the deployed shape. */
-export function chatAddress(addresses: Addresses, called: Called): string {
-  return `${called.protocol}://${hostUnder(addresses, CHAT_HOST_LABEL, called.host)}`;
 }

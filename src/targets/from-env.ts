@@ -143,6 +143,14 @@ function together(env: Env, keys: readonly EnvKey[], what: string): boolean {
   return true;
 }
 
+/** A record's or user's id set in `key` (present: the caller checked it with `together`), a positive integer. */
+function positiveId(env: Env, key: EnvKey, what: string): number {
+  const raw = optional(env, key)!;
+  const id = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0) throw new ConfigError(key, `must be ${what} (a positive integer), got "${raw}"`);
+  return id;
+}
+
 /** A name shown to people (a channel's): one line, as the service shows it. */
 function displayName(env: Env, key: EnvKey): string | undefined {
   const v = optional(env, key);
@@ -171,9 +179,7 @@ function v1Channel(env: Env): Pick<Credentials, 'v1ChannelId' | 'v1ChannelSecret
 /** NON_ASCII_LEAD_ID and NON_ASCII_LEAD_NAME: the lead's id and its name, which must hold a non-ASCII character. */
 function nonAsciiLead(env: Env): Credentials['nonAsciiLead'] {
   if (!together(env, ['NON_ASCII_LEAD_ID', 'NON_ASCII_LEAD_NAME'], 'the lead named in non-ASCII characters')) return undefined;
-  const rawId = optional(env, 'NON_ASCII_LEAD_ID')!;
-  const id = Number(rawId);
-  if (!/^\d+$/.test(rawId) || !Number.isSafeInteger(id) || id <= 0) throw new ConfigError('NON_ASCII_LEAD_ID', `must be a lead's id (a positive integer), got "${rawId}"`);
+  const id = positiveId(env, 'NON_ASCII_LEAD_ID', "a lead's id");
   const name = optional(env, 'NON_ASCII_LEAD_NAME')!;
   if (/^[\u0000-\u007f]*$/.test(name)) throw new ConfigError('NON_ASCII_LEAD_NAME', `must hold a non-ASCII character (Cyrillic, an emoji), got "${name}"`);
   return { id, name };
@@ -182,9 +188,7 @@ function nonAsciiLead(env: Env): Credentials['nonAsciiLead'] {
 /** RESTRICTED_ACCESS_TOKEN and RESTRICTED_USER_ID: a token granted by a user who may see only his own deals, and his id. */
 function restrictedUser(env: Env): Credentials['restrictedUser'] {
   if (!together(env, ['RESTRICTED_ACCESS_TOKEN', 'RESTRICTED_USER_ID'], 'the restricted user\'s token')) return undefined;
-  const rawId = optional(env, 'RESTRICTED_USER_ID')!;
-  const userId = Number(rawId);
-  if (!/^\d+$/.test(rawId) || !Number.isSafeInteger(userId) || userId <= 0) throw new ConfigError('RESTRICTED_USER_ID', `must be a user's id (a positive integer), got "${rawId}"`);
+  const userId = positiveId(env, 'RESTRICTED_USER_ID', "a user's id");
   const token = optional(env, 'RESTRICTED_ACCESS_TOKEN')!;
   // The rights rules compare his list with the administrator's: the same token on both sides would judge nothing.
   if (token === optional(env, 'LONG_LIVED_TOKEN')) throw new ConfigError('RESTRICTED_ACCESS_TOKEN', "is LONG_LIVED_TOKEN; set a token granted by the user who may see only his own deals");

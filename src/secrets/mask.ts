@@ -21,12 +21,16 @@ export const ANSWER_SECRET_FIELDS = SECRET_FIELDS.filter((f) => f !== 'code');
 /**
  * Knows every secret seen so far and masks them in any text. A run learns thousands of codes and tokens and masks
  * megabytes of bodies, so: tokens (secrets of URL-safe characters, nearly all of them) can only sit inside a run of
- * such characters, which the regex engine finds natively; inside a run, a rolling hash over 8-character windows
- * (Rabin–Karp) finds them in one pass whatever their number. Secrets with other characters are few and searched as is.
+ * such characters; inside a run, a rolling hash over 8-character windows (Rabin–Karp) finds them in one pass whatever
+ * their number. The hash is 32-bit integer arithmetic and a bitset of the secrets' prefix hashes answers "surely not" for
+ * nearly every window before any map is read: the leak scan reads every answer of a run (megabytes) on the runner's
+ * one thread. Secrets with other characters are few and searched as is.
  */
 export class Masker {
   /** Prefix hash → token secrets starting with a prefix of that hash, longest first. */
   readonly #byHash = new Map<number, string[]>();
+  /** One bit per bucket of prefix hashes in #byHash: a clear bit means no secret starts at this window. */
+  readonly #maybe = new Uint32Array(FILTER_BITS / 32);
   /** Secrets with characters outside TOKEN_CHARS, longest first. */
   readonly #others: string[] = [];
   #count = 0;
@@ -53,6 +57,8 @@ export class Masker {
     }
     this.#longest = Math.max(this.#longest, secret.length);
     const key = windowHash(secret, 0);
+    const bit = filterBit(key);
+    this.#maybe[bit >>> 5]! |= 1 << (bit & 31);
     const list = this.#byHash.get(key);
     if (list?.includes(secret)) return;
     if (list) {
@@ -83,15 +89,30 @@ export class Masker {
     if (this.#count === 0 || text.length < PREFIX) return false;
     if (this.#others.some((secret) => text.includes(secret))) return true;
     if (this.#byHash.size === 0) return false;
-    for (const [run] of text.matchAll(TOKEN_RUNS)) {
-      let h = windowHash(run, 0);
-      for (let i = 0; ; i += 1) {
-        if (this.#byHash.get(h)?.some((c) => run.startsWith(c, i))) return true;
-        if (i + PREFIX >= run.length) break;
-        h = roll(h, run.charCodeAt(i), run.charCodeAt(i + PREFIX));
+    // One pass over the text: `run` counts the token characters ending at i, `h` hashes the last PREFIX of them.
+    let run = 0;
+    let h = 0;
+    for (let i = 0; i < text.length; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c >= 128 || TOKEN_CHAR[c] === 0) {
+        run = 0;
+        h = 0;
+        continue;
       }
+      run += 1;
+      if (run <= PREFIX) {
+        h = (Math.imul(h, BASE) + c) | 0;
+        if (run < PREFIX) continue;
+      } else h = roll(h, text.charCodeAt(i - PREFIX), c);
+      const start = i - PREFIX + 1;
+      if (this.#mayStartAt(h) && this.#byHash.get(h)?.some((secret) => text.startsWith(secret, start))) return true;
     }
     return false;
+  }
+
+  #mayStartAt(h: number): boolean {
+    const bit = filterBit(h);
+    return (this.#maybe[bit >>> 5]! & (1 << (bit & 31))) !== 0;
   }
 
   /**
@@ -103,7 +124,8 @@ export class Masker {
     let copied = 0;
     let h = windowHash(run, 0);
     for (let i = 0; ; ) {
-      const hit = this.#byHash.get(h)?.find((c) => run.startsWith(c, i));
+      const candidates = this.#mayStartAt(h) ? this.#byHash.get(h) : undefined;
+      const hit = candidates?.find((c) => run.startsWith(c, i));
       if (hit) {
         out += run.slice(copied, i) + maskSecret(hit);
         i += hit.length;
@@ -113,7 +135,7 @@ export class Masker {
         continue;
       }
       // A secret clipped where the run ends ("eyJ0eXAi…" in a detail cut at 100 characters): its prefix is masked too.
-      const clipped = run.length - i < this.#longest ? this.#byHash.get(h)?.find((c) => c.length > run.length - i && c.startsWith(run.slice(i))) : undefined;
+      const clipped = run.length - i < this.#longest ? candidates?.find((c) => c.length > run.length - i && c.startsWith(run.slice(i))) : undefined;
       if (clipped) return out + run.slice(copied, i) + maskSecret(clipped);
       if (i + PREFIX >= run.length) break;
       h = roll(h, run.charCodeAt(i), run.charCodeAt(i + PREFIX));
@@ -141,22 +163,30 @@ const PREFIX = 8;
 /** Characters of tokens, codes and JWTs (base64url, hex, URL-safe); a run of them can hold a token secret. */
 const TOKEN = /^[A-Za-z0-9._~+/=-]+$/;
 const TOKEN_RUNS = /[A-Za-z0-9._~+/=-]{8,}/g;
-const BASE = 257;
-const MOD = 1_000_000_007;
-/** BASE^(PREFIX-1) mod MOD, to take the leaving character out of the window. */
+/** TOKEN's characters by char code (all ASCII), for the scan that reads a text one code at a time. */
+const TOKEN_CHAR = Uint8Array.from({ length: 128 }, (_, c) => (TOKEN.test(String.fromCharCode(c)) ? 1 : 0));
+/** Hashes are polynomials in BASE modulo 2^32 (Math.imul wraps); a match is always confirmed by comparing the text. */
+const BASE = 0x01000193;
+/** BASE^(PREFIX-1) mod 2^32, to take the leaving character out of the window. */
 const LEAD = (() => {
   let p = 1;
-  for (let i = 1; i < PREFIX; i += 1) p = (p * BASE) % MOD;
+  for (let i = 1; i < PREFIX; i += 1) p = Math.imul(p, BASE);
   return p;
 })();
+/** 2^20 bits (128 KiB): with ten thousand secrets about one window in a hundred reads the map. */
+const FILTER_BITS = 1 << 20;
 
 function windowHash(text: string, start: number): number {
   let h = 0;
-  for (let i = start; i < start + PREFIX; i += 1) h = (h * BASE + text.charCodeAt(i)) % MOD;
+  for (let i = start; i < start + PREFIX; i += 1) h = (Math.imul(h, BASE) + text.charCodeAt(i)) | 0;
   return h;
 }
 
 function roll(h: number, leaving: number, entering: number): number {
-  const without = (h - ((leaving * LEAD) % MOD) + MOD) % MOD;
-  return (without * BASE + entering) % MOD;
+  return (Math.imul((h - Math.imul(leaving, LEAD)) | 0, BASE) + entering) | 0;
+}
+
+/** The filter's bit for a hash: its top 20 bits after a multiplicative mix (the low bits of a polynomial hash depend on few characters). */
+function filterBit(h: number): number {
+  return Math.imul(h, 0x9e3779b1) >>> 12;
 }

@@ -87,4 +87,22 @@ describe('masking, exhaustively', () => {
       { numRuns: 500, seed: 7 },
     );
   });
+
+  it('finds a secret in a text exactly when the text contains it (or its upper or lower case)', async () => {
+    const fc = (await import('fast-check')).default;
+    const alphabet = fc.constantFrom(...'abAB01.-_"{}: é=&/');
+    const word = fc.string({ unit: alphabet, minLength: 8, maxLength: 14 });
+    fc.assert(
+      // A part that is a number stands for a known secret (in its own, upper or lower case), so that texts hold some.
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 4 }), fc.array(fc.oneof(word, fc.string({ unit: alphabet, maxLength: 6 }), fc.nat(11)), { maxLength: 12 }), (secrets, parts) => {
+        const m = new Masker();
+        for (const s of secrets) m.add(s);
+        const pick = (n: number) => { const s = secrets[n % secrets.length]!; return n % 3 === 0 ? s : n % 3 === 1 ? s.toUpperCase() : s.toLowerCase(); };
+        const text = parts.map((p) => (typeof p === 'number' ? pick(p) : p)).join('');
+        const variants = secrets.flatMap((s) => [s, s.toUpperCase(), s.toLowerCase()]);
+        expect(m.holdsSecret(text)).toBe(variants.some((s) => text.includes(s)));
+      }),
+      { numRuns: 500, seed: 7 },
+    );
+  });
 });

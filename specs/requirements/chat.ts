@@ -2294,7 +2294,6 @@ export const CHAT = requirements([
       failed: 'a replayed request with an old Date accepted',
     },
     rules: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react', 'chat.signature.date-skew'],
-    theme: 'chat-signature',
   },
   {
     id: 'REQ-5.2-content-md5', section: '5.2', source: 'table', level: 'must',

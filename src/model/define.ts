@@ -17,7 +17,7 @@ import type { Judge } from './check.js';
 import type { RuleContext } from './context.js';
 import type { HttpResponse } from './http.js';
 import type { Finding, Outcome } from './outcome.js';
-import { fail, outcomeOf, pass } from './outcome.js';
+import { fail, observed, outcomeOf, pass } from './outcome.js';
 import type { RuleDraft, RuleMeta } from './rule.js';
 import { draft } from './rule.js';
 
@@ -177,6 +177,11 @@ export interface SweepExchangeSpec<T, S, F> extends SweepBase<T, F> {
   readonly send: (t: RuleContext, value: T, fixture: F) => Promise<S>;
   readonly expect: Judges<S, [RuleContext, T, F]>;
   readonly label?: (value: T) => string;
+  /**
+   * Why a case cannot be sent in this run (what the target's settings lack), or undefined: such a case is a note
+   * beside the verdict, saying why, and the rest of the sweep still runs and decides.
+   */
+  readonly unsent?: (value: T, fixture: F) => string | undefined;
 }
 
 /** Each case is judged by relation checks over several observations (src/checks/filter-meaning.ts). */
@@ -188,7 +193,11 @@ export interface SweepJudgeSpec<T, F> extends SweepBase<T, F> {
 export function sweepRule<T, S = HttpResponse, F = undefined>(meta: RuleMeta, spec: SweepExchangeSpec<T, S, F> | SweepJudgeSpec<T, F>): RuleDraft {
   return draft(meta, 'sweep', (t) => withFixture(t, spec, (f) => {
     const named = typeof spec.named === 'function' ? spec.named(t, f) : spec.named;
-    const check = 'judge' in spec ? (value: T) => spec.judge(t, value, f) : (value: T) => observeCase(t, spec, value, f);
+    const check = 'judge' in spec ? (value: T) => spec.judge(t, value, f) : async (value: T): Promise<readonly Finding[]> => {
+      const why = spec.unsent?.(value, f);
+      if (why === undefined) return observeCase(t, spec, value, f);
+      return [observed(spec.label ? `${spec.label(value)}: not sent` : 'not sent', why)];
+    };
     return sweepThenProperty(t, { named, check, ...(spec.cases ? { cases: spec.cases(t, f) } : {}), ...(spec.what ? { what: spec.what } : {}) });
   }));
 }

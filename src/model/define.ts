@@ -93,6 +93,8 @@ export interface SweepSpec<T> {
   readonly cases?: fc.Arbitrary<T>;
   /** Names the sweep's own finding (`5 named cases held`). */
   readonly what?: string;
+  /** Notes kept beside the verdict: the named cases the run could not send, each with why. */
+  readonly notes?: readonly Finding[];
 }
 
 /** Failing sweep cases shown in an outcome; the rest are counted. */
@@ -131,7 +133,7 @@ export function caseKey(value: unknown): string | undefined {
 export async function sweepThenProperty<T>(t: RuleContext, spec: SweepSpec<T>): Promise<Outcome> {
   const what = spec.what ?? 'sweep';
   const failed: Finding[] = [];
-  const observations: Finding[] = [];
+  const observations: Finding[] = [...(spec.notes ?? [])];
   let nonStrict: Finding | undefined;
   const checked = new Map<string, Promise<readonly Finding[]>>();
   const checkOnce = (c: T): Promise<readonly Finding[]> => {
@@ -193,12 +195,14 @@ export interface SweepJudgeSpec<T, F> extends SweepBase<T, F> {
 export function sweepRule<T, S = HttpResponse, F = undefined>(meta: RuleMeta, spec: SweepExchangeSpec<T, S, F> | SweepJudgeSpec<T, F>): RuleDraft {
   return draft(meta, 'sweep', (t) => withFixture(t, spec, (f) => {
     const named = typeof spec.named === 'function' ? spec.named(t, f) : spec.named;
-    const check = 'judge' in spec ? (value: T) => spec.judge(t, value, f) : async (value: T): Promise<readonly Finding[]> => {
-      const why = spec.unsent?.(value, f);
-      if (why === undefined) return observeCase(t, spec, value, f);
-      return [observed(spec.label ? `${spec.label(value)}: not sent` : 'not sent', why)];
-    };
-    return sweepThenProperty(t, { named, check, ...(spec.cases ? { cases: spec.cases(t, f) } : {}), ...(spec.what ? { what: spec.what } : {}) });
+    const check = 'judge' in spec ? (value: T) => spec.judge(t, value, f) : (value: T) => observeCase(t, spec, value, f);
+    const why = (value: T) => ('unsent' in spec ? spec.unsent?.(value, f) : undefined);
+    const notes = named.flatMap((value) => {
+      const reason = why(value);
+      return reason === undefined ? [] : [observed('label' in spec && spec.label ? `${spec.label(value)}: not sent` : 'not sent', reason)];
+    });
+    const sent = named.filter((value) => why(value) === undefined);
+    return sweepThenProperty(t, { named: sent, check, notes, ...(spec.cases ? { cases: spec.cases(t, f) } : {}), ...(spec.what ? { what: spec.what } : {}) });
   }));
 }
 

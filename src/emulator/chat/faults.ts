@@ -469,7 +469,7 @@ export const CHAT_FAULTS = defineFaults([
   { name: 'chat-disconnect-any-channel-secret', description: 'Disconnect accepts a signature made with any registered channel\'s secret (connect and the scope routes check the channel\'s own).',
     caughtBy: ['chat.signature.route.disconnect'] },
   { name: 'chat-date-age-ignored', description: 'Date must parse as RFC 2822 but its distance from the server clock is never checked: a correctly signed request dated a day ago is accepted.',
-    caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`) },
+    caughtBy: [...everyChatRoute((r) => `chat.signature.route.${r}`), 'chat.signature.date-skew'] },
   { name: 'chat-scope-date-age-ignored', description: 'On the scope routes (every chat route but connect and disconnect) the distance of Date from the server clock is not checked: a correctly signed request dated a day ago is accepted there.',
     caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`, ['connect', 'disconnect']) },
   { name: 'chat-get-md5-not-checked', description: 'The Content-MD5 of a GET is not compared with the MD5 of the empty body (any signed value passes).',

@@ -2285,7 +2285,7 @@ export const CHAT = requirements([
   {
     id: 'REQ-5.2-date-current', section: '5.2', source: 'table', level: 'should',
     statement: 'Date is the current time: a request dated far from it (a replay) is refused.',
-    observes: 'a correctly signed request dated hours away from the target clock gets 403',
+    observes: 'a correctly signed request dated a day before the target clock gets 403, at every chat route; the accepted window is measured besides',
     needs: ['nothing'],
     reading: {
       kind: 'security',
@@ -2293,9 +2293,7 @@ export const CHAT = requirements([
       non_strict: 'refused with another 4xx',
       failed: 'a replayed request with an old Date accepted',
     },
-    rules: ['chat.signature.date-skew'],
-    partial: 'the accepted window is measured and recorded (info), never judged',
-    theme: 'chat-signature',
+    rules: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react', 'chat.signature.date-skew'],
   },
   {
     id: 'REQ-5.2-content-md5', section: '5.2', source: 'table', level: 'must',
@@ -2401,10 +2399,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-5.2-secret-per-channel', section: '5.2', source: 'table', level: 'must',
     statement: 'The key is the secret of the channel in the path: another channel\'s genuine secret does not sign for it.',
-    observes: 'a request to channel B\'s path signed with channel A\'s secret gets 403',
-    needs: ['control'],
+    observes: 'a request to one channel\'s path (or its scope\'s) signed with another registered channel\'s secret gets 403, at every chat route',
+    needs: ['nothing'],
     reading: { kind: 'security' },
-    rules: ['chat.signature.other-channel-secret'],
+    rules: ['chat.signature.route.connect', 'chat.signature.route.disconnect', 'chat.signature.route.chats', 'chat.signature.route.message', 'chat.signature.route.status', 'chat.signature.route.history', 'chat.signature.route.typing', 'chat.signature.route.react'],
   },
 
   // ---- §6 Events (chat)

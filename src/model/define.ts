@@ -17,7 +17,7 @@ import type { Judge } from './check.js';
 import type { RuleContext } from './context.js';
 import type { HttpResponse } from './http.js';
 import type { Finding, Outcome } from './outcome.js';
-import { fail, outcomeOf, pass } from './outcome.js';
+import { fail, observed, outcomeOf, pass } from './outcome.js';
 import type { RuleDraft, RuleMeta } from './rule.js';
 import { draft } from './rule.js';
 
@@ -93,6 +93,8 @@ export interface SweepSpec<T> {
   readonly cases?: fc.Arbitrary<T>;
   /** Names the sweep's own finding (`5 named cases held`). */
   readonly what?: string;
+  /** Notes kept beside the verdict: the named cases the run could not send, each with why. */
+  readonly notes?: readonly Finding[];
 }
 
 /** Failing sweep cases shown in an outcome; the rest are counted. */
@@ -131,7 +133,7 @@ export function caseKey(value: unknown): string | undefined {
 export async function sweepThenProperty<T>(t: RuleContext, spec: SweepSpec<T>): Promise<Outcome> {
   const what = spec.what ?? 'sweep';
   const failed: Finding[] = [];
-  const observations: Finding[] = [];
+  const observations: Finding[] = [...(spec.notes ?? [])];
   let nonStrict: Finding | undefined;
   const checked = new Map<string, Promise<readonly Finding[]>>();
   const checkOnce = (c: T): Promise<readonly Finding[]> => {
@@ -177,6 +179,11 @@ export interface SweepExchangeSpec<T, S, F> extends SweepBase<T, F> {
   readonly send: (t: RuleContext, value: T, fixture: F) => Promise<S>;
   readonly expect: Judges<S, [RuleContext, T, F]>;
   readonly label?: (value: T) => string;
+  /**
+   * Why a case cannot be sent in this run (what the target's settings lack), or undefined: such a case is a note
+   * beside the verdict, saying why, and the rest of the sweep still runs and decides.
+   */
+  readonly unsent?: (value: T, fixture: F) => string | undefined;
 }
 
 /** Each case is judged by relation checks over several observations (src/checks/filter-meaning.ts). */
@@ -189,7 +196,13 @@ export function sweepRule<T, S = HttpResponse, F = undefined>(meta: RuleMeta, sp
   return draft(meta, 'sweep', (t) => withFixture(t, spec, (f) => {
     const named = typeof spec.named === 'function' ? spec.named(t, f) : spec.named;
     const check = 'judge' in spec ? (value: T) => spec.judge(t, value, f) : (value: T) => observeCase(t, spec, value, f);
-    return sweepThenProperty(t, { named, check, ...(spec.cases ? { cases: spec.cases(t, f) } : {}), ...(spec.what ? { what: spec.what } : {}) });
+    const why = (value: T) => ('unsent' in spec ? spec.unsent?.(value, f) : undefined);
+    const notes = named.flatMap((value) => {
+      const reason = why(value);
+      return reason === undefined ? [] : [observed('label' in spec && spec.label ? `${spec.label(value)}: not sent` : 'not sent', reason)];
+    });
+    const sent = named.filter((value) => why(value) === undefined);
+    return sweepThenProperty(t, { named: sent, check, notes, ...(spec.cases ? { cases: spec.cases(t, f) } : {}), ...(spec.what ? { what: spec.what } : {}) });
   }));
 }
 

@@ -41,6 +41,8 @@ declare module '../model/needs.js' {
     'restricted-token': RestrictedToken;
     'restricted-refresh-token': RestrictedRefresh;
     'second-channel': ChatSession;
+    /** The secret of a channel other than the configured one, which signs for it and is never connected. */
+    'other-channel-secret': string;
     /** The chat-interface id of another account than the one given. */
     'second-account': (mine: string) => Promise<string>;
     /** The {base_url} of another account than the one whose id is given (as GET /api/v4/account shows it). */
@@ -302,6 +304,14 @@ export const CATALOGUE = {
       why: 'a channel registered with a v1 hook address only',
       emulator: EMULATOR_SOURCES.v1OnlyChannel,
     },
+  },
+  // The secret alone of another channel: a rule that only signs with it neither connects nor disconnects that channel,
+  // so, unlike second-channel from the settings, the rules asking for it need not run one at a time (src/runner/select.ts).
+  'other-channel-secret': {
+    what: "The real secret of another channel than the configured one, to sign the configured channel's requests with (that channel is not connected).",
+    sources: ['control', 'settings'],
+    fromSettings: (target) => target.credentials.channelSecret2 !== undefined,
+    gap: () => `set CHANNEL_ID_2 and CHANNEL_SECRET_2 (a second channel registered for the integration, whose secret signs for the configured one) ${OR_CONTROL}`,
   },
   'non-ascii-record': {
     what: 'A lead of the account named in non-ASCII characters, and that name.',

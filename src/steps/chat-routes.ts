@@ -9,9 +9,9 @@ import { chatPaths, connectBody, createChatBody, newMessageBody, type ChatCall, 
 import type { RuleContext } from '../model/context.js';
 import type { Capability } from '../model/target.js';
 import { tamperBody } from '../../generators/chat-requests.js';
-import { TargetAnswer } from '../errors.js';
+import { SkipRule, TargetAnswer } from '../errors.js';
 import { STEP_OWNERS } from './owners.js';
-import { chatSession, uniqueId, type ChatSession, type SendOptions } from './chat.js';
+import { chatSession, configuredChannel, uniqueId, type ChatSession, type SendOptions } from './chat.js';
 import { spareChannel } from './live-chat.js';
 import { isSuccess } from '../model/http.js';
 
@@ -42,6 +42,26 @@ export async function routeFixture(t: RuleContext, route: ChatRouteName): Promis
   const client = session.client();
   const sent = route === 'connect' || route === 'disconnect' ? { msgid: '', id: '' } : await session.mustSend(session.payload(conversationId, client));
   return { session, scopeId, conversationId, client, msgid: sent.msgid, id: sent.id || sent.msgid };
+}
+
+/** Another channel's real secret, or why the run has none (the case that signs with it is then not sent). */
+export type OtherSecret = string | { readonly missing: string };
+
+/**
+ * The real secret of another channel than the one the route's request names (§5.2: the key is the secret of the channel
+ * in the path). Disconnect runs on a channel of its own, so the configured channel's secret is the other one there; the
+ * other routes run on the configured channel and sign with a second channel's (other-channel-secret: the control API's,
+ * else CHANNEL_SECRET_2), which is only read, so their rules need not wait for one another.
+ */
+export async function otherChannelSecret(t: RuleContext, route: ChatRouteName, f: RouteFixture): Promise<OtherSecret> {
+  let secret: string;
+  try {
+    secret = route === 'disconnect' ? configuredChannel(t).secret : await t.need('other-channel-secret');
+  } catch (err) {
+    if (err instanceof SkipRule) return { missing: err.message };
+    throw err;
+  }
+  return secret === f.session.channel.secret ? { missing: 'the second channel\'s secret is the secret of the channel addressed' } : secret;
 }
 
 /** The valid request of the route, built from the fixture. */

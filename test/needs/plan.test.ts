@@ -85,6 +85,16 @@ describe('supplyOf', () => {
     expect(missingNeed({ id: 'r', needs: ['second-base-url'] }, remote({}))).toMatch(/^needs second-base-url: set BASE_URL_2/);
     expect(missingNeed({ id: 'r', needs: ['member-account'] }, remote({}))).toMatch(/^needs member-account: set MEMBER_ACCOUNT/);
   });
+
+  it('reads another channel\'s secret from CHANNEL_SECRET_2 without making its rules wait for one another, as the second channel does', () => {
+    const t = remote({ CHANNEL_ID_2: 'ch-2', CHANNEL_SECRET_2: 'second-secret' });
+    expect(supplyOf('other-channel-secret', { id: 'r' }, t)).toEqual({ source: 'settings' });
+    expect(supplyOf('other-channel-secret', { id: 'r' }, remote({ CONTROL_URL: 'https://acme.example/_control' }))).toEqual({ source: 'control' });
+    expect(missingNeed({ id: 'r', needs: ['other-channel-secret'] }, remote({}))).toMatch(/^needs other-channel-secret: set CHANNEL_ID_2 and CHANNEL_SECRET_2 .* or CONTROL_URL/);
+    const plan = new SupplyPlan(t);
+    expect(plan.sharesSettingsChannel(rule('signs', ['other-channel-secret']))).toBe(false);
+    expect(plan.sharesSettingsChannel(rule('disconnects', ['second-channel']))).toBe(true);
+  });
 });
 
 describe('the settings that stand in for the control API\'s fixtures', () => {

@@ -108,6 +108,24 @@ describe('sweepRule and propertyRule', () => {
     expect(result.property).toMatchObject({ runs: 4 });
   });
 
+  it('notes a named case the run cannot send, with why, and lets the sent cases decide', async () => {
+    const sent: number[] = [];
+    const rule = (limit: number) => sweepRule<number, number, { readonly missing: string }>({ id: 'b.sweep-unsent', title: 'case 3 cannot be sent' }, {
+      setup: async () => ({ missing: 'set SECOND_THING' }),
+      named: [1, 2, 3],
+      unsent: (n, f) => (n === 3 ? f.missing : undefined),
+      send: async (_t, n) => { sent.push(n); return n; },
+      expect: [valueIs<number>({ expected: `below ${limit}`, test: (v) => typeof v === 'number' && v < limit }, 'value', 'the case')],
+      label: (n) => `case ${n}`,
+    });
+    const held = await run(rule(3));
+    expect(sent).toEqual([1, 2]);
+    expect(held.status).toBe('passed');
+    expect(held.detail).toBe('2 named cases held; note: case 3: not sent: set SECOND_THING');
+    // The note never hides a failure of the cases that were sent.
+    expect((await run(rule(2))).status).toBe('failed');
+  });
+
   it('checks each distinct case once: a named duplicate is dropped, a generated case equal to a checked one is not sent again', async () => {
     const sent: string[] = [];
     const result = await run(sweepRule<{ body: unknown }, string>({ id: 'b.sweep-distinct', title: 'distinct cases once' }, {

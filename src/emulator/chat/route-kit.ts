@@ -51,12 +51,15 @@ function signatureGate(ctx: EmulatorContext, verify: () => void): void {
   }
 }
 
-/** The channel's own secret; under `chat-signature-any-channel-secret`, any registered channel's secret passes too. */
+/**
+ * The channel's own secret; under `chat-signature-any-channel-secret` (and its one-place forms, the scope routes or
+ * disconnect), any registered channel's secret passes too.
+ */
 function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: string): void {
   try {
     verifySignature(ctx, request, secret);
   } catch (err) {
-    if (!ctx.faults.isOn('chat-signature-any-channel-secret')) throw err;
+    if (!anyChannelSecret(ctx, request.url)) throw err;
     for (const other of chatState(ctx).channels.values()) {
       try {
         verifySignature(ctx, request, other.secret);
@@ -65,6 +68,14 @@ function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: stri
     }
     throw err;
   }
+}
+
+function anyChannelSecret(ctx: EmulatorContext, url: string): boolean {
+  const f = ctx.faults;
+  if (f.isOn('chat-signature-any-channel-secret')) return true;
+  const path = url.split('?', 1)[0]!;
+  if (path.endsWith('/disconnect')) return f.isOn('chat-disconnect-any-channel-secret');
+  return !path.endsWith('/connect') && f.isOn('chat-scope-any-channel-secret');
 }
 
 /** The body as JSON without a word to the client (undefined when it does not parse), for `skipSignature`. */

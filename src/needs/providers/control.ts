@@ -50,6 +50,12 @@ class OtherIntegration implements RunResource {
   async close(): Promise<void> {}
 }
 
+/** A channel registered for its secret alone (no rule connects it). */
+class SigningChannel implements RunResource {
+  constructor(readonly secret: string) {}
+  async close(): Promise<void> {}
+}
+
 /** The control API's integration other than CLIENT_ID, its id and Redirect URI as listed, and a new secret key. */
 async function newOtherSecret(t: RuleContext): Promise<ClientRegistration> {
   const { integrations } = await t.control.call<{ integrations: { client_id: string; redirect_uri: string }[] }>('GET', '/integrations');
@@ -115,6 +121,8 @@ export const controlProvider: Provider = {
     },
     'restricted-token': async (t) => (await t.resource('restricted-token', async () => new RestrictedGrant(await restrictedToken(t)))).granted,
     'second-channel': (t) => ownChannel(t),
+    // Once per run: the channel is never connected, so every rule may sign with its secret at once.
+    'other-channel-secret': async (t) => (await t.resource('other-channel-secret', async () => new SigningChannel((await ownChannel(t)).channel.secret))).secret,
     'second-account': (t) => (mine) => otherAccountId(t, mine),
     /** The first account of the control API other than `ownId` that names its own address. */
     'second-base-url': (t) => async (ownId) => {

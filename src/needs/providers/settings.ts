@@ -59,6 +59,11 @@ export const settingsProvider: Provider = {
     'non-ascii-record': (t) => async () => ({ ...t.credentials.nonAsciiLead! }),
     'foreign-records': (t) => async (list) => [...(t.credentials.otherAccountRecordIds![list] ?? [])].slice(0, FOREIGN_IDS_PER_LIST),
     'second-channel': (t) => channelOfSettings(t, t.credentials.channelId2!, t.credentials.channelSecret2!, true),
+    'other-channel-secret': (t) => {
+      const secret = t.credentials.channelSecret2!;
+      t.masker.add(secret);
+      return secret;
+    },
     'second-account': (t) => async (mine) => {
       const other = t.credentials.chatAccountId2!;
       if (other === mine) throw new SkipRule('needs second-account: CHAT_ACCOUNT_ID_2 names the same account as CHAT_ACCOUNT_ID');

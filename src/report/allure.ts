@@ -5,6 +5,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { ContentType, LabelName, Severity, Stage, Status, type Label, type Parameter } from 'allure-js-commons';
 import { InMemoryWriter, ReporterRuntime, md5, stringifyEnvInfo } from 'allure-js-commons/sdk/reporter';
 import type { Report, RuleResult } from '../model/result.js';
@@ -91,8 +92,12 @@ export async function writeAllureResults(report: Report, dir: string): Promise<v
   runtime.writeEnvironmentInfo();
   runtime.writeCategoriesDefinitions();
   await mkdir(dir, { recursive: true });
-  await Promise.all([...allureFiles(writer)].map(([name, data]) => writeFile(join(dir, name), data)));
+  // A few dozen open at a time: one per rule and more would reach the open-file limit of some systems (256 on macOS).
+  const open = pLimit(OPEN_FILES);
+  await Promise.all([...allureFiles(writer)].map(([name, data]) => open(() => writeFile(join(dir, name), data))));
 }
+
+const OPEN_FILES = 32;
 
 /** The files FileSystemWriter would have written, by name. */
 function* allureFiles(writer: InMemoryWriter): Generator<[string, string | Buffer]> {

@@ -6,9 +6,10 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SecureContext } from 'node:tls';
 import { Agent, request as undiciRequest } from 'undici';
 import type { hostLookup } from '../host-resolve.js';
-import { trustedCas } from '../trust.js';
+import { trustContext } from '../trust.js';
 import { type RateBudget, RateLimiter, retryDelayMs } from './rate-limit.js';
 import { RateLimitedError, TransportError } from '../errors.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
@@ -22,7 +23,7 @@ export interface HttpClientOptions {
   readonly connections?: number;
   /**
    * The budgets, first claim wins; a request no budget claims goes into an unlimited budget of its own (`other`).
-   * The first budget also holds the requests the kit sends by other means (`inSlot`: the browser of the page rules).
+   * The requests the kit sends by other means (`inSlot`: the browser of the page rules) take a slot of theirs by URL too.
    */
   readonly budgets?: readonly RateBudget[];
   /**
@@ -40,7 +41,7 @@ export interface HttpClientOptions {
 /** How the client connects: the names it resolves itself and the CAs it trusts, as undici's and node:https's options. */
 interface ConnectOptions {
   readonly lookup?: HttpClientOptions['lookup'];
-  readonly ca?: string[];
+  readonly secureContext?: SecureContext;
 }
 
 /**
@@ -81,7 +82,7 @@ export class HttpClient {
     const budgets = [...(options.budgets ?? []), { name: 'other', claims: () => true }];
     this.#lanes = budgets.map((b) => ({ name: b.name, claims: b.claims, limiter: b.rps ? new RateLimiter({ rps: b.rps }) : undefined, pausedUntil: 0 }));
     this.#retries429 = options.retries429 ?? (this.#lanes.some((l) => l.limiter) ? 5 : 2);
-    this.#connect = { ...(options.lookup ? { lookup: options.lookup } : {}), ...(options.ca ? { ca: trustedCas(options.ca) } : {}) };
+    this.#connect = { ...(options.lookup ? { lookup: options.lookup } : {}), ...(options.ca ? { secureContext: trustContext(options.ca) } : {}) };
     this.#agent = new Agent({
       ...(Object.keys(this.#connect).length > 0 ? { connect: this.#connect } : {}),
       headersTimeout: timeout,
@@ -125,13 +126,13 @@ export class HttpClient {
   }
 
   /**
-   * Runs a request the kit sends by other means (the browser of the page rules) in a slot of the first budget, ahead
+   * Runs a request to `url` the kit sends by other means (the browser of the page rules) in a slot of its budget, ahead
    * of every rule's own requests: a page's navigation times out (15 s) while it waits, a rule's request does not, and
    * a sweep of odd page queries queued before it starved the page's logins (an errored page rule in two of three runs
    * of test/browser/rate-limit.test.ts).
    */
-  inSlot<T>(send: () => Promise<T>): Promise<T> {
-    return this.#inLane(this.#lanes[0]!, send, BROWSER_PRIORITY);
+  inSlot<T>(url: string, send: () => Promise<T>): Promise<T> {
+    return this.#inLane(this.#laneOf(url), send, BROWSER_PRIORITY);
   }
 
   /** The name of the budget a request to `url` counts against. */
@@ -181,7 +182,7 @@ function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number, connect: Co
       reject(err);
     };
     const outgoing = send(url, { method: req.method, headers, agent: false, timeout: timeoutMs,
-      ...(connect.lookup ? { lookup: connect.lookup as never } : {}), ...(https && connect.ca ? { ca: connect.ca } : {}) }, (res) => {
+      ...(connect.lookup ? { lookup: connect.lookup as never } : {}), ...(https && connect.secureContext ? { secureContext: connect.secureContext } : {}) }, (res) => {
       answer = { status: res.statusCode ?? 0, headers: res.headers, chunks: [] };
       res.on('data', (c: Buffer) => answer!.chunks.push(c));
       res.on('end', done);

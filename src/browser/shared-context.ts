@@ -33,8 +33,8 @@ export interface SharedContextOptions {
   readonly watchOrigins?: readonly string[];
   /** The target's origins (its pages redirect to the intercepted origin). */
   readonly targetOrigins: readonly string[];
-  /** Sends in a slot of the run's rate limit, when the target has one: each browser request to it then takes one. */
-  readonly throttled?: <T>(send: () => Promise<T>) => Promise<T>;
+  /** Sends a request to a URL in a slot of its budget, when the target has a rate limit: each browser request to it then takes one. */
+  readonly throttled?: <T>(url: string, send: () => Promise<T>) => Promise<T>;
   /** Default timeout of every action and navigation. */
   readonly timeoutMs: number;
 }
@@ -213,12 +213,12 @@ async function targetRequest(route: Route, context: BrowserContext, options: Tar
     await (tagged ? route.continue({ headers: { ...request.headers(), ...tag } }) : route.continue());
     return;
   }
-  const send = options.throttled ?? (<T>(f: () => Promise<T>) => f());
+  const send = options.throttled ?? (<T>(_url: string, f: () => Promise<T>) => f());
   /** One hop, sent and told to `observe`, answered or not. */
   const hop = async (sent: HttpRequest, fetch: () => Promise<APIResponse>): Promise<APIResponse> => {
     const started = performance.now();
     try {
-      const response = await send(fetch);
+      const response = await send(sent.url, fetch);
       observe?.(route, sent, { response: { status: response.status(), headers: response.headers(), text: await response.text().catch(() => ''), durationMs: performance.now() - started } });
       return response;
     } catch (err) {

@@ -89,8 +89,8 @@ export interface RuleContext {
   need<K extends Need>(kind: K, ask?: NeedAsk): Promise<NeedOffers[K]>;
   /** A resource shared by the rules of the run, created on first use and closed when the run ends. */
   resource<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T>;
-  /** Runs a request the browser sends to the target in a slot under the target's rate limit. */
-  throttled<T>(send: () => Promise<T>): Promise<T>;
+  /** Runs a request the browser sends to `url` at the target in a slot of its budget under the target's rate limit. */
+  throttled<T>(url: string, send: () => Promise<T>): Promise<T>;
   /** Sends and records one exchange; the answer carries the request it answers. */
   send(req: HttpRequest): Promise<HttpResponse>;
   /**

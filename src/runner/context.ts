@@ -85,8 +85,8 @@ export class RunContext implements RuleContext {
     return this.#resources.get(key, create);
   }
 
-  throttled<T>(send: () => Promise<T>): Promise<T> {
-    return this.#recorder.inSlot(send);
+  throttled<T>(url: string, send: () => Promise<T>): Promise<T> {
+    return this.#recorder.inSlot(url, send);
   }
 
   send(req: HttpRequest): Promise<HttpResponse> {

@@ -88,9 +88,9 @@ export class Recorder {
     return b && { kind: b.kind, index: b.index, exchange: this.#mask(b.raw), ...(b.where ? { where: b.where } : {}) };
   }
 
-  /** Runs a request sent outside this recorder (a browser navigation) in a slot under the run's rate limit. */
-  inSlot<T>(send: () => Promise<T>): Promise<T> {
-    return this.client.inSlot(send);
+  /** Runs a request to `url` sent outside this recorder (a browser navigation) in a slot of its budget under the run's rate limit. */
+  inSlot<T>(url: string, send: () => Promise<T>): Promise<T> {
+    return this.client.inSlot(url, send);
   }
 
   get count(): number {

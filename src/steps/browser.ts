@@ -94,7 +94,7 @@ export function targetRoutes(t: RuleContext): TargetRouteOptions {
     interceptOrigin: new URL(t.credentials.redirectUri).origin,
     watchOrigins: [ATTACKER_ORIGIN],
     targetOrigins: originsOf(t.target),
-    ...(t.target.rateLimitRps ? { throttled: <T>(send: () => Promise<T>) => t.throttled(send) } : {}),
+    ...(t.target.rateLimitRps ? { throttled: <T>(url: string, send: () => Promise<T>) => t.throttled(url, send) } : {}),
   };
 }
 

@@ -110,8 +110,8 @@ export class RateLimiter {
 
 /**
  * The rate budgets of a run against `target`, for its HTTP client, one per interface of the service, as a deployment
- * serves each at its own origin: the access-granting page (`{auth_url}/oauth...`, first: the browser's requests are
- * sent in its slots) and everything else of the account (its API, OAuth's token endpoint) at RATE_LIMIT_RPS each, the
+ * serves each at its own origin: the access-granting page (`{auth_url}/oauth...`, before the account's,
+ * which claims the rest of its origin) and everything else of the account (its API, OAuth's token endpoint) at RATE_LIMIT_RPS each, the
  * chat interface (`{chat_url}/v2/origin/custom/`) at CHAT_RATE_LIMIT_RPS, the control API unlimited. They are told
  * apart by path as well as origin: the emulator's one-origin shape serves all of them at one address.
  */

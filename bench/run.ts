@@ -292,6 +292,7 @@ async function runnerVsRaw(): Promise<void> {
 async function fullRun(): Promise<void> {
   const times: number[] = [];
   let requests = 0;
+  let unjudged = 0;
   const dir = await mkdtemp(join(tmpdir(), 'bench-full-'));
   for (let i = 0; i < (quick ? 1 : 3); i += 1) {
     const out = join(dir, String(i));
@@ -301,13 +302,16 @@ async function fullRun(): Promise<void> {
       p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`full run exited ${code}`))));
     });
     times.push((performance.now() - started) / 1000);
-    requests = ((JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report).request_count) ?? 0;
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    requests = report.request_count ?? 0;
+    // A run made faster by judging less is no faster run.
+    unjudged = Math.max(unjudged, report.summary.skipped + report.summary.errored);
   }
   const median = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
-  // Its power is every fault caught (test/faults), not a request count: the requests fell from 12,518 to under 9,000
-  // by sharing fetches and sending each distinct case once (issue 29), with no fault left uncaught.
-  record({ name: '3. full run wall time (median)', value: Math.round(median * 100) / 100, baseline: 10, unit: 's', goal: '≤ 10 s, every fault caught',
-    note: `${requests} requests; runs ${times.map((t) => t.toFixed(2)).join(', ')} s` }, median / 10, median <= 10);
+  // Its power is every fault caught (test/faults, not measured here), not a request count: the requests fell from 12,518
+  // to under 9,000 by sharing fetches and sending each distinct case once (issue 29). Measured here: every rule judged.
+  record({ name: '3. full run wall time (median)', value: Math.round(median * 100) / 100, baseline: 10, unit: 's', goal: '≤ 10 s, every rule judged',
+    note: `${requests} requests; ${unjudged} rules skipped or errored; runs ${times.map((t) => t.toFixed(2)).join(', ')} s` }, median / 10, median <= 10 && unjudged === 0);
 }
 
 // ---------- 5. the CI gate at 7 requests a second ----------

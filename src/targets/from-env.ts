@@ -146,9 +146,15 @@ function together(env: Env, keys: readonly EnvKey[], what: string): boolean {
 /** A record's or user's id set in `key` (present: the caller checked it with `together`), a positive integer. */
 function positiveId(env: Env, key: EnvKey, what: string): number {
   const raw = optional(env, key)!;
-  const id = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id <= 0) throw new ConfigError(key, `must be ${what} (a positive integer), got "${raw}"`);
+  const id = positiveInteger(raw);
+  if (id === undefined) throw new ConfigError(key, `must be ${what} (a positive integer), got "${raw}"`);
   return id;
+}
+
+/** The positive integer written in `raw` (decimal digits alone), else undefined. */
+function positiveInteger(raw: string): number | undefined {
+  const n = Number(raw);
+  return /^\d+$/.test(raw) && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 /** A name shown to people (a channel's): one line, as the service shows it. */
@@ -210,8 +216,8 @@ function otherAccountRecordIds(env: Env): Credentials['otherAccountRecordIds'] {
     if (!(LISTS as readonly string[]).includes(list)) throw bad(`names no list of §4.2: "${list}" (${LISTS.join(', ')})`);
     if (out[list]) throw bad(`names ${list} twice`);
     out[list] = ids.split(',').map((id) => {
-      const n = Number(id.trim());
-      if (!/^\d+$/.test(id.trim()) || !Number.isSafeInteger(n) || n <= 0) throw bad(`has an id that is not a positive integer: "${id.trim()}"`);
+      const n = positiveInteger(id.trim());
+      if (n === undefined) throw bad(`has an id that is not a positive integer: "${id.trim()}"`);
       return n;
     });
   }

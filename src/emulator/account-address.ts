@@ -9,7 +9,8 @@
  * same through the host name. The root address keeps serving a token of any of the administrator's accounts.
  *
  * Deployed shape: an account's endpoints are served at its host alone, the chat interface at `amojo.<accountDomain>`
- * alone, and the root address serves neither (404), as the live service's `www` serves no account's API.
+ * alone (or at its own port alone, the `chat-origin-own-port` variation), and the root address serves neither (404), as
+ * the live service's `www` serves no account's API.
  */
 import type { IncomingMessage } from 'node:http';
 import type { EmulatorContext } from './context.js';
@@ -32,6 +33,8 @@ const UNSERVED = '/_not_served_here';
 const BOUND = new WeakMap<IncomingMessage, Account>();
 /** Requests that came in on the chat interface's own port (the `chat-origin-own-port` variation, ./index.ts). */
 const ON_CHAT_PORT = new WeakSet<IncomingMessage>();
+/** Instances that opened that port: the port is then the chat interface's one address, and its host label none. */
+const CHAT_PORT_OPEN = new WeakSet<EmulatorContext>();
 /** Requests bound through `/_accounts/<subdomain>` rather than through their host name. */
 const BY_PATH = new WeakSet<IncomingMessage>();
 
@@ -81,10 +84,13 @@ export function accountAddressRewriter(ctx: EmulatorContext): (req: IncomingMess
 
 /**
  * The deployed shape: each host serves its own interface and nothing else. An account's host binds its requests to
- * that account; the chat host serves the chat interface; any other host (the root) serves the page and the control API.
+ * that account; the chat host (or the chat port, once opened) serves the chat interface; any other host (the root)
+ * serves the page and the control API.
  */
 function deployedRoute(ctx: EmulatorContext, req: IncomingMessage, url: string, byHost: string | undefined): string {
-  if (byHost === CHAT_HOST_LABEL || ON_CHAT_PORT.has(req)) return CHAT.test(url) ? url : `${UNSERVED}${url}`;
+  const chatPortOpen = CHAT_PORT_OPEN.has(ctx);
+  if (ON_CHAT_PORT.has(req) || (byHost === CHAT_HOST_LABEL && !chatPortOpen)) return CHAT.test(url) ? url : `${UNSERVED}${url}`;
+  if (byHost === CHAT_HOST_LABEL) return `${UNSERVED}${url}`;
   if (byHost !== undefined) {
     const account = allAccounts(ctx).find((a) => a.subdomain === byHost);
     if (!account || !(SERVED.test(url) || ACCOUNT_EXTRA.test(url))) return `${UNSERVED}${url}`;
@@ -92,6 +98,11 @@ function deployedRoute(ctx: EmulatorContext, req: IncomingMessage, url: string, 
     return url;
   }
   return SERVED.test(url) || CHAT.test(url) || url.startsWith(`${ACCOUNT_PREFIX}/`) ? `${UNSERVED}${url}` : url;
+}
+
+/** Records that the instance opened the chat interface's own port: from then on its host label serves nothing. */
+export function chatPortOpened(ctx: EmulatorContext): void {
+  CHAT_PORT_OPEN.add(ctx);
 }
 
 /** Marks a request that came in on the chat interface's own port: it is routed as the chat host's. */

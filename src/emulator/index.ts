@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { arrivedOnChatPort } from './account-address.js';
+import { arrivedOnChatPort, chatPortOpened } from './account-address.js';
 import { EMULATOR_EFFECT_WINDOW_MS } from '../effect-window.js';
 import type { FaultSwitches } from './faults.js';
 import type { VariationSwitches } from './variations.js';
@@ -124,6 +124,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const { ctx } = built;
   // The `chat-origin-own-port` variation: the chat interface on a port of its own (read at start: a port is opened once).
   const chatPort = options.shape === 'deployed' && ctx.variations.isOn('chat-origin-own-port') ? await listenForChat(built.app, host, tls) : undefined;
+  if (chatPort) chatPortOpened(ctx);
   const { integration, account, admin, channel, otherAccounts } = ctx.world;
   // A second account's own address, and an account where the administrator is only a member (settings a staging
   // account supplies by hand: BASE_URL_2, MEMBER_ACCOUNT).

@@ -75,6 +75,17 @@ describe('the variations of another account\'s credential and of the root addres
         await h.close();
       }
     });
+
+    it(`${variation} with tokens-bound-to-account: the root address refuses another account's code and refresh token alike, with ${status}`, async () => {
+      const { h, second } = await started({ variations: [variation, 'tokens-bound-to-account'] });
+      try {
+        const other = await grantAt(h, second);
+        expect((await h.exchange(h.refreshRequest(other.refresh_token))).status).toBe(status);
+        expect((await h.exchange(h.codeRequest(await codeIn(h, second.id)))).status).toBe(status);
+      } finally {
+        await h.close();
+      }
+    });
   }
 
   it('tokens-bound-to-account: the root address refuses another account\'s bearer, refresh token and code, and serves the developer account\'s', async () => {

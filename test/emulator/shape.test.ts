@@ -112,6 +112,14 @@ describe('the deployed shape with the chat interface on a port of its own (varia
       expect(connected.status).toBe(200);
       expect((await fetch(`${env.CHAT_URL}/_control`)).status).toBe(404);
       expect((await fetch(`${env.CHAT_URL}/api/v4/account`)).status).toBe(404);
+      // The chat host on the instance's port is then no address of the chat interface.
+      const agent = new Agent({ connect: { lookup: emu.lookup } });
+      try {
+        const chatHost = `http://amojo.sandbox.localhost:${new URL(emu.url).port}`;
+        expect((await undiciFetch(`${chatHost}${path}`, { method: 'POST', body, headers: signChatRequest({ method: 'POST', url: path, body, secret: env.CHANNEL_SECRET! }), dispatcher: agent })).status).toBe(404);
+      } finally {
+        await agent.close();
+      }
     } finally {
       await emu.close();
     }

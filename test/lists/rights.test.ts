@@ -86,6 +86,21 @@ describe('the emulator\'s user who may see only his own deals', () => {
     expect(found.json._embedded.leads.map((l: Lead) => l.id)).toEqual([own]);
   });
 
+  it('under rights-beyond-refused-403, refuses him filter[responsible_user_id] of another user and serves his own id however the filter spells it', async () => {
+    const token = await tokenOf(restrictedId);
+    expect((await h.postJson('/_control/variations', { enable: ['rights-beyond-refused-403'] })).status).toBe(200);
+    try {
+      expect((await get(token, `/api/v4/leads?filter[responsible_user_id]=${theirs[0]!.responsible_user_id}`)).status).toBe(403);
+      for (const spelt of [`${restrictedId}`, `0${restrictedId}`, `%20${restrictedId}`]) {
+        const r = await get(token, `/api/v4/leads?limit=250&filter[responsible_user_id]=${spelt}`);
+        expect(r.status, spelt).toBe(200);
+        expect(new Set(r.json._embedded.leads.map((l: Lead) => l.id)), spelt).toEqual(mine);
+      }
+    } finally {
+      await h.postJson('/_control/variations', { disable: ['rights-beyond-refused-403'] });
+    }
+  });
+
   it('refuses him another user\'s deal by its own address (403), read or changed, and serves and changes his own', async () => {
     const token = await tokenOf(restrictedId);
     const patch = (path: string, body: unknown) => h.request('PATCH', path, { body: JSON.stringify(body), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });

@@ -10,7 +10,7 @@ import { ProblemError } from '../errors.js';
 import { decodeJwt } from 'jose';
 import { looksLikeJwt, verifyAccessToken } from '../oauth/jwt.js';
 import type { BearerRecord } from '../state.js';
-import { isRevoked, rootBoundElsewhere } from '../oauth/revocation.js';
+import { grantedElsewhere, isRevoked } from '../oauth/revocation.js';
 import { addressedAccount } from '../account-address.js';
 
 /** Who the request acts as, set by the bearer check for the route handler. */
@@ -107,10 +107,7 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     const unbound = ctx.faults.isOn('base-url-any-account') || (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-any-account-address'))
       // Only for the `lists-any-account-address` fault: the account handler compares the token's account with the address's, the lists do not.
       || (ctx.faults.isOn('lists-any-account-address') && !request.url.startsWith('/api/v4/account'));
-    if (addressed && addressed.id !== record.accountId && !unbound) {
-      throw invalidToken(ctx, reply, 'The access token was not issued for this account');
-    }
-    if (!addressed && rootBoundElsewhere(ctx, record.accountId)) throw invalidToken(ctx, reply, 'The access token was not issued for this account');
+    if (grantedElsewhere(ctx, addressed, record.accountId, unbound)) throw invalidToken(ctx, reply, 'The access token was not issued for this account');
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
 }

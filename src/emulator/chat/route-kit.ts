@@ -9,7 +9,7 @@ import type { FaultSwitches } from '../faults.js';
 import type { VariationSwitches } from '../variations.js';
 import { ChatError, invalidRequest, notFound } from './errors.js';
 import { bodyText, crashOnMalformed, crashOnOddInput } from './http.js';
-import { verifySignature } from './signature.js';
+import { chatRouteKind, verifySignature } from './signature.js';
 import { chatState, type ChannelRecord, type ChatState, type Connection } from './state.js';
 import { isObj, Validator, type Obj } from './validate.js';
 
@@ -73,9 +73,9 @@ function verifyAnyOf(ctx: EmulatorContext, request: FastifyRequest, secret: stri
 function anyChannelSecret(ctx: EmulatorContext, url: string): boolean {
   const f = ctx.faults;
   if (f.isOn('chat-signature-any-channel-secret')) return true;
-  const path = url.split('?', 1)[0]!;
-  if (path.endsWith('/disconnect')) return f.isOn('chat-disconnect-any-channel-secret');
-  return !path.endsWith('/connect') && f.isOn('chat-scope-any-channel-secret');
+  const kind = chatRouteKind(url);
+  if (kind === 'disconnect') return f.isOn('chat-disconnect-any-channel-secret');
+  return kind === 'scope' && f.isOn('chat-scope-any-channel-secret');
 }
 
 /** The body as JSON without a word to the client (undefined when it does not parse), for `skipSignature`. */

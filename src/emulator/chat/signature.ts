@@ -114,9 +114,17 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   throw invalidSignature('X-Signature does not match');
 }
 
-/** Whether a path is one of the scope routes (every chat route but connect and disconnect), where the scope faults act. */
+/**
+ * Which chat route a request's path is, as the faults that act on one route tell them apart: connect, disconnect, or a
+ * scope route (every other).
+ */
+export function chatRouteKind(url: string): 'connect' | 'disconnect' | 'scope' {
+  const m = /\/(connect|disconnect)$/.exec(url.split('?', 1)[0]!);
+  return m ? (m[1] as 'connect' | 'disconnect') : 'scope';
+}
+
 function isScopeRoute(url: string): boolean {
-  return !/\/(connect|disconnect)$/.test(url.split('?', 1)[0]!);
+  return chatRouteKind(url) === 'scope';
 }
 
 /**

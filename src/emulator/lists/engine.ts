@@ -201,8 +201,14 @@ function multipleValues(name: string, value: unknown, faults: FaultSwitches): un
 }
 
 function integer(name: string, v: unknown): number {
-  if (typeof v !== 'string' || !/^-?\d{1,15}$/.test(v.trim())) throw bad(`${name} values must be integers`);
-  return Number(v);
+  const n = integerValue(v);
+  if (n === undefined) throw bad(`${name} values must be integers`);
+  return n;
+}
+
+/** An integer filter value as the filter reads it (`=0<id>` names record `<id>`), undefined when it is none. */
+export function integerValue(v: unknown): number | undefined {
+  return typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim()) ? Number(v) : undefined;
 }
 
 function text(name: string, v: unknown): string {

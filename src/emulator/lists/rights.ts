@@ -7,7 +7,7 @@
 import type { EmulatorContext } from '../context.js';
 import { userById } from '../world.js';
 import type { ListName } from './data.js';
-import type { Test } from './engine.js';
+import { integerValue, type Test } from './engine.js';
 import type { ListTable } from './table.js';
 
 /** What one list request asks, as far as the faults that skip the rights on one path tell paths apart. */
@@ -49,13 +49,14 @@ function skipped(ctx: EmulatorContext, asked: Asked): boolean {
 
 /**
  * Only for the `rights-beyond-refused-403` variation: the request names what the user may not see, filter[id] of a
- * deal (row in `candidates`) his rights exclude or filter[responsible_user_id] of another user.
+ * deal (row in `candidates`) his rights exclude or filter[responsible_user_id] of another user (read as the filter
+ * reads it, so `=0<his id>` names him).
  */
 export function namesBeyondRights(rights: Test, userId: number, candidates: readonly number[] | undefined, filter: unknown): boolean {
   if (candidates?.some((i) => !rights(i))) return true;
   const named = filter !== null && typeof filter === 'object' ? (filter as Record<string, unknown>).responsible_user_id : undefined;
   const values = typeof named === 'string' ? [named] : named !== null && typeof named === 'object' ? Object.values(named) : [];
-  return values.some((v) => typeof v === 'string' && v.trim() !== String(userId));
+  return values.some((v) => typeof v === 'string' && integerValue(v) !== userId);
 }
 
 const answerCaches = new WeakMap<EmulatorContext, Map<string, string | undefined>>();

@@ -270,7 +270,8 @@ export function listPage(
     : Math.min(MAX_LIMIT, positive('limit', query.limit, DEFAULT_LIMIT, f));
   let tests: Test[] = [];
   let candidates: readonly number[] | undefined;
-  if (query.filter !== undefined && ctx.world.account.isApiFilterEnabled) {
+  const filtered = query.filter !== undefined && ctx.world.account.isApiFilterEnabled;
+  if (filtered) {
     const compiled = compileFilter(list, table, query.filter, ctx.faults, v);
     tests = [...compiled.tests];
     candidates = compiled.candidates;
@@ -288,7 +289,6 @@ export function listPage(
   const search = list !== 'customers' && typeof query.query === 'string' && query.query !== '';
   if (search) tests.push(searchTest(table, query.query as string, ctx.faults, v));
   // Last, after the variations that join the filter's tests: the rights narrow whatever the filter and search chose.
-  const filtered = query.filter !== undefined && ctx.world.account.isApiFilterEnabled;
   const rights = rightsTest(ctx, list, table, userId, { page, byId: candidates !== undefined, filter: filtered ? query.filter : undefined, search });
   if (rights) tests.push(rights);
   if (rights && userId !== undefined && v.isOn('rights-beyond-refused-403') && namesBeyondRights(rights, userId, candidates, filtered ? query.filter : undefined)) {

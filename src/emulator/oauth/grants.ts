@@ -11,7 +11,7 @@ import type { Integration } from '../world.js';
 import { CODE_TTL_MS, issueAccessToken, issueRefreshToken, type Grant, type IssueSite } from './issue.js';
 import { integrationById, secretMatches } from './lifecycle.js';
 import { checkParam, invalid, type TokenParams } from './params.js';
-import { isRevoked, rootBoundElsewhere } from './revocation.js';
+import { grantedElsewhere, isRevoked } from './revocation.js';
 import { raceWindow } from '../race-window.js';
 
 /** The `short-code-lifetime` fault's lifetime. */
@@ -127,8 +127,7 @@ export async function authorizationCodeGrant(ctx: EmulatorContext, params: Token
   if (!code) throw invalid('Authorization code is not valid', 'The authorization code is unknown', 'invalid_grant');
   // {base_url} is one account's address: a code granted in another account is not this account's to exchange.
   const across = ctx.faults.isOn('code-any-account-address') || ctx.variations.isOn('code-any-account-address-own-account');
-  if (site.addressed && site.addressed.id !== code.accountId && !across) throw foreignCredential(ctx, 'code');
-  if (!site.addressed && rootBoundElsewhere(ctx, code.accountId)) throw foreignCredential(ctx, 'code');
+  if (grantedElsewhere(ctx, site.addressed, code.accountId, across)) throw foreignCredential(ctx, 'code');
   if (code.clientId !== clientId && !ctx.faults.isOn('code-not-bound-to-client')) {
     throw invalid('Authorization code was not issued to this client', 'The authorization code belongs to another client', 'invalid_grant');
   }
@@ -222,10 +221,9 @@ export async function refreshTokenGrant(ctx: EmulatorContext, params: TokenParam
     }
   }
   if (!record) throw invalid('Refresh token is not valid', 'The refresh token is unknown', 'invalid_grant');
-  if (!site.addressed && rootBoundElsewhere(ctx, record.accountId)) throw invalid('Refresh token is not valid', 'The refresh token was not issued for this account', 'invalid_grant');
   // {base_url} is one account's address: a refresh token of another account is not this account's to exchange.
   const refreshAcross = f.isOn('refresh-any-account-address') || ctx.variations.isOn('refresh-any-account-address-own-account');
-  if (site.addressed && site.addressed.id !== record.accountId && !refreshAcross) throw foreignCredential(ctx, 'refresh');
+  if (grantedElsewhere(ctx, site.addressed, record.accountId, refreshAcross)) throw foreignCredential(ctx, 'refresh');
   if (record.clientId !== clientId && !f.isOn('refresh-not-bound-to-client')) {
     throw invalid('Refresh token was not issued to this client', 'The refresh token belongs to another client', 'invalid_grant');
   }

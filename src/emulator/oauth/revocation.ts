@@ -45,7 +45,17 @@ export function isRevoked(ctx: EmulatorContext, record: Revocable, what: 'refres
  * "the address of one customer account") and the `disconnect-keeps-tokens-root-bound` fault (where a probe sent to the
  * root instead of the account's own address learns nothing about a revocation).
  */
-export function rootBoundElsewhere(ctx: EmulatorContext, accountId: number): boolean {
+function rootBoundElsewhere(ctx: EmulatorContext, accountId: number): boolean {
   const bound = ctx.variations.isOn('tokens-bound-to-account') || ctx.faults.isOn('disconnect-keeps-tokens-root-bound');
   return bound && accountId !== ctx.world.account.id;
+}
+
+/**
+ * Whether the address called (`addressed`, none for the root) refuses a credential granted in `accountId`: one check for
+ * the code grant, the refresh grant and the bearer, so the three agree. An account's own address serves its own
+ * credentials alone unless `across` (the faults and variations that let another account's through); the root, as
+ * rootBoundElsewhere says.
+ */
+export function grantedElsewhere(ctx: EmulatorContext, addressed: { readonly id: number } | undefined, accountId: number, across: boolean): boolean {
+  return addressed ? addressed.id !== accountId && !across : rootBoundElsewhere(ctx, accountId);
 }

@@ -53,7 +53,7 @@ export const OAUTH_VARIATIONS = defineVariations([
     basis: 'status-code + security: the preamble makes {base_url} one account\'s address and the exchange table names 400 for invalid data; another 4xx is non_strict, no token is what matters (REQ-0-base-url-per-account, R2-A7).' },
   { name: 'foreign-credential-404', description: 'A code or refresh token granted in another account than the address\'s is refused with 404, the address knowing no such credential (400 by default).',
     basis: 'status-code + security: the preamble makes {base_url} one account\'s address and the exchange table names 400 for invalid data; another 4xx is non_strict, no token is what matters (REQ-0-base-url-per-account, R2-A7).' },
-  { name: 'tokens-bound-to-account', description: 'The root address serves the developer account alone: a code, refresh token or bearer of another account is refused there (400 at the token endpoint, 401 at the API) and works only at its own account\'s address.',
+  { name: 'tokens-bound-to-account', description: 'The root address serves the developer account alone: a code, refresh token or bearer of another account is refused there (at the token endpoint as at another account\'s address: 400, or what `foreign-credential-401`/`-404` answer; 401 at the API) and works only at its own account\'s address.',
     basis: 'security: the preamble, "{base_url}: address of one customer account (each account has its own sub-domain)": a service of one address per account refuses other accounts\' credentials at each (REQ-0-base-url-per-account, issue 27).' },
   // The access-granting redirect (§4.1)
   { name: 'state-empty-when-absent', description: 'A redirect without a state passed carries an empty `state=`.',

@@ -10,7 +10,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, BEARER_ENDPOINTS, eachAnswer, endpointRequest, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
+  accountIdRecorded, accountRequest, afterElapsed, BEARER_ENDPOINTS, bearerProbe, eachAnswer, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe, sideListsRefuse } from './support.js';
@@ -59,7 +59,7 @@ export default defineGroup({
           const token = await workingLongLived(t, DAY);
           return withClockAdvanced(t, async (advance) => {
             await advance(DAY + MINUTE);
-            return Promise.all(BEARER_ENDPOINTS.map((endpoint) => t.send(endpointRequest(t.target, endpoint, { bearer: token.long_lived_token, ...(endpoint.name.startsWith('list ') ? { query: '?limit=1' } : {}) }))));
+            return Promise.all(BEARER_ENDPOINTS.map((endpoint) => t.send(bearerProbe(t.target, endpoint, token.long_lived_token))));
           });
         },
         expect: [eachAnswer(status(401))],

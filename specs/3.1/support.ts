@@ -2,7 +2,7 @@
  * What the rules of §3.1 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  accountRequest, credentialsOf, eachStep, type Endpoint, endpointRequest, LIST_ENDPOINTS, sideTarget, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
+  accountRequest, bearerProbe, credentialsOf, eachStep, type Endpoint, LIST_ENDPOINTS, sideTarget, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 
@@ -38,7 +38,7 @@ export function sideListsRefuse(label: string, token: (s: SideInstallation) => s
   return eachStep<SideInstallation, Endpoint>({
     items: () => LIST_ENDPOINTS,
     label: (e) => `${label}: the access token at ${e.name}`,
-    observe: (t, s, e) => t.send(endpointRequest(sideTarget(s), e, { bearer: token(s), query: '?limit=1' })),
+    observe: (t, s, e) => t.send(bearerProbe(sideTarget(s), e, token(s))),
     expect: () => [status(401)],
   });
 }

@@ -80,7 +80,7 @@ const refreshKeepsRights = scenarioRule<DealsByUser>(
   },
 );
 
-/** `filter[id][]=…` for each id (the custom-field form of §4.2, which public clients send). */
+/** The ids as filter[id] in the kit's default encoding: `filter[id]=5` for one, `filter[id][0]=5&filter[id][1]=6` for more. */
 const idsQuery = (ids: readonly number[]): string => encodeFilter([{ kind: 'values', field: 'id', values: ids }]);
 
 /** Up to two of his deals (none when he has none, or when the administrator's list was read only in part). */

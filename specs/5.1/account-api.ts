@@ -18,7 +18,7 @@
  */
 import fc from 'fast-check';
 import {
-  ACCOUNT_QUERIES, accountRequest, BEARER_ENDPOINTS, type Endpoint, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, type ForeignAddress, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError,
+  ACCOUNT_QUERIES, accountRequest, BEARER_ENDPOINTS, bearerProbe, type Endpoint, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, type ForeignAddress, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import {
@@ -293,7 +293,7 @@ export default defineGroup({
       {
         setup: (t) => foreignAddress(t),
         named: BEARER_ENDPOINTS,
-        send: (t, endpoint, probe) => t.send(endpointRequest({ ...t.target, baseUrl: probe.address }, endpoint, { bearer: probe.token, ...(endpoint.name.startsWith('list ') ? { query: '?limit=1' } : {}) })),
+        send: (t, endpoint, probe) => t.send(bearerProbe({ ...t.target, baseUrl: probe.address }, endpoint, probe.token)),
         expect: [status(401)],
         label: (endpoint) => endpoint.name,
       },

@@ -4,7 +4,7 @@
  * places come from the endpoint catalogue (src/protocol/endpoints.ts), so a new endpoint is probed without an edit here.
  */
 import {
-  afterElapsed, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, LIST_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
+  afterElapsed, bearerProbe, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, LIST_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
 } from '../kit.js';
 import { mustWork } from '../fixtures/oauth.js';
 
@@ -46,7 +46,7 @@ export default defineGroup({
           return { 'revoked long-lived token': made.token, 'access token of a code used twice': first.access_token };
         },
         named: LIST_ENDPOINTS.flatMap((endpoint) => (['revoked long-lived token', 'access token of a code used twice'] as const).map((revoked) => ({ endpoint, revoked }))),
-        send: (t, c, tokens) => t.send(endpointRequest(t.target, c.endpoint, { bearer: tokens[c.revoked], query: '?limit=1' })),
+        send: (t, c, tokens) => t.send(bearerProbe(t.target, c.endpoint, tokens[c.revoked])),
         expect: (_t, c) => [c.revoked === 'revoked long-lived token' ? status(401) : status(401, { accepted: 'non_strict' })],
         label: (c) => `${c.revoked} at ${c.endpoint.name}`,
       },
@@ -62,7 +62,7 @@ export default defineGroup({
           const lifetime = typeof pair.expires_in === 'number' && pair.expires_in > 0 ? pair.expires_in : undefined;
           if (!lifetime) throw new Precondition('the token response has no positive expires_in (oauth.token-response.expires-in judges that)');
           return afterElapsed(t, { seconds: lifetime + 60, sinceMs: issued }, () =>
-            Promise.all(LIST_ENDPOINTS.map((endpoint) => t.send(endpointRequest(t.target, endpoint, { bearer: pair.access_token, query: '?limit=1' })))));
+            Promise.all(LIST_ENDPOINTS.map((endpoint) => t.send(bearerProbe(t.target, endpoint, pair.access_token)))));
         },
         expect: [eachAnswer(status(401))],
       },

@@ -9,14 +9,15 @@
  * every chat endpoint, so each route gets the same catalogue of spoiled signatures (a wrong secret, a changed body byte,
  * another path, another method, a Content-MD5 of another body, another Content-Type or Date than signed, a signed header
  * left out, another hash algorithm),
- * each applied to a request that would otherwise be accepted, a signature made with another channel's real secret and a
- * request dated a day ago.
+ * each applied to a request that would otherwise be accepted, and a signature made with another channel's real secret.
+ * A request dated a day ago is its own `should` rule (chat.signature.replay): the spec states what Date the client
+ * sends, not that the service refuses an old one.
  */
 import fc from 'fast-check';
 import {
-  CHAT_ROUTES, chatPaths, chatRequest, type ChatSession, chatSession, contentMd5, defineGroup, exchangeRule, type HttpResponse, jsonContentType, notAnsweredWith, observedStatus, propertyRule, SIGNING_VARIANTS, type SigningVariant, skewObserved, type SkewWindows, variantSignature, status, sweepRule, type TamperPart, TAMPERS,
+  CHAT_ROUTES, chatPaths, chatRequest, type ChatRouteName, type ChatSession, chatSession, contentMd5, defineGroup, exchangeRule, type HttpResponse, jsonContentType, notAnsweredWith, observedStatus, propertyRule, routeFixture, type RouteFixture, SIGNING_VARIANTS, type SigningVariant, skewObserved, type SkewWindows, variantSignature, status, sweepRule, type TamperPart, TAMPERS,
 } from '../kit.js';
-import { SIGNED, connectCall, tamperRule, skewWindows, routeRule } from './support.js';
+import { SIGNED, connectCall, REPLAY_ROUTES, ROUTE_TITLE, routeRule, sendDayOld, skewWindows, tamperRule } from './support.js';
 import { type OneMessage, oneMessage } from '../fixtures/chat.js';
 
 /** The session a signature sweep signs with. */
@@ -84,6 +85,23 @@ export default defineGroup({
       { id: 'chat.signature.date-skew', level: 'info', title: 'How far Date may be from the target clock, measured both ways',
         reading: 'The spec says "current time"; the live service is documented to accept about 15 minutes. Measured by bisection against the target clock (read through the control API when there is one).', covers: ['5.2/Date'] },
       { send: async (t) => skewWindows(await chatSession(t)), expect: [skewObserved] },
+    ),
+    sweepRule<ChatRouteName, HttpResponse, RouteFixture>(
+      { id: 'chat.signature.replay', level: 'should', requires: ['write'],
+        title: 'A correctly signed request dated a day before the target clock (a replay) is refused with 403 and a JSON body, at every chat route but disconnect',
+        reading: 'REQ-5.2-date-current: Date is "Current time" (§5.2), so a request a day old is a replay (the live service accepts about 15 minutes; chat.signature.date-skew measures the window). '
+          + 'The statement is `should`: §5.2 states what the client sends, not that the service refuses an old Date, so a server that never checks the age breaks no `must`; this rule alone judges it: accepted fails, another 4xx is non_strict. '
+          + 'One message is the fixture every route\'s request names (routeFixture). Disconnect is not sent: taken, it would cut the channel, so it would need a channel of its own, and that need would skip the whole rule on a target without one.',
+        covers: ['5.2/Date'] },
+      {
+        // Every route but disconnect runs on the configured channel, and the message route's fixture serves them all.
+        setup: (t) => routeFixture(t, 'message'),
+        named: REPLAY_ROUTES,
+        label: (route) => ROUTE_TITLE[route],
+        send: (_t, route, f) => sendDayOld(route, f),
+        expect: [status(403), jsonContentType],
+        what: 'every day-old request refused',
+      },
     ),
     sweepRule<SigningVariant, HttpResponse, ChatSessionOf>(
       { id: 'chat.signature.string-variants', title: 'A signature over the signing string in another form (lower-case method line, CRLF, reordered lines, a trailing LF, no Content-MD5 header signed as an empty line) is refused with 403',

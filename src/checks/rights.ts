@@ -7,7 +7,7 @@
 import type { Check, Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import type { Finding } from '../model/outcome.js';
-import { fail, nonStrict, pass } from '../model/outcome.js';
+import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import type { RecordView } from '../protocol/answers.js';
 import { showsNoneOf, showsRecord } from './isolation.js';
 import { parseJson } from './json.js';
@@ -34,7 +34,8 @@ function ownRecordsFinding(name: string, records: readonly RecordView[], userId:
     const shown = others.slice(0, 5).map((r) => `${r.id} (user ${String(r.responsible_user_id)})`).join(', ');
     return fail(name, `expected only deals user ${userId} is responsible for, observed ${others.length} of other users ${where}: ${shown}`);
   }
-  if (unshown > 0) return nonStrict(name, `${unshown} of ${records.length} record(s) ${where} show no responsible_user_id: not judged`);
+  // §2.12 leaves a record's fields unshown, so a record without responsible_user_id is recorded, not judged.
+  if (unshown > 0) return observed(name, `${unshown} of ${records.length} record(s) ${where} show no responsible_user_id: not judged`);
   return pass(name, `${records.length} record(s) ${where}, each user ${userId}'s`);
 }
 
@@ -51,7 +52,7 @@ export function exactlyOwnDeals(expected: ReadonlySet<number> | undefined, sourc
   const name = 'all his deals';
   return (f) => {
     if (!f.ok) return f.finding;
-    if (expected === undefined) return pass(name, `not judged: ${source} was read only in part`);
+    if (expected === undefined) return observed(name, `not judged: ${source} was read only in part`);
     const extra = [...f.ids].filter((id) => !expected.has(id));
     const missing = [...expected].filter((id) => !f.ids.has(id));
     if (extra.length > 0) return fail(name, `expected the ${expected.size} deal(s) ${source} shows as his, observed ${extra.length} more: ${extra.slice(0, 5).join(', ')}`);
@@ -82,11 +83,11 @@ export function noneBeyondRights(ids: readonly number[]): Check {
 }
 
 /**
- * Each of his deals named by filter[id] comes back; with none to name (`where` holds none of his), the answer says so
- * (non_strict): the half of the rule that finds his own deals was not tried.
+ * Each of his deals named by filter[id] comes back; with none to name (`where` holds none of his), a note says that
+ * half of the rule was not tried (nothing judged).
  */
 export function ownDealsFound(ids: readonly number[], where: string): Check[] {
-  if (ids.length === 0) return [() => nonStrict('his own deal', `none known (${where}): not tried`)];
+  if (ids.length === 0) return [() => observed('his own deal', `none known (${where}): not tried`)];
   return ids.map((id) => showsRecord(id, 'his own deal'));
 }
 

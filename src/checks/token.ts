@@ -151,8 +151,9 @@ export interface ExchangeAtAddress {
 /**
  * A credential granted in the run's account (a fresh code, or the refresh token of a fresh pair), exchanged at another
  * account's address, must give no token (REQ-0-base-url-per-account, R2-A7). Which token came back says how it went
- * wrong: one that works at that address reaches an account the user never chose; one it refuses is the credential's
- * own account's, exchanged across accounts. Both fail; without a token, the status is judged apart.
+ * wrong: one that works at that address reaches an account the user never chose, and fails; one it refuses is the
+ * credential's own account's, exchanged across accounts, and is recorded (observed). Without a token, the status is
+ * judged apart.
  */
 export function noTokenAtAnotherAddress(credential: 'code' | 'refresh token'): Judge<ExchangeAtAddress> {
   return ({ exchanged, probe }) => {

@@ -31,8 +31,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
 
 export const BEARER_ENDPOINTS: readonly Endpoint[] = ENDPOINTS.filter((e) => e.auth === 'bearer');
 
+const isList = (e: Endpoint): boolean => e.name.startsWith('list ');
+
 /** The four lists (§4.2), the bearer endpoints besides the account. */
-export const LIST_ENDPOINTS: readonly Endpoint[] = BEARER_ENDPOINTS.filter((e) => e.name.startsWith('list '));
+export const LIST_ENDPOINTS: readonly Endpoint[] = BEARER_ENDPOINTS.filter(isList);
 
 /** Methods no endpoint of the catalogue serves on its path (HEAD and OPTIONS left out: servers answer them generically). */
 export function wrongMethods(endpoint: Endpoint): readonly string[] {
@@ -48,6 +50,14 @@ export interface EndpointCall {
   readonly contentType?: string;
   /** Appended to the path as is (`?a=1`). */
   readonly query?: string;
+}
+
+/**
+ * `bearer` at a bearer endpoint: its GET, a list asked for one page of one record, so that probing a token at every
+ * place costs a small answer each.
+ */
+export function bearerProbe(target: Pick<TargetConfig, 'baseUrl' | 'credentials'>, endpoint: Endpoint, bearer: string): HttpRequest {
+  return endpointRequest(target, endpoint, { bearer, ...(isList(endpoint) ? { query: '?limit=1' } : {}) });
 }
 
 /** A request to `endpoint`, as a client would build it, with what `call` changes. */

@@ -4,7 +4,7 @@
  * Control calls are plumbing: not recorded as exchanges, every secret they return taught to the masker.
  */
 import { Precondition, TargetAnswer } from '../errors.js';
-import { STEP_OWNERS } from './owners.js';
+import { redirectOwner, STEP_OWNERS } from './owners.js';
 import type { ReceivedHook, RuleContext } from '../model/context.js';
 import { accountRequest, codeGrant, refreshGrant, tokenPairOf, tokenRequest } from '../protocol/oauth.js';
 import type { HttpResponse } from '../model/http.js';
@@ -77,14 +77,14 @@ export async function consentRedirect(t: RuleContext, options: { decision?: 'all
       ...(options.accountId === undefined ? {} : { account_id: options.accountId }),
       widget: true,
     });
-    return { location, params: redirectParams(t, location) };
+    return { location, params: redirectParams(t, location, options.decision) };
   }
   const location = await consentLocation(t, {
     decision: options.decision ?? 'allow',
     ...(options.state === undefined ? {} : { state: options.state }),
     ...(options.accountId === undefined ? {} : { accountId: options.accountId }),
   });
-  return { location, params: redirectParams(t, location) };
+  return { location, params: redirectParams(t, location, options.decision) };
 }
 
 /** The query of the redirect the user's decision leads to (the redirect rules judge it). */
@@ -93,12 +93,12 @@ export async function redirectQuery(t: RuleContext, options: Parameters<typeof c
 }
 
 /** The query of a redirect, its code taught to the masker. */
-export function redirectParams(t: RuleContext, location: string): URLSearchParams {
+export function redirectParams(t: RuleContext, location: string, decision: 'allow' | 'deny' = 'allow'): URLSearchParams {
   let url: URL;
   try {
     url = new URL(location);
   } catch {
-    throw new TargetAnswer(STEP_OWNERS.allowRedirect, `the redirect is not a URL: ${location.slice(0, 80)}`);
+    throw new TargetAnswer(redirectOwner(decision), `the redirect is not a URL: ${location.slice(0, 80)}`);
   }
   t.masker.learnFrom(Object.fromEntries(url.searchParams));
   return url.searchParams;

@@ -13,7 +13,7 @@ import { Precondition, SkipRule, TargetAnswer } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
 import { routeIntercepted, routeTargetRequests } from '../browser/shared-context.js';
 import { accountChoicesOn, browserOf, decide, grantPageUrl, showsLogin, targetRoutes } from './browser.js';
-import { STEP_OWNERS } from './owners.js';
+import { redirectOwner, STEP_OWNERS } from './owners.js';
 
 /** Generous: a loaded CI machine can take seconds per navigation; a working page answers far sooner. */
 const STEP_TIMEOUT_MS = 15_000;
@@ -154,7 +154,7 @@ export class GrantDesk implements RunResource {
       const refused = new Promise<never>((_resolve, reject) => {
         page.on('response', (res) => {
           if (res.request().isNavigationRequest() && res.status() >= 400) {
-            reject(new TargetAnswer(STEP_OWNERS.allowRedirect, `the access-granting page answered ${res.status()} to ${request.decision === 'allow' ? 'Allow' : 'Deny'} (${res.url().split('?')[0]})`));
+            reject(new TargetAnswer(redirectOwner(request.decision), `the access-granting page answered ${res.status()} to ${request.decision === 'allow' ? 'Allow' : 'Deny'} (${res.url().split('?')[0]})`));
           }
         });
       });
@@ -162,7 +162,7 @@ export class GrantDesk implements RunResource {
       try {
         await decide(page, request.decision, request.accountId);
         const location = await Promise.race([redirected, late, refused]);
-        if (location === undefined) throw new TargetAnswer(STEP_OWNERS.allowRedirect, `${request.decision === 'allow' ? 'Allow' : 'Deny'} on the access-granting page led to no navigation to the Redirect URI within ${STEP_TIMEOUT_MS / 1000} s`);
+        if (location === undefined) throw new TargetAnswer(redirectOwner(request.decision), `${request.decision === 'allow' ? 'Allow' : 'Deny'} on the access-granting page led to no navigation to the Redirect URI within ${STEP_TIMEOUT_MS / 1000} s`);
         return location;
       } finally {
         clearTimeout(timer);

@@ -25,6 +25,8 @@ export const STEP_OWNERS = {
   grantPage: 'oauth.page.shows-integration',
   /** Allow leads to the Redirect URI with a code. */
   allowRedirect: 'oauth.page.allow-popup',
+  /** Deny leads to the Redirect URI (its parameters judged there too). */
+  denyRedirect: 'oauth.redirect.deny',
   /** Disconnecting the integration sends the hook. */
   disconnectHook: 'hook.disconnect.parameters',
   /** A fresh access token works at the account API. */
@@ -32,3 +34,8 @@ export const STEP_OWNERS = {
   /** A fresh long-lived token works at the account API. */
   longLivedToken: 'api.long-lived.works',
 } as const;
+
+/** The rule that judges the redirect the user's decision leads to: a broken Deny must not be blamed on Allow. */
+export function redirectOwner(decision: 'allow' | 'deny'): string {
+  return decision === 'deny' ? STEP_OWNERS.denyRedirect : STEP_OWNERS.allowRedirect;
+}

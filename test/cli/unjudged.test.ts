@@ -17,6 +17,9 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import type { Report, RuleResult } from '../../src/model/result.js';
 import { summarize } from '../../src/model/result.js';
 import { compareWithBaseline } from '../../src/report/baseline.js';
+import { TargetAnswer } from '../../src/errors.js';
+import { redirectParams } from '../../src/steps/lifecycle.js';
+import type { RuleContext } from '../../src/model/context.js';
 import { STEP_OWNERS } from '../../src/steps/owners.js';
 import { conformance } from './helpers.js';
 
@@ -72,6 +75,19 @@ describe('the exit code counts unjudged rules', () => {
   it('every rule a set-up step names as its judge exists', () => {
     const ids = new Set(allRules().map((r) => r.id));
     expect(Object.values(STEP_OWNERS).filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  it('a broken Deny redirect is judged by the Deny rule, not blamed on Allow', () => {
+    const ownerOf = (decision: 'allow' | 'deny') => {
+      try {
+        redirectParams({} as RuleContext, 'not a url', decision);
+      } catch (err) {
+        return err instanceof TargetAnswer ? err.owner : undefined;
+      }
+      return undefined;
+    };
+    expect(ownerOf('deny')).toBe(STEP_OWNERS.denyRedirect);
+    expect(ownerOf('allow')).toBe(STEP_OWNERS.allowRedirect);
   });
 });
 

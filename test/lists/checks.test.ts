@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyOrRefused, namesLiterally } from '../../src/checks/list-safety.js';
 import { openRangeRefused, shapeAccepted } from '../../src/checks/filter-meaning.js';
+import { allOwnDeals, exactlyOwnDeals, ownDealsFound, type RightsSeen } from '../../src/checks/rights.js';
+import { pass } from '../../src/model/outcome.js';
 import { hasOpenRange } from '../../src/steps/lists.js';
 import type { HttpResponse } from '../../src/model/http.js';
 
@@ -101,5 +103,27 @@ describe('equivalentSpellings (REQ-4.2-encodings-equivalent)', () => {
     const { equivalentSpellings } = await import('../../src/checks/filter-meaning.js');
     expect(equivalentSpellings('x', new Set([1, 2]), new Set([2, 1]), 'raw', 'percent').verdict).toBe('passed');
     expect(equivalentSpellings('x', new Set([1, 2]), new Set([1, 2, 3]), 'raw', 'percent').verdict).toBe('failed');
+  });
+});
+
+describe('rights checks record what they could not judge (§2.12, K12)', () => {
+  const seen = (records: { id: number; responsible_user_id?: number }[]): RightsSeen =>
+    ({ ok: true, finding: pass('read'), records, ids: new Set(records.map((r) => r.id)) });
+
+  it('records deals that show no responsible user, fails one of another user, passes his own', () => {
+    expect(allOwnDeals(7)(seen([{ id: 1 }, { id: 2, responsible_user_id: 7 }])).verdict).toBe('informational');
+    expect(allOwnDeals(7)(seen([{ id: 1 }, { id: 2, responsible_user_id: 8 }])).verdict).toBe('failed');
+    expect(allOwnDeals(7)(seen([{ id: 2, responsible_user_id: 7 }])).verdict).toBe('passed');
+  });
+
+  it('records a read of his deals that could not be known whole, judges one that could', () => {
+    expect(exactlyOwnDeals(undefined, 'the administrator\'s list')(seen([{ id: 1 }])).verdict).toBe('informational');
+    expect(exactlyOwnDeals(new Set([1]), 'the list')(seen([{ id: 1 }])).verdict).toBe('passed');
+    expect(exactlyOwnDeals(new Set([1, 2]), 'the list')(seen([{ id: 1 }])).verdict).toBe('failed');
+  });
+
+  it('records that his own deals were not tried when none is known', () => {
+    const [none] = ownDealsFound([], 'the first page');
+    expect(none!(res(200, { _embedded: { leads: [] } })).verdict).toBe('informational');
   });
 });

@@ -3,7 +3,7 @@
  * codes and tokens, registers channels, creates records, moves the clock, and reads the target's own state.
  */
 import { Precondition, SkipRule } from '../../errors.js';
-import type { RuleContext, RunResource } from '../../model/context.js';
+import type { RuleContext } from '../../model/context.js';
 import type { ClientRegistration } from '../../model/target.js';
 import { channelName } from '../../steps/channel-info.js';
 import { configuredChannel, otherAccountId, ownChannel } from '../../steps/chat.js';
@@ -45,17 +45,6 @@ const operator = (t: RuleContext): OperatorDesk => ({
   value: async (step) => (step.control ? step.control() : operatorDesk(t).value(step)),
 });
 
-class OtherIntegration implements RunResource {
-  constructor(readonly credentials: ClientRegistration) {}
-  async close(): Promise<void> {}
-}
-
-/** A channel registered for its secret alone (no rule connects it). */
-class SigningChannel implements RunResource {
-  constructor(readonly secret: string) {}
-  async close(): Promise<void> {}
-}
-
 /** The control API's integration other than CLIENT_ID, its id and Redirect URI as listed, and a new secret key. */
 async function newOtherSecret(t: RuleContext): Promise<ClientRegistration> {
   const { integrations } = await t.control.call<{ integrations: { client_id: string; redirect_uri: string }[] }>('GET', '/integrations');
@@ -83,11 +72,6 @@ async function restrictedToken(t: RuleContext): Promise<RestrictedToken> {
   return { token: pair.access_token, userId };
 }
 
-class RestrictedGrant implements RunResource {
-  constructor(readonly granted: RestrictedToken) {}
-  async close(): Promise<void> {}
-}
-
 export const controlProvider: Provider = {
   source: 'control',
   offers: {
@@ -107,7 +91,7 @@ export const controlProvider: Provider = {
     },
     'refresh-token': async (t) => (await obtainTokens(t)).refresh_token,
     // Once per run: rules running side by side that each set a new secret key would invalidate each other's.
-    'second-integration': async (t) => (await t.resource('other-integration', async () => new OtherIntegration(await newOtherSecret(t)))).credentials,
+    'second-integration': async (t) => (await t.resource('other-integration', async () => ({ credentials: await newOtherSecret(t), close: async () => {} }))).credentials,
     'private-integration': (t) => privateIntegration(t),
     'integration-name': (t) => integrationName(t),
     'channel-name': (t) => channelName(t, configuredChannel(t).channelId),
@@ -119,10 +103,10 @@ export const controlProvider: Provider = {
       const { pair, userId } = await restrictedPair(t);
       return { refreshToken: pair.refresh_token, userId };
     },
-    'restricted-token': async (t) => (await t.resource('restricted-token', async () => new RestrictedGrant(await restrictedToken(t)))).granted,
+    'restricted-token': async (t) => (await t.resource('restricted-token', async () => ({ granted: await restrictedToken(t), close: async () => {} }))).granted,
     'second-channel': (t) => ownChannel(t),
-    // Once per run: the channel is never connected, so every rule may sign with its secret at once.
-    'other-channel-secret': async (t) => (await t.resource('other-channel-secret', async () => new SigningChannel((await ownChannel(t)).channel.secret))).secret,
+    // Once per run: a channel registered for its secret alone, never connected, so every rule may sign with it at once.
+    'other-channel-secret': async (t) => (await t.resource('other-channel-secret', async () => ({ secret: (await ownChannel(t)).channel.secret, close: async () => {} }))).secret,
     'second-account': (t) => (mine) => otherAccountId(t, mine),
     /** The first account of the control API other than `ownId` that names its own address. */
     'second-base-url': (t) => async (ownId) => {

@@ -20,6 +20,11 @@ export interface Exchange {
     readonly body?: string;
   };
   readonly error?: string;
+  /**
+   * The kind of credential the request carried (`oauth-access`, `refreshed-access`, `long-lived`, `restricted-user`,
+   * `channel-secret`, …), when it carried one: a rule about a kind of token shows that it sent that kind.
+   */
+  readonly credential?: string;
   readonly started_at: string;
   readonly duration_ms: number;
 }
@@ -65,6 +70,29 @@ export interface Report {
   readonly request_count?: number;
   /** With --baseline: ids of rules that regressed (held, now fail), were fixed, or are new. */
   readonly baseline?: { readonly regressions: readonly string[]; readonly fixes: readonly string[]; readonly added: readonly string[] };
+  /** The version of this report's form (a JSON Schema of it ships in the package); bumped when a consumer must know. */
+  readonly format_version?: string;
+  /** The named configuration the run was in (what the settings offered and what that changes), see docs. */
+  readonly configuration?: { readonly name: string; readonly title?: string; readonly [key: string]: unknown };
+  /** Which credential "the run's access token" was, and which kinds of credential the settings offered. */
+  readonly credentials?: { readonly access_token: string; readonly kinds: readonly string[] };
+  /** The spec's testable statements (specs/requirements) and what this run did with each. */
+  readonly statements?: readonly StatementJudgement[];
+  /** True when the run stopped before every selected rule ran (a signal, a preflight stop); see `interruption`. */
+  readonly incomplete?: boolean;
+  readonly interruption?: { readonly signal: string; readonly at: string; readonly not_run: readonly string[]; readonly abandoned: readonly string[] };
+}
+
+/** One inventory statement and this run's judgement of it. */
+export interface StatementJudgement {
+  readonly id: string;
+  readonly section: string;
+  /** `full`: every rule and place of it judged; `partial`: some left (see `left`); `none`: not judged (see `reason`). */
+  readonly judgement: 'full' | 'partial' | 'none' | 'untestable';
+  readonly rules: readonly string[];
+  /** The places, cases or rules the run left, with why. */
+  readonly left?: readonly string[];
+  readonly reason?: string;
 }
 
 /** A rule that reached no verdict on its point: errored, or skipped because the target refused a step it needed. */

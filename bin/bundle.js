@@ -1,6 +1,11 @@
-// The kit's TypeScript sources as one ES module per entry point, built by esbuild on first use and cached under
-// node_modules/.cache/conformance-kit/<fingerprint>/. Loading a few hundred modules through tsx's hooks took 2.4 s at
-// every start of the command line and 1.4 s at every start of the emulator's thread; the bundle loads in 0.1 s.
+// The kit's TypeScript sources as one ES module per entry point. Loading a few hundred modules through tsx's hooks
+// took 2.4 s at every start of the command line and 1.4 s at every start of the emulator's thread; the bundle loads
+// in 0.1 s. Two places hold it:
+// - dist/, built at `npm pack` (`npm run build`, scripts/build-dist.js) and shipped in the package: an installed kit
+//   writes nothing into itself, so a read-only install (a CI cache, a container layer) runs (issue 38 §5);
+// - node_modules/.cache/conformance-kit/<fingerprint>/, built on first use in a development checkout (one with its
+//   test/ folder, which the package never ships), so a fresh clone needs no build step and an edited source is
+//   never run stale: a checkout ignores any dist/ a `npm pack` left in it.
 //
 // The fingerprint covers every source file's path, size and modification time, package.json, the lock file, this
 // file and esbuild's version, so an edited source is rebuilt at the next start and never run stale. Concurrent
@@ -13,6 +18,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE_DIRS = ['src', 'specs', 'generators'];
 const CACHE = join(ROOT, 'node_modules', '.cache', 'conformance-kit');
+/** The bundle the package ships (package.json `files`; gitignored). */
+export const DIST = join(ROOT, 'dist');
+/** A development checkout: the package never ships its tests. */
+const DEVELOPMENT = existsSync(join(ROOT, 'test'));
 
 /**
  * The entry points, named as the bundle's files. `embedded-worker` keeps the name src/targets/embedded.ts starts; the
@@ -46,12 +55,15 @@ export function fingerprint(esbuildVersion, root = ROOT) {
   return hash.digest('hex').slice(0, 16);
 }
 
-async function build(esbuild, dir) {
-  const temp = `${dir}.${process.pid}.${Date.now()}`;
-  await esbuild.build({
+/**
+ * esbuild's options for a bundle in `outdir`. `root`: the kit's root as the bundle names it (src/paths.ts); without
+ * one the bundle finds it as the parent of its own folder, as dist/ has it (the sources do the same from src/).
+ */
+function bundleOptions(outdir, root) {
+  return {
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,
-    outdir: temp,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
@@ -62,10 +74,15 @@ async function build(esbuild, dir) {
     packages: 'external',
     // Paths the sources take relative to their own file (package.json, specs/service.md, scripts/) keep working
     // from the bundle: src/paths.ts reads the kit's root from here when bundled.
-    define: { __KIT_ROOT__: JSON.stringify(ROOT) },
+    ...(root ? { define: { __KIT_ROOT__: JSON.stringify(root) } } : {}),
     sourcemap: 'linked',
     logLevel: 'silent',
-  });
+  };
+}
+
+async function build(esbuild, dir) {
+  const temp = `${dir}.${process.pid}.${Date.now()}`;
+  await esbuild.build(bundleOptions(temp, ROOT));
   try {
     renameSync(temp, dir);
   } catch (err) {
@@ -80,8 +97,27 @@ async function build(esbuild, dir) {
   }
 }
 
-/** The URL of the bundled entry `name`, built first when the sources changed since the last build. */
+/**
+ * Builds dist/ (`npm run build`, run by `prepack`): into a temporary folder renamed into place, so that a kit running
+ * from an earlier dist/ never loads half of a new one. Its source maps name the sources (shipped in src/) without
+ * holding them again.
+ */
+export async function buildDist() {
+  const esbuild = await import('esbuild');
+  const temp = `${DIST}.${process.pid}.${Date.now()}`;
+  await esbuild.build({ ...bundleOptions(temp), sourcesContent: false });
+  const old = `${DIST}.old.${process.pid}`;
+  if (existsSync(DIST)) renameSync(DIST, old);
+  renameSync(temp, DIST);
+  rmSync(old, { recursive: true, force: true });
+}
+
+/**
+ * The URL of the bundled entry `name`: from dist/ in an installed kit, else built first when the sources changed
+ * since the last build.
+ */
 export async function bundledEntry(name) {
+  if (!DEVELOPMENT && existsSync(join(DIST, `${name}.mjs`))) return pathToFileURL(join(DIST, `${name}.mjs`)).href;
   const esbuild = await import('esbuild');
   const dir = join(CACHE, fingerprint(esbuild.version));
   const file = join(dir, `${name}.mjs`);

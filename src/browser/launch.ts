@@ -46,7 +46,13 @@ export class SharedBrowser implements RunResource {
     const serverKeys = options.trust ? await verifiedServerKeys(options.trust.origins, options.trust.ca, options.hostRules && hostLookup(options.hostRules)) : [];
     // Chromium honours the list only with a --user-data-dir, which Playwright's launch always passes (its own profile).
     const keyArgs = serverKeys.length > 0 ? [`--ignore-certificate-errors-spki-list=${serverKeys.join(',')}`] : [];
-    const browser = await chromium.launch({ executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs, ...keyArgs], timeout: 15_000 });
+    // Playwright's own SIGINT and SIGTERM handlers would close the browser under the rules in flight and end the
+    // process with no report: the run stops itself on those signals (src/runner/interrupt.ts) and closes the
+    // browser with its other resources; Playwright still kills it when the process exits.
+    const browser = await chromium.launch({
+      executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs, ...keyArgs], timeout: 15_000,
+      handleSIGINT: false, handleSIGTERM: false,
+    });
     return new SharedBrowser(browser);
   }
 

@@ -12,6 +12,7 @@ import { planBudget, type BudgetPlan } from '../runner/budget.js';
 import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
 import { countsKey, keepDurations, keepRequestCounts, lastDurations, lastRequestCounts } from '../runner/durations.js';
 import { inRuleOrder, runOrder, skipReason } from '../runner/select.js';
+import { RunInterrupted, watchSignals, type Interruption } from '../runner/interrupt.js';
 import type { TargetConfig } from '../model/target.js';
 import { planSupply, type SupplyPlan } from '../needs/plan.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
@@ -46,6 +47,16 @@ function budgetFor(s: RunCommandOptions, requests: number, selected: readonly Ru
 
 /** Runs the suite as the options say and writes the reports; returns the report and its comparison with the baseline. */
 export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = machineProbe): Promise<PerformedRun> {
+  // From here to the written reports, SIGINT and SIGTERM stop the run rather than end the process (src/runner/interrupt.ts).
+  const signals = watchSignals();
+  try {
+    return await performWatchedRun(s, probe, signals.interruption);
+  } finally {
+    signals.dispose();
+  }
+}
+
+async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, interruption: Interruption): Promise<PerformedRun> {
   const rules = allRules();
   let target: TargetConfig;
   let reconfigure: () => TargetConfig;
@@ -100,6 +111,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
           ...(budget ? { budget: { requests: s.budget, expected_requests: budget.expectedRequests, left_out: [...budget.leftOut.keys()] } } : {}),
         },
         onResult: progress.onResult,
+        interruption,
       });
       keepDurations(target.kind, report.results);
       keepRequestCounts(countsKey(target.kind, s.runs), report.results);
@@ -121,6 +133,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
     `passed ${sum.passed}, failed ${sum.failed}, non_strict ${sum.non_strict}, informational ${sum.informational}, skipped ${sum.skipped}, errored ${sum.errored}` +
       ` (${report.request_count ?? 0} requests, seed ${s.seed})\nreports: ${written.html}\n`,
   );
+  if (interruption.signal) throw new RunInterrupted(interruption.signal, s.outDir);
   if (sum.errored > 0) process.stderr.write(`warning: ${sum.errored} rule(s) could not reach a verdict (errored); see ${written.summary}\n`);
   return { report, ...(comparison ? { comparison } : {}), html: written.html, summary: written.summary };
 }

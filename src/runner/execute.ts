@@ -19,6 +19,7 @@ import { TokenSource } from '../targets/token-source.js';
 import { TokenStore } from '../secrets/token-store.js';
 import { RunResources } from './resources.js';
 import { runSuite } from './run-suite.js';
+import type { Interruption } from './interrupt.js';
 import { skipReason, type Shard } from './select.js';
 
 
@@ -50,6 +51,8 @@ export interface RunPlan {
   readonly masker?: Masker;
   /** The run's HTTP client, when the caller already made one (its rate limit then covers the caller's requests too). */
   readonly client?: HttpClient;
+  /** A signal's stop (src/runner/interrupt.ts): the report then lists what did not run and is marked incomplete. */
+  readonly interruption?: Interruption;
 }
 
 /** The client a run against this target uses: a rate budget per interface, as the target's settings say. */
@@ -99,8 +102,10 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
         concurrency: settings.concurrency ?? (rateLimited ? RATE_LIMITED_LANES : LANES),
         laneByInterface: rateLimited,
         ...(settings.onResult ? { onResult: settings.onResult } : {}),
+        ...(settings.interruption ? { interruption: settings.interruption } : {}),
       },
     );
+    const interruption = settings.interruption?.record();
     // Once more over the whole report, with every secret the run learned, including those learned after a rule ended.
     return masker.maskDeep({
       suite: { name: KIT_PACKAGE.name, version: KIT_PACKAGE.version },
@@ -112,6 +117,7 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
       results,
       options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...(settings.shard ? { shard: `${settings.shard.index}/${settings.shard.count}` } : {}), ...settings.options },
       request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
+      ...(interruption ? { incomplete: true, interruption } : {}),
     } satisfies Report);
   } finally {
     await resources.closeAll();

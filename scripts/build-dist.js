@@ -3,4 +3,5 @@
 import { buildDist, DIST } from '../bin/bundle.js';
 
 await buildDist();
-process.stdout.write(`built ${DIST}\n`);
+// On stderr: `npm pack --json` prints its JSON on stdout after the prepack script's output.
+process.stderr.write(`built ${DIST}\n`);

@@ -5,9 +5,13 @@
  * under `tsc --strict` without skipLibCheck, runs its vitest examples verbatim (two files on two workers, each with its
  * own sandbox and fault; the sandbox over https; a global setup; the startSandbox script), gets a message that says ESM only from require(),
  * and sees no Allure warning when its suite of rules runs without the Allure reporter.
+ *
+ * The installed kit is read-only, as in a CI cache or a container layer (issue 38 §5): it runs from the dist/ its
+ * `prepack` built, and every command and export works without writing into it. Made read-only with `chmod -R a-w`,
+ * which binds every user but root; so the test also checks that nothing in it changed, which binds root too.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +27,26 @@ const NOT_INSTALLED = new Set(['@types/qs', '@types/picomatch', 'conformance-kit
 let dir: string;
 let consumer: string;
 const modules = () => join(consumer, 'node_modules');
+const kit = () => join(modules(), 'conformance-kit');
+/** The installed kit's every path with its size and modification time, as it was installed. */
+let installed: Map<string, string>;
+
+/** Every file and folder under `root`, each with its size and modification time. */
+async function tree(root: string, dir = root, out = new Map<string, string>()): Promise<Map<string, string>> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const s = await lstat(path);
+    out.set(path.slice(root.length), `${s.size} ${s.mtimeMs}`);
+    if (entry.isDirectory()) await tree(root, path, out);
+  }
+  return out;
+}
+
+/** What changed in the installed kit since it was installed: added, removed or modified paths. */
+async function changedInKit(): Promise<string[]> {
+  const now = await tree(kit());
+  return [...new Set([...installed.keys(), ...now.keys()])].filter((path) => installed.get(path) !== now.get(path)).sort();
+}
 
 /** Runs a command in the consumer project; the exit code and the output, whatever the code. */
 async function inConsumer(file: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; out: string }> {
@@ -59,8 +83,10 @@ beforeAll(async () => {
   const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>;
   await mkdir(modules(), { recursive: true });
   await run('tar', ['-xzf', join(dir, packed!.filename), '-C', dir]);
-  await rename(join(dir, 'package'), join(modules(), 'conformance-kit'));
+  await rename(join(dir, 'package'), kit());
   await linkDependencies();
+  await run('chmod', ['-R', 'a-w', kit()]);
+  installed = await tree(kit());
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await writeFile(join(consumer, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
@@ -71,14 +97,49 @@ beforeAll(async () => {
   }));
   await cp(join(ROOT, 'docs', 'examples'), join(consumer, 'examples'), { recursive: true });
 }, 600_000);
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  if (!dir) return;
+  if (consumer && existsSync(kit())) await run('chmod', ['-R', 'u+w', kit()]);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a read-only install of the packed kit', () => {
+  it('ships the built bundle and the licence', () => {
+    for (const file of ['dist/cli.mjs', 'dist/embedded-worker.mjs', 'dist/emulator.mjs', 'dist/chat-signature.mjs', 'dist/hook.mjs', 'dist/vitest.mjs', 'LICENSE']) {
+      expect(existsSync(join(kit(), file)), file).toBe(true);
+    }
+  });
+
+  it('runs conformance --version and conformance rules, and imports every export, writing nothing into itself', async () => {
+    const bin = join(kit(), 'bin', 'conformance.js');
+    const version = await inConsumer(process.execPath, [bin, '--version']);
+    expect(version, version.out).toEqual({ code: 0, out: `${JSON.parse(await readFile(join(kit(), 'package.json'), 'utf8')).version}\n` });
+    const rules = await inConsumer(process.execPath, [bin, 'rules', '--json']);
+    expect(rules.code, rules.out.slice(-2000)).toBe(0);
+    expect((JSON.parse(rules.out) as unknown[]).length).toBeGreaterThan(100);
+    const manifest = JSON.parse(await readFile(join(kit(), 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const entries = Object.keys(manifest.exports).filter((e) => e !== './package.json').map((e) => `conformance-kit${e.slice(1)}`);
+    expect(entries.sort()).toEqual(['conformance-kit/chat-signature', 'conformance-kit/emulator', 'conformance-kit/hook', 'conformance-kit/vitest']);
+    const script = `for (const name of ${JSON.stringify(entries)}) { const m = await import(name); console.log(name, Object.keys(m).length > 0); }`;
+    const imported = await inConsumer(process.execPath, ['--input-type=module', '-e', script]);
+    expect(imported.code, imported.out).toBe(0);
+    expect(imported.out.trim().split('\n').sort()).toEqual(entries.map((e) => `${e} true`));
+    expect(await changedInKit()).toEqual([]);
+  }, 120_000);
+
+  it('runs a section of the suite against the embedded emulator', async () => {
+    const out = join(dir, 'read-only-run');
+    const r = await inConsumer(process.execPath, [join(kit(), 'bin', 'conformance.js'), 'run', '--only', '2.3', '--profile', 'quick', '--out', out]);
+    expect(r.code, r.out.slice(-3000)).toBe(0);
+    expect(existsSync(join(out, 'report.json'))).toBe(true);
+  }, 300_000);
+});
 
 describe('a consumer project with the packed kit', () => {
   it('ships declaration files, and compiles the docs examples under tsc --strict with no extra @types', async () => {
-    const kit = join(modules(), 'conformance-kit');
-    const manifest = JSON.parse(await readFile(join(kit, 'package.json'), 'utf8')) as { exports: Record<string, { types?: string }> };
+    const manifest = JSON.parse(await readFile(join(kit(), 'package.json'), 'utf8')) as { exports: Record<string, { types?: string }> };
     for (const [entry, target] of Object.entries(manifest.exports)) {
-      if (typeof target === 'object') expect(existsSync(join(kit, target.types!)), `${entry}: ${target.types}`).toBe(true);
+      if (typeof target === 'object') expect(existsSync(join(kit(), target.types!)), `${entry}: ${target.types}`).toBe(true);
     }
     expect(existsSync(join(modules(), '@types', 'qs'))).toBe(false);
     const tsc = await inConsumer(process.execPath, [join(modules(), 'typescript', 'bin', 'tsc'), '-p', '.']);
@@ -106,10 +167,10 @@ describe('a consumer project with the packed kit', () => {
     await writeFile(join(consumer, 'workers.config.ts'), [
       "import { defineConfig, mergeConfig } from 'vitest/config';",
       "import example from './examples/vitest-workers/vitest.config.ts';",
-      "export default mergeConfig(example, defineConfig({ test: { setupFiles: ['../../barrier.setup.js'], hookTimeout: 240_000 } }));",
+      `export default mergeConfig(example, defineConfig({ test: { setupFiles: [${JSON.stringify(join(consumer, 'barrier.setup.js'))}], hookTimeout: 240_000 } }));`,
     ].join('\n'));
     const report = join(dir, 'workers.json');
-    const { code, out } = await inConsumer(process.execPath, [join(modules(), 'vitest', 'vitest.mjs'), 'run', '--root', 'examples/vitest-workers', '--config', 'workers.config.ts', '--reporter=json', `--outputFile=${report}`], { WORKERS_BARRIER: barrier });
+    const { code, out } = await inConsumer(process.execPath, [join(modules(), 'vitest', 'vitest.mjs'), 'run', '--root', 'examples/vitest-workers', '--config', join(consumer, 'workers.config.ts'), '--reporter=json', `--outputFile=${report}`], { WORKERS_BARRIER: barrier });
     expect(code, out.slice(-3000)).toBe(0);
     const json = JSON.parse(await readFile(report, 'utf8')) as { numPassedTests: number };
     expect(json.numPassedTests).toBe(3);

@@ -22,7 +22,7 @@ let project = '';
 
 function run(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(file, args, { cwd: project, env: { PATH: process.env.PATH, HOME: process.env.HOME, CI: 'true', ...env } }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
     });
   });

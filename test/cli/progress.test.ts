@@ -44,7 +44,7 @@ describe('progress in CI and when stderr is not a terminal', () => {
 
   it('stays plain on a terminal when CI is set', () => {
     const out = fakeStream(true);
-    const progress = new Progress({ total: 2, stream: out, ci: true });
+    const progress = new Progress({ total: 2, stream: out, ci: true, now: () => 0 });
     expect(progress.interactive).toBe(false);
     progress.onResult(result('a', 'passed'));
     progress.onResult(result('b', 'passed'));
@@ -57,7 +57,7 @@ describe('requests left', () => {
   it('says how many requests the rules not yet done sent last time, and how long they take at the rate limit', () => {
     const out = fakeStream(false);
     const expectedRequests = new Map([['a', 700], ['b', 140], ['c', 0]]);
-    const progress = new Progress({ total: 3, stream: out, ci: true, expectedRequests, rateLimitRps: 7 });
+    const progress = new Progress({ total: 3, stream: out, ci: true, expectedRequests, rateLimitRps: 7, now: () => 0 });
     progress.onResult(result('a', 'passed'));
     progress.onResult(result('b', 'passed'));
     progress.onResult(result('c', 'passed'));

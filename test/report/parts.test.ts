@@ -53,15 +53,13 @@ describe('html', () => {
     expect(html).toContain(`script-src &#39;sha256-${hash}&#39;`);
   });
 
-  it('cuts large bodies with a note and stays fast for 1,000 rules', () => {
+  it('cuts large bodies with a note, and stays in proportion for 1,000 rules', () => {
     const big = 'é'.repeat(50_000);
     const results = Array.from({ length: 1000 }, (_, i) => rule(i, {
       exchanges: [{ request: { method: 'GET', url: 'http://x/', headers: {} }, response: { status: 200, headers: {}, body: big }, started_at: '2025-01-01T00:00:00Z', duration_ms: 1 }],
     }));
-    const t0 = performance.now();
+    // Its size, not its time (which is the machine's): each rule's part is bounded, whatever its bodies hold.
     const html = renderHtml(makeReport(results));
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(3000);
     expect(html).toContain(`body cut: first ${HTML_BODY_LIMIT} of 100000 bytes shown`);
     expect(html.length).toBeLessThan(1000 * (HTML_BODY_LIMIT + 4000));
     expect(html.match(/<details class="rule"/g)?.length).toBe(1000);

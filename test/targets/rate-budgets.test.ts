@@ -88,7 +88,6 @@ describe('rate budgets per interface', () => {
 
   it('never puts more than its limit into any one-second window of either interface, and runs both side by side', async () => {
     const client = clientFor(remote({ RATE_LIMIT_RPS: '5', CHAT_RATE_LIMIT_RPS: '4' }));
-    const started = performance.now();
     try {
       await Promise.all([
         ...Array.from({ length: 12 }, () => client.send({ method: 'GET', url: `${base}/api/v4/account` })),
@@ -98,13 +97,13 @@ describe('rate budgets per interface', () => {
     } finally {
       await client.close();
     }
-    const elapsed = performance.now() - started;
     expect(maxPerSecond(arrivals.api)).toBe(5);
     expect(maxPerSecond(arrivals.chat)).toBe(4);
     // The control API is no part of the service: nothing holds it back.
     expect(maxPerSecond(arrivals.control)).toBe(20);
-    // 12 at 5/s needs two full windows, 10 at 4/s too; in one budget the 22 would need four.
-    expect(elapsed).toBeLessThan(3_500);
+    // Side by side: some second held more than either budget allows alone, which one budget for both never lets
+    // happen (shown by the arrivals, not by how long the run took, which depends on the machine).
+    expect(maxPerSecond([...arrivals.api, ...arrivals.chat])).toBeGreaterThan(5);
   });
 
   it('pauses the chat interface alone after its 429: the API lane goes on', async () => {
@@ -117,7 +116,9 @@ describe('rate budgets per interface', () => {
       for (let i = 0; i < 3; i += 1) expect((await client.send({ method: 'GET', url: `${base}/api/v4/account` })).status).toBe(200);
       const apiDone = performance.now();
       const chatDone = await chat;
-      expect(apiDone - started).toBeLessThan(1_000);
+      // The API's requests did not wait for the chat interface's pause (they end before its retry does), which lasted
+      // at least most of its Retry-After: 2 (a lower bound, which a loaded machine only makes longer).
+      expect(apiDone).toBeLessThan(chatDone);
       expect(chatDone - started).toBeGreaterThan(1_500);
       expect(arrivals.chat).toHaveLength(2);
     } finally {

@@ -3,7 +3,8 @@
  * signed (a staging account behind a company CA; `conformance emulator --tls`, which prints it). Every request of the
  * kit's own client goes through it (undici, the early-answer client). Chromium takes no CA on its command line, only
  * server keys whose certificate errors it ignores: the kit hands it the keys of the target's servers it verified
- * against CA_FILE itself (`verifiedServerKeys`, docs/sandbox.md "https").
+ * against CA_FILE itself (`verifiedServerKeys`, docs/sandbox.md "https"); the page's documents, which Playwright fetches
+ * in this process, get CA_FILE for those servers (src/browser/process-trust.ts).
  *
  * Node replaces its default roots when a `ca` is given, so the roots are named again: Mozilla's (`tls.rootCertificates`)
  * and those of NODE_EXTRA_CA_CERTS, which a user who trusted a CA that way keeps trusting.
@@ -55,17 +56,6 @@ function extraCaCerts(): string[] {
     // Node warned at start already and trusts nothing from it either.
     return [];
   }
-}
-
-const normalized = (pem: string) => pem.replace(/\s+/g, '');
-
-/**
- * Whether the process itself trusts every certificate of `pem` (through NODE_EXTRA_CA_CERTS): Playwright's request
- * client, which fetches the page's documents in this process, takes no CA of its own.
- */
-export function processTrusts(pem: string): boolean {
-  const extra = new Set(extraCaCerts().map(normalized));
-  return pemCertificates(pem).every((c) => extra.has(normalized(c)));
 }
 
 /** The `ca` of a TLS connection that trusts `pem` beside the system's roots. */

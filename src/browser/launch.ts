@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-
 import type { RunResource } from '../model/context.js';
 import { chromiumHostRules, hostLookup, type HostRule } from '../host-resolve.js';
 import { verifiedServerKeys } from '../trust.js';
+import { trustInProcess } from './process-trust.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -32,18 +33,24 @@ export function chromiumGap(path = CHROMIUM_PATH): string | undefined {
 }
 
 export class SharedBrowser implements RunResource {
-  private constructor(readonly browser: Browser) {}
+  private constructor(readonly browser: Browser, private readonly releaseTrust: () => void = () => {}) {}
 
   /**
    * `hostRules`: the target's HOST_RESOLVE, so the page reaches the hosts the kit's own client does. `trust`: the
    * target's CA_FILE and its origins; Chromium, which takes no CA, gets the keys of those servers the kit verified
-   * against it (src/trust.ts `verifiedServerKeys`), whose certificates it then accepts.
+   * against it (src/trust.ts `verifiedServerKeys`), whose certificates it then accepts; the page's documents, fetched
+   * in this process, trust CA_FILE for the same servers (src/browser/process-trust.ts) while the browser is open.
    */
   static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[]; readonly trust?: { readonly ca: string; readonly origins: readonly string[] } } = {}): Promise<SharedBrowser> {
     // Loaded on first use: a run without browser rules never loads Playwright (0.3 s at start).
     const { chromium } = await import('playwright-core');
     const hostArgs = options.hostRules?.length ? [`--host-resolver-rules=${chromiumHostRules(options.hostRules)}`] : [];
-    const serverKeys = options.trust ? await verifiedServerKeys(options.trust.origins, options.trust.ca, options.hostRules && hostLookup(options.hostRules)) : [];
+    const lookup = options.hostRules && hostLookup(options.hostRules);
+    // Origin by origin, to know which ones verified: those the process then trusts CA_FILE for, as Chromium their keys.
+    const verified = options.trust
+      ? (await Promise.all(options.trust.origins.map(async (origin) => ({ origin, keys: await verifiedServerKeys([origin], options.trust!.ca, lookup) })))).filter((v) => v.keys.length > 0)
+      : [];
+    const serverKeys = [...new Set(verified.flatMap((v) => v.keys))];
     // Chromium honours the list only with a --user-data-dir, which Playwright's launch always passes (its own profile).
     const keyArgs = serverKeys.length > 0 ? [`--ignore-certificate-errors-spki-list=${serverKeys.join(',')}`] : [];
     // Playwright's own SIGINT and SIGTERM handlers would close the browser under the rules in flight and end the
@@ -53,7 +60,7 @@ export class SharedBrowser implements RunResource {
       executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs, ...keyArgs], timeout: 15_000,
       handleSIGINT: false, handleSIGTERM: false,
     });
-    return new SharedBrowser(browser);
+    return new SharedBrowser(browser, options.trust ? trustInProcess(verified.map((v) => v.origin), options.trust.ca) : undefined);
   }
 
   /** A fresh context: its own cookies and storage (or the given ones), closed by the caller. */
@@ -63,5 +70,6 @@ export class SharedBrowser implements RunResource {
 
   async close(): Promise<void> {
     await this.browser.close().catch(() => {});
+    this.releaseTrust();
   }
 }

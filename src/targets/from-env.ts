@@ -9,7 +9,7 @@ import { LISTS } from '../protocol/filters.js';
 import { ENV_KEYS, NEED_SETTING_GROUPS } from '../needs/settings.js';
 import type { Capability, TargetConfig, TargetKind } from '../model/target.js';
 import { parseHostRules, type HostRule } from '../host-resolve.js';
-import { processTrusts, readCaFile } from '../trust.js';
+import { readCaFile } from '../trust.js';
 
 /**
  * A key of docs/design.md §4. The keys are listed once, in src/needs/settings.ts (ENV_KEYS); test/needs/settings.test.ts
@@ -87,14 +87,6 @@ export function caOf(env: Env): string | undefined {
   } catch (err) {
     throw new ConfigError('CA_FILE', `${(err as Error).message}; expected a file of PEM CA certificates`);
   }
-}
-
-/**
- * Why the browser rules cannot run against a CA_FILE target: the page's documents are fetched by Playwright's request
- * client in the kit's process, which takes no CA of its own and trusts only the roots the process started with.
- */
-function caBrowserGap(env: Env): string {
-  return `the page's documents are fetched in the kit's process, which trusts CA_FILE only when started with it: NODE_EXTRA_CA_CERTS=${optional(env, 'CA_FILE')} (docs/sandbox.md, https)`;
 }
 
 function hostPort(env: Env, key: EnvKey): string | undefined {
@@ -288,7 +280,6 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   const ca = caOf(env);
   if (kind === 'remote' && !browserWanted(env)) gaps.browser = 'browser rules are not part of this run (set CONFORMANCE_BROWSER=1, or ADMIN_LOGIN, to run them)';
   else if (noChromium) gaps.browser = noChromium;
-  else if (ca && !processTrusts(ca)) gaps.browser = caBrowserGap(env);
   else capabilities.push('browser');
   const hostRules = hostRulesOf(env);
   const rateLimitRps = rateLimit(env, 'RATE_LIMIT_RPS', kind);

@@ -41,6 +41,8 @@ describe('the bundle of the command line', () => {
   it('loads the kit\'s own command line from the built bundle', async () => {
     const url = await bundledEntry('cli');
     expect(existsSync(fileURLToPath(url))).toBe(true);
+    // A development checkout runs its sources as they are now, never a dist/ an earlier `npm pack` left behind.
+    expect(fileURLToPath(url)).toContain(join('node_modules', '.cache', 'conformance-kit'));
     expect(existsSync(fileURLToPath(new URL('embedded-worker.mjs', url)))).toBe(true);
     const { main } = (await import(url)) as { main: (argv: string[]) => Promise<number> };
     expect(typeof main).toBe('function');

@@ -145,7 +145,7 @@ async function runWithRetry(rule: Rule, env: RuleEnvironment, stop?: Interruptio
   // Each attempt in a scope of its own: a comparison keeps the exchanges of the first, which the verdict stands on.
   const first = await inRuleScope(rule.id, 0, () => runRule(rule, env));
   if (first.status !== 'failed') return first;
-  // Stopping: no re-run starts; a failure that ended after the signal may be the signal's doing (a browser it ended).
+  // Stopping: no re-run starts (it would not end within the grace); the failure stands, saying it was not re-run.
   if (stop?.signal) return { ...first, detail: `${first.detail} (ended after ${stop.signal}: not re-run)` };
   const again = await inRuleScope(rule.id, 1, () => runRule(rule, env));
   if (again.status === 'failed') return first;

@@ -14,10 +14,10 @@
  * outgoing-message hooks of that account stop. Watched over the whole effect window, not read once.
  */
 import {
-  accountMessage, accountWrites, chatHookCount, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, emptyHistory, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, stringAt, sweepRule, valueIs, watchChatHooks,
+  accountMessage, accountWrites, chatHookCount, clientError, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, emptyHistory, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, stringAt, sweepRule, valueIs, watchChatHooks,
 } from '../kit.js';
 import { REPEAT_ANSWER } from '../fixtures/chat.js';
-import { type OwnConversation, ownConversation, type TwoAccounts, mustDisconnect, type TwoAccountsConversation, type Disconnected } from './support.js';
+import { type OwnConversation, ownConversation, type TwoAccounts, twoScopes, mustDisconnect, type TwoAccountsConversation, type Disconnected } from './support.js';
 
 export default defineGroup({
   heading: 'Channel connection',
@@ -96,19 +96,12 @@ export default defineGroup({
     ),
     scenarioRule<TwoAccounts>(
       { id: 'chat.connection.isolation', needs: ['second-account'], title: 'One account\'s scope never reads or writes another account\'s chats',
-        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other (security). Their chat-interface ids may be equal (the spec states no id space): only data crossing fails (C29 of the review). B\'s history of A\'s conversation is "a chat that does not exist": 204 passes, 200 with no messages is non_strict, 200 with A\'s messages or a refusal fails (R2-C13, R2-C14). B\'s history names A\'s chat by its conversation_id and by its chat-interface id (create chat\'s id); B\'s delivery status and reaction name A\'s message by both ids, the integration-side msgid and the chat-interface id. The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
+        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other (security). Their chat-interface ids may be equal (the spec states no id space): only data crossing fails (C29 of the review). B\'s history of A\'s conversation is "a chat that does not exist": 204 passes, 200 with no messages is non_strict, 200 with A\'s messages or a refusal fails (R2-C13, R2-C14). B\'s history names A\'s chat by its conversation_id and by its chat-interface id (create chat\'s id); B\'s delivery status and reaction name A\'s message by both ids, the integration-side msgid and the chat-interface id; B\'s reaction also names A\'s chat by conversation_ref_id (A\'s chat-interface chat id), which must be refused (any 4xx: no chat of B\'s scope). The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
         covers: ['2.4/scope_id', '2.4/account_id'] },
       {
         setup: async (t) => {
           const a = await chatSession(t);
-          const b = await chatSession(t, { ...a.channel, accountId: await secondAccountId(t, a.channel.accountId) });
-          const scopes = [await a.scope(), await b.scope()] as const;
-          const conv = a.conversationId();
-          const client = a.client();
-          const separate = scopes[0] !== scopes[1];
-          const made = separate ? stringAt(await a.createChat(conv, client), ['id']) ?? '' : '';
-          const sent = separate ? await a.mustSend(a.payload(conv, client)) : { msgid: '', id: '' };
-          return { a, b, scopes, conv, client, inA: sent.msgid, inAId: sent.id, chatA: made, sentInB: '' };
+          return twoScopes(a, await chatSession(t, { ...a.channel, accountId: await secondAccountId(t, a.channel.accountId) }));
         },
         steps: [
           step<TwoAccounts, readonly string[]>('', async (_t, f) => f.scopes, [distinct('distinct scopes', 'the scope_ids of the two accounts')]),
@@ -120,12 +113,43 @@ export default defineGroup({
           // By the chat-interface id too: the id the delivery-status path names (C25), which another scope must not reach.
           step('B sets A\'s delivery status by id', (_t, f) => f.b.deliveryStatus(f.inAId || f.inA, { status_code: 2 }), [status(404)]),
           step('B reacts in A by id', (_t, f) => f.b.react({ conversation_id: f.conv, id: f.inAId || f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [status(404)]),
+          // The chat named by A's chat-interface id in conversation_ref_id (no conversation_id): another handle on A's chat.
+          step('B reacts in A naming the chat by conversation_ref_id', (_t, f) => f.b.react({ conversation_ref_id: f.chatA || f.conv, msgid: f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [clientError('refused')]),
+          step('B reacts in A by id naming the chat by conversation_ref_id', (_t, f) => f.b.react({ conversation_ref_id: f.chatA || f.conv, id: f.inAId || f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [clientError('refused')]),
           step<TwoAccounts, readonly HistoryItem[]>('', async (_t, f) => {
             const inB = f.b.payload(f.conv, f.client);
             await f.b.mustSend(inB);
             f.sentInB = inB.msgid;
             return f.a.allHistory(f.conv, (i) => i.length >= 1);
           }, (_t, f) => [historyHolds('A unchanged', { once: [f.inA], none: [f.sentInB] })]),
+        ],
+      },
+    ),
+    scenarioRule<TwoAccounts>(
+      { id: 'chat.connection.channel-isolation', needs: ['second-channel'], title: 'A second channel connected in the same account never reads or writes the first channel\'s chats',
+        reading: '§2.4: scope_id identifies the connection of one channel in one account, so two channels of one account are two scopes, and a chat of one is no chat of the other (security: reading or changing it fails). The second channel (the control API\'s, else CHANNEL_ID_2) is connected in the configured account; its history of the first channel\'s conversation, by conversation_id and by chat-interface id, is "a chat that does not exist" (204 passes, 200 with no messages is non_strict, 200 with the first channel\'s messages or a refusal fails); its delivery status and reaction naming the first channel\'s message by msgid, by id, and by the chat\'s conversation_ref_id are refused; its own message under the same conversation_id never shows in the first channel\'s history.',
+        covers: ['2.4/scope_id', '2.4/account_id'] },
+      {
+        setup: async (t) => {
+          const a = await chatSession(t);
+          const b = await spareChannel(t);
+          if (b.channel.accountId !== a.channel.accountId) throw new Precondition('the second channel is connected in another account than the configured one');
+          return twoScopes(a, b);
+        },
+        steps: [
+          step<TwoAccounts, readonly string[]>('', async (_t, f) => f.scopes, [distinct('distinct scopes', 'the scope_ids of the two channels')]),
+          step('the second channel reads the first\'s conversation', (_t, f) => f.b.history(f.conv), [emptyHistory('no chat')]),
+          step('the second channel reads the first\'s chat by its chat id', (_t, f) => f.b.history(f.chatA || f.conv), [emptyHistory('no chat')]),
+          step('the second channel sets the first\'s delivery status by msgid', (_t, f) => f.b.deliveryStatus(f.inA, { status_code: 2 }), [status(404)]),
+          step('the second channel sets the first\'s delivery status by id', (_t, f) => f.b.deliveryStatus(f.inAId || f.inA, { status_code: 2 }), [status(404)]),
+          step('the second channel reacts by msgid', (_t, f) => f.b.react({ conversation_id: f.conv, msgid: f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [status(404)]),
+          step('the second channel reacts naming the chat by conversation_ref_id', (_t, f) => f.b.react({ conversation_ref_id: f.chatA || f.conv, id: f.inAId || f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [clientError('refused')]),
+          step<TwoAccounts, readonly HistoryItem[]>('', async (_t, f) => {
+            const inB = f.b.payload(f.conv, f.client);
+            await f.b.mustSend(inB);
+            f.sentInB = inB.msgid;
+            return f.a.allHistory(f.conv, (i) => i.length >= 1);
+          }, (_t, f) => [historyHolds('first channel unchanged', { once: [f.inA], none: [f.sentInB] })]),
         ],
       },
     ),

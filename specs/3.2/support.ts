@@ -1,7 +1,7 @@
 /**
  * What the rules of §3.2 share: fixtures, case tables and the makers of rule families.
  */
-import { ChatSession, isSuccess, type ParticipantBody, type RuleContext, spareChannel } from '../kit.js';
+import { ChatSession, isSuccess, type ParticipantBody, type RuleContext, spareChannel, stringAt } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 
 /** A conversation of the rule's own on its channel. */
@@ -33,6 +33,20 @@ export interface TwoAccounts {
   readonly chatA: string;
   /** B's message in the same conversation_id, which A's history must not show. */
   sentInB: string;
+}
+
+/**
+ * Two scopes (two accounts of one channel, or two channels of one account) and a chat of the first with one message,
+ * which the second must never reach. Nothing is written when both answer one scope_id (the rule's first step fails it).
+ */
+export async function twoScopes(a: ChatSession, b: ChatSession): Promise<TwoAccounts> {
+  const scopes = [await a.scope(), await b.scope()] as const;
+  const conv = a.conversationId();
+  const client = a.client();
+  const separate = scopes[0] !== scopes[1];
+  const made = separate ? stringAt(await a.createChat(conv, client), ['id']) ?? '' : '';
+  const sent = separate ? await a.mustSend(a.payload(conv, client)) : { msgid: '', id: '' };
+  return { a, b, scopes, conv, client, inA: sent.msgid, inAId: sent.id, chatA: made, sentInB: '' };
 }
 
 /** Disconnects the channel as a step the rule needs (the lifecycle rule judges the disconnect itself). */

@@ -388,6 +388,31 @@ export default defineGroup({
         ],
       },
     ),
+    scenarioRule<ForeignForward>(
+      { id: 'chat.reply-to.other-account-message', requires: ['write'], needs: ['second-account'],
+        title: 'A reply_to quoting, by its ids, a message of a second account\'s chat is refused with 400, or taken with nothing of that message in it; the second account\'s chat is unchanged',
+        reading: '§4.3 reply_to: the quoted message "must belong to the same chat"; §2.4: scope_id identifies the connection for one account, so ids sent under it name that account\'s messages. Read as a quote of another chat is (C47) and a forward of another account\'s message (chat.forwards.other-account-message): 400 passes, another 4xx or an acceptance with nothing of the other message resolved is non_strict; its text resolved into the quote (read through the control API; without one a taken quote\'s content is recorded as unseen) fails (security), as does any change to the second account\'s chat. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
+        covers: [SEND('reply_to'), '2.4/scope_id', '2.11/id', '2.11/msgid'] },
+      {
+        setup: foreignForward,
+        steps: [
+          step<ForeignForward>('quoting the second account\'s message by its ids', async (_t, f) => {
+            const p = f.s.payload(f.conv, f.client, { reply_to: { message: { id: f.there.id, msgid: f.there.msgid } } });
+            f.forwarded = p.msgid;
+            const res = await f.s.sendMessage(p);
+            f.forwardStatus = res.status;
+            return res;
+          }, [refusalPreferred('another account\'s message refused'), jsonContentTypeIfRefused]),
+          step<ForeignForward, { readonly text?: string } | 'unseen' | undefined>('what the quote stored', async (t, f) => {
+            if (!isSuccess(f.forwardStatus)) return undefined;
+            return t.target.controlUrl ? (await messageTruth(f.s, f.conv, f.forwarded)).reply_to?.message ?? undefined : 'unseen';
+          },
+            (_t, f) => [nothingResolvedFrom(f.there.text, 'quote')]),
+          step<ForeignForward, HistoryItem[]>('the second account\'s chat', (_t, f) => f.b.allHistory(f.bConv, (items) => items.length >= 1),
+            (_t, f) => [historyHolds('unchanged', { once: [f.there.msgid], none: [f.forwarded] }), holdsMessages(1)]),
+        ],
+      },
+    ),
     scenarioRule<Import>(
       { id: 'chat.import.bot-no-hooks', requires: ['write', 'control'], needs: ['counters'],
         title: 'An imported bot message (silent, sender.ref_id the bot id, receiver the client) is stored and sends no outgoing-message hook',

@@ -75,14 +75,14 @@ export function unknownScopeAnswer(history: boolean): Check {
  * What a forward naming another account's message stored (§2.4: a scope is one account's connection): nothing
  * (refused) or a quote without that message's content passes; the other account's text resolved into it fails.
  */
-export function nothingResolvedFrom(text: string): Judge<{ readonly text?: string } | 'unseen' | undefined> {
+export function nothingResolvedFrom(text: string, what: 'forward' | 'quote' = 'forward'): Judge<{ readonly text?: string } | 'unseen' | undefined> {
   const name = 'nothing of the other account';
   return (quote) => {
-    if (quote === undefined) return pass(name, 'no forward stored');
-    // A stored message's forwards are read only through a control API: nothing was observed, so nothing is judged.
-    if (quote === 'unseen') return observed(name, 'the forward was taken; what it stored is read only through a control API (CONTROL_URL)');
+    if (quote === undefined) return pass(name, `no ${what} stored`);
+    // A stored message's quotes and forwards are read only through a control API: nothing was observed, so nothing is judged.
+    if (quote === 'unseen') return observed(name, `the ${what} was taken; what it stored is read only through a control API (CONTROL_URL)`);
     return quote.text === text
-      ? fail(name, `expected nothing of the second account's message in the first account's forward, observed its text "${text}" resolved into it`)
-      : pass(name, `the forward holds ${quote.text === undefined ? 'no text' : `"${quote.text}"`}, not the second account's`);
+      ? fail(name, `expected nothing of the second account's message in the first account's ${what}, observed its text "${text}" resolved into it`)
+      : pass(name, `the ${what} holds ${quote.text === undefined ? 'no text' : `"${quote.text}"`}, not the second account's`);
   };
 }

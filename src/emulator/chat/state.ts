@@ -172,7 +172,9 @@ export class ChatState {
 
   /** Chats and messages of different scopes never meet, unless the isolation fault keys them by channel. */
   namespace(conn: Connection): string {
-    return this.ctx.faults.isOn('chat-scope-not-isolated') ? conn.channel.id : conn.scopeId;
+    if (this.ctx.faults.isOn('chat-scope-not-isolated')) return conn.channel.id;
+    // The channel isolation fault: keyed by account, so two channels connected in one account share their chats.
+    return this.ctx.faults.isOn('chat-channel-not-isolated') ? conn.account.amojoId : conn.scopeId;
   }
 
   /** Whether a fault is on (./faults.ts). */

@@ -25,6 +25,7 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
   const resolve = (e: EmbeddedIn) => (e.id !== undefined ? state.messageNamed(conn, e.id, 'chat') : e.msgid !== undefined ? state.messageNamed(conn, e.msgid, 'integration') : undefined)
     // The isolation fault: a forwarded message's chat-interface id is taken as unique and looked up in every scope.
     ?? (e.id !== undefined && f.isOn('chat-forwards-any-scope') ? state.messageInAnyScope(e.id)?.m : undefined);
+  let replyAcross: StoredMessage | undefined;
   if (v.replyTo && (v.replyTo.id !== undefined || v.replyTo.msgid !== undefined)) {
     if (v.replyTo.msgid === undefined && f.isOn('chat-crash-on-reply-by-id-only')) throw new Error('simulated crash: the quote is looked up by an undefined msgid');
     const found = resolve(v.replyTo);
@@ -32,7 +33,9 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
     // The two lookup faults search a quote named by one id only among the other side's ids, where it is not found.
     const quoted = found && ((v.replyTo.msgid === undefined && f.isOn('chat-reply-by-id-unresolved') && found.clientId !== v.replyTo.id)
       || (v.replyTo.id === undefined && f.isOn('chat-reply-by-msgid-unresolved') && found.id !== v.replyTo.msgid)) ? undefined : found;
-    if (!quoted || (!ctx.variations.isOn('chat-reply-to-any-chat') && quoted.chat !== chat)) {
+    // The isolation fault: a quote named by a chat-interface id its scope does not hold is looked up in every scope and taken.
+    if (!found && v.replyTo.id !== undefined && f.isOn('chat-reply-to-any-scope')) replyAcross = state.messageInAnyScope(v.replyTo.id)?.m;
+    if (!replyAcross && (!quoted || (!ctx.variations.isOn('chat-reply-to-any-chat') && quoted.chat !== chat))) {
       throw invalidRequest([{ field: 'payload.reply_to.message', message: 'must be a message of the same chat' }]);
     }
   }
@@ -75,7 +78,7 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
     ...(v.message.postId !== undefined && !f.isOn('chat-comments-merged') && !(outgoing && f.isOn('chat-comment-reply-to-private')) && { postId: outgoing && f.isOn('chat-comment-reply-own-conversation') ? `${v.message.postId}#reply` : v.message.postId }),
     ...(status && { status }),
     ...(sharedPost && { sharedPost: storedSharedPost(sharedPost, ctx.baseUrl(), f, ctx.variations) }),
-    ...(v.replyTo && { replyTo: storedQuote(v.replyTo, resolve(v.replyTo), f) }),
+    ...(v.replyTo && { replyTo: storedQuote(v.replyTo, resolve(v.replyTo) ?? replyAcross, f) }),
     ...(v.forwards.length > 0 && { forwards: v.forwards.map((e) => storedQuote(e, resolve(e), f)) }),
   };
   state.indexMessage(conn, m);

@@ -38,13 +38,17 @@ export function reactEndpoint(app: FastifyInstance, ctx: EmulatorContext, state:
     if (v.msgid === undefined && f.isOn('chat-crash-on-react-by-id-only')) throw new Error('simulated crash: the reaction\'s message is looked up by an undefined msgid');
     if (!state.hasClient(conn, v.userId) && f.isOn('chat-crash-on-react-unknown-user')) throw new Error('simulated crash: the reacting user is not there');
     if (v.type === 'react' && v.emoji === '' && f.isOn('chat-crash-on-react-without-emoji')) throw new Error('simulated crash: the missing emoji is stored');
-    const chat = v.conversationId !== undefined ? state.chatOf(conn, v.conversationId) : v.conversationRefId !== undefined ? state.chatByEitherId(conn, v.conversationRefId) : undefined;
+    const inScopeChat = v.conversationId !== undefined ? state.chatOf(conn, v.conversationId) : v.conversationRefId !== undefined ? state.chatByEitherId(conn, v.conversationRefId) : undefined;
+    // The isolation fault: a chat named by conversation_ref_id is looked up among every scope's chats, and the message in it.
+    const refAcross = !inScopeChat && v.conversationId === undefined && v.conversationRefId !== undefined && f.isOn('chat-react-ref-id-any-scope') ? state.chatsById.get(v.conversationRefId) : undefined;
+    const chat = inScopeChat ?? refAcross;
     if (!chat && f.isOn('chat-crash-on-react-unknown-conversation')) throw new Error('simulated crash: the reaction\'s chat is not there');
     const inScope = v.id !== undefined && !f.isOn('chat-react-msgid-only') ? state.messageNamed(conn, v.id, 'chat') : undefined;
     // The isolation fault: a chat-interface id is taken as unique across scopes, and the message's own chat is used.
     const across = !inScope && v.id !== undefined && f.isOn('chat-react-by-id-any-scope') ? state.messageInAnyScope(v.id)?.m : undefined;
     const byId = inScope ?? across;
-    const m = byId ?? (v.msgid !== undefined ? state.messageNamed(conn, v.msgid, 'integration') : undefined);
+    const m = byId ?? (v.msgid !== undefined ? state.messageNamed(conn, v.msgid, 'integration') : undefined)
+      ?? refAcross?.messages.find((x) => (v.msgid !== undefined && x.clientId === v.msgid) || (v.id !== undefined && x.id === v.id));
     if (!m && !byId && v.msgid !== undefined && f.isOn('chat-crash-on-unknown-react-msgid')) throw new Error('simulated crash: the reaction\'s message is not there');
     const chatMatters = !f.isOn('chat-react-ignores-conversation') && across === undefined;
     if (!m || (chatMatters && chat && m.chat !== chat) || (chatMatters && !chat && (v.conversationId !== undefined || v.conversationRefId !== undefined) && !f.isOn('chat-react-unvalidated'))) {

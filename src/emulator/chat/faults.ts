@@ -458,6 +458,10 @@ export const CHAT_FAULTS = defineFaults([
   // Signature (§5.2)
   { name: 'chat-signature-connect-only', description: 'The signature is verified on connect only; every other chat route takes any signature.',
     caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`, ['connect']) },
+  { name: 'chat-edit-signature-unchecked', description: 'An edit_message event on the message route is taken whatever its signature (wrong secret, a body changed after signing, no X-Signature): only new messages are verified.',
+    caughtBy: ['chat.signature.route.message'] },
+  { name: 'chat-comment-signature-unchecked', description: 'A comment (a new message carrying a post) is taken whatever its signature: the comment path of the message route skips the check.',
+    caughtBy: ['chat.signature.route.message'] },
   { name: 'chat-signature-header-optional', description: 'A chat request without an X-Signature header is accepted unchecked.',
     caughtBy: everyChatRoute((r) => `chat.signature.route.${r}`) },
   { name: 'chat-md5-header-optional', description: 'A chat request without Content-MD5 is verified against the MD5 of the body received, so it is accepted.',

@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import {
   CHAT_ROUTES, chatPaths, chatRequest, type ChatRouteName, type ChatSession, chatSession, contentMd5, defineGroup, exchangeRule, type HttpResponse, jsonContentType, notAnsweredWith, observedStatus, propertyRule, routeFixture, type RouteFixture, SIGNING_VARIANTS, type SigningVariant, skewObserved, type SkewWindows, variantSignature, status, sweepRule, type TamperPart, TAMPERS,
 } from '../kit.js';
-import { SIGNED, connectCall, REPLAY_ROUTES, ROUTE_TITLE, routeRule, sendDayOld, skewWindows, tamperRule } from './support.js';
+import { SIGNED, connectCall, EVENT_KINDS, type EventKind, REPLAY_ROUTES, ROUTE_TITLE, routeRule, sendDayOld, skewWindows, tamperRule } from './support.js';
 import { type OneMessage, oneMessage } from '../fixtures/chat.js';
 
 /** The session a signature sweep signs with. */
@@ -86,18 +86,18 @@ export default defineGroup({
         reading: 'The spec says "current time"; the live service is documented to accept about 15 minutes. Measured by bisection against the target clock (read through the control API when there is one).', covers: ['5.2/Date'] },
       { send: async (t) => skewWindows(await chatSession(t)), expect: [skewObserved] },
     ),
-    sweepRule<ChatRouteName, HttpResponse, RouteFixture>(
+    sweepRule<ChatRouteName | EventKind, HttpResponse, RouteFixture>(
       { id: 'chat.signature.replay', level: 'should', requires: ['write'],
         title: 'A correctly signed request dated a day before the target clock (a replay) is refused with 403 and a JSON body, at every chat route but disconnect',
         reading: 'REQ-5.2-date-current: Date is "Current time" (§5.2), so a request a day old is a replay (the live service accepts about 15 minutes; chat.signature.date-skew measures the window). '
           + 'The statement is `should`: §5.2 states what the client sends, not that the service refuses an old Date, so a server that never checks the age breaks no `must`; this rule alone judges it: accepted fails, another 4xx is non_strict. '
-          + 'One message is the fixture every route\'s request names (routeFixture). Disconnect is not sent: taken, it would cut the channel, so it would need a channel of its own, and that need would skip the whole rule on a target without one.',
+          + 'One message is the fixture every route\'s request names (routeFixture); the message route is sent each event kind it carries (§4.3: a new message, an edit of the fixture\'s message, a comment on a post). Disconnect is not sent: taken, it would cut the channel, so it would need a channel of its own, and that need would skip the whole rule on a target without one.',
         covers: ['5.2/Date'] },
       {
         // Every route but disconnect runs on the configured channel, and the message route's fixture serves them all.
         setup: (t) => routeFixture(t, 'message'),
-        named: REPLAY_ROUTES,
-        label: (route) => ROUTE_TITLE[route],
+        named: [...REPLAY_ROUTES, ...EVENT_KINDS],
+        label: (route) => (route === 'edit' ? 'an edit_message to the message route' : route === 'comment' ? 'a comment to the message route' : ROUTE_TITLE[route]),
         send: (_t, route, f) => sendDayOld(route, f),
         expect: [status(403), jsonContentType],
         what: 'every day-old request refused',

@@ -127,15 +127,15 @@ const OTHER_SECRET = 'signed with another channel\'s real secret' as const;
  * spoiled the ways a check that skips one kind would let through (a wrong secret, a body changed after signing, no
  * X-Signature), so §5.2 reaches every kind, not the new message alone.
  */
-const EVENT_KINDS = ['edit', 'comment'] as const;
-type EventKind = (typeof EVENT_KINDS)[number];
+export const EVENT_KINDS = ['edit', 'comment'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
 const EVENT_SPOILS = ['wrong-secret', 'body-byte', 'no-x-signature'] as const;
 type EventCase = `${EventKind}: ${(typeof EVENT_SPOILS)[number] | 'valid'}`;
 const EVENT_CASES: readonly EventCase[] = EVENT_KINDS.flatMap((k) => [`${k}: valid` as const, ...EVENT_SPOILS.map((x) => `${k}: ${x}` as const)]);
 const isEventCase = (c: string): c is EventCase => (EVENT_CASES as readonly string[]).includes(c);
 
 /** The edit of the fixture's message, or a comment on a post of its own, to the message route. */
-function eventCall(kind: EventKind, f: RouteFixture): ChatCall {
+export function eventCall(kind: EventKind, f: RouteFixture): ChatCall {
   const s = f.session;
   const json = kind === 'edit'
     ? editMessageBody({ conversation_id: f.conversationId, msgid: f.msgid, message: { type: 'text', text: `edited ${s.msgid()}` } })
@@ -220,8 +220,9 @@ const DAY_MS = 86_400_000;
 export const REPLAY_ROUTES = CHAT_ROUTES.filter((r) => r !== 'disconnect');
 
 /** The route's valid request, correctly signed, dated a day before the target clock. */
-export function sendDayOld(route: ChatRouteName, f: RouteFixture): Promise<HttpResponse> {
-  return f.session.send(routeCall(route, f), { skewMs: -DAY_MS });
+export function sendDayOld(route: ChatRouteName | EventKind, f: RouteFixture): Promise<HttpResponse> {
+  const call = route === 'edit' || route === 'comment' ? eventCall(route, f) : routeCall(route, f);
+  return f.session.send(call, { skewMs: -DAY_MS });
 }
 
 export async function skewWindows(s: ChatSession): Promise<SkewWindows> {

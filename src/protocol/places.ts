@@ -30,6 +30,23 @@ export const HISTORY_PAGES = ['first', 'middle', 'last'] as const;
 export type HistoryPage = (typeof HISTORY_PAGES)[number];
 export const historyPlace = (page: HistoryPage) => `history ${page} page`;
 
+/** The event kinds the message route carries (§4.3: a new message, its edit, a comment on a post). */
+export const MESSAGE_EVENTS = ['new_message', 'edit_message', 'comment'] as const;
+export type MessageEvent = (typeof MESSAGE_EVENTS)[number];
+export const messageEventPlace = (kind: MessageEvent) => `message ${kind}`;
+
+/** The event kind of a request to the message route: edit_message, a new message carrying a post (a comment), or a new message. */
+function messageEventOf(req: HttpRequest): MessageEvent | undefined {
+  try {
+    const body = JSON.parse(req.body?.toString() ?? '') as { event_type?: unknown; payload?: { message?: { post?: unknown } } };
+    if (body.event_type === 'edit_message') return 'edit_message';
+    if (body.event_type !== 'new_message') return undefined;
+    return typeof body.payload?.message?.post === 'object' && body.payload.message.post !== null ? 'comment' : 'new_message';
+  } catch {
+    return undefined;
+  }
+}
+
 /** The places of the endpoints that take a bearer (the account and the four lists). */
 export const BEARER_PLACES: readonly string[] = BEARER_ENDPOINTS.map(bearerPlace);
 
@@ -47,7 +64,8 @@ export const PLACE_KINDS = {
     what: 'every route with each class of answer (success, refusal, and the wrong-method refusal where it is probed)',
     places: ROUTES.flatMap((route) => ANSWER_CLASSES.map((a) => routePlace(route, a))),
   },
-  'chat routes': { what: 'every route of the chat interface', places: CHAT_ROUTES.map(chatPlace) },
+  // The message route once per event kind it carries (§4.3), so §5.2 reaches an edit and a comment, not only a new message.
+  'chat routes': { what: 'every route of the chat interface, the message route with each event kind (new message, edit, comment)', places: [...CHAT_ROUTES.map(chatPlace), ...MESSAGE_EVENTS.map(messageEventPlace)] },
   'chat GET routes': { what: 'the chat routes read with GET (history)', places: [chatPlace('history')] },
   'history pages': { what: 'the first page, a full page further on and the short last page of a history longer than a page', places: HISTORY_PAGES.map(historyPlace) },
 } as const satisfies Record<string, { readonly what: string; readonly places: readonly string[] }>;
@@ -110,6 +128,10 @@ export function placesOf(req: HttpRequest, res: HttpResponse | undefined): strin
   if (chat !== undefined) {
     out.push(chatPlace(chat));
     if (answer !== undefined) out.push(routePlace(chatPlace(chat), answer));
+    if (chat === 'message') {
+      const kind = messageEventOf(req);
+      if (kind) out.push(messageEventPlace(kind));
+    }
     if (chat === 'history' && res) {
       const page = historyPageOf(url, res);
       if (page) out.push(historyPlace(page));

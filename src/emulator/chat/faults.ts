@@ -482,6 +482,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.signature.replay', 'chat.signature.date-skew'] },
   { name: 'chat-scope-date-age-ignored', description: 'On the scope routes (every chat route but connect and disconnect) the distance of Date from the server clock is not checked: a correctly signed request dated a day ago is accepted there.',
     caughtBy: ['chat.signature.replay'] },
+  { name: 'chat-event-date-age-ignored', description: 'On an edit_message event or a comment the distance of Date from the server clock is not checked (new messages are): a correctly signed edit or comment dated a day ago is accepted.',
+    caughtBy: ['chat.signature.replay'] },
   { name: 'chat-get-md5-not-checked', description: 'The Content-MD5 of a GET is not compared with the MD5 of the empty body (any signed value passes).',
     caughtBy: ['chat.signature.route.history'] },
   { name: 'chat-md5-not-compared', description: 'Content-MD5 is signed as sent but never compared with the MD5 of the received body.',

@@ -94,7 +94,8 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim())) || (f.isOn('chat-scope-date-gmt-refused') && isScopeRoute(request.url) && / GMT$/.test(date.trim()))) {
     throw invalidSignature('Date is not an RFC 2822 date');
   }
-  const ageUnchecked = f.isOn('chat-date-age-ignored') || (f.isOn('chat-scope-date-age-ignored') && isScopeRoute(request.url));
+  const ageUnchecked = f.isOn('chat-date-age-ignored') || (f.isOn('chat-scope-date-age-ignored') && isScopeRoute(request.url))
+    || (f.isOn('chat-event-date-age-ignored') && isEditOrComment(request.rawBody));
   if (!ageUnchecked && !ctx.clock.isCurrent(when, DATE_WINDOW_SECONDS * 1000)) throw invalidSignature('Date is too far from the server time');
   // The path as received, without its query string (§5.2); the two path faults bend exactly this step.
   const parts = { md5, contentType, date };
@@ -150,4 +151,14 @@ function channelPaths(url: string): string[] {
   const base = `/v2/origin/custom/${m[1]}`;
   const ends = ['', '/connect', '/disconnect', '/chats', '/typing', '/react'];
   return [...ends.map((e) => base + e), path.replace(/^\/v2\/origin\/custom/, ''), path.endsWith('/') ? path.slice(0, -1) : `${path}/`];
+}
+
+/** For the event-kind fault: whether a body is an edit_message event or a comment (a new message carrying a post). */
+function isEditOrComment(raw: unknown): boolean {
+  try {
+    const body = JSON.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : typeof raw === 'string' ? raw : '') as { event_type?: unknown; payload?: { message?: { post?: unknown } } };
+    return body.event_type === 'edit_message' || (typeof body.payload?.message?.post === 'object' && body.payload.message.post !== null);
+  } catch {
+    return false;
+  }
 }

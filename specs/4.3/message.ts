@@ -42,6 +42,32 @@ import {
 } from './support.js';
 import { refusal, messageEvent, requiredRule, P, type EffectsConversation, newConversation, sendSilent, counted, SEND, HISTORY } from '../fixtures/chat.js';
 
+/**
+ * The steps that send, under the first account's scope, a message embedding the second account's message by its ids
+ * (a forward, or a reply_to quote), then read what was stored of it and the second account's chat.
+ */
+function foreignEmbedSteps(what: 'forward' | 'quote') {
+  return [
+    step<ForeignForward>(`${what === 'forward' ? 'forwarding' : 'quoting'} the second account's message by its ids`, async (_t, f) => {
+      const named = { id: f.there.id, msgid: f.there.msgid };
+      const p = f.s.payload(f.conv, f.client, what === 'forward' ? { forwards: { messages: [named] } } : { reply_to: { message: named } });
+      f.forwarded = p.msgid;
+      const res = await f.s.sendMessage(p);
+      f.forwardStatus = res.status;
+      return res;
+    }, [refusalPreferred('another account\'s message refused'), jsonContentTypeIfRefused]),
+    step<ForeignForward, { readonly text?: string } | 'unseen' | undefined>(`what the ${what} stored`, async (t, f) => {
+      if (!isSuccess(f.forwardStatus)) return undefined;
+      if (!t.target.controlUrl) return 'unseen';
+      const truth = await messageTruth(f.s, f.conv, f.forwarded);
+      return (what === 'forward' ? truth.forwards?.[0] : truth.reply_to?.message) ?? undefined;
+    },
+      (_t, f) => [nothingResolvedFrom(f.there.text, what)]),
+    step<ForeignForward, HistoryItem[]>('the second account\'s chat', (_t, f) => f.b.allHistory(f.bConv, (items) => items.length >= 1),
+      (_t, f) => [historyHolds('unchanged', { once: [f.there.msgid], none: [f.forwarded] }), holdsMessages(1)]),
+  ];
+}
+
 export default defineGroup({
   heading: 'Send, edit or import a message',
   rules: [
@@ -370,22 +396,7 @@ export default defineGroup({
         covers: [SEND('forwards'), '2.4/scope_id', '2.11/id', '2.11/msgid'] },
       {
         setup: foreignForward,
-        steps: [
-          step<ForeignForward>('forwarding the second account\'s message by its ids', async (_t, f) => {
-            const p = f.s.payload(f.conv, f.client, { forwards: { messages: [{ id: f.there.id, msgid: f.there.msgid }] } });
-            f.forwarded = p.msgid;
-            const res = await f.s.sendMessage(p);
-            f.forwardStatus = res.status;
-            return res;
-          }, [refusalPreferred('another account\'s message refused'), jsonContentTypeIfRefused]),
-          step<ForeignForward, { readonly text?: string } | 'unseen' | undefined>('what the forward stored', async (t, f) => {
-            if (!isSuccess(f.forwardStatus)) return undefined;
-            return t.target.controlUrl ? (await messageTruth(f.s, f.conv, f.forwarded)).forwards?.[0] : 'unseen';
-          },
-            (_t, f) => [nothingResolvedFrom(f.there.text)]),
-          step<ForeignForward, HistoryItem[]>('the second account\'s chat', (_t, f) => f.b.allHistory(f.bConv, (items) => items.length >= 1),
-            (_t, f) => [historyHolds('unchanged', { once: [f.there.msgid], none: [f.forwarded] }), holdsMessages(1)]),
-        ],
+        steps: foreignEmbedSteps('forward'),
       },
     ),
     scenarioRule<ForeignForward>(
@@ -395,22 +406,7 @@ export default defineGroup({
         covers: [SEND('reply_to'), '2.4/scope_id', '2.11/id', '2.11/msgid'] },
       {
         setup: foreignForward,
-        steps: [
-          step<ForeignForward>('quoting the second account\'s message by its ids', async (_t, f) => {
-            const p = f.s.payload(f.conv, f.client, { reply_to: { message: { id: f.there.id, msgid: f.there.msgid } } });
-            f.forwarded = p.msgid;
-            const res = await f.s.sendMessage(p);
-            f.forwardStatus = res.status;
-            return res;
-          }, [refusalPreferred('another account\'s message refused'), jsonContentTypeIfRefused]),
-          step<ForeignForward, { readonly text?: string } | 'unseen' | undefined>('what the quote stored', async (t, f) => {
-            if (!isSuccess(f.forwardStatus)) return undefined;
-            return t.target.controlUrl ? (await messageTruth(f.s, f.conv, f.forwarded)).reply_to?.message ?? undefined : 'unseen';
-          },
-            (_t, f) => [nothingResolvedFrom(f.there.text, 'quote')]),
-          step<ForeignForward, HistoryItem[]>('the second account\'s chat', (_t, f) => f.b.allHistory(f.bConv, (items) => items.length >= 1),
-            (_t, f) => [historyHolds('unchanged', { once: [f.there.msgid], none: [f.forwarded] }), holdsMessages(1)]),
-        ],
+        steps: foreignEmbedSteps('quote'),
       },
     ),
     scenarioRule<Import>(

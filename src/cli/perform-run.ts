@@ -30,11 +30,12 @@ export interface PerformedRun {
 }
 
 /**
- * The rules a --budget leaves out, by the request counts of the last run against this kind of target (else of the
- * baseline report); none when no count is known yet, which the run says.
+ * The rules a --budget leaves out, by the request counts of the baseline report, else of the last run against this kind
+ * of target (src/runner/durations.ts keeps them outside node_modules); none when no count is known yet, which the run says.
  */
 function budgetFor(s: RunCommandOptions, requests: number, selected: readonly Rule[]): BudgetPlan | undefined {
-  const costs = new Map([...(s.baseline?.results ?? []).flatMap((r) => (r.request_count === undefined ? [] : [[r.id, r.request_count] as const])), ...lastRequestCounts(countsKey(s.kind, s.runs))]);
+  // The baseline's counts win over the last run's: the user named that report, and its counts travel with it.
+  const costs = new Map([...lastRequestCounts(countsKey(s.kind, s.runs)), ...(s.baseline?.results ?? []).flatMap((r) => (r.request_count === undefined || r.status === 'skipped' ? [] : [[r.id, r.request_count] as const]))]);
   if (costs.size === 0) {
     process.stderr.write(`conformance: --budget ${requests}: no request counts are known yet (run once without it, or give --baseline), so every selected rule runs\n`);
     return undefined;

@@ -77,7 +77,7 @@ const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'summary', flags: '--summary <path>', help: 'write summary.md here instead (default: <out>/summary.md; e.g. "$GITHUB_STEP_SUMMARY")' },
   { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins. Through npx on Node 20 write `npx -- conformance …`: npx\'s own Node reads --env-file (README)' },
   { key: 'shard', flags: '--shard <i/n>', help: 'run the i-th of n shares of the rules; join the reports with `conformance merge`', notForCertify: 'certify a sharded run with --from <merged report.json>' },
-  { key: 'budget', flags: '--budget <requests|duration>', help: 'the CI gate within a budget: 2000 (requests) or 300s / 5m (at RATE_LIMIT_RPS); takes the rules that catch the most per request, by the request counts of the last run (or of --baseline), and names the ones left out', notForCertify: 'a certificate covers every rule' },
+  { key: 'budget', flags: '--budget <requests|duration>', help: 'the CI gate within a budget: 2000 (requests) or 300s / 5m (at RATE_LIMIT_RPS); takes the rules that catch the most per request, by the request counts of --baseline\'s report, else of the last run (kept in CONFORMANCE_CACHE_DIR, default ~/.cache/conformance-kit), and names the ones left out', notForCertify: 'a certificate covers every rule' },
   { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target and every rule it would skip with why, and send nothing', notForCertify: 'a certificate needs a real run' },
 ];
 

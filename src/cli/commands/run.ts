@@ -44,7 +44,7 @@ export const runCommand = defineCommand<RunFlags>({
  */
 function dryRun(s: RunCommandOptions): number {
   const rules = allRules();
-  const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
+  const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.exclude ? { exclude: s.exclude } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
   const selected = (r: Rule) => skip(r) === undefined;
   const plan = s.kind === 'remote'
     ? planSupply(targetFromEnv(s.env, 'remote'), { interactive: s.interactive, soak: s.profile === 'soak', rules, selected })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports, type WrittenReports } from '../../src/report/write.js';
+import { REPORT_FORMAT_VERSION } from '../../src/report/json.js';
 import { VERDICTS } from '../../src/model/outcome.js';
 import { HOSTILE, RESULTS, makeReport, xmlProblems } from './fixture.js';
 
@@ -25,9 +26,10 @@ describe('writeReports', () => {
     expect(names.sort()).toEqual(['allure-results', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
   });
 
-  it('report.json is the report as given, pretty-printed', async () => {
+  it('report.json is the report as given, pretty-printed, its form\'s version first', async () => {
     const text = await readFile(written.json, 'utf8');
-    expect(JSON.parse(text)).toEqual(report);
+    expect(JSON.parse(text)).toEqual({ format_version: REPORT_FORMAT_VERSION, ...report });
+    expect(text.startsWith(`{\n  "format_version": "${REPORT_FORMAT_VERSION}",`)).toBe(true);
     expect(text).toContain('\n  "suite": {');
   });
 

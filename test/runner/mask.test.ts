@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Masker, maskSecret, secretTag } from '../../src/secrets/mask.js';
+import { MASKED_SECRET, Masker, maskSecret, secretTag } from '../../src/secrets/mask.js';
 import { maskAuthorization } from '../../src/runner/recorder.js';
 import { maskerFor } from '../../src/runner/execute.js';
 import type { Credentials, TargetConfig } from '../../src/model/target.js';
@@ -17,6 +17,11 @@ describe('masking', () => {
     m.add(a);
     m.add(b);
     expect(m.mask(`${a} then ${b}`)).toBe(`${maskSecret(a)} then ${maskSecret(b)}`);
+  });
+
+  it('MASKED_SECRET finds a masked secret whole, tag and all (compare normalizes by it)', () => {
+    const masked = maskSecret('eyJhbGciOiJSUzI1NiJ9.payload.sig');
+    expect(`"access_token":"${masked}"`.replace(MASKED_SECRET, '{secret}')).toBe('"access_token":"{secret}"');
   });
 
   it('draws the tag from a key of the process, not from the secret alone: no dictionary finds a secret by its tag', async () => {

@@ -26,7 +26,9 @@ export const COMMANDS: readonly CommandFactory[] = [
 
 const EPILOGUE = `
 Exit codes: 0 no failed \`must\` rule (with --strict, no failed \`should\`; with --baseline, no regression),
-  1 failures, 2 a usage or configuration error (the message names the flag or key), 3 the target cannot be reached.
+  1 failures (with --baseline, regressions), 2 a usage or configuration error (the message names the flag or key),
+  3 the target cannot be reached or is not the service, 4 nothing failed but a \`must\` rule was left unjudged
+  (--allow-unjudged hides it), 130 interrupted (SIGINT), 143 stopped (SIGTERM): the reports of what ran are written.
 
 Examples:
   $ conformance run                  # the whole suite against the embedded emulator; reports in reports/

@@ -18,10 +18,11 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
 }
 
-export function integerSetting(key: string, raw: string | undefined, options: { min: number }): number | undefined {
+export function integerSetting(key: string, raw: string | undefined, options: { min: number; max?: number }): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(key, `must be an integer, got "${raw}"`);
   const n = Number(raw);
   if (n < options.min || !Number.isSafeInteger(n)) throw new ConfigError(key, `must be an integer of at least ${options.min}, got "${raw}"`);
+  if (options.max !== undefined && n > options.max) throw new ConfigError(key, `must be an integer from ${options.min} to ${options.max}, got "${raw}"`);
   return n;
 }

@@ -20,7 +20,7 @@ import { TokenStore } from '../secrets/token-store.js';
 import { RunResources } from './resources.js';
 import { runSuite } from './run-suite.js';
 import type { Interruption } from './interrupt.js';
-import { skipReason, type Shard } from './select.js';
+import { selection, skipReason, type Shard } from './select.js';
 
 
 /** Rules run side by side: enough to keep two cores busy against the embedded emulator. */
@@ -40,6 +40,8 @@ export interface RunPlan {
   readonly seed: number;
   readonly runs: number;
   readonly only?: string;
+  /** Rules left out of the run (--exclude, the syntax of --only): like those --only does not select, not in the report's results. */
+  readonly exclude?: string;
   readonly shard?: Shard;
   /** Rules a --budget left out, with why (src/runner/budget.ts). */
   readonly leftOut?: ReadonlyMap<string, string>;
@@ -90,12 +92,16 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
   const resources = new RunResources();
   try {
   const rateLimited = Boolean(target.rateLimitRps || target.chatRateLimitRps);
+    // Rules --only or --exclude leave out are not part of the run: not run, not counted as skipped (report.not_selected).
+    const chosen = selection({ ...(settings.only ? { only: settings.only } : {}), ...(settings.exclude ? { exclude: settings.exclude } : {}) });
+    const notSelected = settings.rules.filter((r) => !chosen(r)).map((r) => r.id);
     const results = await runSuite(
       { target, plan: settings.supply ?? new SupplyPlan(target), client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
       {
-        rules: settings.rules,
+        rules: settings.rules.filter(chosen),
         skip: skipReason({
           ...(settings.only ? { only: settings.only } : {}),
+          ...(settings.exclude ? { exclude: settings.exclude } : {}),
           ...(settings.shard ? { shard: settings.shard } : {}),
           ...(settings.leftOut ? { leftOut: settings.leftOut } : {}),
         }, settings.rules),
@@ -115,9 +121,10 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
       finished_at: new Date().toISOString(),
       summary: summarize(results),
       results,
-      options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...(settings.shard ? { shard: `${settings.shard.index}/${settings.shard.count}` } : {}), ...settings.options },
+      options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...(settings.exclude ? { exclude: settings.exclude } : {}), ...(settings.shard ? { shard: `${settings.shard.index}/${settings.shard.count}` } : {}), ...settings.options },
       request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
       ...(interruption ? { incomplete: true, interruption } : {}),
+      ...(notSelected.length > 0 ? { not_selected: notSelected } : {}),
     } satisfies Report);
   } finally {
     await resources.closeAll();

@@ -72,6 +72,14 @@ describe('against a faulty target', () => {
     const report = await readJson<Report>(join(dir, 'regress', 'report.json'));
     // The fault breaks token_type in every token answer: the code grant's and the refresh grant's.
     expect([...(report.baseline?.regressions ?? [])].sort()).toEqual(['oauth.refresh.answer', 'oauth.token-response.token-type']);
+    // What CI shows: the regressions head summary.md and report.html, and are failures of their own type in junit.xml.
+    const summary = await readFile(join(dir, 'regress', 'summary.md'), 'utf8');
+    expect(summary.split('\n')[0]).toMatch(/^# ❌ .*: 2 regressions against the baseline/);
+    expect(summary.indexOf('## Regressions against the baseline (2)')).toBeLessThan(summary.indexOf('| verdict | count |'));
+    const html = await readFile(join(dir, 'regress', 'report.html'), 'utf8');
+    expect(html.indexOf('Regressions against the baseline (2)')).toBeLessThan(html.indexOf('<details class="rule"'));
+    const junit = await readFile(join(dir, 'regress', 'junit.xml'), 'utf8');
+    expect(junit.match(/<failure [^>]*type="regression"/g)).toHaveLength(2);
 
     // The faulty run as its own baseline: the failure is known, nothing regressed.
     const again = await conformance(['run', '--target', 'remote', '--only', ONLY, '--seed', '11', '--runs', '3', '--baseline', join(dir, 'regress', 'report.json'), '--out', join(dir, 'again')], { env });

@@ -43,6 +43,7 @@ const refreshGrant = grant('Refresh grant', 'refresh_token', { refresh_token: de
   'Integration secret key; listed as optional for the refresh grant (§5.1.3).', ['refresh_token']);
 
 export const TOKEN_REQUEST: Schema = {
+  type: 'object',
   description: '§4.1: the code grant or the refresh grant, told apart by grant_type.',
   oneOf: [codeGrant, refreshGrant],
   discriminator: { propertyName: 'grant_type' },
@@ -267,6 +268,7 @@ function messagePayload(edit: boolean): Schema {
 }
 
 export const MESSAGE_EVENT: Schema = {
+  type: 'object',
   description: '§4.3: a new message (a comment when message.post is present) or an edit. The table marks only `message` required; a new message also needs the ids and times its rule 1 creates it under.',
   oneOf: [
     obj({ event_type: { const: 'new_message' }, payload: messagePayload(false) }, ['event_type', 'payload'], { title: 'New message or comment' }),

@@ -3,20 +3,19 @@
  * (src/protocol/endpoints.ts), the chat paths and their methods (chat.ts), the filter language (filters.ts), the
  * signature headers (chat-signature.ts), the disconnect hook's parameters (src/hook/sign.ts), and what each route takes
  * and answers (operations.ts, schemas.ts). Nothing about the service is stated here: a route, status or shape missing
- * from the document is added to those declarations. The descriptions of the filter parameters are the Meaning column
- * of the spec's §4.2 tables (src/docs/spec-tables.ts).
+ * from the document is added to those declarations (test/openapi/document.test.ts checks the document against the
+ * spec's own tables).
  *
  * `conformance openapi` prints it, `npm run docs` writes docs/openapi.json, the emulator serves it at /openapi.json.
  */
 import { readFileSync } from 'node:fs';
-import { specTables } from '../docs/spec-tables.js';
+import { HOOK_PARAMETER_MEANINGS, HOOK_PARAMETERS } from '../hook/sign.js';
 import { KIT_PACKAGE, SPEC_PATH } from '../paths.js';
 import { CHAT_SIGNATURE_HEADERS, EMPTY_MD5 } from '../protocol/chat-signature.js';
 import { CHAT_METHODS, CHAT_PATH_VARIABLES, chatPaths, chatTemplate, type ChatPathName } from '../protocol/chat.js';
 import { ENDPOINTS, type Endpoint } from '../protocol/endpoints.js';
-import type { ListName } from '../protocol/filters.js';
 import {
-  CHAT_OPERATIONS, CONSENT_PAGE, DISCONNECT_HOOK_PARAMETERS, endpointOperation, REDIRECT_PARAMETERS, SCHEMAS, type Answer, type Body, type Operation,
+  CHAT_OPERATIONS, CONSENT_PAGE, endpointOperation, REDIRECT_PARAMETERS, SCHEMAS, type Answer, type Body, type Operation,
   type QueryParameter,
 } from '../protocol/operations.js';
 import { filterSchema, type Schema } from '../protocol/schemas.js';
@@ -37,23 +36,6 @@ type Address = keyof typeof SERVER_PLACEHOLDERS;
 const server = (address: Address) => ({ url: `{${address}}`, description: SERVER_PLACEHOLDERS[address].description, variables: { [address]: SERVER_PLACEHOLDERS[address] } });
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-/** The Meaning cell of each §4.2 filter row, by field (`id`, `price`, `statuses`). */
-function filterMeanings(): Map<string, string> {
-  const meanings = new Map<string, string>();
-  for (const table of specTables()) {
-    if (table.section !== '4.2') continue;
-    for (const row of table.rows) {
-      const field = /filter\[([a-z_]+)\]$/.exec(row.key)?.[1];
-      if (field !== undefined) meanings.set(`${row.key.includes(' ') ? row.key.slice(4, row.key.indexOf(' ')) : '*'}/${field}`, `${row.cells.at(-1)!.replace(/\.$/, '')} (§4.2).`);
-    }
-  }
-  return meanings;
-}
-
-function listFilter(meanings: Map<string, string>): (list: ListName) => Schema {
-  return (list) => filterSchema(list, (field) => meanings.get(`api/v4/${list}/${field}`) ?? meanings.get(`*/${field}`));
-}
 
 function content(body: Body): Record<string, unknown> {
   return Object.fromEntries(body.types.map((type) => [type, body.schema === undefined ? {} : { schema: ref(body.schema) }]));
@@ -93,8 +75,8 @@ function operation(op: Operation, site: OperationSite): Record<string, unknown> 
 
 const camel = (words: string): string => words.replace(/[ _-]+([a-z])/g, (_m, c: string) => c.toUpperCase());
 
-function endpointPath(endpoint: Endpoint, filterOf: (list: ListName) => Schema): [string, string, Record<string, unknown>] {
-  const op = endpointOperation(endpoint.name, filterOf);
+function endpointPath(endpoint: Endpoint): [string, string, Record<string, unknown>] {
+  const op = endpointOperation(endpoint.name, filterSchema);
   if (!op) throw Object.assign(new Error(`no operation is declared for the endpoint ${endpoint.name} (src/protocol/operations.ts)`), { code: 'ERR_OPENAPI_DECLARATION' });
   const security: Record<string, string[]>[] = endpoint.auth === 'bearer' ? [{ oauth2: [] }, { bearer: [] }] : [];
   return [endpoint.path, endpoint.method.toLowerCase(), operation(op, { id: camel(endpoint.name), tag: endpoint.auth === 'bearer' ? (endpoint.name.startsWith('list ') ? 'lists' : 'account') : 'oauth', security })];
@@ -131,13 +113,12 @@ function specTitle(): string {
 
 export function buildOpenApi(): OpenApiDocument {
   const tokenPath = ENDPOINTS.find((e) => e.auth === 'client')!.path;
-  const filterOf = listFilter(filterMeanings());
   const paths: OpenApiDocument['paths'] = {};
   const add = ([path, method, op]: [string, string, Record<string, unknown>], servers?: readonly unknown[]) => {
     paths[path] ??= servers ? { servers } as unknown as Record<string, Record<string, unknown>> : {};
     paths[path]![method] = op;
   };
-  for (const endpoint of ENDPOINTS) add(endpointPath(endpoint, filterOf));
+  for (const endpoint of ENDPOINTS) add(endpointPath(endpoint));
   add([CONSENT_PAGE.path, 'get', operation(CONSENT_PAGE.operation, { id: 'consentPage', tag: 'oauth', security: [] })], [server('auth_url')]);
   for (const route of Object.keys(chatPaths) as ChatPathName[]) add(chatPath(route), [server('chat_url')]);
   return {
@@ -166,7 +147,7 @@ export function buildOpenApi(): OpenApiDocument {
           operationId: 'disconnectHook',
           summary: 'The disconnect hook, sent to the integration\'s disconnect hook URL when a user disconnects it',
           description: '§4.1 "Disconnect hook", §5.3, §6: a GET to the disconnect hook URL. Authenticity: `signature` is the hex HMAC-SHA256 of `<client_uuid>|<account_id>` keyed with the integration secret key; the receiver checks `client_uuid` equals its integration ID and compares in constant time.',
-          parameters: DISCONNECT_HOOK_PARAMETERS.map(queryParameter),
+          parameters: HOOK_PARAMETERS.map((name) => queryParameter({ name, description: HOOK_PARAMETER_MEANINGS[name], schema: { type: 'string' }, required: true })),
           responses: { 200: { description: 'Received. The spec states no answer; the service does not read it.' } },
         },
       },

@@ -5,7 +5,6 @@
  * an API description needs beside them. A status the spec does not state, or a body it does not show, says where it
  * comes from (the live service, docs/field-notes.md).
  */
-import { HOOK_PARAMETERS, type HookParameter } from '../hook/sign.js';
 import type { ChatPathName } from './chat.js';
 import { LISTS, QUERY_LISTS, type ListName } from './filters.js';
 import {
@@ -210,14 +209,3 @@ export const REDIRECT_PARAMETERS: readonly QueryParameter[] = [
   { name: 'error', description: '`access_denied` on Deny.', schema: { type: 'string', const: 'access_denied' } },
 ];
 
-const HOOK_MEANING: Readonly<Record<HookParameter, string>> = {
-  account_id: 'The account the integration was disconnected in.',
-  client_id: 'The integration ID.',
-  client_uuid: 'The integration ID again; the receiver checks it equals its own (§5.3).',
-  signature: 'Lower-case hex HMAC-SHA256 of `<client_uuid>|<account_id>` keyed with the integration secret key, compared in constant time (§5.3).',
-};
-
-/** §4.1 "Disconnect hook", §5.3: the query of the GET the service sends; all parameters required. */
-export const DISCONNECT_HOOK_PARAMETERS: readonly QueryParameter[] = HOOK_PARAMETERS.map((name) => ({
-  name, description: HOOK_MEANING[name], schema: { type: 'string' }, required: true,
-}));

@@ -142,32 +142,31 @@ const values = (value: Schema): Schema => ({ type: 'array', items: value, minIte
 /**
  * §4.2 the `filter` container of one list, as a deepObject: each parameter of the common table and of the list's own
  * rows, shaped as "Filter kinds and their shape" states (Single, Multiple, Range, Statuses, Custom fields).
- * `describe` gives a parameter's description (the spec table's Meaning column).
  */
-export function filterSchema(list: ListName, describe: (field: string) => string | undefined = () => undefined): Schema {
+export function filterSchema(list: ListName): Schema {
   const properties: Record<string, Schema> = {};
-  const withText = (field: string, schema: Schema): Schema => {
-    const text = describe(field);
-    if (text === undefined) return schema;
-    return described(schema, typeof schema.description === 'string' ? `${text} ${schema.description}` : text);
-  };
   for (const field of LIST_MULTIPLE[list]) {
     const scalar = SINGLE_VALUED_INT_FIELDS.includes(field) ? int : str;
-    properties[field] = withText(field, { oneOf: [scalar, values(scalar)] });
+    properties[field] = described({ oneOf: [scalar, values(scalar)] }, `By ${field}: one value (Single) or several, any of which matches (Multiple).`);
   }
   for (const field of LIST_RANGE[list]) {
     const bounds = range({ type: 'number' });
-    properties[field] = withText(field, SINGLE_OR_RANGE_FIELDS.includes(field) ? { oneOf: [str, values(str), bounds] } : bounds);
+    properties[field] = SINGLE_OR_RANGE_FIELDS.includes(field)
+      ? described({ oneOf: [str, values(str), bounds] }, `By ${field}: a value, or \`from\` and/or \`to\` (Range).`)
+      : described(bounds, `By ${field}: \`from\` and/or \`to\` (Range)${AMOUNT_FIELDS.includes(field) ? '' : ', timestamps'}.`);
   }
   if (list === 'leads') {
-    properties.statuses = withText('statuses', { type: 'array', minItems: 1, items: obj({ pipeline_id: int, status_id: int }, ['pipeline_id', 'status_id']) });
+    properties.statuses = described(
+      { type: 'array', minItems: 1, items: obj({ pipeline_id: int, status_id: int }, ['pipeline_id', 'status_id']) },
+      'By status: pairs of pipeline_id and status_id, both required in each element (Statuses).',
+    );
   }
-  properties.custom_fields_values = withText('custom_fields_values', {
+  properties.custom_fields_values = {
     type: 'object',
-    description: 'By field id: `[<field_id>][]=<value>` repeated (numeric, text-like, enum ids, checkbox 1/0, timestamps) or `[<field_id>][from]`/`[to]` (numeric, date, date_time).',
+    description: 'By custom field values, by field id: `[<field_id>][]=<value>` repeated (numeric, text, url, textarea, streetaddress; enum value ids of select, multiselect, radiobutton; checkbox `1` or `0`; timestamps) or `[<field_id>][from]`/`[to]` (numeric, date, date_time).',
     propertyNames: { pattern: '^[0-9]+$' },
     additionalProperties: { oneOf: [values({ type: ['string', 'number'] }), range({ type: 'number' })] },
-  });
+  };
   return obj(properties, [], { additionalProperties: false });
 }
 

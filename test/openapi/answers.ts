@@ -15,7 +15,16 @@ export interface Answered {
   readonly text: string;
 }
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
+type Content = Record<string, { schema?: { $ref?: string } }>;
+type Operation = { responses: Record<string, { content?: Content }>; requestBody?: { content: Content } };
+
+/** A request as sent: its body and Content-Type, judged against the operation's request body. */
+export interface Sent {
+  readonly method: string;
+  readonly path: string;
+  readonly contentType?: string;
+  readonly body?: string;
+}
 
 const BASE = 'https://conformance-kit.invalid/openapi';
 
@@ -39,6 +48,10 @@ function compiler(doc: OpenApiDocument): (schema: unknown) => ValidateFunction {
     if (!v) cache.set(key, (v = ajv.compile(JSON.parse(key) as object)));
     return v;
   };
+}
+
+function findings(where: string, validate: ValidateFunction, value: unknown): string[] {
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
 }
 
 /** The path template a request path matches, literal segments preferred over variables. */
@@ -74,6 +87,24 @@ export function answerJudge(doc: OpenApiDocument): (a: Answered) => string[] {
       return [`${where}: the body is not JSON: ${JSON.stringify(a.text.slice(0, 80))}`];
     }
     const validate = compile(media.schema);
-    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${where}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return findings(where, validate, body);
+  };
+}
+
+/** The request body's schema holds what was sent (a form-encoded body read as its fields). */
+export function requestJudge(doc: OpenApiDocument): (s: Sent) => string[] {
+  const compile = compiler(doc);
+  return (s) => {
+    const where = `${s.method} ${s.path} request`;
+    const template = templateOf(doc, s.path);
+    const operation = template === undefined ? undefined : doc.paths[template]![s.method.toLowerCase()] as Operation | undefined;
+    if (!operation) return [`${where}: no operation of the document`];
+    if (!operation.requestBody) return s.body === undefined || s.body === '' ? [] : [`${where}: a body was sent where none is described`];
+    const type = (s.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    const schema = operation.requestBody.content[type]?.schema;
+    if (!schema) return [`${where}: sent as ${type}, described as ${Object.keys(operation.requestBody.content).join(' or ')}`];
+    const value = type === 'application/x-www-form-urlencoded' ? Object.fromEntries(new URLSearchParams(s.body ?? '')) : JSON.parse(s.body ?? 'null') as unknown;
+    const validate = compile(schema);
+    return findings(where, validate, value);
   };
 }

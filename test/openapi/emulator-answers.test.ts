@@ -6,28 +6,40 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi, openApiJson } from '../../src/openapi/build.js';
-import { CHAT_PREFIX, Harness, type Reply } from '../emulator/helpers.js';
-import { answerJudge, type Answered } from './answers.js';
+import { CHAT_PREFIX, Harness } from '../emulator/helpers.js';
+import { answerJudge, requestJudge, type Answered, type Sent } from './answers.js';
 
 const doc = buildOpenApi();
 const judge = answerJudge(doc);
+const judgeRequest = requestJudge(doc);
 
 let h: Harness;
-const answered: Answered[] = [];
+const answered: (Answered & { readonly request: Sent })[] = [];
+/** The harness's requests that are not the service's: the control API, which the harness uses for consent. */
+const OWN = /^\/(?:_control|openapi\.json)(?:\/|$)/;
+const realFetch = globalThis.fetch;
 
-/** Sends through the harness and keeps the answer for judging. */
-async function kept(method: string, path: string, send: () => Promise<Reply>): Promise<Reply> {
-  const r = await send();
-  answered.push({ method, path: path.split('?')[0]!, status: r.status, contentType: r.contentType, text: r.text });
-  return r;
+/** Every request the harness sends to the service, with its answer, kept for judging. */
+async function recordingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const res = await realFetch(input, init);
+  const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+  if (OWN.test(path)) return res;
+  const headers = new Headers(init?.headers);
+  const method = init?.method ?? 'GET';
+  const request: Sent = { method, path, ...(headers.has('content-type') ? { contentType: headers.get('content-type')! } : {}), ...(typeof init?.body === 'string' ? { body: init.body } : {}) };
+  answered.push({ method, path, status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.clone().text(), request });
+  return res;
 }
+
 
 const statuses = (method: string, pathPrefix: string) => answered.filter((a) => a.method === method && a.path.startsWith(pathPrefix)).map((a) => a.status);
 
 beforeAll(async () => {
   h = await Harness.start();
+  globalThis.fetch = recordingFetch as typeof fetch;
 });
 afterAll(async () => {
+  globalThis.fetch = realFetch;
   await h?.close();
 });
 
@@ -39,24 +51,35 @@ describe('the emulator\'s answers against the OpenAPI document', () => {
     expect(r.text).toBe(openApiJson());
   });
 
+  it('serves it on the deployed shape too, at the root address (AUTH_URL), where the control API is', async () => {
+    const deployed = await Harness.start({ shape: 'deployed' });
+    try {
+      const r = await realFetch(`${deployed.env.AUTH_URL}/openapi.json`);
+      expect(r.status).toBe(200);
+      expect(await r.text()).toBe(openApiJson());
+    } finally {
+      await deployed.close();
+    }
+  });
+
   it('the token endpoint: a code grant, a refresh grant, form-encoded, and refusals', async () => {
     const token = '/oauth2/access_token';
     const code = await h.code();
-    const pair = (await kept('POST', token, () => h.exchange(h.codeRequest(code)))).json as { refresh_token: string };
-    const refreshed = await kept('POST', token, () => h.exchange(h.refreshRequest(pair.refresh_token, { client_secret: h.env.CLIENT_SECRET, redirect_uri: h.env.REDIRECT_URI })));
+    const pair = (await h.exchange(h.codeRequest(code))).json as { refresh_token: string };
+    const refreshed = await h.exchange(h.refreshRequest(pair.refresh_token, { client_secret: h.env.CLIENT_SECRET, redirect_uri: h.env.REDIRECT_URI }));
     expect(refreshed.status).toBe(200);
-    await kept('POST', token, () => h.exchange(h.refreshRequest(pair.refresh_token, { client_secret: h.env.CLIENT_SECRET, redirect_uri: h.env.REDIRECT_URI })));
+    await h.exchange(h.refreshRequest(pair.refresh_token, { client_secret: h.env.CLIENT_SECRET, redirect_uri: h.env.REDIRECT_URI }));
     const formCode = await h.code();
-    await kept('POST', token, () => h.postForm(token, h.codeRequest(formCode) as Record<string, string>));
-    await kept('POST', token, () => h.exchange({ client_id: h.env.CLIENT_ID }));
-    await kept('POST', token, () => h.exchange(h.codeRequest('not-a-code')));
+    await h.postForm(token, h.codeRequest(formCode) as Record<string, string>);
+    await h.exchange({ client_id: h.env.CLIENT_ID });
+    await h.exchange(h.codeRequest('not-a-code'));
     expect(statuses('POST', token)).toEqual([200, 200, 400, 200, 400, 400]);
   });
 
   it('the account and the four lists: pages, filters of every kind, an empty page (204), refusals', async () => {
     const { access_token: bearer } = await h.tokens();
     const auth: { headers: Record<string, string> } = { headers: { authorization: `Bearer ${bearer}` } };
-    const get = (path: string, init = auth) => kept('GET', path, () => h.request('GET', path, init));
+    const get = (path: string, init = auth) => h.request('GET', path, init);
     await get('/api/v4/account');
     await get('/api/v4/account?with=amojo_id,is_api_filter_enabled,uuid,version,drive_url,entity_names,task_types,users_groups,datetime_settings,amojo_rights');
     await get('/api/v4/account', { headers: {} });
@@ -81,7 +104,7 @@ describe('the emulator\'s answers against the OpenAPI document', () => {
   });
 
   it('the chat interface: connect, create chat, messages, edit, status, history, typing, react, disconnect, and refusals', async () => {
-    const chat = (method: string, path: string, body?: unknown, o?: Parameters<Harness['chat']>[3]) => kept(method, `${CHAT_PREFIX}${path}`, () => h.chat(method, path, body, o));
+    const chat = h.chat.bind(h);
     const channel = h.env.CHANNEL_ID!;
     const account = h.env.CHAT_ACCOUNT_ID!;
     const scope = (await chat('POST', `/${channel}/connect`, { account_id: account, hook_api_version: 'v2', title: 'OpenAPI' })).json.scope_id as string;
@@ -123,6 +146,12 @@ describe('the emulator\'s answers against the OpenAPI document', () => {
     expect(answered.some((a) => a.text === '')).toBe(true);
   });
 
+  it('every request the emulator accepted is described by the request body of its operation', () => {
+    const accepted = answered.filter((a) => a.status >= 200 && a.status < 300);
+    expect(accepted.filter((a) => a.request.body !== undefined).length).toBeGreaterThan(12);
+    expect(accepted.flatMap((a) => judgeRequest(a.request))).toEqual([]);
+  });
+
   it('the judge refuses an answer the document does not describe (the check can fail)', () => {
     const base = { method: 'GET', path: '/api/v4/account', contentType: 'application/hal+json', text: '{"id":1,"name":"a","subdomain":"s"}' };
     expect(judge({ ...base, status: 200 })).toEqual([]);
@@ -130,5 +159,8 @@ describe('the emulator\'s answers against the OpenAPI document', () => {
     expect(judge({ ...base, status: 200, contentType: 'text/plain' })).not.toEqual([]);
     expect(judge({ ...base, status: 418 })).not.toEqual([]);
     expect(judge({ ...base, path: '/api/v4/nothing', status: 200 })).not.toEqual([]);
+    const token = { method: 'POST', path: '/oauth2/access_token', contentType: 'application/json' };
+    expect(judgeRequest({ ...token, body: JSON.stringify({ client_id: 'c', grant_type: 'refresh_token', refresh_token: 'r', redirect_uri: 'u' }) })).toEqual([]);
+    expect(judgeRequest({ ...token, body: JSON.stringify({ client_id: 'c', grant_type: 'authorization_code', redirect_uri: 'u' }) })).not.toEqual([]);
   });
 });

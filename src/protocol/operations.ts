@@ -67,6 +67,9 @@ const problem = (description: string): Answer => ({ description, body: { schema:
 const chatError = (description: string): Answer => ({ description, body: { schema: 'ChatError', types: [JSON_TYPE] } });
 const chatJson = (description: string, schema: string): Answer => ({ description, body: { schema, types: [JSON_TYPE] } });
 
+/** A body over the size limit: the spec states none. */
+const TOO_LARGE = 'The body is larger than the service takes. Not stated by the spec (the emulator\'s limit is 1 MB).';
+
 const unauthorized = problem('The bearer is missing, unknown, expired or revoked (§3.1: "API calls return HTTP 401"); a `WWW-Authenticate: Bearer` challenge names why.');
 
 /** §4.1 "Exchange code or refresh token", the account (§4.1, §5.1), by endpoint name (./endpoints.ts). */
@@ -80,6 +83,7 @@ const ACCOUNT_OPERATIONS: Readonly<Record<string, Operation>> = {
       200: { description: '§2.3 Token response object.', body: { schema: 'TokenResponse', types: [JSON_TYPE] } },
       400: { description: 'Invalid data, details in the body (§4.1, §7); JSON also on error.', body: { schema: 'Problem', types: [JSON_TYPE, PROBLEM_JSON] } },
       401: { description: `A refresh token already exchanged or revoked, or client authentication failed. ${LIVE_SERVICE} The spec names 400.`, body: { schema: 'Problem', types: [JSON_TYPE, PROBLEM_JSON] } },
+      413: { description: TOO_LARGE, body: { schema: 'Problem', types: [JSON_TYPE] } },
     },
   },
   account: {
@@ -131,6 +135,7 @@ export function endpointOperation(name: string, filterOf: (list: ListName) => Sc
 const COMMON_CHAT: Readonly<Record<number, Answer>> = {
   400: chatError('Invalid data; `errors` names each invalid field (§4.3, §7).'),
   403: chatError('The request signature is incorrect (§5.2, §7).'),
+  413: chatError(TOO_LARGE),
 };
 
 const scopeGone = (what: string): Answer => chatError(`${what}. On the routes under {scope_id}, also a scope_id not connected (not stated by the spec; the emulator, as the live service).`);
@@ -195,7 +200,11 @@ export const CONSENT_PAGE: { readonly path: string; readonly operation: Operatio
       { name: 'state', description: 'Returned unchanged on the redirect; not returned when not passed.', schema: { type: 'string' } },
       { name: 'mode', description: '`popup`: the grant window closes and the main window goes to the Redirect URI; `post_message`: the redirect happens inside the opened window.', schema: { type: 'string', enum: ['popup', 'post_message'] } },
     ],
-    answers: { 200: { description: 'The page (HTML).', body: { types: ['text/html'] } } },
+    answers: {
+      200: { description: 'The page (HTML): the login form, or the accounts to choose from.', body: { types: ['text/html'] } },
+      400: { description: 'No client_id (an error page). Not stated by the spec.', body: { types: ['text/html'] } },
+      404: { description: 'No integration has this client_id (an error page). Not stated by the spec.', body: { types: ['text/html'] } },
+    },
   },
 };
 

@@ -3,6 +3,7 @@
  * 2020-12, and it holds what the protocol declarations and the spec's tables hold: every endpoint and chat route with
  * its method, every §4.2 filter parameter on its lists, the signature headers, the disconnect hook's parameters.
  */
+import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { specTables } from '../../src/docs/spec-tables.js';
@@ -75,6 +76,13 @@ describe('the OpenAPI document', () => {
       expect(o.parameters!.map((p) => p.$ref).filter(Boolean)).toEqual(['#/components/parameters/Date', '#/components/parameters/ContentMD5']);
     }
     for (const e of ENDPOINTS.filter((x) => x.auth === 'bearer')) expect(op(e.path, e.method).security).toEqual([{ oauth2: [] }, { bearer: [] }]);
+  });
+
+  it('ships in the package as conformance-kit/openapi.json (docs/openapi.json, kept current by test/specs/docs.test.ts)', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
+    expect(manifest.exports['./openapi.json']).toBe('./docs/openapi.json');
+    expect(manifest.files).toContain('docs');
+    expect(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'))).toEqual(doc);
   });
 
   it('describes the disconnect hook as a webhook with its four signed parameters', () => {

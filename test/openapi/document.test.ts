@@ -18,6 +18,24 @@ const doc = buildOpenApi();
 type Op = { parameters?: { name?: string; in?: string; schema?: { properties?: Record<string, unknown> }; $ref?: string }[]; security?: unknown[] };
 const op = (path: string, method: string): Op => doc.paths[path]![method.toLowerCase()] as Op;
 
+type Node = { $ref?: string; properties?: Record<string, Node>; items?: Node; oneOf?: Node[]; anyOf?: Node[]; allOf?: Node[] };
+
+/** The node and every branch it combines (oneOf, anyOf, allOf), references resolved. */
+function branches(schema: Node): Node[] {
+  const node = schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()!] as Node : schema;
+  return [node, ...[...(node.oneOf ?? []), ...(node.anyOf ?? []), ...(node.allOf ?? [])].flatMap(branches)];
+}
+
+/** Whether `path` names a member below `schema` (`[]` an array's items). */
+function hasMember(schema: unknown, path: readonly string[]): boolean {
+  let nodes = [schema as Node];
+  for (const key of path) {
+    nodes = nodes.flatMap(branches).flatMap((n) => (key === '[]' ? (n.items ? [n.items] : []) : (n.properties?.[key] ? [n.properties[key]!] : [])));
+    if (nodes.length === 0) return false;
+  }
+  return true;
+}
+
 describe('the OpenAPI document', () => {
   it('validates as OpenAPI 3.1 (@seriousme/openapi-schema-validator)', async () => {
     const validator = new Validator();
@@ -63,6 +81,41 @@ describe('the OpenAPI document', () => {
         expect(field in filterOf(list), `${key} on ${list}`).toBe(expected);
       }
     }
+  });
+
+  it('every field of the spec\'s body and answer tables (§2.3–§2.11, §4.1, §4.3) is a member of the schema it belongs to; every query table row a parameter', () => {
+    // Where each table's fields live: a component schema and the path below it (`[]` steps into an array's items).
+    const roots: Record<string, readonly (readonly [string, ...string[]])[]> = {
+      '2.3': [['TokenResponse']], '2.4': [['Connection']], '2.5': [['CreateChatRequest', 'user']], '2.6': [['CreateChatRequest', 'source']],
+      '2.7': [['MessageEvent', 'payload', 'message']], '2.8': [['MessageEvent', 'payload', 'message', 'shared_post']],
+      '2.9': [['MessageEvent', 'payload', 'message', 'delivery_status']], '2.10': [['MessageEvent', 'payload', 'message', 'post']],
+      '2.11': [['MessageEvent', 'payload', 'reply_to', 'message']],
+      'Exchange code or refresh token': [['TokenRequest']], 'Connect channel': [['ConnectRequest']], 'Create chat': [['CreateChatRequest']],
+      'Send, edit or import a message': [['MessageEvent'], ['MessageEvent', 'payload'], ['NewMessageAnswer']],
+      'Update delivery status': [['DeliveryStatusRequest']], 'Get chat history': [['History', 'messages', '[]']], 'Reaction': [['ReactRequest']],
+    };
+    const queries: Record<string, string> = { 'Access-granting page': '/oauth', 'Get chat history': chatTemplate('history') };
+    const missing: string[] = [];
+    let checked = 0;
+    for (const table of specTables().filter((t) => /^(2\.([3-9]|1[01])|4\.1|4\.3)$/.test(t.section))) {
+      const where = table.section.startsWith('2.') ? table.section : table.heading;
+      if (/^Query/.test(table.header[0]!)) {
+        const path = queries[where]!;
+        const names = (doc.paths[path]!.get!.parameters as { name: string }[]).map((p) => p.name);
+        for (const row of table.rows) { checked += 1; if (!names.includes(row.cells[0]!)) missing.push(`${row.key}: no query parameter of GET ${path}`); }
+        continue;
+      }
+      if (!/field$/i.test(table.header[0]!)) continue;
+      for (const row of table.rows) {
+        for (const name of row.cells[0]!.split(' / ')) {
+          checked += 1;
+          const path = name.replace(/\]/g, '').split('[');
+          if (!roots[where]!.some(([schema, ...below]) => hasMember(doc.components.schemas[schema]!, [...below, ...path]))) missing.push(`${row.key}: not in ${roots[where]!.map((r) => r.join('.')).join(' or ')}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
   });
 
   it('signs every chat operation with X-Signature and asks for Date and Content-MD5; the account API takes OAuth 2 or a bearer', () => {

@@ -138,7 +138,7 @@ const COMMON_CHAT: Readonly<Record<number, Answer>> = {
   413: chatError(TOO_LARGE),
 };
 
-const scopeGone = (what: string): Answer => chatError(`${what}. On the routes under {scope_id}, also a scope_id not connected (not stated by the spec; the emulator, as the live service).`);
+const scopeGone = (what: string): Answer => chatError(`${what}. Also a scope_id that is not connected (not stated by the spec: the emulator's answer).`);
 
 /** §4.3, by chat route (./chat.ts's chatPaths). */
 export const CHAT_OPERATIONS: Readonly<Record<ChatPathName, Operation>> = {

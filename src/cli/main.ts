@@ -14,6 +14,7 @@ import { faultsCommand } from './commands/faults.js';
 import { variationsCommand } from './commands/variations.js';
 import { hookCheckCommand } from './commands/hook-check.js';
 import { mergeCommand } from './commands/merge.js';
+import { openApiCommand } from './commands/openapi.js';
 import { rulesCommand } from './commands/rules.js';
 import { runCommand } from './commands/run.js';
 import { verifyCertificateCommand } from './commands/verify-certificate.js';
@@ -21,7 +22,7 @@ import { verifyCertificateCommand } from './commands/verify-certificate.js';
 
 export const COMMANDS: readonly CommandFactory[] = [
   runCommand, certifyCommand, compareCommand, mergeCommand, verifyCertificateCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
-  rulesCommand, faultsCommand, variationsCommand, docsCommand,
+  rulesCommand, faultsCommand, variationsCommand, openApiCommand, docsCommand,
 ];
 
 const EPILOGUE = `

@@ -22,6 +22,7 @@ import { installAnswerVariations } from './answer-variations.js';
 import { installLeakFaults } from './leak-faults.js';
 import { FaultSwitches } from './faults.js';
 import { listRoutes } from './lists/routes.js';
+import { openApiRoutes } from './openapi-route.js';
 import { tokenRoutes } from './oauth/token-endpoint.js';
 import { pageRoutes } from './page/routes.js';
 import { CredentialStore, SecretLedger } from './state.js';
@@ -30,7 +31,7 @@ import { DEFAULT_ACCOUNT_DOMAIN } from './tls.js';
 import { seedWorld } from './world.js';
 import type { ServerShape } from './shape.js';
 
-export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes, listRoutes, listControlRoutes, chatRoutes, chatControlRoutes, pageRoutes, lifecycleControlRoutes];
+export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes, listRoutes, listControlRoutes, chatRoutes, chatControlRoutes, pageRoutes, lifecycleControlRoutes, openApiRoutes];
 
 export interface BuildOptions {
   readonly faults?: readonly string[];

@@ -36,6 +36,7 @@ const EXPECTED_FLAGS: Record<string, readonly string[]> = {
   rules: ['--json'],
   faults: [],
   variations: [],
+  openapi: ['--out'],
   docs: ['--out', '--no-trace'],
 };
 

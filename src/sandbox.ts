@@ -12,7 +12,7 @@
  * await sandbox.close();
  * ```
  */
-import { emulatorSettings, trustingFetch } from './needs/emulator-settings.js';
+import { keptSettings, trustingFetch } from './needs/emulator-settings.js';
 import {
   DEFAULT_ACCOUNT_DOMAIN, FAULTS, lookupUnder, startEmulator, VARIATIONS, type EmulatorOptions, type EmulatorTls, type FaultName,
   type HttpsOptions, type RunningEmulator, type VariationName,
@@ -96,7 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const closeAll = () => (closing ??= emulator.close().then(() => trusting.close()));
   let settings: Record<string, string>;
   try {
-    settings = await emulatorSettings(emulator);
+    settings = await keptSettings(emulator);
   } catch (err) {
     await closeAll();
     throw err;

@@ -37,6 +37,11 @@ export const ACCOUNT_PREFIX = '/_accounts';
 export interface Addresses {
   readonly shape: ServerShape;
   readonly accountDomain: string;
+  /**
+   * On the deployed shape addressed by ports (`conformance emulator`'s default, issue 40): the port of each account's
+   * own listener, by subdomain, filled once they listen. Empty when accounts are addressed by host name alone.
+   */
+  readonly accountPorts: Map<string, number>;
 }
 
 /** `:port` of a host[:port], or nothing. */
@@ -56,7 +61,21 @@ function hostUnder(addresses: Addresses, label: string, calledHost: string): str
  * redirect's `referer`).
  */
 export function accountHost(addresses: Addresses, calledHost: string, account: Account): string {
-  return addresses.shape === 'deployed' ? hostUnder(addresses, account.subdomain, calledHost) : `${calledHost}${ACCOUNT_PREFIX}/${account.subdomain}`;
+  if (addresses.shape !== 'deployed') return `${calledHost}${ACCOUNT_PREFIX}/${account.subdomain}`;
+  const port = addresses.accountPorts.get(account.subdomain);
+  // A client that came by a name under the account domain keeps to names; any other reaches the account's own port on
+  // the address it called (no resolver needed).
+  return port === undefined || isUnder(addresses, calledHost) ? hostUnder(addresses, account.subdomain, calledHost) : `${hostnameOf(calledHost)}:${port}`;
+}
+
+/** Whether a host[:port] is a name under the account domain. */
+function isUnder(addresses: Addresses, host: string): boolean {
+  return hostnameOf(host).toLowerCase().endsWith(`.${addresses.accountDomain.toLowerCase()}`);
+}
+
+/** The host of a host[:port] (a bracketed IPv6 literal kept whole). */
+function hostnameOf(host: string): string {
+  return host.replace(/:\d+$/, '');
 }
 
 /** An account's own `{base_url}`, as a client that called `called` reaches it. */

@@ -47,16 +47,17 @@ export function ruleAddress(rules: readonly HostRule[], hostname: string): strin
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * A `dns.lookup` that answers the names the rules cover and leaves any other to `dns.lookup`: an agent's `lookup`
- * (`new https.Agent({ lookup })`, undici's `new Agent({ connect: { lookup } })`).
+ * A `dns.lookup` that answers the names the rules cover and leaves any other to `fallback` (default `dns.lookup` as it
+ * was when this was made): an agent's `lookup` (`new https.Agent({ lookup })`, undici's
+ * `new Agent({ connect: { lookup } })`), or `dns.lookup` itself (./resolve.ts).
  */
-export function hostLookup(rules: readonly HostRule[]) {
+export function hostLookup(rules: readonly HostRule[], fallback: typeof dnsLookup = dnsLookup) {
   return (hostname: string, options: LookupOneOptions | LookupAllOptions | number | LookupCallback, callback?: LookupCallback): void => {
     const done = (typeof options === 'function' ? options : callback)!;
     const opts = typeof options === 'object' ? options : {};
     const address = ruleAddress(rules, hostname);
     if (address === undefined) {
-      dnsLookup(hostname, opts as LookupAllOptions, done as never);
+      fallback(hostname, opts as LookupAllOptions, done as never);
       return;
     }
     const family = isIP(address);

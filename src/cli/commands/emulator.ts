@@ -94,15 +94,15 @@ async function serve(values: EmulatorFlags): Promise<number> {
     const shown = revealSecrets || !SECRET_KEYS.includes(key) ? value : maskSecret(value);
     process.stdout.write(`${key}=${shown}\n`);
   }
+  const hostsLine = emulator.hostsLine();
+  if (hostsLine) {
+    process.stderr.write(`the accounts and the chat interface by name: HOST_RESOLVE above (the kit; node --import conformance-kit/resolve app.js), or in /etc/hosts:\n  ${hostsLine}\n`);
+  }
   process.stderr.write(`emulator listening on ${emulator.url}${revealSecrets ? '' : ' (secrets masked on a terminal: run `conformance emulator > .env` to save them)'}; Ctrl-C stops it\n`);
   if (emulator.tls) {
     process.stderr.write(`CA certificate: ${emulator.tls.caFile} (CA_FILE in the settings: the kit trusts it)\n`
       + `  other Node:  NODE_EXTRA_CA_CERTS=${emulator.tls.caFile} node ...   curl: curl --cacert ${emulator.tls.caFile} ...\n`
       + `  each account also at ${emulator.accountUrl('<subdomain>')} (main: ${emulator.accountUrl()})\n`);
-  }
-  const hostsLine = emulator.hostsLine();
-  if (hostsLine) {
-    process.stderr.write(`the accounts and the chat interface by name: HOST_RESOLVE above (the kit; node --import conformance-kit/resolve app.js), or in /etc/hosts:\n  ${hostsLine}\n`);
   }
   await new Promise<void>((done) => {
     const stop = () => done();

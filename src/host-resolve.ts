@@ -1,7 +1,7 @@
 /**
  * `HOST_RESOLVE`: host names the kit resolves itself, as curl's `--resolve` does, for hosts the machine's DNS does not
- * know: a staging account behind split DNS, or the emulator's deployed shape, whose accounts and chat interface sit at
- * `<label>.sandbox.localhost` (src/emulator/shape.ts). Every request of the kit goes through it (undici, the
+ * know: a staging account behind split DNS, or the emulator's deployed shape addressed by name (`--account-domain`),
+ * whose accounts and chat interface sit at `<label>.<domain>` (src/emulator/shape.ts). Every request of the kit goes through it (undici, the
  * early-answer client, Chromium's host rules); names it does not cover resolve as usual.
  *
  * Format: `<name>=<address>` pairs separated by commas; a name `*.<domain>` covers the domain and every name under it.

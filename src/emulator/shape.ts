@@ -7,14 +7,16 @@
  *   each account is also served at `/_accounts/<subdomain>` and at `<subdomain>.<accountDomain>`, and the chat
  *   interface is on the same origin.
  * - `deployed` (`conformance emulator`'s default: it stands in for a staging account): the service as it is deployed.
- *   Each account is served only at its own origin, `<scheme>://<subdomain>.<accountDomain>:<port>` (spec preamble:
- *   "{base_url}: address of one customer account (each account has its own sub-domain)"); the chat interface only at
- *   `amojo.<accountDomain>`, an origin of its own; the root address serves what is no account's: the
+ *   Each account is served only at an origin of its own (spec preamble: "{base_url}: address of one customer account
+ *   (each account has its own sub-domain)"): by default a port of its own on the listen address, which any client
+ *   reaches with no resolver (issue 40), and, on the instance's port, `<scheme>://<subdomain>.<accountDomain>:<port>`
+ *   (the one address when a domain is named: `--account-domain`); the chat interface likewise at its own port or
+ *   `amojo.<accountDomain>`; the root address serves what is no account's: the
  *   access-granting page, the control API. The delivery-status `{msgid}` is the chat-interface id alone (§4.3
  *   "new_message[msgid] | Message id in the chat interface").
  *
  * The host names resolve only through a lookup that knows them: the kit's `HOST_RESOLVE` setting, the sandbox's
- * `lookup`, curl's `--resolve`.
+ * `lookup`, `node --import conformance-kit/resolve`, /etc/hosts, curl's `--resolve`.
  */
 import type { Account } from './world.js';
 

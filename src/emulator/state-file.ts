@@ -26,6 +26,8 @@ import type { World } from './world.js';
 
 const FORMAT = 'conformance-kit-sandbox-state';
 const VERSION = 1;
+/** How long a write waits for more changes: a burst of requests (a whole run) costs a few writes, not one each. */
+const WRITE_DELAY_MS = 250;
 
 export interface KeptState {
   readonly format: typeof FORMAT;
@@ -153,7 +155,7 @@ export class StateKeeper {
   /** Something may have changed: written shortly, once for a burst of requests. */
   changed(): void {
     if (this.#timer) return;
-    this.#timer = setTimeout(() => { this.#timer = undefined; void this.#write(); }, 50);
+    this.#timer = setTimeout(() => { this.#timer = undefined; void this.#write(); }, WRITE_DELAY_MS);
     this.#timer.unref();
   }
 

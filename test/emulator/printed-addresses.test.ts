@@ -17,7 +17,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox.js';
 import { emulatorProcess, type EmulatorProcess } from './emulator-process.js';
 
 const run = promisify(execFile);
-const RESOLVE = fileURLToPath(new URL('../../lib/resolve.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HAS_PYTHON = spawnSync('python3', ['--version']).status === 0;
 
 /** Each printed URL with a request of the service there and the status it answers (no bearer, so no state changes). */
@@ -142,7 +142,8 @@ describe('conformance emulator --account-domain', () => {
       'console.log(JSON.stringify([viaFetch, viaHttp]));',
     ].join('\n');
     const env = { PATH: process.env.PATH, HOST_RESOLVE: settings.HOST_RESOLVE };
-    const { stdout } = await run(process.execPath, ['--import', RESOLVE, '--input-type=module', '-e', script, settings.BASE_URL!], { env });
+    // By the package's name, as an integrator writes it (the package's `exports` resolve it from its own directory).
+    const { stdout } = await run(process.execPath, ['--import', 'conformance-kit/resolve', '--input-type=module', '-e', script, settings.BASE_URL!], { env, cwd: ROOT });
     expect(JSON.parse(stdout)).toEqual([401, 401]);
     // Without the preload the name is unknown to the machine (or, where it is known, not this emulator's).
     const bare = await run(process.execPath, ['--input-type=module', '-e', 'try { await fetch(process.argv[1]); console.log("reached"); } catch { console.log("unresolved"); }', `${settings.BASE_URL}/api/v4/account`], { env: { PATH: process.env.PATH } });
@@ -191,6 +192,21 @@ describe('conformance emulator --state', () => {
       await second.stop();
     }
   }, 120_000);
+
+  it('keeps a startSandbox({ state }) the same way: the same settings, the long-lived token still valid', async () => {
+    const state = join(dir, 'sandbox-api.json');
+    const first = await startSandbox({ state });
+    const settings = { ...first.settings };
+    await first.close();
+    const second = await startSandbox({ state });
+    try {
+      expect(second.settings).toEqual(settings);
+      const account = await fetch(`${second.settings.BASE_URL}/api/v4/account`, { headers: { authorization: `Bearer ${settings.LONG_LIVED_TOKEN}` } });
+      expect(account.status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
 
   it('refuses a file that is not a state file, naming the option', async () => {
     const child = spawnSync(process.execPath, ['--', fileURLToPath(new URL('../../bin/conformance.js', import.meta.url)), 'emulator', '--port', '0', '--state', fileURLToPath(new URL('../../package.json', import.meta.url))], { encoding: 'utf8' });

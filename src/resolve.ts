@@ -17,8 +17,6 @@ import { syncBuiltinESMExports } from 'node:module';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { hostLookup, parseHostRules, type HostRule } from './host-resolve.js';
 
-export type { HostRule } from './host-resolve.js';
-
 /** Whether this process already resolves through a setting: applied once, a second call changes nothing. */
 let applied: readonly HostRule[] | undefined;
 

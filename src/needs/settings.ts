@@ -35,7 +35,7 @@ const TARGET: readonly SettingGroup[] = [
   },
   {
     keys: [{ key: 'HOST_RESOLVE', example: '*.sandbox.localhost=127.0.0.1' }],
-    comment: "Host names the kit resolves itself, as curl's --resolve does: <name>=<address> pairs separated by commas, a name *.<domain> covering every name under it. For hosts the machine's DNS does not know (split DNS; the emulator's deployed shape, whose accounts and chat interface sit at <label>.sandbox.localhost). Every request of the kit and its browser use it.",
+    comment: "Host names the kit resolves itself, as curl's --resolve does: <name>=<address> pairs separated by commas, a name *.<domain> covering every name under it. For hosts the machine's DNS does not know (split DNS; `conformance emulator --account-domain <name>`, whose accounts and chat interface sit at <label>.<name>). Every request of the kit and its browser use it.",
     doc: "host names the kit resolves itself (`<name>=<address>`, `*.<domain>` for every name under it), as curl's `--resolve`",
     own: true,
   },

@@ -31,7 +31,7 @@ const EXPECTED_FLAGS: Record<string, readonly string[]> = {
   merge: ['--out', '--strict', '--allow-unjudged'],
   'verify-certificate': ['--report'],
   authorize: ['--listen', '--token-store', '--timeout', '--env-file'],
-  emulator: ['--host', '--port', '--fault', '--variation', '--shape', '--tls', '--tls-dir', '--tls-host', '--accept-machine-time'],
+  emulator: ['--host', '--port', '--fault', '--variation', '--shape', '--account-domain', '--state', '--tls', '--tls-dir', '--tls-host', '--accept-machine-time'],
   'hook-check': ['--account-id', '--env-file', '--out', '--junit', '--json', '--html', '--summary'],
   rules: ['--json'],
   faults: [],

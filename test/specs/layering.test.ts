@@ -44,6 +44,7 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/host-resolve.ts', 'src/model', 'src/protocol', 'src/openapi', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/targets', 'src/runner', 'src/compare', 'src/report', 'src/docs']],
   ['src/sandbox.ts', ['src/emulator', 'src/needs']],
   ['src/vitest-adapter.ts', ['src/model', 'specs', 'src/needs', 'src/targets', 'src/runner', 'src/sandbox.ts']],
+  ['src/resolve.ts', ['src/host-resolve.ts']],
 ];
 
 /** The row of the layer table a file belongs to: its folder under src/ (or itself at src/'s top), else its top folder. */

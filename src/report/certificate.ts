@@ -10,11 +10,10 @@
  */
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Report, RuleResult } from '../model/result.js';
+import { neverRan, type Report, type RuleResult } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import { CertificationRefused, ConfigError, PartialRunRefused } from '../errors.js';
 import { KIT_PACKAGE, SPEC_PATH } from '../paths.js';
-import { neverRan } from './merge.js';
 
 /** Bumped when a field changes meaning; `verify-certificate` refuses a form it does not know. */
 export const CERTIFICATE_FORMAT = 2;

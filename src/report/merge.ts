@@ -1,13 +1,8 @@
 /**
  * Merging the reports of the shards of one run into one: a pure function for the `merge` command.
  */
-import { summarize, type Report, type RuleResult } from '../model/result.js';
+import { neverRan, summarize, type Report, type RuleResult } from '../model/result.js';
 import { MergeError } from '../errors.js';
-
-/** A result of a rule the run did not select (--only, --exclude, another shard, --budget): it never ran there. */
-export function neverRan(r: Pick<RuleResult, 'status' | 'detail'>): boolean {
-  return r.status === 'skipped' && /^(not selected by --|runs in another shard|left out by --budget)/.test(r.detail);
-}
 
 /** The shards a report is of: its `shard` (one), or the `shards` of a merged report; none when unsharded. */
 function shardsOf(report: Report): string[] {

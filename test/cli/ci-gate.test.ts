@@ -42,7 +42,7 @@ describe('shards and merge', () => {
     // A merged run of --only, or one shard alone, is not the whole suite: no certificate, one line naming why, exit 2.
     const partial = await conformance(['certify', '--from', join(dir, 'merged', 'report.json'), '--out', join(dir, 'merged')]);
     expect(partial.code, partial.stderr).toBe(2);
-    expect(partial.stderr).toMatch(/^conformance certify: --from: no certificate: the report is of the quick profile|--only/);
+    expect(partial.stderr).toContain('--from: no certificate: the report is of a run of --only');
     expect(partial.stderr.trim().split('\n')).toHaveLength(1);
     const one = await conformance(['certify', '--from', join(dir, 's1', 'report.json'), '--out', join(dir, 'one')]);
     expect(one.code).toBe(2);

@@ -211,25 +211,22 @@ export function publicKeySha256(key: KeyObject): string {
 
 /** An Ed25519 private key from PEM text (PKCS#8, as openssl and `conformance keygen` write it); a ConfigError naming `flag` otherwise. */
 export function privateKeyFrom(pem: string, flag: string): KeyObject {
-  let key: KeyObject;
-  try {
-    key = createPrivateKey(pem);
-  } catch (err) {
-    throw new ConfigError(flag, `is not a private key in PEM: ${(err as Error).message}`);
-  }
-  if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError(flag, `is a ${String(key.asymmetricKeyType)} key; certificates are signed with Ed25519 (\`conformance keygen\`)`);
-  return key;
+  return ed25519Key(pem, flag, 'private');
 }
 
 /** An Ed25519 public key from PEM text (SPKI; a private key's PEM gives its public half); a ConfigError naming `flag` otherwise. */
 export function publicKeyFrom(pem: string, flag: string): KeyObject {
+  return ed25519Key(pem, flag, 'public');
+}
+
+function ed25519Key(pem: string, flag: string, half: 'private' | 'public'): KeyObject {
   let key: KeyObject;
   try {
-    key = createPublicKey(pem);
+    key = half === 'private' ? createPrivateKey(pem) : createPublicKey(pem);
   } catch (err) {
-    throw new ConfigError(flag, `is not a public key in PEM: ${(err as Error).message}`);
+    throw new ConfigError(flag, `is not a ${half} key in PEM: ${(err as Error).message}`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError(flag, `is a ${String(key.asymmetricKeyType)} key; certificates are signed with Ed25519`);
+  if (key.asymmetricKeyType !== 'ed25519') throw new ConfigError(flag, `is a ${String(key.asymmetricKeyType)} key; certificates are signed with Ed25519 (\`conformance keygen\`)`);
   return key;
 }
 

@@ -13,6 +13,7 @@ import { emulatorCommand } from './commands/emulator.js';
 import { faultsCommand } from './commands/faults.js';
 import { variationsCommand } from './commands/variations.js';
 import { hookCheckCommand } from './commands/hook-check.js';
+import { keygenCommand } from './commands/keygen.js';
 import { mergeCommand } from './commands/merge.js';
 import { openApiCommand } from './commands/openapi.js';
 import { rulesCommand } from './commands/rules.js';
@@ -21,7 +22,7 @@ import { verifyCertificateCommand } from './commands/verify-certificate.js';
 
 
 export const COMMANDS: readonly CommandFactory[] = [
-  runCommand, certifyCommand, compareCommand, mergeCommand, verifyCertificateCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
+  runCommand, certifyCommand, compareCommand, mergeCommand, verifyCertificateCommand, keygenCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
   rulesCommand, faultsCommand, variationsCommand, openApiCommand, docsCommand,
 ];
 

@@ -114,6 +114,14 @@ export function unjudged(r: RuleResult): boolean {
   return r.status === 'errored' || (r.status === 'skipped' && r.blocked_by !== undefined);
 }
 
+/**
+ * A result of a rule the run did not select (--only, --exclude, another shard, --budget): it never ran there, which a
+ * merge, a certificate and a comparison tell from a rule skipped for its own reason (a capability the target lacks).
+ */
+export function neverRan(r: Pick<RuleResult, 'status' | 'detail'>): boolean {
+  return r.status === 'skipped' && /^(not selected by --|runs in another shard|left out by --budget)/.test(r.detail);
+}
+
 export function summarize(results: readonly RuleResult[]): Summary {
   const summary: Summary = { passed: 0, failed: 0, non_strict: 0, informational: 0, skipped: 0, errored: 0 };
   for (const r of results) summary[r.status] += 1;

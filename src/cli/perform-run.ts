@@ -21,6 +21,7 @@ import { assertReachable } from '../targets/reachability.js';
 import { machineProbe, prepareBrowser, type ChromiumProbe } from './chromium-setup.js';
 import { Progress } from './progress.js';
 import type { RunCommandOptions } from './run-options.js';
+import { specSha256 } from '../report/certificate.js';
 import { withRunStatements } from './run-statements.js';
 
 export interface PerformedRun {
@@ -112,6 +113,8 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
         ...(budget ? { leftOut: budget.leftOut } : {}),
         options: {
           profile: s.profile, strict: s.strict,
+          // The spec this kit was built from: a certificate issued later from this report checks it is still that one.
+          spec_sha256: specSha256(),
           ...(target.effectWindowMs ? { effect_window_ms: target.effectWindowMs } : {}),
           ...(budget ? { budget: { requests: s.budget, expected_requests: budget.expectedRequests, left_out: [...budget.leftOut.keys()] } } : {}),
         },

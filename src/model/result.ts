@@ -59,7 +59,7 @@ export type Summary = Record<Verdict, number>;
 
 export interface Report {
   readonly suite: { readonly name: string; readonly version: string };
-  readonly target: { readonly kind: 'emulator' | 'remote'; readonly base_url: string; readonly chat_url: string; readonly auth_url?: string; readonly capabilities?: readonly Capability[] };
+  readonly target: { readonly kind: 'emulator' | 'remote'; readonly base_url: string; readonly chat_url: string; readonly auth_url?: string; readonly control_url?: string; readonly capabilities?: readonly Capability[] };
   readonly seed: number;
   readonly started_at: string;
   readonly finished_at: string;

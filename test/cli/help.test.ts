@@ -25,9 +25,9 @@ const commands = COMMANDS.map((make) => make({ exitCode: 0 })).map((c) => ({
 }));
 
 const EXPECTED_FLAGS: Record<string, readonly string[]> = {
-  run: ['--target', '--shape', '--profile', '--only', '--seed', '--runs', '--strict', '--allow-unjudged', '--baseline', '--out', '--env-file', '--shard', '--budget', '--dry-run'],
+  run: ['--target', '--shape', '--profile', '--only', '--seed', '--runs', '--strict', '--allow-unjudged', '--baseline', '--out', '--env-file', '--shard', '--budget', '--wait', '--dry-run'],
   compare: ['--primary', '--candidate', '--secondary', '--noise-runs', '--profile', '--only', '--seed', '--runs', '--out', '--fail-on', '--fault', '--variation'],
-  certify: ['--target', '--shape', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--from'],
+  certify: ['--target', '--shape', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--wait', '--from'],
   merge: ['--out', '--strict', '--allow-unjudged'],
   'verify-certificate': ['--report'],
   authorize: ['--listen', '--token-store', '--timeout', '--env-file'],

@@ -11,6 +11,7 @@
 import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { RunResource } from '../model/context.js';
+import type { ProxySettings } from '../model/target.js';
 import { chromiumHostRules, hostLookup, type HostRule } from '../host-resolve.js';
 import { verifiedServerKeys } from '../trust.js';
 
@@ -39,14 +40,15 @@ export class SharedBrowser implements RunResource {
    * target's CA_FILE and its origins; Chromium, which takes no CA, gets the keys of those servers the kit verified
    * against it (src/trust.ts `verifiedServerKeys`), whose certificates it then accepts.
    */
-  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[]; readonly trust?: { readonly ca: string; readonly origins: readonly string[] } } = {}): Promise<SharedBrowser> {
+  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[]; readonly trust?: { readonly ca: string; readonly origins: readonly string[] }; readonly proxy?: ProxySettings } = {}): Promise<SharedBrowser> {
     // Loaded on first use: a run without browser rules never loads Playwright (0.3 s at start).
     const { chromium } = await import('playwright-core');
     const hostArgs = options.hostRules?.length ? [`--host-resolver-rules=${chromiumHostRules(options.hostRules)}`] : [];
     const serverKeys = options.trust ? await verifiedServerKeys(options.trust.origins, options.trust.ca, options.hostRules && hostLookup(options.hostRules)) : [];
     // Chromium honours the list only with a --user-data-dir, which Playwright's launch always passes (its own profile).
     const keyArgs = serverKeys.length > 0 ? [`--ignore-certificate-errors-spki-list=${serverKeys.join(',')}`] : [];
-    const browser = await chromium.launch({ executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs, ...keyArgs], timeout: 15_000 });
+    const proxy = browserProxy(options.proxy);
+    const browser = await chromium.launch({ executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs, ...keyArgs], timeout: 15_000, ...(proxy ? { proxy } : {}) });
     return new SharedBrowser(browser);
   }
 
@@ -58,4 +60,18 @@ export class SharedBrowser implements RunResource {
   async close(): Promise<void> {
     await this.browser.close().catch(() => {});
   }
+}
+
+/**
+ * Playwright's `proxy` of a launch from HTTPS_PROXY, HTTP_PROXY and NO_PROXY: Chromium takes one proxy for every
+ * scheme, the https one first (the service is https), its credentials apart, NO_PROXY as its bypass list.
+ */
+export function browserProxy(p: ProxySettings | undefined): { server: string; bypass?: string; username?: string; password?: string } | undefined {
+  const via = p?.httpsProxy ?? p?.httpProxy;
+  if (!via) return undefined;
+  const url = new URL(via);
+  const credentials = url.username ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : {};
+  url.username = '';
+  url.password = '';
+  return { server: url.href.replace(/\/$/, ''), ...(p?.noProxy ? { bypass: p.noProxy } : {}), ...credentials };
 }

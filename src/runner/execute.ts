@@ -61,7 +61,7 @@ export function clientFor(target: TargetConfig): HttpClient {
 
 /** The client options a target's settings give: its rate budgets, the host names it resolves itself, the CAs it trusts. */
 export function clientOptionsFor(target: TargetConfig): HttpClientOptions {
-  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}), ...(target.ca ? { ca: target.ca } : {}) };
+  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}), ...(target.ca ? { ca: target.ca } : {}), ...(target.proxy ? { proxy: target.proxy } : {}) };
 }
 
 export function maskerFor(target: TargetConfig): Masker {

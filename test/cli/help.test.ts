@@ -37,6 +37,7 @@ const EXPECTED_FLAGS: Record<string, readonly string[]> = {
   faults: [],
   variations: [],
   docs: ['--out', '--no-trace'],
+  clean: ['--env-file', '--run', '--disconnect'],
 };
 
 describe('--help', () => {

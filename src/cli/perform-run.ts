@@ -76,11 +76,12 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
     const runId = newRunId(s.seed);
     try {
       if (s.kind === 'remote') {
+        // One run at a time: the embedded emulator is the run's own, a remote one with a control API is locked, before
+        // the preflight too (another run regenerating the secret would make this one's read as refused).
+        if (target.controlUrl) lock = await takeRunLock({ controlUrl: target.controlUrl, client, runId, wait: s.wait, log: (line) => process.stderr.write(`conformance: ${line}\n`) });
         // Before any rule: the URLs speak the protocol and the credentials work (exit 3 or 2 at once, nothing changed).
         const checked = await assertReachable(target, client);
         process.stderr.write(`conformance: preflight: ${checked.requests} requests, the target answers as the service and accepts the settings (${checked.checked.length} checks)\n`);
-        // One run at a time: the embedded emulator is the run's own, a remote one with a control API is locked.
-        if (target.controlUrl) lock = await takeRunLock({ controlUrl: target.controlUrl, client, runId, wait: s.wait, log: (line) => process.stderr.write(`conformance: ${line}\n`) });
       }
       process.stderr.write(`conformance: ${rules.length} rules against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
       if (s.kind === 'remote' && target.effectWindowMs) process.stderr.write(`conformance: asynchronous effects watched for at most ${target.effectWindowMs} ms (EFFECT_WINDOW_MS)\n`);

@@ -8,7 +8,7 @@
  * longer. A run ended by SIGINT or SIGTERM releases it on the way out.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TargetBusyError } from '../errors.js';
+import { TargetBusyError, TransportError, UnreachableError } from '../errors.js';
 import type { HttpResponse } from '../model/http.js';
 import type { HttpClient } from './http.js';
 
@@ -44,7 +44,11 @@ export async function takeRunLock(o: LockOptions): Promise<HeldLock> {
   const url = `${o.controlUrl}/lock`;
   const lease = o.leaseSeconds ?? LEASE_SECONDS;
   const log = o.log ?? (() => {});
-  const ask = (): Promise<HttpResponse> => o.client.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ run_id: o.runId, lease_seconds: lease }) });
+  const ask = (): Promise<HttpResponse> => o.client.send({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ run_id: o.runId, lease_seconds: lease }) })
+    .catch((err: unknown) => {
+      if (err instanceof TransportError) throw new UnreachableError(`cannot reach the target at CONTROL_URL ${o.controlUrl}: ${err.reason}`);
+      throw err;
+    });
   let waitedFor: string | undefined;
   for (;;) {
     const res = await ask();
@@ -53,7 +57,7 @@ export async function takeRunLock(o: LockOptions): Promise<HeldLock> {
       log(`the control API at CONTROL_URL has no run lock (POST /lock answered ${res.status}): nothing keeps another run against this target from running at the same time`);
       return { held: false, release: async () => {} };
     }
-    if (res.status !== 409) throw new TargetBusyError(`the control API at CONTROL_URL answered ${res.status} to taking the run lock: ${res.text.slice(0, 200)}`);
+    if (res.status !== 409) throw new UnreachableError(`the target at CONTROL_URL ${o.controlUrl} does not answer as a control API: POST /lock answered ${res.status} (docs/control-api.md)`);
     const holder = holderOf(res);
     if (!o.wait) throw new TargetBusyError(`the target is in use by ${describe(holder)}: two runs against one target reset and move its clock under each other; wait for it to end, or run with --wait`);
     if (waitedFor !== String(holder.run_id)) log(`waiting for ${describe(holder)} to end (--wait)`);

@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockRoutes } from '../../src/emulator/control/lock.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { TargetBusyError } from '../../src/errors.js';
+import { TargetBusyError, UnreachableError } from '../../src/errors.js';
 import { HttpClient } from '../../src/targets/http.js';
 import { takeRunLock } from '../../src/targets/run-lock.js';
 
@@ -60,5 +60,11 @@ describe('takeRunLock against the emulator', () => {
     const lock = await takeRunLock({ controlUrl: `${emulator.url}/_control/no-such-api`, client, runId: 'run-x', log: (l) => lines.push(l) });
     expect(lock.held).toBe(false);
     expect(lines.join('\n')).toMatch(/has no run lock/);
+  });
+
+  it('nothing at CONTROL_URL: UnreachableError naming it (exit 3), not a stack', async () => {
+    const err = await takeRunLock({ controlUrl: 'http://127.0.0.1:1/_control', client, runId: 'run-x' }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(UnreachableError);
+    expect((err as Error).message).toContain('CONTROL_URL http://127.0.0.1:1/_control');
   });
 });

@@ -144,6 +144,16 @@ export class UnreachableError extends KitError {
   readonly exitCode = 3;
 }
 
+/**
+ * The target is held by another run (its control API's run lock, src/targets/run-lock.ts): a usage conflict, exit 2,
+ * named with the other run's id and start, before anything is sent that could spoil either run.
+ */
+export class TargetBusyError extends KitError {
+  override readonly code = 'ERR_TARGET_BUSY';
+  override readonly name = 'TargetBusyError';
+  readonly exitCode = 2;
+}
+
 /** `conformance certify` found something failed, errored or flaky. */
 export class CertificationRefused extends KitError {
   override readonly code = 'ERR_NOT_CERTIFIABLE';

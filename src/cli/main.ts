@@ -7,6 +7,7 @@ import { KIT_PACKAGE } from '../paths.js';
 import type { CommandFactory, Outcome } from './command.js';
 import { authorizeCommand } from './commands/authorize.js';
 import { certifyCommand } from './commands/certify.js';
+import { cleanCommand } from './commands/clean.js';
 import { compareCommand } from './commands/compare.js';
 import { docsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
@@ -23,7 +24,7 @@ import { verifyCertificateCommand } from './commands/verify-certificate.js';
 
 export const COMMANDS: readonly CommandFactory[] = [
   runCommand, certifyCommand, compareCommand, mergeCommand, verifyCertificateCommand, keygenCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
-  rulesCommand, faultsCommand, variationsCommand, openApiCommand, docsCommand,
+  rulesCommand, faultsCommand, variationsCommand, openApiCommand, docsCommand, cleanCommand,
 ];
 
 const EPILOGUE = `

@@ -9,7 +9,7 @@ import { FAILING_FAULTS } from '../emulator/faults.js';
 import type { Rule } from '../model/rule.js';
 import { compareWithBaseline, type Comparison } from '../report/baseline.js';
 import { planBudget, type BudgetPlan } from '../runner/budget.js';
-import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
+import { clientFor, executeRun, maskerFor, newRunId } from '../runner/execute.js';
 import { countsKey, keepDurations, keepRequestCounts, lastDurations, lastRequestCounts } from '../runner/durations.js';
 import { inRuleOrder, runOrder, selection as selectionOf, skipReason } from '../runner/select.js';
 import { RunInterrupted, watchSignals, type Interruption } from '../runner/interrupt.js';
@@ -18,6 +18,7 @@ import { planSupply, type SupplyPlan } from '../needs/plan.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
 import { targetFromEnv } from '../targets/from-env.js';
 import { assertReachable } from '../targets/reachability.js';
+import { takeRunLock, type HeldLock } from '../targets/run-lock.js';
 import { machineProbe, prepareBrowser, type ChromiumProbe } from './chromium-setup.js';
 import { Progress } from './progress.js';
 import type { RunCommandOptions } from './run-options.js';
@@ -88,8 +89,17 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
     const client = clientFor(target);
     const masker = maskerFor(target);
     let progress: Progress | undefined;
+    let lock: HeldLock | undefined;
+    const runId = newRunId(s.seed);
     try {
-      if (s.kind === 'remote') await assertReachable(target, client);
+      if (s.kind === 'remote') {
+        // One run at a time: the embedded emulator is the run's own, a remote one with a control API is locked, before
+        // the preflight too (another run regenerating the secret would make this one's read as refused).
+        if (target.controlUrl) lock = await takeRunLock({ controlUrl: target.controlUrl, client, runId, wait: s.wait, log: (line) => process.stderr.write(`conformance: ${line}\n`) });
+        // Before any rule: the URLs speak the protocol and the credentials work (exit 3 or 2 at once, nothing changed).
+        const checked = await assertReachable(target, client);
+        process.stderr.write(`conformance: preflight: ${checked.requests} requests, the target answers as the service and accepts the settings (${checked.checked.length} checks)\n`);
+      }
       process.stderr.write(`conformance: ${selected.length === rules.length ? `${rules.length} rules` : `${selected.length} of ${rules.length} rules (--only/--exclude)`} against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
       if (s.kind === 'remote' && target.effectWindowMs) process.stderr.write(`conformance: asynchronous effects watched for at most ${target.effectWindowMs} ms (EFFECT_WINDOW_MS)\n`);
       for (const line of supply.openingLines()) process.stderr.write(`conformance: ${line}\n`);
@@ -107,7 +117,7 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
       // for slots, then): the rules of most requests start first, so that none of them is left alone at the end.
       const ordered = runOrder(rules, supply, target.rateLimitRps || target.chatRateLimitRps ? counts : lastDurations(target.kind));
       report = await executeRun({
-        target, supply, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
+        target, supply, client, masker, rules: ordered, seed: s.seed, runs: s.runs, runId,
         ...chosen,
         ...(s.shard ? { shard: s.shard } : {}),
         ...(budget ? { leftOut: budget.leftOut } : {}),
@@ -126,6 +136,7 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
       report = { ...report, results: inRuleOrder(report.results, rules) };
     } finally {
       progress?.end();
+      await lock?.release();
       await client.close();
     }
   } finally {

@@ -48,6 +48,7 @@ export interface RunFlags {
   readonly shard?: string;
   readonly dryRun?: boolean;
   readonly budget?: string;
+  readonly wait?: boolean;
 }
 
 interface RunFlag {
@@ -78,6 +79,7 @@ const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins. Through npx on Node 20 write `npx -- conformance …`: npx\'s own Node reads --env-file (README)' },
   { key: 'shard', flags: '--shard <i/n>', help: 'run the i-th of n shares of the rules; join the reports with `conformance merge`', notForCertify: 'certify a sharded run with --from <merged report.json>' },
   { key: 'budget', flags: '--budget <requests|duration>', help: 'the CI gate within a budget: 2000 (requests) or 300s / 5m (at RATE_LIMIT_RPS); takes the rules that catch the most per request, by the request counts of --baseline\'s report, else of the last run (kept in CONFORMANCE_CACHE_DIR, default ~/.cache/conformance-kit), and names the ones left out', notForCertify: 'a certificate covers every rule' },
+  { key: 'wait', flags: '--wait', help: 'when another run holds the target (its control API\'s run lock), wait for it to end instead of stopping with exit 2' },
   { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target and every rule it would skip with why, and send nothing', notForCertify: 'a certificate needs a real run' },
 ];
 
@@ -121,6 +123,8 @@ export interface RunCommandOptions {
   /** At most this many requests (--budget, a duration already turned into requests at the rate limit). */
   readonly budget?: number;
   readonly dryRun: boolean;
+  /** --wait: wait for a run holding the target's lock to end (src/targets/run-lock.ts). */
+  readonly wait: boolean;
   /** A person at the terminal can be asked to act (operator steps): stdin and stderr are terminals and CI is not set. */
   readonly interactive: boolean;
   readonly env: ReturnType<typeof loadEnv>;
@@ -158,6 +162,7 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
     ...(budget !== undefined ? { budget } : {}),
     ...(flags.baseline !== undefined ? { baseline: await loadReport(flags.baseline, '--baseline') } : {}),
     dryRun: flags.dryRun ?? false,
+    wait: flags.wait ?? false,
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) && !env.CI,
     env,
   };

@@ -46,6 +46,11 @@ const TARGET: readonly SettingGroup[] = [
     own: true,
   },
   {
+    keys: [{ key: 'HTTPS_PROXY' }, { key: 'HTTP_PROXY' }, { key: 'NO_PROXY' }],
+    comment: "The proxies a remote target is reached through, as curl reads them: HTTPS_PROXY for https URLs, HTTP_PROXY for http URLs (undici's: HTTPS_PROXY unset, https URLs take HTTP_PROXY), NO_PROXY the hosts reached directly (comma-separated names, .domain suffixes, * for all; e.g. HTTPS_PROXY=http://proxy.example:3128, NO_PROXY=localhost,.internal.example). The lower-case forms (https_proxy, http_proxy, no_proxy) are read too and win. Credentials go in the URL (http://user:pass@proxy:3128). The kit's requests, its large-body requests and the browser use them.",
+    doc: 'the proxies a remote target is reached through, as curl reads them (lower-case forms too, and winning): `HTTPS_PROXY` for https URLs, `HTTP_PROXY` for http URLs, `NO_PROXY` the hosts reached directly',
+  },
+  {
     keys: [{ key: 'CONTROL_URL' }],
     comment: 'Control API of the target (docs/design.md §5), optional. Without it, rules that need it are skipped with that reason.',
     doc: 'the control API (optional; without it, each need is supplied by the live paths below or its rules are skipped)',

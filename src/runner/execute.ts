@@ -51,6 +51,8 @@ export interface RunPlan {
   readonly onResult?: (result: RuleResult) => void;
   /** Secrets the run must mask beyond the target's credentials (e.g. the emulator's). */
   readonly masker?: Masker;
+  /** The run's id, which every record it creates carries (default: a new one, newRunId); the caller's when it locked the target with it. */
+  readonly runId?: string;
   /** The run's HTTP client, when the caller already made one (its rate limit then covers the caller's requests too). */
   readonly client?: HttpClient;
   /** A signal's stop (src/runner/interrupt.ts): the report then lists what did not run and is marked incomplete. */
@@ -64,7 +66,7 @@ export function clientFor(target: TargetConfig): HttpClient {
 
 /** The client options a target's settings give: its rate budgets, the host names it resolves itself, the CAs it trusts. */
 export function clientOptionsFor(target: TargetConfig): HttpClientOptions {
-  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}), ...(target.ca ? { ca: target.ca } : {}) };
+  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}), ...(target.ca ? { ca: target.ca } : {}), ...(target.proxy ? { proxy: target.proxy } : {}) };
 }
 
 export function maskerFor(target: TargetConfig): Masker {
@@ -81,6 +83,11 @@ function tokenSourceFor(target: TargetConfig, client: HttpClient, masker: Masker
   return new TokenSource(new TokenStore(target.tokenStore), target, client, masker);
 }
 
+/** A run's id: its seed and start, which the names of the records it creates carry (`conformance clean` finds them by it). */
+export function newRunId(seed: number): string {
+  return `run-${seed.toString(36)}-${Date.now().toString(36)}`;
+}
+
 export async function executeRun(settings: RunPlan): Promise<Report> {
   const { target } = settings;
   const masker = settings.masker ?? maskerFor(target);
@@ -88,7 +95,7 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
   const control = target.controlUrl ? new ControlClient(target.controlUrl, client, masker, target.credentials.clientId) : undefined;
   const tokens = tokenSourceFor(target, client, masker);
   const startedAt = new Date().toISOString();
-  const runId = `run-${settings.seed.toString(36)}-${Date.now().toString(36)}`;
+  const runId = settings.runId ?? newRunId(settings.seed);
   const resources = new RunResources();
   try {
   const rateLimited = Boolean(target.rateLimitRps || target.chatRateLimitRps);

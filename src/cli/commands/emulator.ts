@@ -87,7 +87,7 @@ async function serve(values: EmulatorFlags): Promise<number> {
   }).catch((err: unknown) => {
     // A state file that is not one is a bad setting, named by its option.
     if ((err as { code?: string }).code === 'ERR_EMULATOR_STATE') throw new ConfigError('--state', (err as Error).message);
-    throw err;
+    throw listenError(err, host, port);
   });
   const revealSecrets = !process.stdout.isTTY;
   for (const [key, value] of Object.entries(await keptSettings(emulator))) {
@@ -111,6 +111,15 @@ async function serve(values: EmulatorFlags): Promise<number> {
   });
   await emulator.close();
   return 0;
+}
+
+/** A port the emulator cannot listen on is a setting to change (exit 2, one line), not a crash. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new ConfigError('--port', `${port} on ${host} is in use (another emulator or program listens there): choose another port, or --port 0 for a free one`);
+  if (code === 'EACCES') return new ConfigError('--port', `${port} on ${host} needs privileges this process lacks: choose a port from 1024 on, or --port 0 for a free one`);
+  if (code === 'EADDRNOTAVAIL') return new ConfigError('--host', `${host} is no address of this machine to listen on`);
+  return err;
 }
 
 /** A CA trusted once stays trusted: it is kept in the user's cache, not made anew at every start. */

@@ -25,7 +25,7 @@ const DEVELOPMENT = existsSync(join(ROOT, 'test'));
 
 /**
  * The entry points, named as the bundle's files. `embedded-worker` keeps the name src/targets/embedded.ts starts; the
- * last four are the package's exports (lib/*.js load them: docs/sandbox.md).
+ * last five are the package's exports (lib/*.js load them: docs/sandbox.md).
  */
 export const ENTRIES = {
   cli: 'src/cli/main.ts',
@@ -34,6 +34,7 @@ export const ENTRIES = {
   'chat-signature': 'src/protocol/chat-signature.ts',
   hook: 'src/hook/index.ts',
   vitest: 'src/vitest-adapter.ts',
+  resolve: 'src/resolve.ts',
 };
 
 /** What the bundle is built from, as a short hash: every file's path, size and modification time under `root`. */

@@ -144,6 +144,16 @@ export class UnreachableError extends KitError {
   readonly exitCode = 3;
 }
 
+/**
+ * The target is held by another run (its control API's run lock, src/targets/run-lock.ts): a usage conflict, exit 2,
+ * named with the other run's id and start, before anything is sent that could spoil either run.
+ */
+export class TargetBusyError extends KitError {
+  override readonly code = 'ERR_TARGET_BUSY';
+  override readonly name = 'TargetBusyError';
+  readonly exitCode = 2;
+}
+
 /** `conformance certify` found something failed, errored or flaky. */
 export class CertificationRefused extends KitError {
   override readonly code = 'ERR_NOT_CERTIFIABLE';
@@ -151,10 +161,23 @@ export class CertificationRefused extends KitError {
   readonly exitCode = 1;
 }
 
-/** Reports that cannot be merged (none given, or made with different seeds: their results would not be comparable). */
+/**
+ * `conformance certify` was given a report that is not a whole run of this kit (--only, one shard, shards that overlap
+ * or leave rules out, another kit, the quick profile, an interrupted run): a usage error, not a verdict.
+ */
+export class PartialRunRefused extends KitError {
+  override readonly code = 'ERR_PARTIAL_RUN';
+  override readonly name = 'PartialRunRefused';
+  readonly exitCode = 2;
+}
+
+/**
+ * Reports that cannot be merged: none given; made with different seeds, kits, targets or profiles (their results would
+ * not be comparable); or shards given twice or overlapping (a rule judged in two of them).
+ */
 export class MergeError extends KitError {
   override readonly name = 'MergeError';
-  constructor(message: string, override readonly code: 'ERR_MERGE_SEED' | 'ERR_MERGE_EMPTY') {
+  constructor(message: string, override readonly code: 'ERR_MERGE_SEED' | 'ERR_MERGE_EMPTY' | 'ERR_MERGE_INCOMPATIBLE' | 'ERR_MERGE_OVERLAP') {
     super(message);
   }
 }

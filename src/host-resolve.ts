@@ -1,7 +1,7 @@
 /**
  * `HOST_RESOLVE`: host names the kit resolves itself, as curl's `--resolve` does, for hosts the machine's DNS does not
- * know: a staging account behind split DNS, or the emulator's deployed shape, whose accounts and chat interface sit at
- * `<label>.sandbox.localhost` (src/emulator/shape.ts). Every request of the kit goes through it (undici, the
+ * know: a staging account behind split DNS, or the emulator's deployed shape addressed by name (`--account-domain`),
+ * whose accounts and chat interface sit at `<label>.<domain>` (src/emulator/shape.ts). Every request of the kit goes through it (undici, the
  * early-answer client, Chromium's host rules); names it does not cover resolve as usual.
  *
  * Format: `<name>=<address>` pairs separated by commas; a name `*.<domain>` covers the domain and every name under it.
@@ -47,16 +47,17 @@ export function ruleAddress(rules: readonly HostRule[], hostname: string): strin
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * A `dns.lookup` that answers the names the rules cover and leaves any other to `dns.lookup`: an agent's `lookup`
- * (`new https.Agent({ lookup })`, undici's `new Agent({ connect: { lookup } })`).
+ * A `dns.lookup` that answers the names the rules cover and leaves any other to `fallback` (default `dns.lookup` as it
+ * was when this was made): an agent's `lookup` (`new https.Agent({ lookup })`, undici's
+ * `new Agent({ connect: { lookup } })`), or `dns.lookup` itself (./resolve.ts).
  */
-export function hostLookup(rules: readonly HostRule[]) {
+export function hostLookup(rules: readonly HostRule[], fallback: typeof dnsLookup = dnsLookup) {
   return (hostname: string, options: LookupOneOptions | LookupAllOptions | number | LookupCallback, callback?: LookupCallback): void => {
     const done = (typeof options === 'function' ? options : callback)!;
     const opts = typeof options === 'object' ? options : {};
     const address = ruleAddress(rules, hostname);
     if (address === undefined) {
-      dnsLookup(hostname, opts as LookupAllOptions, done as never);
+      fallback(hostname, opts as LookupAllOptions, done as never);
       return;
     }
     const family = isIP(address);

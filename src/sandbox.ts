@@ -12,7 +12,7 @@
  * await sandbox.close();
  * ```
  */
-import { emulatorSettings, trustingFetch } from './needs/emulator-settings.js';
+import { keptSettings, trustingFetch } from './needs/emulator-settings.js';
 import {
   DEFAULT_ACCOUNT_DOMAIN, FAULTS, lookupUnder, startEmulator, VARIATIONS, type EmulatorOptions, type EmulatorTls, type FaultName,
   type HttpsOptions, type RunningEmulator, type VariationName,
@@ -51,7 +51,11 @@ function switchesOf<N extends string>(switches: Switches<N>): SandboxSwitches<N>
 }
 
 export interface Sandbox {
-  /** `http://127.0.0.1:<port>` (`https://` with `https`): BASE_URL, AUTH_URL and CHAT_URL are all this address. */
+  /**
+   * `http://127.0.0.1:<port>` (`https://` with `https`): on the one-origin shape (the default) BASE_URL, AUTH_URL and
+   * CHAT_URL are all this address; on the deployed one AUTH_URL and CONTROL_URL are, and each account and the chat
+   * interface have a port of their own (`settings`). Every URL of `settings` is reachable as printed, with no resolver.
+   */
   readonly url: string;
   /** With `https`: the CA a client trusts (`ca` PEM, `caFile` for `NODE_EXTRA_CA_CERTS` or curl's `--cacert`). */
   readonly tls: EmulatorTls | undefined;
@@ -67,7 +71,8 @@ export interface Sandbox {
   readonly lookup: RunningEmulator['lookup'];
   /**
    * The settings `conformance emulator` prints (docs/design.md §4 keys plus the ones a staging account supplies:
-   * LONG_LIVED_TOKEN, CHANNEL_ID_2, ADMIN_LOGIN, ...), secrets in full. They stay valid across `reset()`.
+   * LONG_LIVED_TOKEN, CHANNEL_ID_2, ADMIN_LOGIN, ...), secrets in full. They stay valid across `reset()`, and with
+   * `state` across restarts.
    */
   readonly settings: Readonly<Record<string, string>>;
   readonly faults: SandboxFaults;
@@ -96,7 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const closeAll = () => (closing ??= emulator.close().then(() => trusting.close()));
   let settings: Record<string, string>;
   try {
-    settings = await emulatorSettings(emulator);
+    settings = await keptSettings(emulator);
   } catch (err) {
     await closeAll();
     throw err;

@@ -11,6 +11,7 @@
 import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { RunResource } from '../model/context.js';
+import type { ProxySettings } from '../model/target.js';
 import { chromiumHostRules, hostLookup, type HostRule } from '../host-resolve.js';
 import { verifiedServerKeys } from '../trust.js';
 import { trustInProcess } from './process-trust.js';
@@ -41,7 +42,7 @@ export class SharedBrowser implements RunResource {
    * against it (src/trust.ts `verifiedServerKeys`), whose certificates it then accepts; the page's documents, fetched
    * in this process, trust CA_FILE for the same servers (src/browser/process-trust.ts) while the browser is open.
    */
-  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[]; readonly trust?: { readonly ca: string; readonly origins: readonly string[] } } = {}): Promise<SharedBrowser> {
+  static async launch(options: { readonly path?: string; readonly hostRules?: readonly HostRule[]; readonly trust?: { readonly ca: string; readonly origins: readonly string[] }; readonly proxy?: ProxySettings } = {}): Promise<SharedBrowser> {
     // Loaded on first use: a run without browser rules never loads Playwright (0.3 s at start).
     const { chromium } = await import('playwright-core');
     const hostArgs = options.hostRules?.length ? [`--host-resolver-rules=${chromiumHostRules(options.hostRules)}`] : [];
@@ -56,9 +57,10 @@ export class SharedBrowser implements RunResource {
     // Playwright's own SIGINT and SIGTERM handlers would close the browser under the rules in flight and end the
     // process with no report: the run stops itself on those signals (src/runner/interrupt.ts) and closes the
     // browser with its other resources; Playwright still kills it when the process exits.
+    const proxy = browserProxy(options.proxy);
     const browser = await chromium.launch({
       executablePath: options.path ?? CHROMIUM_PATH, headless: true, args: [...CHROMIUM_FLAGS, ...hostArgs, ...keyArgs], timeout: 15_000,
-      handleSIGINT: false, handleSIGTERM: false,
+      handleSIGINT: false, handleSIGTERM: false, ...(proxy ? { proxy } : {}),
     });
     return new SharedBrowser(browser, options.trust ? trustInProcess(verified.map((v) => v.origin), options.trust.ca) : undefined);
   }
@@ -72,4 +74,18 @@ export class SharedBrowser implements RunResource {
     await this.browser.close().catch(() => {});
     this.releaseTrust();
   }
+}
+
+/**
+ * Playwright's `proxy` of a launch from HTTPS_PROXY, HTTP_PROXY and NO_PROXY: Chromium takes one proxy for every
+ * scheme, the https one first (the service is https), its credentials apart, NO_PROXY as its bypass list.
+ */
+export function browserProxy(p: ProxySettings | undefined): { server: string; bypass?: string; username?: string; password?: string } | undefined {
+  const via = p?.httpsProxy ?? p?.httpProxy;
+  if (!via) return undefined;
+  const url = new URL(via);
+  const credentials = url.username ? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : {};
+  url.username = '';
+  url.password = '';
+  return { server: url.href.replace(/\/$/, ''), ...(p?.noProxy ? { bypass: p.noProxy } : {}), ...credentials };
 }

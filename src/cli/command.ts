@@ -4,6 +4,7 @@
  * main.ts maps what goes wrong to the exit codes.
  */
 import { Command } from 'commander';
+import { refuseFlagLikeValues } from './args.js';
 
 /** Where an action leaves its exit code: commander drops an action's return value. */
 export interface Outcome {
@@ -41,6 +42,7 @@ export function defineCommand<Flags>(spec: CommandSpec<Flags>): CommandFactory {
     command.action(async (...received: unknown[]) => {
       // commander passes the declared arguments, then the flags, then the command itself
       const args = received.slice(0, -2).flat().filter((a) => a !== undefined).map(String);
+      refuseFlagLikeValues(command);
       outcome.exitCode = await spec.action(command.opts<Flags & object>() as Flags, args, command);
     });
     return command;

@@ -7,26 +7,31 @@ import { KIT_PACKAGE } from '../paths.js';
 import type { CommandFactory, Outcome } from './command.js';
 import { authorizeCommand } from './commands/authorize.js';
 import { certifyCommand } from './commands/certify.js';
+import { cleanCommand } from './commands/clean.js';
 import { compareCommand } from './commands/compare.js';
 import { docsCommand } from './commands/docs.js';
 import { emulatorCommand } from './commands/emulator.js';
 import { faultsCommand } from './commands/faults.js';
 import { variationsCommand } from './commands/variations.js';
 import { hookCheckCommand } from './commands/hook-check.js';
+import { keygenCommand } from './commands/keygen.js';
 import { mergeCommand } from './commands/merge.js';
+import { openApiCommand } from './commands/openapi.js';
 import { rulesCommand } from './commands/rules.js';
 import { runCommand } from './commands/run.js';
 import { verifyCertificateCommand } from './commands/verify-certificate.js';
 
 
 export const COMMANDS: readonly CommandFactory[] = [
-  runCommand, certifyCommand, compareCommand, mergeCommand, verifyCertificateCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
-  rulesCommand, faultsCommand, variationsCommand, docsCommand,
+  runCommand, certifyCommand, compareCommand, mergeCommand, verifyCertificateCommand, keygenCommand, authorizeCommand, emulatorCommand, hookCheckCommand,
+  rulesCommand, faultsCommand, variationsCommand, openApiCommand, docsCommand, cleanCommand,
 ];
 
 const EPILOGUE = `
 Exit codes: 0 no failed \`must\` rule (with --strict, no failed \`should\`; with --baseline, no regression),
-  1 failures, 2 a usage or configuration error (the message names the flag or key), 3 the target cannot be reached.
+  1 failures (with --baseline, regressions), 2 a usage or configuration error (the message names the flag or key),
+  3 the target cannot be reached or is not the service, 4 nothing failed but a \`must\` rule was left unjudged
+  (--allow-unjudged hides it), 130 interrupted (SIGINT), 143 stopped (SIGTERM): the reports of what ran are written.
 
 Examples:
   $ conformance run                  # the whole suite against the embedded emulator; reports in reports/

@@ -9,18 +9,21 @@ import { FAILING_FAULTS } from '../emulator/faults.js';
 import type { Rule } from '../model/rule.js';
 import { compareWithBaseline, type Comparison } from '../report/baseline.js';
 import { planBudget, type BudgetPlan } from '../runner/budget.js';
-import { clientFor, executeRun, maskerFor } from '../runner/execute.js';
+import { clientFor, executeRun, maskerFor, newRunId } from '../runner/execute.js';
 import { countsKey, keepDurations, keepRequestCounts, lastDurations, lastRequestCounts } from '../runner/durations.js';
-import { inRuleOrder, runOrder, skipReason } from '../runner/select.js';
+import { inRuleOrder, runOrder, selection as selectionOf, skipReason } from '../runner/select.js';
 import { RunInterrupted, watchSignals, type Interruption } from '../runner/interrupt.js';
 import type { TargetConfig } from '../model/target.js';
 import { planSupply, type SupplyPlan } from '../needs/plan.js';
 import { startEmbeddedTarget } from '../targets/embedded.js';
 import { targetFromEnv } from '../targets/from-env.js';
 import { assertReachable } from '../targets/reachability.js';
+import { takeRunLock, type HeldLock } from '../targets/run-lock.js';
 import { machineProbe, prepareBrowser, type ChromiumProbe } from './chromium-setup.js';
 import { Progress } from './progress.js';
 import type { RunCommandOptions } from './run-options.js';
+import { specSha256 } from '../report/certificate.js';
+import { withRunStatements } from './run-statements.js';
 
 export interface PerformedRun {
   readonly report: Report;
@@ -30,11 +33,12 @@ export interface PerformedRun {
 }
 
 /**
- * The rules a --budget leaves out, by the request counts of the last run against this kind of target (else of the
- * baseline report); none when no count is known yet, which the run says.
+ * The rules a --budget leaves out, by the request counts of the baseline report, else of the last run against this kind
+ * of target (src/runner/durations.ts keeps them outside node_modules); none when no count is known yet, which the run says.
  */
 function budgetFor(s: RunCommandOptions, requests: number, selected: readonly Rule[]): BudgetPlan | undefined {
-  const costs = new Map([...(s.baseline?.results ?? []).flatMap((r) => (r.request_count === undefined ? [] : [[r.id, r.request_count] as const])), ...lastRequestCounts(countsKey(s.kind, s.runs))]);
+  // The baseline's counts win over the last run's: the user named that report, and its counts travel with it.
+  const costs = new Map([...lastRequestCounts(countsKey(s.kind, s.runs)), ...(s.baseline?.results ?? []).flatMap((r) => (r.request_count === undefined || r.status === 'skipped' ? [] : [[r.id, r.request_count] as const]))]);
   if (costs.size === 0) {
     process.stderr.write(`conformance: --budget ${requests}: no request counts are known yet (run once without it, or give --baseline), so every selected rule runs\n`);
     return undefined;
@@ -70,9 +74,12 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
   }
   let report: Report;
   try {
-    const selection = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
+    const chosen = { ...(s.only ? { only: s.only } : {}), ...(s.exclude ? { exclude: s.exclude } : {}) };
+    const selection = skipReason({ ...chosen, ...(s.shard ? { shard: s.shard } : {}) }, rules);
     const budget = s.budget === undefined ? undefined : budgetFor(s, s.budget, rules.filter((r) => selection(r) === undefined));
-    const skip = budget ? skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}), leftOut: budget.leftOut }, rules) : selection;
+    const skip = budget ? skipReason({ ...chosen, ...(s.shard ? { shard: s.shard } : {}), leftOut: budget.leftOut }, rules) : selection;
+    // The rules of the run: those --only and --exclude leave out are not part of it (not counted, not "skipped").
+    const selected = rules.filter(selectionOf(chosen));
     const plan = (t: TargetConfig): SupplyPlan => planSupply(t, { interactive: s.interactive, soak: s.profile === 'soak', rules, selected: (r) => skip(r) === undefined });
     const first = plan(reconfigure());
     const browserRules = rules.filter((r) => skip(r) === undefined && first.usesBrowser(r)).length;
@@ -82,9 +89,18 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
     const client = clientFor(target);
     const masker = maskerFor(target);
     let progress: Progress | undefined;
+    let lock: HeldLock | undefined;
+    const runId = newRunId(s.seed);
     try {
-      if (s.kind === 'remote') await assertReachable(target, client);
-      process.stderr.write(`conformance: ${rules.length} rules against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
+      if (s.kind === 'remote') {
+        // One run at a time: the embedded emulator is the run's own, a remote one with a control API is locked, before
+        // the preflight too (another run regenerating the secret would make this one's read as refused).
+        if (target.controlUrl) lock = await takeRunLock({ controlUrl: target.controlUrl, client, runId, wait: s.wait, log: (line) => process.stderr.write(`conformance: ${line}\n`) });
+        // Before any rule: the URLs speak the protocol and the credentials work (exit 3 or 2 at once, nothing changed).
+        const checked = await assertReachable(target, client);
+        process.stderr.write(`conformance: preflight: ${checked.requests} requests, the target answers as the service and accepts the settings (${checked.checked.length} checks)\n`);
+      }
+      process.stderr.write(`conformance: ${selected.length === rules.length ? `${rules.length} rules` : `${selected.length} of ${rules.length} rules (--only/--exclude)`} against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
       if (s.kind === 'remote' && target.effectWindowMs) process.stderr.write(`conformance: asynchronous effects watched for at most ${target.effectWindowMs} ms (EFFECT_WINDOW_MS)\n`);
       for (const line of supply.openingLines()) process.stderr.write(`conformance: ${line}\n`);
       const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && supply.asksOperator(r));
@@ -93,7 +109,7 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
       const counts = lastRequestCounts(countsKey(target.kind, s.runs));
       const expectedRequests = new Map(rules.filter((r) => skip(r) === undefined && counts.has(r.id)).map((r) => [r.id, counts.get(r.id)!]));
       progress = new Progress({
-        total: rules.length, masker, expectedRequests,
+        total: selected.length, masker, expectedRequests,
         ...(target.rateLimitRps ? { rateLimitRps: target.rateLimitRps } : {}),
         ...(asksOperator ? { ci: true } : {}),
       });
@@ -101,12 +117,14 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
       // for slots, then): the rules of most requests start first, so that none of them is left alone at the end.
       const ordered = runOrder(rules, supply, target.rateLimitRps || target.chatRateLimitRps ? counts : lastDurations(target.kind));
       report = await executeRun({
-        target, supply, client, masker, rules: ordered, seed: s.seed, runs: s.runs,
-        ...(s.only ? { only: s.only } : {}),
+        target, supply, client, masker, rules: ordered, seed: s.seed, runs: s.runs, runId,
+        ...chosen,
         ...(s.shard ? { shard: s.shard } : {}),
         ...(budget ? { leftOut: budget.leftOut } : {}),
         options: {
           profile: s.profile, strict: s.strict,
+          // The spec this kit was built from: a certificate issued later from this report checks it is still that one.
+          spec_sha256: specSha256(),
           ...(target.effectWindowMs ? { effect_window_ms: target.effectWindowMs } : {}),
           ...(budget ? { budget: { requests: s.budget, expected_requests: budget.expectedRequests, left_out: [...budget.leftOut.keys()] } } : {}),
         },
@@ -118,6 +136,7 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
       report = { ...report, results: inRuleOrder(report.results, rules) };
     } finally {
       progress?.end();
+      await lock?.release();
       await client.close();
     }
   } finally {
@@ -127,7 +146,8 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
   if (comparison) {
     report = { ...report, baseline: { regressions: comparison.regressions.map((r) => r.id), fixes: comparison.fixes.map((r) => r.id), added: comparison.added.map((r) => r.id) } };
   }
-  const written = await writeReports(report, { outDir: s.outDir });
+  report = withRunStatements(report);
+  const written = await writeReports(report, { outDir: s.outDir, paths: s.reportPaths });
   const sum = report.summary;
   process.stdout.write(
     `passed ${sum.passed}, failed ${sum.failed}, non_strict ${sum.non_strict}, informational ${sum.informational}, skipped ${sum.skipped}, errored ${sum.errored}` +

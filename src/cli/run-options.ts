@@ -9,7 +9,8 @@ import type { Report } from '../model/result.js';
 import { readReport } from '../report/json.js';
 import { parseBudget } from '../runner/budget.js';
 import { randomSeed } from '../runner/seed.js';
-import { parseShard, selector, type Shard } from '../runner/select.js';
+import { parseShard, selection, selector, type Shard } from '../runner/select.js';
+import type { ReportPaths } from '../report/write.js';
 import { given, oneOf } from './args.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { integerSetting, loadEnv } from './settings.js';
@@ -22,6 +23,8 @@ import { integerSetting, loadEnv } from './settings.js';
  */
 export const PROFILE_RUNS = { quick: 5, full: 100, soak: 5 } as const;
 export const PROFILES = Object.keys(PROFILE_RUNS) as readonly Profile[];
+/** The most cases per property `--runs` takes: a full profile's hundred times a hundred, far past any useful run. */
+export const MAX_RUNS = 10_000;
 export type Profile = keyof typeof PROFILE_RUNS;
 
 /** The parsed flags, as commander names them (camelCase). */
@@ -30,16 +33,22 @@ export interface RunFlags {
   readonly shape?: string;
   readonly profile?: string;
   readonly only?: string;
+  readonly exclude?: string;
   readonly seed?: string;
   readonly runs?: string;
   readonly strict?: boolean;
   readonly allowUnjudged?: boolean;
   readonly baseline?: string;
   readonly out?: string;
+  readonly junit?: string;
+  readonly json?: string;
+  readonly html?: string;
+  readonly summary?: string;
   readonly envFile?: string;
   readonly shard?: string;
   readonly dryRun?: boolean;
   readonly budget?: string;
+  readonly wait?: boolean;
 }
 
 interface RunFlag {
@@ -56,15 +65,21 @@ const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'shape', flags: '--shape <shape>', choices: ['one-origin', 'deployed'], help: 'the embedded emulator\'s shape: one-origin (default: every interface on one address, the faster run) or deployed (each account at its own host, the chat interface at its own; docs/emulator.md "Shapes"); only with --target emulator' },
   { key: 'profile', flags: '--profile <name>', choices: ['quick', 'full', 'soak'], help: `cases per property: quick ${PROFILE_RUNS.quick} (the CI gate), full ${PROFILE_RUNS.full} (certification), soak ${PROFILE_RUNS.soak} plus the lifetimes checked in real time without a control API (about 22 minutes); default: full`, notForCertify: 'certification always uses the full profile' },
   { key: 'only', flags: '--only <selection>', help: 'comma-separated rule id globs (oauth.token.*) or section prefixes (4.2); see `conformance rules`', notForCertify: 'a certificate covers every rule' },
+  { key: 'exclude', flags: '--exclude <selection>', help: 'leave these rules out (the syntax of --only: id globs or section prefixes); they are not run and not counted', notForCertify: 'a certificate covers every rule' },
   { key: 'seed', flags: '--seed <n>', help: 'the same seed generates the same requests; default: CONFORMANCE_SEED, else random (printed)' },
-  { key: 'runs', flags: '--runs <n>', help: 'cases per property rule, overriding the profile' },
+  { key: 'runs', flags: '--runs <n>', help: `cases per property rule, overriding the profile (1 to ${MAX_RUNS})` },
   { key: 'strict', flags: '--strict', help: 'a failed `should` rule also fails the run (exit 1)' },
   { key: 'allowUnjudged', flags: '--allow-unjudged', help: 'hide unjudged rules from the exit code: a `must` rule that errored, or was skipped because the target refused a step it needed, no longer makes the run exit 4 (they are still listed)', notForCertify: 'a certificate needs every rule judged' },
   { key: 'baseline', flags: '--baseline <report.json>', help: 'exit 1 only on regressions against this earlier report; lists fixes and new rules' },
   { key: 'out', flags: '--out <dir>', help: 'where the reports go (default: reports)' },
+  { key: 'junit', flags: '--junit <path>', help: 'write junit.xml here instead (default: <out>/junit.xml)' },
+  { key: 'json', flags: '--json <path>', help: 'write report.json here instead (default: <out>/report.json)' },
+  { key: 'html', flags: '--html <path>', help: 'write report.html here instead (default: <out>/report.html)' },
+  { key: 'summary', flags: '--summary <path>', help: 'write summary.md here instead (default: <out>/summary.md; e.g. "$GITHUB_STEP_SUMMARY")' },
   { key: 'envFile', flags: '--env-file <path>', help: 'settings file (default: .env when present); the process environment wins. Through npx on Node 20 write `npx -- conformance …`: npx\'s own Node reads --env-file (README)' },
   { key: 'shard', flags: '--shard <i/n>', help: 'run the i-th of n shares of the rules; join the reports with `conformance merge`', notForCertify: 'certify a sharded run with --from <merged report.json>' },
-  { key: 'budget', flags: '--budget <requests|duration>', help: 'the CI gate within a budget: 2000 (requests) or 300s / 5m (at RATE_LIMIT_RPS); takes the rules that catch the most per request, by the request counts of the last run (or of --baseline), and names the ones left out', notForCertify: 'a certificate covers every rule' },
+  { key: 'budget', flags: '--budget <requests|duration>', help: 'the CI gate within a budget: 2000 (requests) or 300s / 5m (at RATE_LIMIT_RPS); takes the rules that catch the most per request, by the request counts of --baseline\'s report, else of the last run (kept in CONFORMANCE_CACHE_DIR, default ~/.cache/conformance-kit), and names the ones left out', notForCertify: 'a certificate covers every rule' },
+  { key: 'wait', flags: '--wait', help: 'when another run holds the target (its control API\'s run lock), wait for it to end instead of stopping with exit 2' },
   { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target and every rule it would skip with why, and send nothing', notForCertify: 'a certificate needs a real run' },
 ];
 
@@ -100,11 +115,16 @@ export interface RunCommandOptions {
   readonly strict: boolean;
   readonly allowUnjudged: boolean;
   readonly only?: string;
+  readonly exclude?: string;
   readonly shard?: Shard;
   readonly baseline?: Report;
+  /** Where each report goes, when not in outDir (--junit, --json, --html, --summary). */
+  readonly reportPaths: ReportPaths;
   /** At most this many requests (--budget, a duration already turned into requests at the rate limit). */
   readonly budget?: number;
   readonly dryRun: boolean;
+  /** --wait: wait for a run holding the target's lock to end (src/targets/run-lock.ts). */
+  readonly wait: boolean;
   /** A person at the terminal can be asked to act (operator steps): stdin and stderr are terminals and CI is not set. */
   readonly interactive: boolean;
   readonly env: ReturnType<typeof loadEnv>;
@@ -116,6 +136,9 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
   const profile = forced.profile ?? oneOf('--profile', flags.profile, PROFILES, 'full');
   const only = flags.only;
   if (only !== undefined && !allRules().some(selector(only))) throw new ConfigError('--only', `matches no rule: "${only}" (see \`conformance rules\`)`);
+  const exclude = flags.exclude;
+  if (exclude !== undefined && !allRules().some(selector(exclude))) throw new ConfigError('--exclude', `matches no rule: "${exclude}" (see \`conformance rules\`)`);
+  if (exclude !== undefined && !allRules().some(selection({ ...(only ? { only } : {}), exclude }))) throw new ConfigError('--exclude', `leaves no rule to run${only ? ` of --only ${only}` : ''}: "${exclude}"`);
   const kind = flags.target !== undefined
     ? oneOf('--target', flags.target, ['emulator', 'remote'] as const, 'emulator')
     : oneOf('CONFORMANCE_TARGET', env.CONFORMANCE_TARGET, ['emulator', 'remote'] as const, 'emulator');
@@ -128,18 +151,33 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
     shape,
     profile,
     seed: integerSetting('--seed', flags.seed, { min: 0 }) ?? integerSetting('CONFORMANCE_SEED', env.CONFORMANCE_SEED, { min: 0 }) ?? randomSeed(),
-    runs: integerSetting('--runs', flags.runs, { min: 1 }) ?? PROFILE_RUNS[profile],
+    runs: integerSetting('--runs', flags.runs, { min: 1, max: MAX_RUNS }) ?? PROFILE_RUNS[profile],
     outDir: resolve(flags.out ?? 'reports'),
+    reportPaths: reportPaths(flags),
     strict: flags.strict ?? false,
     allowUnjudged: flags.allowUnjudged ?? false,
     ...(only ? { only } : {}),
+    ...(exclude ? { exclude } : {}),
     ...(shard ? { shard } : {}),
     ...(budget !== undefined ? { budget } : {}),
     ...(flags.baseline !== undefined ? { baseline: await loadReport(flags.baseline, '--baseline') } : {}),
     dryRun: flags.dryRun ?? false,
+    wait: flags.wait ?? false,
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) && !env.CI,
     env,
   };
+}
+
+/** The report paths the flags name, absolute (the others go into --out). */
+export function reportPaths(flags: Pick<RunFlags, 'junit' | 'json' | 'html' | 'summary'>): ReportPaths {
+  const paths: { -readonly [K in keyof ReportPaths]: string } = {};
+  for (const key of ['junit', 'json', 'html', 'summary'] as const) {
+    const path = flags[key];
+    if (path === undefined) continue;
+    if (path.trim() === '') throw new ConfigError(`--${key}`, 'needs a file path, got an empty one');
+    paths[key] = resolve(path);
+  }
+  return paths;
 }
 
 function budgetSetting(raw: string | undefined, rps: string | undefined): number | undefined {

@@ -5,23 +5,26 @@
  * difference between primary and candidate is reported unless the same place differed between primary and secondary.
  */
 import { KIT_PACKAGE } from '../paths.js';
-import type { RuleResult } from '../model/result.js';
+import { neverRan, type RuleResult } from '../model/result.js';
 import type { TargetConfig } from '../model/target.js';
 import type { SupplyPlan } from '../needs/plan.js';
 import { compareAnswers, inputOf, NAMED_NOISE, type RawDifference } from './answers.js';
 import { captureRun, type Capture, type CapturedExchange, type CaptureOptions } from './capture.js';
 import { endpointOf, normalizerFor, type Normalize } from './normalize.js';
-import { DIFFERENCE_CLASSES, type AnswerSide, type ComparisonReport, type Difference, type DifferenceClass, type NoisePlace, type TargetDescription } from './types.js';
+import { DIFFERENCE_CLASSES, STANDINGS, type AnswerSide, type ComparisonReport, type Difference, type DifferenceClass, type NoisePlace, type Standing, type TargetDescription } from './types.js';
 
 /** Shown of each body in an example: enough to see the difference, not a whole list page. */
 const EXAMPLE_BODY = 2_000;
 /** Where a rule's own verdict and duration are compared: no endpoint. */
 const RULE_PLACE = '(rule)';
 /**
- * A rule's time differs only when it is 8 s longer and twice as long: a whole rule's time moves by seconds with the
- * machine's load and the first run's cold start, which one secondary run does not always show.
+ * A rule's time differs only when it is 8 s longer and twice as long, and longer by more than `noiseFactor` times what
+ * it moved between the primary and the secondary runs: a whole rule's time moves by seconds with the machine's load
+ * and the first run's cold start, which is noise, not a finding.
  */
-const RULE_TIMING = { minDeltaMs: 8_000, minRatio: 2 } as const;
+const RULE_TIMING = { minDeltaMs: 8_000, minRatio: 2, noiseFactor: 3 } as const;
+/** Verdicts that satisfy a rule: passed, or (an `info` rule) recorded. */
+const SATISFIED: ReadonlySet<string> = new Set(['passed', 'informational']);
 
 /** A server to run against: started afresh for each run (the embedded emulator), or the same server again (remote). */
 export interface TargetSource {
@@ -222,17 +225,18 @@ function pairRuns(a: Side, b: Side): PairResult {
   let rules = 0;
   for (const [id, ra] of a.results) {
     const rb = b.results.get(id);
+    const verdict = (x: RuleResult, y: RuleResult) => observed.push({ rule: id, endpoint: RULE_PLACE, raw: { class: 'verdict', place: 'verdict', what: `${x.status} → ${y.status}`, a: `${x.status}: ${x.detail}`, b: `${y.status}: ${y.detail}` } });
     if (!ran(ra) || !ran(rb)) {
-      if (ran(ra) !== ran(rb)) notPaired.push({ rule: id, primary: ra.status, candidate: rb?.status ?? 'absent' });
+      if (ran(ra) !== ran(rb)) {
+        notPaired.push({ rule: id, primary: ra.status, candidate: rb?.status ?? 'absent' });
+        // Skipped for its own reason on one side (a capability, a refused step), the rule has another verdict there;
+        // a rule one run did not select (--only) was compared with nothing.
+        if (rb && !neverRan(ra) && !neverRan(rb)) verdict(ra, rb);
+      }
       continue;
     }
     rules += 1;
-    const rule = (raw: RawDifference) => observed.push({ rule: id, endpoint: RULE_PLACE, raw });
-    if (ra.status !== rb.status) rule({ class: 'verdict', place: 'verdict', what: `${ra.status} → ${rb.status}`, a: `${ra.status}: ${ra.detail}`, b: `${rb.status}: ${rb.detail}` });
-    const [da, db] = [ra.duration_ms, rb.duration_ms];
-    if (Math.abs(da - db) >= RULE_TIMING.minDeltaMs && Math.max(da, db) >= RULE_TIMING.minRatio * Math.min(da, db)) {
-      rule({ class: 'timing', place: 'rule time', what: `the rule took ${da} ms → ${db} ms`, a: `${da} ms`, b: `${db} ms` });
-    }
+    if (ra.status !== rb.status) verdict(ra, rb);
     const xa = byEndpoint(keyed(a.capture.exchanges.get(id) ?? [], a.normalize), a.normalize);
     const xb = byEndpoint(keyed(b.capture.exchanges.get(id) ?? [], b.normalize), b.normalize);
     for (const endpoint of new Set([...xa.keys(), ...xb.keys()])) {
@@ -301,13 +305,22 @@ export function compareCaptures(primary: Capture, candidate: Capture, secondarie
     }
   }
   const paired = pairRuns(a, b);
+  paired.observed.push(...ruleTimings(a, b, secondaries.map(sideOf), (o) => noted(o, 'secondary', o.raw.a, o.raw.b)));
+  // The verdicts the primary server gave each rule, over every run of it: a candidate's verdict among them is noise (the
+  // rule is unstable on the primary); any other is a verdict change, whatever else the secondaries differed in.
+  const primaryVerdicts = new Map<string, Set<string>>();
+  for (const run of [primary, ...secondaries]) {
+    for (const r of run.report.results) primaryVerdicts.set(r.id, (primaryVerdicts.get(r.id) ?? new Set()).add(r.status));
+  }
   const groups = new Map<string, Difference>();
   for (const o of paired.observed) {
     if (o.otherInput) {
       noted(o, 'other input', primary.masker.mask(o.raw.a), candidate.masker.mask(o.raw.b));
       continue;
     }
-    if (covers(noiseMap, o)) continue;
+    if (o.raw.class === 'verdict') {
+      if (secondaries.length > 0 && primaryVerdicts.get(o.rule)?.has(b.results.get(o.rule)?.status ?? 'absent')) continue;
+    } else if (covers(noiseMap, o)) continue;
     const key = `${o.rule}|${o.endpoint}|${o.raw.class}|${o.raw.place}`;
     const known = groups.get(key);
     if (known) {
@@ -317,12 +330,15 @@ export function compareCaptures(primary: Capture, candidate: Capture, secondarie
     const of = o.endpoint === RULE_PLACE ? 1 : o.raw.class === 'exchange'
       ? Math.max(paired.pairs.get(`${o.rule}|${o.endpoint}`) ?? 0, 0) + countAt(paired.observed, o)
       : paired.pairs.get(`${o.rule}|${o.endpoint}`) ?? 1;
+    const verdicts = { primary: a.results.get(o.rule)?.status ?? 'absent', candidate: b.results.get(o.rule)?.status ?? 'absent' };
     groups.set(key, {
       rule: o.rule, endpoint: o.endpoint, class: o.raw.class, place: o.raw.place, what: o.raw.what, count: 1, of,
       primary: side(primary, o.a, o.raw.a), candidate: side(candidate, o.b, o.raw.b),
+      standing: standingOf(o.raw.class, verdicts), verdicts,
     });
   }
-  const differences = [...groups.values()];
+  // What changes a verdict first, then what lies in a broken rule, then what the spec allows (Array sort is stable).
+  const differences = [...groups.values()].sort((x, y) => STANDINGS.indexOf(x.standing) - STANDINGS.indexOf(y.standing));
   const byClass = Object.fromEntries(DIFFERENCE_CLASSES.map((c) => [c, differences.filter((d) => d.class === c).length])) as Record<DifferenceClass, number>;
   const endpoints = new Map<string, { differences: number; classes: Set<DifferenceClass>; rules: Set<string> }>();
   for (const d of differences) {
@@ -339,6 +355,8 @@ export function compareCaptures(primary: Capture, candidate: Capture, secondarie
       exchanges_compared: [...paired.pairs.values()].reduce((n, x) => n + x, 0),
       differences: differences.length,
       by_class: byClass,
+      verdict_changes: byClass.verdict,
+      by_standing: Object.fromEntries(STANDINGS.map((st) => [st, differences.filter((d) => d.standing === st).length])) as Record<Standing, number>,
       noise_places: noiseGroups.size,
       named_noise: Object.fromEntries(NAMED_NOISE.map((n) => [n.name, paired.named.get(n.name) ?? 0])),
     },
@@ -353,4 +371,28 @@ export function compareCaptures(primary: Capture, candidate: Capture, secondarie
 /** Exchanges sent to one side only at this rule's endpoint, for the "of" of an exchange difference. */
 function countAt(observed: readonly Observed[], o: Observed): number {
   return observed.filter((x) => x.rule === o.rule && x.endpoint === o.endpoint && x.raw.class === 'exchange').length;
+}
+
+function standingOf(cls: DifferenceClass, verdicts: { readonly primary: string; readonly candidate: string }): Standing {
+  if (cls === 'verdict' || verdicts.primary !== verdicts.candidate) return 'changes a verdict';
+  return SATISFIED.has(verdicts.primary) ? 'allowed by the spec' : 'breaks a rule';
+}
+
+/**
+ * Rules slower on the candidate by more than load explains: 8 s and twice as long, and more than `noiseFactor` times
+ * the most the rule's time moved between the primary and a secondary run. A time within that is told to `asNoise`.
+ */
+function ruleTimings(a: Side, b: Side, secondaries: readonly Side[], asNoise: (o: Observed) => void): Observed[] {
+  const out: Observed[] = [];
+  for (const [id, ra] of a.results) {
+    const rb = b.results.get(id);
+    if (!ran(ra) || !ran(rb)) continue;
+    const [da, db] = [ra.duration_ms, rb.duration_ms];
+    if (Math.abs(da - db) < RULE_TIMING.minDeltaMs || Math.max(da, db) < RULE_TIMING.minRatio * Math.min(da, db)) continue;
+    const spread = Math.max(0, ...secondaries.map((s) => s.results.get(id)).filter(ran).map((rs) => Math.abs(da - rs.duration_ms)));
+    const o: Observed = { rule: id, endpoint: RULE_PLACE, raw: { class: 'timing', place: 'rule time', what: `the rule took ${da} ms → ${db} ms`, a: `${da} ms`, b: `${db} ms` } };
+    if (Math.abs(da - db) > RULE_TIMING.noiseFactor * spread) out.push(o);
+    else asNoise(o);
+  }
+  return out;
 }

@@ -5,12 +5,12 @@
  * values, so that what is left can be compared between two targets.
  */
 import type { TargetConfig } from '../model/target.js';
-import type { Masker } from '../secrets/mask.js';
+import { MASKED_SECRET, type Masker } from '../secrets/mask.js';
 
 /** The run id of src/runner/execute.ts (`run-<seed>-<time>`, both base 36), which every id a rule creates carries. */
 const RUN_ID = /run-[0-9a-z]+-[0-9a-z]{6,}/g;
-/** A secret as the masker writes it: its first four characters and `…`. */
-const MASKED = /[^\s"'&=?/:,;]{1,4}…/g;
+/** A secret as the masker writes it: its first four characters, `…` and its tag. */
+const MASKED = MASKED_SECRET;
 /** Settings whose values are too common to be read as that setting wherever they occur. */
 const SHORTEST_SETTING = 6;
 /**

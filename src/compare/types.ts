@@ -20,6 +20,16 @@ export const CLASS_MEANING: Readonly<Record<DifferenceClass, string>> = {
   timing: 'an answer or a rule at least seconds slower and several times slower on one side',
 };
 
+/**
+ * What a difference means for the spec, by the verdicts of the rule that made the exchanges: it comes with a verdict
+ * change (the rule's verdict differs between the servers: the difference is why, or beside it), it lies in a rule one
+ * side breaks (failed, non-strict or errored on both: neither answer is shown to satisfy the rule), or both answers
+ * satisfy every rule that judges them (the rule passed, or only recorded, on both sides): a difference the spec allows
+ * (order, ids, timing, an optional member).
+ */
+export const STANDINGS = ['changes a verdict', 'breaks a rule', 'allowed by the spec'] as const;
+export type Standing = (typeof STANDINGS)[number];
+
 /** One side of an example, masked and clipped. */
 export interface AnswerSide {
   readonly request: string;
@@ -43,6 +53,9 @@ export interface Difference {
   readonly of: number;
   readonly primary: AnswerSide;
   readonly candidate: AnswerSide;
+  readonly standing: Standing;
+  /** The rule's verdict on each side. */
+  readonly verdicts: { readonly primary: string; readonly candidate: string };
 }
 
 /**
@@ -80,6 +93,10 @@ export interface ComparisonReport {
     readonly exchanges_compared: number;
     readonly differences: number;
     readonly by_class: Readonly<Record<DifferenceClass, number>>;
+    /** Rules whose verdict differs between primary and candidate (never noise unless the primary itself gave it). */
+    readonly verdict_changes: number;
+    /** Differences by what they mean for the spec. */
+    readonly by_standing: Readonly<Record<Standing, number>>;
     readonly noise_places: number;
     /** Members never compared by value because the kit names them as varying by nature, with how often each was met. */
     readonly named_noise: Readonly<Record<string, number>>;

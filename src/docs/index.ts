@@ -3,6 +3,7 @@
  * `conformance docs` writes them; a test fails when a committed one is out of date.
  */
 import { envExampleText, settingsMarkdown } from '../needs/settings.js';
+import { openApiJson } from '../openapi/build.js';
 import { faultsMarkdown } from './faults.js';
 import { readingsMarkdown } from './readings.js';
 import { readmeCountsMarkdown } from './readme-counts.js';
@@ -14,6 +15,7 @@ import { variationsMarkdown } from './variations.js';
 
 export const GENERATED_DOCS: Record<string, () => string> = {
   'faults.md': faultsMarkdown,
+  'openapi.json': openApiJson,
   'requirements.md': requirementsMarkdown,
   'rules.md': rulesMarkdown,
   'traceability-chat.md': chatTraceabilityMarkdown,

@@ -8,9 +8,12 @@
  * client that builds `https://{subdomain}.<domain>` (the PHP client, amocrm-js without a dot in its domain) reaches the
  * same through the host name. The root address keeps serving a token of any of the administrator's accounts.
  *
- * Deployed shape: an account's endpoints are served at its host alone, the chat interface at `amojo.<accountDomain>`
- * alone (or at its own port alone, the `chat-origin-own-port` variation), and the root address serves neither (404), as
- * the live service's `www` serves no account's API.
+ * Deployed shape: an account's endpoints are served at its own origin alone, the chat interface at its own: by port
+ * (each account and the chat interface on a listener of its own, `conformance emulator`'s default, which any client
+ * reaches with no resolver), and by host name on the instance's port (`<subdomain>.<accountDomain>`,
+ * `amojo.<accountDomain>`, for clients that build a domain; under the `chat-origin-own-port` variation the chat
+ * interface at its own port alone). The root address serves neither (404), as the live service's `www` serves no
+ * account's API.
  */
 import type { IncomingMessage } from 'node:http';
 import type { EmulatorContext } from './context.js';
@@ -33,6 +36,8 @@ const UNSERVED = '/_not_served_here';
 const BOUND = new WeakMap<IncomingMessage, Account>();
 /** Requests that came in on the chat interface's own port (the `chat-origin-own-port` variation, ./index.ts). */
 const ON_CHAT_PORT = new WeakSet<IncomingMessage>();
+/** Requests that came in on an account's own port (the deployed shape addressed by ports, ./index.ts). */
+const ON_ACCOUNT_PORT = new WeakMap<IncomingMessage, Account>();
 /** Instances that opened that port: the port is then the chat interface's one address, and its host label none. */
 const CHAT_PORT_OPEN = new WeakSet<EmulatorContext>();
 /** Requests bound through `/_accounts/<subdomain>` rather than through their host name. */
@@ -88,21 +93,31 @@ export function accountAddressRewriter(ctx: EmulatorContext): (req: IncomingMess
  * serves the page and the control API.
  */
 function deployedRoute(ctx: EmulatorContext, req: IncomingMessage, url: string, byHost: string | undefined): string {
+  // An account's own port serves that account whatever name the client called it by.
+  const onPort = ON_ACCOUNT_PORT.get(req);
+  if (onPort) return accountRoute(req, url, onPort);
   const chatPortOpen = CHAT_PORT_OPEN.has(ctx);
   if (ON_CHAT_PORT.has(req) || (byHost === CHAT_HOST_LABEL && !chatPortOpen)) return CHAT.test(url) ? url : `${UNSERVED}${url}`;
   if (byHost === CHAT_HOST_LABEL) return `${UNSERVED}${url}`;
-  if (byHost !== undefined) {
-    const account = allAccounts(ctx).find((a) => a.subdomain === byHost);
-    if (!account || !(SERVED.test(url) || ACCOUNT_EXTRA.test(url))) return `${UNSERVED}${url}`;
-    BOUND.set(req, account);
-    return url;
-  }
+  if (byHost !== undefined) return accountRoute(req, url, allAccounts(ctx).find((a) => a.subdomain === byHost));
   return SERVED.test(url) || CHAT.test(url) || url.startsWith(`${ACCOUNT_PREFIX}/`) ? `${UNSERVED}${url}` : url;
+}
+
+/** An account's own origin (its host or its port) on the deployed shape: its `{base_url}` endpoints, nothing else. */
+function accountRoute(req: IncomingMessage, url: string, account: Account | undefined): string {
+  if (!account || !(SERVED.test(url) || ACCOUNT_EXTRA.test(url))) return `${UNSERVED}${url}`;
+  BOUND.set(req, account);
+  return url;
 }
 
 /** Records that the instance opened the chat interface's own port: from then on its host label serves nothing. */
 export function chatPortOpened(ctx: EmulatorContext): void {
   CHAT_PORT_OPEN.add(ctx);
+}
+
+/** Marks a request that came in on an account's own port: it is routed as that account's host's. */
+export function arrivedOnAccountPort(req: IncomingMessage, account: Account): void {
+  ON_ACCOUNT_PORT.set(req, account);
 }
 
 /** Marks a request that came in on the chat interface's own port: it is routed as the chat host's. */

@@ -99,6 +99,14 @@ export function jsonBytes(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value), 'utf8');
 }
 
+/**
+ * The detail of a 404 for a path the emulator does not serve (a part of the live service's API it leaves out, or no
+ * part of it at all): said as such, so a client's author does not take it for a missing record. The path is not echoed.
+ */
+export function notServedDetail(method: string): string {
+  return `The emulator does not serve ${method} on this path (docs/emulator.md lists the paths it serves, under "What the emulator does not serve" the rest)`;
+}
+
 /** Root handlers (the path is not echoed: a misdirected client may have put a secret in it); route modules that need another error format (the token endpoint) set their own in their scope. */
 export function installRootHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
@@ -107,7 +115,7 @@ export function installRootHandlers(app: FastifyInstance): void {
     return sendProblem(reply, p);
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    sendProblem(reply, { status: 404, detail: `No route for ${request.method} on this path` }),
+    sendProblem(reply, { status: 404, detail: notServedDetail(request.method) }),
   );
 }
 

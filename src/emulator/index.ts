@@ -6,12 +6,13 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { arrivedOnChatPort, chatPortOpened } from './account-address.js';
+import { arrivedOnAccountPort, arrivedOnChatPort, chatPortOpened } from './account-address.js';
 import { EMULATOR_EFFECT_WINDOW_MS } from '../effect-window.js';
 import type { FaultSwitches } from './faults.js';
 import type { VariationSwitches } from './variations.js';
 import { signingKeys } from './oauth/jwt.js';
 import { buildEmulator } from './server.js';
+import { applyKeptState, readKeptState, StateKeeper } from './state-file.js';
 import { ACCOUNT_PREFIX, CHAT_HOST_LABEL, type ServerShape } from './shape.js';
 import { DEFAULT_ACCOUNT_DOMAIN, lookupUnder, tlsMaterial, type HttpsOptions } from './tls.js';
 
@@ -58,6 +59,35 @@ export interface EmulatorOptions {
    * `HOST_RESOLVE` that points them at this instance.
    */
   shape?: ServerShape;
+  /**
+   * The domain each account's host sits under, `<subdomain>.<accountDomain>` (default `sandbox.localhost`; the same as
+   * `https.accountDomain`). Given, the deployed shape is addressed by these names (`env()` names them, with the
+   * `HOST_RESOLVE` that points them here), as for a client that hard-codes the service's domain. Not given, the deployed
+   * shape gives each account and the chat interface a port of its own on the listen address, which every client
+   * reaches with no resolver (issue 40), and still answers the names on the instance's port.
+   */
+  accountDomain?: string;
+  /**
+   * The ports of the accounts' and the chat interface's own listeners on the deployed shape addressed by ports, by
+   * subdomain and `chat` (default: free ones). A state file keeps them (`state`), so the printed settings survive a
+   * restart.
+   */
+  ownPorts?: Readonly<Record<string, number>>;
+  /**
+   * A file that keeps the sandbox across restarts (./state-file.ts): subdomains, ids, secrets, credentials, channels,
+   * records, ports and the printed settings. Loaded at start when it exists (then `seed` is not read), written on
+   * change and at close; a control reset returns to the state loaded.
+   */
+  state?: string;
+}
+
+/** The printed settings of a kept state (`EmulatorOptions.state`). */
+export interface KeptSettings {
+  readonly path: string;
+  /** The settings kept from an earlier start; undefined at the first. */
+  settings(): Readonly<Record<string, string>> | undefined;
+  /** Keeps the settings made at the first start in the file. */
+  keepSettings(settings: Readonly<Record<string, string>>): Promise<void>;
 }
 
 /** What a client trusts to reach an https emulator. */
@@ -83,8 +113,17 @@ export interface RunningEmulator {
    * agent's `lookup` (`new https.Agent({ ca, lookup })`, undici's `new Agent({ connect: { ca, lookup } })`).
    */
   readonly lookup: ReturnType<typeof lookupUnder>;
+  /** The ports of the accounts' and the chat interface's own listeners (by subdomain and `chat`); empty when addressed by name. */
+  readonly ownPorts: Readonly<Record<string, number>>;
+  /**
+   * The line /etc/hosts needs for the accounts' and the chat interface's names (`127.0.0.1 <sub> ... amojo.<domain>`),
+   * for a client that resolves them with the system's resolver; undefined when they are addressed by port.
+   */
+  hostsLine(): string | undefined;
   /** The docs/design.md §4 keys for a remote run against this instance. */
   env(): Record<string, string>;
+  /** With `state`: its file, the settings kept there from an earlier start, and the way to keep them. */
+  readonly kept: KeptSettings | undefined;
   /** Every secret it ever issued or holds, for leak checks on reports. */
   issuedSecrets(): string[];
   readonly faults: FaultSwitches;
@@ -96,10 +135,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = options.host ?? '127.0.0.1';
   // Key generation is slow; doing it before listening keeps the first exchange fast.
   await signingKeys();
-  const httpsOptions = options.https === true ? {} : options.https || undefined;
+  const askedHttps = options.https === true ? {} : options.https || undefined;
+  const namedDomain = options.accountDomain ?? askedHttps?.accountDomain;
+  const httpsOptions = askedHttps && (namedDomain === undefined ? askedHttps : { ...askedHttps, accountDomain: namedDomain });
+  const loaded = options.state === undefined ? undefined : await readKeptState(options.state);
+  let keeper: StateKeeper | undefined;
   const tls = httpsOptions ? await tlsMaterial(host, httpsOptions) : undefined;
-  const accountDomain = tls?.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN;
+  const accountDomain = tls?.accountDomain ?? namedDomain ?? DEFAULT_ACCOUNT_DOMAIN;
   const built = await buildEmulator({
+    ...(loaded && { world: loaded.world }),
+    ...(options.state !== undefined && { onChange: () => keeper?.changed() }),
     ...(tls && { tls }),
     accountDomain,
     ...(options.shape !== undefined && { shape: options.shape }),
@@ -110,8 +155,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(options.keepAliveTimeoutMs !== undefined && { keepAliveTimeoutMs: options.keepAliveTimeoutMs }),
     ...(options.acceptMachineTime !== undefined && { acceptMachineTime: options.acceptMachineTime }),
   });
+  if (loaded) applyKeptState(built.ctx, loaded);
+  if (options.state !== undefined) keeper = new StateKeeper(built.ctx, options.state, loaded);
+  const keptPorts = options.ownPorts ?? loaded?.ownPorts;
   try {
-    await built.app.listen({ host, port: options.port ?? 0 });
+    // A free port asked for again takes the kept state's, so its printed settings stay.
+    await built.app.listen({ host, port: options.port === 0 || options.port === undefined ? keptPorts?.root ?? 0 : options.port });
   } catch (err) {
     await tls?.dispose();
     throw err;
@@ -122,35 +171,83 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   built.setBaseUrl(url);
 
   const { ctx } = built;
-  // The `chat-origin-own-port` variation: the chat interface on a port of its own (read at start: a port is opened once).
-  const chatPort = options.shape === 'deployed' && ctx.variations.isOn('chat-origin-own-port') ? await listenForChat(built.app, host, tls) : undefined;
-  if (chatPort) chatPortOpened(ctx);
   const { integration, account, admin, channel, otherAccounts } = ctx.world;
+  const deployed = options.shape === 'deployed';
+  // The deployed shape without a named domain: each account and the chat interface at a port of its own, an origin
+  // any client reaches as printed, with no resolver (glibc does not resolve `*.localhost`).
+  const byPorts = deployed && namedDomain === undefined;
+  const listeners: Array<{ port: number; close(): Promise<void> }> = [];
+  const closeListeners = () => Promise.all(listeners.map((l) => l.close()));
+  const ownPorts: Record<string, number> = {};
+  try {
+    if (byPorts) {
+      for (const a of [account, ...otherAccounts]) {
+        const own = await listenBeside(built.app, host, keptPorts?.[a.subdomain] ?? 0, tls, (req) => arrivedOnAccountPort(req, a));
+        listeners.push(own);
+        ownPorts[a.subdomain] = own.port;
+        ctx.addresses.accountPorts.set(a.subdomain, own.port);
+      }
+    }
+  } catch (err) {
+    await closeListeners();
+    await built.app.close();
+    await tls?.dispose();
+    throw err;
+  }
+  // The chat interface on a port of its own: by ports, or under the `chat-origin-own-port` variation (read at start: a
+  // port is opened once), which also makes that port its one address.
+  const ownChatPort = deployed && ctx.variations.isOn('chat-origin-own-port');
+  let chatPort: { port: number; close(): Promise<void> } | undefined;
+  try {
+    chatPort = byPorts || ownChatPort ? await listenBeside(built.app, host, keptPorts?.chat ?? 0, tls, arrivedOnChatPort) : undefined;
+  } catch (err) {
+    await closeListeners();
+    await built.app.close();
+    await tls?.dispose();
+    throw err;
+  }
+  if (chatPort) listeners.push(chatPort);
+  if (chatPort && byPorts) ownPorts.chat = chatPort.port;
+  if (ownChatPort) chatPortOpened(ctx);
+  if (keeper) {
+    keeper.setOwnPorts({ root: port, ...ownPorts });
+    await keeper.flush();
+  }
   // A second account's own address, and an account where the administrator is only a member (settings a staging
   // account supplies by hand: BASE_URL_2, MEMBER_ACCOUNT).
   const secondAccount = otherAccounts.find((a) => a.adminRole === 'administrator');
   const memberAccount = otherAccounts.find((a) => a.adminRole === 'member');
   let closing: Promise<void> | undefined;
-  const hostUrl = (label: string) => `${scheme}://${label}.${accountDomain}:${port}`;
-  const chatUrl = chatPort ? `${scheme}://${urlHost(host)}:${chatPort.port}` : hostUrl(CHAT_HOST_LABEL);
+  // The address a client connects to, an IPv6 literal without its brackets.
+  const listenAddress = urlHost(host).replace(/^\[|\]$/g, '');
+  // Port 443 over https (80 over http) is left out of a URL, as a client that hard-codes the domain writes it.
+  const portPart = port === (tls ? 443 : 80) ? '' : `:${port}`;
+  const hostUrl = (label: string) => `${scheme}://${label}.${accountDomain}${portPart}`;
+  const portUrl = (p: number) => `${scheme}://${urlHost(host)}:${p}`;
+  const chatUrl = chatPort ? portUrl(chatPort.port) : hostUrl(CHAT_HOST_LABEL);
+  // An account's printed `{base_url}`: its own port, else its host name.
+  const accountBase = (subdomain: string) => (ownPorts[subdomain] === undefined ? hostUrl(subdomain) : portUrl(ownPorts[subdomain]!));
   return {
     url,
     tls: tls && { ca: tls.ca, caFile: tls.caFile },
     accountUrl: (subdomain = account.subdomain) => hostUrl(subdomain),
     // An IPv6 literal without its brackets.
-    lookup: lookupUnder(accountDomain, urlHost(host).replace(/^\[|\]$/g, '')),
+    lookup: lookupUnder(accountDomain, listenAddress),
+    ownPorts,
+    hostsLine: () => (deployed && !byPorts
+      ? [listenAddress, ...[account, ...otherAccounts].map((a) => `${a.subdomain}.${accountDomain}`), `${CHAT_HOST_LABEL}.${accountDomain}`].join(' ')
+      : undefined),
     faults: ctx.faults,
     variations: ctx.variations,
     env: () => {
-      const deployed = options.shape === 'deployed';
       return {
         CONFORMANCE_TARGET: 'remote',
-        BASE_URL: deployed ? hostUrl(account.subdomain) : url,
+        BASE_URL: deployed ? accountBase(account.subdomain) : url,
         AUTH_URL: url,
         CHAT_URL: deployed ? chatUrl : url,
         CONTROL_URL: `${url}/_control`,
         // The accounts' and the chat interface's host names, pointed at this instance without touching /etc/hosts.
-        ...(deployed ? { HOST_RESOLVE: `*.${accountDomain}=${urlHost(host).replace(/^\[|\]$/g, '')}` } : {}),
+        ...(deployed && !byPorts ? { HOST_RESOLVE: `*.${accountDomain}=${listenAddress}` } : {}),
         // The CA of its certificate, which the kit then trusts with no NODE_EXTRA_CA_CERTS.
         ...(tls ? { CA_FILE: tls.caFile } : {}),
         // A local sandbox: no client-side ceiling (the server-side one is set through POST /_control/traffic).
@@ -169,29 +266,36 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         // the access-granting page is a real HTML page, so a run against a standalone emulator includes the browser rules.
         HOOK_LISTEN: '127.0.0.1:0',
         CONFORMANCE_BROWSER: '1',
-        ...(secondAccount ? { BASE_URL_2: deployed ? hostUrl(secondAccount.subdomain) : `${url}${ACCOUNT_PREFIX}/${secondAccount.subdomain}` } : {}),
+        ...(secondAccount ? { BASE_URL_2: deployed ? accountBase(secondAccount.subdomain) : `${url}${ACCOUNT_PREFIX}/${secondAccount.subdomain}` } : {}),
         ...(memberAccount ? { MEMBER_ACCOUNT: String(memberAccount.id) } : {}),
       };
     },
+    kept: keeper && {
+      path: keeper.path,
+      settings: () => keeper!.settings,
+      keepSettings: (settings) => keeper!.keepSettings(settings),
+    },
     issuedSecrets: () => ctx.secrets.list(),
-    close: () => (closing ??= Promise.all([built.app.close(), chatPort?.close()]).then(() => tls?.dispose())),
+    close: () => (closing ??= (keeper?.flush() ?? Promise.resolve())
+      .finally(() => Promise.all([built.app.close(), closeListeners()]).then(() => tls?.dispose()))),
   };
 }
 
 /**
- * A second listener whose requests the same instance answers as the chat host's (./account-address.ts), for the
- * `chat-origin-own-port` variation: a chat interface at an origin that differs from the API's by its port alone.
+ * Another listener whose requests the same instance answers, each marked first (./account-address.ts routes it): an
+ * account's own port, or the chat interface's (also the `chat-origin-own-port` variation: a chat interface at an
+ * origin that differs from the API's by its port alone).
  */
-async function listenForChat(app: FastifyInstance, host: string, tls: { key: string; cert: string } | undefined): Promise<{ port: number; close(): Promise<void> }> {
+async function listenBeside(app: FastifyInstance, host: string, port: number, tls: { key: string; cert: string } | undefined, mark: (req: IncomingMessage) => void): Promise<{ port: number; close(): Promise<void> }> {
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    arrivedOnChatPort(req);
+    mark(req);
     app.server.emit('request', req, res);
   };
   const server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handler) : createHttpServer(handler);
   server.keepAliveTimeout = app.server.keepAliveTimeout;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => resolve());
+    server.listen(port, host, () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,

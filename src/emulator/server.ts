@@ -22,15 +22,16 @@ import { installAnswerVariations } from './answer-variations.js';
 import { installLeakFaults } from './leak-faults.js';
 import { FaultSwitches } from './faults.js';
 import { listRoutes } from './lists/routes.js';
+import { openApiRoutes } from './openapi-route.js';
 import { tokenRoutes } from './oauth/token-endpoint.js';
 import { pageRoutes } from './page/routes.js';
 import { CredentialStore, SecretLedger } from './state.js';
 import { installTrafficLog, TrafficLogs, trafficRoutes } from './traffic.js';
 import { DEFAULT_ACCOUNT_DOMAIN } from './tls.js';
-import { seedWorld } from './world.js';
+import { seedWorld, type World } from './world.js';
 import type { ServerShape } from './shape.js';
 
-export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes, listRoutes, listControlRoutes, chatRoutes, chatControlRoutes, pageRoutes, lifecycleControlRoutes];
+export const ROUTE_MODULES: readonly FastifyPluginAsync<RouteOptions>[] = [tokenRoutes, apiRoutes, controlRoutes, trafficRoutes, listRoutes, listControlRoutes, chatRoutes, chatControlRoutes, pageRoutes, lifecycleControlRoutes, openApiRoutes];
 
 export interface BuildOptions {
   readonly faults?: readonly string[];
@@ -47,6 +48,10 @@ export interface BuildOptions {
   readonly accountDomain?: string;
   /** Where each interface is served (./shape.ts); default `one-origin`. */
   readonly shape?: ServerShape;
+  /** The world of a kept state (./state-file.ts) instead of a seeded one. */
+  readonly world?: World;
+  /** Called after each answer to a request that may change the state (not GET or HEAD): a kept state is written. */
+  readonly onChange?: () => void;
 }
 
 export interface BuiltEmulator {
@@ -64,7 +69,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   const faults = new FaultSwitches(options.faults);
   const variations = new VariationSwitches(options.variations);
   const clock = new Clock(Date.now, { acceptMachineTime: options.acceptMachineTime ?? false });
-  const world = seedWorld(options.seed);
+  const world = options.world ?? seedWorld(options.seed);
   const store = new CredentialStore();
   const secrets = new SecretLedger();
   const traffic = new TrafficLogs();
@@ -78,7 +83,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   const disconnectListeners: Array<(accountId: number) => void> = [];
   const ctx: EmulatorContext = {
     clock, faults, variations, world, store, secrets, traffic,
-    addresses: { shape: options.shape ?? 'one-origin', accountDomain: options.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN },
+    addresses: { shape: options.shape ?? 'one-origin', accountDomain: options.accountDomain ?? DEFAULT_ACCOUNT_DOMAIN, accountPorts: new Map() },
     baseUrl: () => baseUrl,
     onReset: (clear) => { resetHooks.push(clear); },
     onBaseline: (mark) => { baselineHooks.push(mark); },
@@ -125,6 +130,8 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   installRootHandlers(app);
   installClockDate(app, clock);
   installTrafficLog(app, traffic);
+  const onChange = options.onChange;
+  if (onChange) app.addHook('onResponse', async (request) => { if (request.method !== 'GET' && request.method !== 'HEAD') onChange(); });
   for (const routes of ROUTE_MODULES) await app.register(routes, { ctx });
   await app.ready();
 

@@ -7,14 +7,16 @@
  *   each account is also served at `/_accounts/<subdomain>` and at `<subdomain>.<accountDomain>`, and the chat
  *   interface is on the same origin.
  * - `deployed` (`conformance emulator`'s default: it stands in for a staging account): the service as it is deployed.
- *   Each account is served only at its own origin, `<scheme>://<subdomain>.<accountDomain>:<port>` (spec preamble:
- *   "{base_url}: address of one customer account (each account has its own sub-domain)"); the chat interface only at
- *   `amojo.<accountDomain>`, an origin of its own; the root address serves what is no account's: the
+ *   Each account is served only at an origin of its own (spec preamble: "{base_url}: address of one customer account
+ *   (each account has its own sub-domain)"): by default a port of its own on the listen address, which any client
+ *   reaches with no resolver (issue 40), and, on the instance's port, `<scheme>://<subdomain>.<accountDomain>:<port>`
+ *   (the one address when a domain is named: `--account-domain`); the chat interface likewise at its own port or
+ *   `amojo.<accountDomain>`; the root address serves what is no account's: the
  *   access-granting page, the control API. The delivery-status `{msgid}` is the chat-interface id alone (§4.3
  *   "new_message[msgid] | Message id in the chat interface").
  *
  * The host names resolve only through a lookup that knows them: the kit's `HOST_RESOLVE` setting, the sandbox's
- * `lookup`, curl's `--resolve`.
+ * `lookup`, `node --import conformance-kit/resolve`, /etc/hosts, curl's `--resolve`.
  */
 import type { Account } from './world.js';
 
@@ -37,6 +39,11 @@ export const ACCOUNT_PREFIX = '/_accounts';
 export interface Addresses {
   readonly shape: ServerShape;
   readonly accountDomain: string;
+  /**
+   * On the deployed shape addressed by ports (`conformance emulator`'s default, issue 40): the port of each account's
+   * own listener, by subdomain, filled once they listen. Empty when accounts are addressed by host name alone.
+   */
+  readonly accountPorts: Map<string, number>;
 }
 
 /** `:port` of a host[:port], or nothing. */
@@ -56,7 +63,21 @@ function hostUnder(addresses: Addresses, label: string, calledHost: string): str
  * redirect's `referer`).
  */
 export function accountHost(addresses: Addresses, calledHost: string, account: Account): string {
-  return addresses.shape === 'deployed' ? hostUnder(addresses, account.subdomain, calledHost) : `${calledHost}${ACCOUNT_PREFIX}/${account.subdomain}`;
+  if (addresses.shape !== 'deployed') return `${calledHost}${ACCOUNT_PREFIX}/${account.subdomain}`;
+  const port = addresses.accountPorts.get(account.subdomain);
+  // A client that came by a name under the account domain keeps to names; any other reaches the account's own port on
+  // the address it called (no resolver needed).
+  return port === undefined || isUnder(addresses, calledHost) ? hostUnder(addresses, account.subdomain, calledHost) : `${hostnameOf(calledHost)}:${port}`;
+}
+
+/** Whether a host[:port] is a name under the account domain. */
+function isUnder(addresses: Addresses, host: string): boolean {
+  return hostnameOf(host).toLowerCase().endsWith(`.${addresses.accountDomain.toLowerCase()}`);
+}
+
+/** The host of a host[:port] (a bracketed IPv6 literal kept whole). */
+function hostnameOf(host: string): string {
+  return host.replace(/:\d+$/, '');
 }
 
 /** An account's own `{base_url}`, as a client that called `called` reaches it. */

@@ -7,6 +7,14 @@ import { createHmac } from 'node:crypto';
 export const HOOK_PARAMETERS = ['account_id', 'client_id', 'client_uuid', 'signature'] as const;
 export type HookParameter = (typeof HOOK_PARAMETERS)[number];
 
+/** What each parameter carries (§4.1 "Disconnect hook", §5.3, §6), for the API description. */
+export const HOOK_PARAMETER_MEANINGS: Readonly<Record<HookParameter, string>> = {
+  account_id: 'The account the integration was disconnected in.',
+  client_id: 'The integration ID.',
+  client_uuid: 'The integration ID again; the receiver checks it equals its own (§5.3).',
+  signature: 'Lower-case hex HMAC-SHA256 of `<client_uuid>|<account_id>` keyed with the integration secret key, compared in constant time (§5.3).',
+};
+
 /** The text that is signed: `<client_uuid>|<account_id>`. */
 export function disconnectHookSigningString(clientUuid: string, accountId: string | number): string {
   return `${clientUuid}|${accountId}`;

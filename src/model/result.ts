@@ -59,7 +59,7 @@ export type Summary = Record<Verdict, number>;
 
 export interface Report {
   readonly suite: { readonly name: string; readonly version: string };
-  readonly target: { readonly kind: 'emulator' | 'remote'; readonly base_url: string; readonly chat_url: string; readonly auth_url?: string; readonly capabilities?: readonly Capability[] };
+  readonly target: { readonly kind: 'emulator' | 'remote'; readonly base_url: string; readonly chat_url: string; readonly auth_url?: string; readonly control_url?: string; readonly capabilities?: readonly Capability[] };
   readonly seed: number;
   readonly started_at: string;
   readonly finished_at: string;
@@ -76,6 +76,8 @@ export interface Report {
   readonly configuration?: { readonly name: string; readonly title?: string; readonly [key: string]: unknown };
   /** Which credential "the run's access token" was, and which kinds of credential the settings offered. */
   readonly credentials?: { readonly access_token: string; readonly kinds: readonly string[] };
+  /** Rules --only/--exclude left out: not run, not counted in `summary`, not in `results`. */
+  readonly not_selected?: readonly string[];
   /** The spec's testable statements (specs/requirements) and what this run did with each. */
   readonly statements?: readonly StatementJudgement[];
   /** True when the run stopped before every selected rule ran (a signal, a preflight stop); see `interruption`. */
@@ -83,21 +85,41 @@ export interface Report {
   readonly interruption?: { readonly signal: string; readonly at: string; readonly not_run: readonly string[]; readonly abandoned: readonly string[] };
 }
 
+/**
+ * Why a statement was not judged (src/report/statements.ts): what would let its rules run (a control API, time on the
+ * target's clock, an operator, the browser, the hook receiver, a setting), the run's selection (--only/--exclude, a
+ * shard, --budget), rules that ran and reached no verdict, rules that did not run, or no rule yet.
+ */
+export type NotJudgedCause = 'control' | 'clock' | 'operator' | 'browser' | 'hook' | 'setting' | 'not-selected' | 'other-shard'
+  | 'budget' | 'unjudged' | 'not-run' | 'skipped' | 'no-rule';
+
 /** One inventory statement and this run's judgement of it. */
 export interface StatementJudgement {
   readonly id: string;
   readonly section: string;
+  readonly level?: string;
   /** `full`: every rule and place of it judged; `partial`: some left (see `left`); `none`: not judged (see `reason`). */
   readonly judgement: 'full' | 'partial' | 'none' | 'untestable';
+  /** The rules that judged it in this run (reached a verdict). */
   readonly rules: readonly string[];
   /** The places, cases or rules the run left, with why. */
   readonly left?: readonly string[];
+  /** For `none`, the one cause (most of its rules share); see `reason` and `left` for the words. */
+  readonly cause?: NotJudgedCause;
   readonly reason?: string;
 }
 
 /** A rule that reached no verdict on its point: errored, or skipped because the target refused a step it needed. */
 export function unjudged(r: RuleResult): boolean {
   return r.status === 'errored' || (r.status === 'skipped' && r.blocked_by !== undefined);
+}
+
+/**
+ * A result of a rule the run did not select (--only, --exclude, another shard, --budget): it never ran there, which a
+ * merge, a certificate and a comparison tell from a rule skipped for its own reason (a capability the target lacks).
+ */
+export function neverRan(r: Pick<RuleResult, 'status' | 'detail'>): boolean {
+  return r.status === 'skipped' && /^(not selected by --|runs in another shard|left out by --budget)/.test(r.detail);
 }
 
 export function summarize(results: readonly RuleResult[]): Summary {

@@ -11,6 +11,13 @@ export const CAPABILITIES: readonly Capability[] = ['control', 'browser', 'hook'
 
 export type TargetKind = 'emulator' | 'remote';
 
+/** HTTPS_PROXY (https URLs), HTTP_PROXY (http URLs) and NO_PROXY (the hosts reached directly), as curl reads them. */
+export interface ProxySettings {
+  readonly httpsProxy?: string;
+  readonly httpProxy?: string;
+  readonly noProxy?: string;
+}
+
 
 export interface Credentials {
   readonly clientId: string;
@@ -85,6 +92,8 @@ export interface TargetConfig {
   readonly hostRules?: readonly HostRule[];
   /** CA certificates (PEM) the kit trusts beside the system's (CA_FILE, src/trust.ts): a private CA's server certificates. */
   readonly ca?: string;
+  /** The proxies the kit's requests go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, as curl reads them). */
+  readonly proxy?: ProxySettings;
   /** Client-side request ceiling of the account API and OAuth on remote targets (RATE_LIMIT_RPS). */
   readonly rateLimitRps?: number;
   /** Client-side request ceiling of the chat interface, a service of its own (CHAT_RATE_LIMIT_RPS). */

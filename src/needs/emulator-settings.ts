@@ -54,3 +54,17 @@ export function trustingFetch(ca: string | undefined): { fetch: (url: string, in
     close: () => agent.close(),
   };
 }
+
+/**
+ * The settings of an emulator that may keep its state (`state`, src/emulator/state-file.ts): the ones kept from an
+ * earlier start, with the instance's own keys as they are now, or, at the first start, the ones made now, then kept.
+ */
+export async function keptSettings(emulator: Parameters<typeof emulatorSettings>[0] & {
+  readonly kept?: { settings(): Readonly<Record<string, string>> | undefined; keepSettings(s: Readonly<Record<string, string>>): Promise<void> } | undefined;
+}): Promise<Record<string, string>> {
+  const kept = emulator.kept?.settings();
+  if (kept) return { ...kept, ...emulator.env() };
+  const made = await emulatorSettings(emulator);
+  await emulator.kept?.keepSettings(made);
+  return made;
+}

@@ -35,7 +35,7 @@ const TARGET: readonly SettingGroup[] = [
   },
   {
     keys: [{ key: 'HOST_RESOLVE', example: '*.sandbox.localhost=127.0.0.1' }],
-    comment: "Host names the kit resolves itself, as curl's --resolve does: <name>=<address> pairs separated by commas, a name *.<domain> covering every name under it. For hosts the machine's DNS does not know (split DNS; the emulator's deployed shape, whose accounts and chat interface sit at <label>.sandbox.localhost). Every request of the kit and its browser use it.",
+    comment: "Host names the kit resolves itself, as curl's --resolve does: <name>=<address> pairs separated by commas, a name *.<domain> covering every name under it. For hosts the machine's DNS does not know (split DNS; `conformance emulator --account-domain <name>`, whose accounts and chat interface sit at <label>.<name>). Every request of the kit and its browser use it.",
     doc: "host names the kit resolves itself (`<name>=<address>`, `*.<domain>` for every name under it), as curl's `--resolve`",
     own: true,
   },
@@ -44,6 +44,11 @@ const TARGET: readonly SettingGroup[] = [
     comment: "A PEM file of CA certificates the kit trusts beside the system's (and NODE_EXTRA_CA_CERTS's), as curl's --cacert: for a server certificate a private CA signed (a company CA; `conformance emulator --tls`, which prints it). The kit's own requests use it. The browser rules against such a target also need the kit started with NODE_EXTRA_CA_CERTS set to the same file (Playwright fetches the page's documents in the kit's process); without it they are skipped, saying so (docs/sandbox.md, https).",
     doc: "a PEM file of CA certificates the kit trusts beside the system's, as curl's `--cacert` (the browser rules also need `NODE_EXTRA_CA_CERTS` set to it)",
     own: true,
+  },
+  {
+    keys: [{ key: 'HTTPS_PROXY' }, { key: 'HTTP_PROXY' }, { key: 'NO_PROXY' }],
+    comment: "The proxies a remote target is reached through, as curl reads them: HTTPS_PROXY for https URLs, HTTP_PROXY for http URLs (undici's: HTTPS_PROXY unset, https URLs take HTTP_PROXY), NO_PROXY the hosts reached directly (comma-separated names, .domain suffixes, * for all; e.g. HTTPS_PROXY=http://proxy.example:3128, NO_PROXY=localhost,.internal.example). The lower-case forms (https_proxy, http_proxy, no_proxy) are read too and win. Credentials go in the URL (http://user:pass@proxy:3128). The kit's requests, its large-body requests and the browser use them.",
+    doc: 'the proxies a remote target is reached through, as curl reads them (lower-case forms too, and winning): `HTTPS_PROXY` for https URLs, `HTTP_PROXY` for http URLs, `NO_PROXY` the hosts reached directly',
   },
   {
     keys: [{ key: 'CONTROL_URL' }],

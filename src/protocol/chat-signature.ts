@@ -13,6 +13,9 @@ export const EMPTY_MD5 = 'd41d8cd98f00b204e9800998ecf8427e';
 
 export const CHAT_CONTENT_TYPE = 'application/json';
 
+/** The four headers of §5.2, spelt as the spec's table spells them (`signChatRequest` sends them lower-case). */
+export const CHAT_SIGNATURE_HEADERS = { contentType: 'Content-Type', date: 'Date', md5: 'Content-MD5', signature: 'X-Signature' } as const;
+
 export interface SigningParts {
   readonly method: string;
   /** The Content-MD5 value as sent. */

@@ -25,6 +25,25 @@ export const chatPaths = {
   react: (scopeId: string) => `${CHAT_BASE}/${enc(scopeId)}/react`,
 } as const;
 
+export type ChatPathName = keyof typeof chatPaths;
+
+/** The one method each chat route serves (§4.3). */
+export const CHAT_METHODS: Readonly<Record<ChatPathName, 'GET' | 'POST' | 'DELETE'>> = {
+  connect: 'POST', disconnect: 'DELETE', chats: 'POST', message: 'POST', deliveryStatus: 'POST', history: 'GET', typing: 'POST', react: 'POST',
+};
+
+/** The path variables of each chat route, in the order its `chatPaths` builder takes them, named as §4.3 names them. */
+export const CHAT_PATH_VARIABLES: Readonly<Record<ChatPathName, readonly string[]>> = {
+  connect: ['channel_id'], disconnect: ['channel_id'], chats: ['scope_id'], message: ['scope_id'],
+  deliveryStatus: ['scope_id', 'msgid'], history: ['scope_id', 'conversation_id'], typing: ['scope_id'], react: ['scope_id'],
+};
+
+/** A chat route's path template (`/v2/origin/custom/{scope_id}/typing`): its builder's path with each variable as `{name}`. */
+export function chatTemplate(route: ChatPathName): string {
+  const build = chatPaths[route] as (...segments: string[]) => string;
+  return decodeURIComponent(build(...CHAT_PATH_VARIABLES[route].map((v) => `{${v}}`)));
+}
+
 function enc(segment: string): string {
   return encodeURIComponent(segment);
 }

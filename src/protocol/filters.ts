@@ -29,6 +29,8 @@ export const LIST_MULTIPLE: Record<ListName, readonly string[]> = {
 export const LIST_RANGE: Record<ListName, readonly string[]> = {
   leads: [...COMMON_RANGE, 'price', 'closed_at'], contacts: COMMON_RANGE, companies: COMMON_RANGE, customers: [...COMMON_RANGE, 'next_price', 'next_date'],
 };
+/** Range fields that also take a Single value (§4.2: `filter[next_price]` is "string or array" and a Range). */
+export const SINGLE_OR_RANGE_FIELDS: readonly string[] = ['next_price'];
 /** Integer-valued fields among the Multiple ones (the others, `name`, are strings). */
 export const SINGLE_VALUED_INT_FIELDS = ['id', 'created_by', 'updated_by', 'responsible_user_id', 'pipeline_id', 'status_id'];
 

@@ -1,13 +1,16 @@
 /**
  * What `conformance compare` writes: compare.json (src/compare/types.ts) and compare.html, one self-contained page a
- * person reads: per endpoint and per rule, what differs, how often, and an example with both answers side by side
- * (masked), then the noise kept apart. Every text is escaped and the inline script pinned by a CSP hash, as in
+ * person reads: the verdict changes first, then per endpoint and per rule what differs, how often, and an example with
+ * both answers side by side (masked), the differences that change a verdict or lie in a broken rule before those the
+ * spec allows (kept apart), then the noise. Every text is escaped and the inline script pinned by a CSP hash, as in
  * report.html.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CLASS_MEANING, DIFFERENCE_CLASSES, type AnswerSide, type ComparisonReport, type Difference } from '../compare/types.js';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 import { escapeHtml } from './html.js';
 
 const CSS = `
@@ -32,6 +35,8 @@ th{background:var(--code)}
 .sides{display:grid;grid-template-columns:1fr 1fr;gap:.6rem}
 .sides h4{margin:.2rem 0;font-size:.85rem;color:var(--muted)}
 .none{color:var(--muted);font-style:italic}
+.standing{display:inline-block;margin-left:.3rem;font-size:11px;color:var(--muted)}
+tr.diff[data-standing="changes a verdict"] .standing,#verdict-changes .to{color:var(--diff);font-weight:600}
 .ok{font-weight:600}
 [hidden]{display:none!important}
 `;
@@ -81,8 +86,8 @@ function sideHtml(title: string, s: AnswerSide): string {
 function differenceRows(d: Difference): string {
   const text = `${d.rule} ${d.endpoint} ${d.class} ${d.place} ${d.what}`.toLowerCase();
   return [
-    `<tr class="diff" data-class="${escapeHtml(d.class)}" data-text="${escapeHtml(text)}">`,
-    `<td><code>${escapeHtml(d.endpoint)}</code></td><td><span class="cls">${escapeHtml(d.class)}</span></td>`,
+    `<tr class="diff" data-class="${escapeHtml(d.class)}" data-standing="${escapeHtml(d.standing)}" data-text="${escapeHtml(text)}">`,
+    `<td><code>${escapeHtml(d.endpoint)}</code></td><td><span class="cls">${escapeHtml(d.class)}</span><span class="standing">${escapeHtml(d.standing)}</span></td>`,
     `<td><code>${escapeHtml(d.place)}</code></td><td>${escapeHtml(d.what)}</td><td>${d.count} of ${d.of}</td></tr>`,
     `<tr class="example"><td colspan="5"><details><summary>example</summary><div class="sides">`,
     sideHtml('primary', d.primary), sideHtml('candidate', d.candidate),
@@ -106,7 +111,8 @@ export function renderComparisonHtml(c: ComparisonReport): string {
     `<dt>options</dt><dd>${Object.entries(c.options).map(([k, v]) => `<code>${escapeHtml(k)}=${escapeHtml(typeof v === 'string' ? v : JSON.stringify(v))}</code>`).join(' ')}</dd>`,
     `<dt>started</dt><dd>${escapeHtml(c.started_at)}</dd><dt>finished</dt><dd>${escapeHtml(c.finished_at)}</dd>`,
     `<dt>compared</dt><dd>${c.summary.rules_compared} rules, ${c.summary.exchanges_compared} exchanges</dd>`,
-    `<dt>summary</dt><dd id="summary">${c.summary.differences === 0 ? '<span class="ok">no differences</span>' : `${c.summary.differences} difference${c.summary.differences === 1 ? '' : 's'}`}, ${c.summary.noise_places} noise place${c.summary.noise_places === 1 ? '' : 's'}</dd>`,
+    `<dt>summary</dt><dd id="summary">${c.summary.differences === 0 ? '<span class="ok">no differences</span>' : plural(c.summary.differences, 'difference')}, ${plural(c.summary.noise_places, 'noise place')}; `
+      + `${plural(c.summary.verdict_changes, 'verdict change')}, ${c.summary.by_standing['allowed by the spec']} allowed by the spec</dd>`,
     '</dl></header>',
   );
   out.push('<div class="controls">');
@@ -114,6 +120,19 @@ export function renderComparisonHtml(c: ComparisonReport): string {
     out.push(`<button type="button" data-class="${cls}" title="${escapeHtml(CLASS_MEANING[cls])}">${cls} ${c.summary.by_class[cls]}</button>`);
   }
   out.push('<input id="q" type="search" placeholder="filter by rule, endpoint or place" aria-label="filter"><span id="shown" class="none"></span></div><main>');
+
+  // A gate's reader comes for this: which rules now decide otherwise.
+  const changes = c.differences.filter((d) => d.class === 'verdict');
+  out.push(`<h2 id="verdicts">Verdict changes</h2>`);
+  if (changes.length === 0) out.push('<p class="none" id="no-verdict-changes">No rule came out with another verdict.</p>');
+  else {
+    out.push('<table id="verdict-changes"><thead><tr><th>rule</th><th>primary</th><th>candidate</th><th>why, on each side</th></tr></thead><tbody>');
+    for (const d of changes) {
+      out.push(`<tr><td><code>${escapeHtml(d.rule)}</code></td><td>${escapeHtml(d.verdicts.primary)}</td><td class="to">${escapeHtml(d.verdicts.candidate)}</td>`
+        + `<td><div><code>${escapeHtml(d.primary.value)}</code></div><div><code>${escapeHtml(d.candidate.value)}</code></div></td></tr>`);
+    }
+    out.push('</tbody></table>');
+  }
 
   out.push('<h2>By endpoint</h2>');
   if (c.by_endpoint.length === 0) out.push('<p class="none">No endpoint answered differently.</p>');
@@ -125,15 +144,26 @@ export function renderComparisonHtml(c: ComparisonReport): string {
     out.push('</tbody></table>');
   }
 
-  out.push('<h2>By rule</h2>');
-  const byRule = new Map<string, Difference[]>();
-  for (const d of c.differences) byRule.set(d.rule, [...(byRule.get(d.rule) ?? []), d]);
-  if (byRule.size === 0) out.push('<p class="none">Every rule got the same answers from both servers, noise aside.</p>');
-  for (const [rule, list] of byRule) {
-    out.push(`<section class="rule" data-rule="${escapeHtml(rule)}"><h3><code>${escapeHtml(rule)}</code></h3>`,
-      '<table><thead><tr><th>endpoint</th><th>class</th><th>where</th><th>what differs</th><th>how often</th></tr></thead><tbody>',
-      ...list.map(differenceRows), '</tbody></table></section>');
-  }
+  const ruleSections = (differences: readonly Difference[]) => {
+    const byRule = new Map<string, Difference[]>();
+    for (const d of differences) byRule.set(d.rule, [...(byRule.get(d.rule) ?? []), d]);
+    for (const [rule, list] of byRule) {
+      out.push(`<section class="rule" data-rule="${escapeHtml(rule)}"><h3><code>${escapeHtml(rule)}</code> <span class="standing">${escapeHtml(list[0]!.verdicts.primary)} → ${escapeHtml(list[0]!.verdicts.candidate)}</span></h3>`,
+        '<table><thead><tr><th>endpoint</th><th>class</th><th>where</th><th>what differs</th><th>how often</th></tr></thead><tbody>',
+        ...list.map(differenceRows), '</tbody></table></section>');
+    }
+  };
+  const judged = c.differences.filter((d) => d.standing !== 'allowed by the spec');
+  const allowed = c.differences.filter((d) => d.standing === 'allowed by the spec');
+  out.push('<h2 id="by-rule">By rule: what changes a verdict or lies in a broken rule</h2>');
+  if (c.differences.length === 0) out.push('<p class="none">Every rule got the same answers from both servers, noise aside.</p>');
+  else if (judged.length === 0) out.push('<p class="none" id="none-judged">No difference changes a verdict or lies in a rule either side breaks.</p>');
+  ruleSections(judged);
+  out.push('<h2 id="allowed">Allowed by the spec</h2><p class="none">Both answers satisfy every rule that judges them (the rule passed, or only recorded, on both sides): order, ids, timing, optional members. <code>--fail-on any</code> fails on these too; a list of classes does not.</p>');
+  if (allowed.length === 0) out.push('<p class="none">None.</p>');
+  out.push('<div id="allowed-differences">');
+  ruleSections(allowed);
+  out.push('</div>');
 
   out.push('<h2>Noise</h2><p class="none">Places that differed between the primary and the secondary run, or where the two calls paired were not sent the same input: not findings. Members the kit names as varying by nature are never compared by value.</p>');
   out.push(`<ul id="named">${Object.entries(c.summary.named_noise).map(([name, n]) => `<li>${escapeHtml(name)}: ${n} value${n === 1 ? '' : 's'} not compared</li>`).join('')}</ul>`);

@@ -5,9 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import type { Exchange, Report, RuleResult, Summary } from '../model/result.js';
+import type { Exchange, Report, RuleResult, StatementJudgement, Summary } from '../model/result.js';
 import type { Verdict } from '../model/outcome.js';
-import { VERDICT_ORDER, groupBySection, safeJson } from './sections.js';
+import { VERDICT_ORDER, compareSections, cut, formatDuration, groupBySection, regressionsOf, safeJson } from './sections.js';
+import { CAUSE_WORDS, JUDGEMENTS, JUDGEMENT_WORDS, countCauses, countJudgements, statementWhy } from './statements.js';
 
 /** Bodies longer than this (in UTF-8 bytes) are cut in the HTML; report.json keeps them whole. */
 export const HTML_BODY_LIMIT = 8 * 1024;
@@ -62,6 +63,16 @@ details.ex>summary{cursor:pointer}
 .error{color:var(--failed)}
 button.copy{font-size:11px;cursor:pointer;background:var(--code);color:var(--fg);border:1px solid var(--line);border-radius:4px}
 [hidden]{display:none!important}
+section.first{margin:.6rem 0 1rem;border:2px solid var(--failed);border-radius:8px;padding:.4rem .9rem}
+section.first.clean{border-color:var(--passed)}
+section.first h2,section.statements h2{margin:.3rem 0}
+section.first ul{margin:.2rem 0 .5rem;padding-left:1.2rem}
+section.first li{margin:.15rem 0}
+section.first .why{color:var(--muted)}
+.warn{color:var(--failed);font-weight:600}
+section.statements{margin:1rem 0}
+section.statements table{border-collapse:collapse;margin:.3rem 0}
+section.statements th,section.statements td{border-bottom:1px solid var(--line);padding:.2rem .5rem;text-align:left;vertical-align:top}
 `;
 
 const SCRIPT = `(function(){
@@ -135,6 +146,8 @@ export function renderHtml(report: Report): string {
     `<style>${CSS}</style></head><body>`,
   );
   out.push(renderHeader(report, title));
+  // What needs attention first: a reader (and a CI link) lands on the regressions, failures and errors, not on passes.
+  out.push(renderAttention(report));
   out.push('<div class="controls">');
   for (const v of VERDICT_ORDER) {
     out.push(`<button type="button" class="${v}" data-filter="${v}" title="show/hide ${v}">${escapeHtml(VERDICT_LABEL[v])} ${report.summary?.[v] ?? 0}</button>`);
@@ -154,12 +167,14 @@ export function renderHtml(report: Report): string {
     const ms = group.results.reduce((n, r) => n + (r.duration_ms ?? 0), 0);
     out.push(
       `<section class="sec" data-section="${escapeHtml(group.section)}"><header><h2>§${escapeHtml(group.section)}`,
-      `<span>${group.results.length} rule${group.results.length === 1 ? '' : 's'} · ${requests} request${requests === 1 ? '' : 's'} · ${escapeHtml(formatMs(ms))} of rule time</span>${countBadges(group.summary)}</h2></header>`,
+      `<span>${group.results.length} rule${group.results.length === 1 ? '' : 's'} · ${requests} request${requests === 1 ? '' : 's'} · ${escapeHtml(formatDuration(ms))} of rule time</span>${countBadges(group.summary)}</h2></header>`,
     );
     for (const r of group.results) out.push(renderRule(r, index++));
     out.push('</section>');
   }
-  out.push(`</main><script>${SCRIPT}</script></body></html>\n`);
+  out.push('</main>');
+  if (report.statements?.length) out.push(renderStatements(report.statements));
+  out.push(`<script>${SCRIPT}</script></body></html>\n`);
   return out.join('\n');
 }
 
@@ -185,8 +200,21 @@ function renderHeader(report: Report, title: string): string {
   rows.push(['seed', `<code>${escapeHtml(report.seed)}</code>`]);
   const duration = Date.parse(report.finished_at) - Date.parse(report.started_at);
   rows.push(['started', escapeHtml(report.started_at)]);
-  rows.push(['finished', `${escapeHtml(report.finished_at)}${Number.isFinite(duration) ? ` (${escapeHtml(formatMs(duration))})` : ''}`]);
+  rows.push(['finished', `${escapeHtml(report.finished_at)}${Number.isFinite(duration) ? ` (${escapeHtml(formatDuration(duration))})` : ''}`]);
   if (report.request_count !== undefined) rows.push(['requests', escapeHtml(report.request_count)]);
+  if (report.configuration) rows.push(['configuration', `<b>${escapeHtml(report.configuration.name)}</b>${report.configuration.title ? ` ${escapeHtml(report.configuration.title)}` : ''}`]);
+  if (report.credentials) {
+    rows.push(['access token', `${escapeHtml(report.credentials.access_token)} <span class="note">(credentials offered: ${escapeHtml(report.credentials.kinds.join(', ') || 'none')})</span>`]);
+  }
+  if (report.incomplete) {
+    const i = report.interruption;
+    rows.push(['incomplete', `<span class="warn">the run stopped before every selected rule ran</span>${i ? ` (${escapeHtml(i.signal)} at ${escapeHtml(i.at)}: ${i.not_run.length} not run, ${i.abandoned.length} abandoned)` : ''}`]);
+  }
+  if (report.not_selected?.length) rows.push(['not selected', `${report.not_selected.length} rules (--only/--exclude): not run, not counted`]);
+  if (report.baseline) {
+    const b = report.baseline;
+    rows.push(['baseline', `${b.regressions.length} regression${b.regressions.length === 1 ? '' : 's'}, ${b.fixes.length} fixed, ${b.added.length} new rules`]);
+  }
   if (report.options && Object.keys(report.options).length > 0) {
     rows.push(['options', Object.entries(report.options)
       .map(([k, v]) => `<code>${escapeHtml(k)}=${escapeHtml(typeof v === 'string' ? v : safeJson(v, 0))}</code>`).join(' ')]);
@@ -196,6 +224,44 @@ function renderHeader(report: Report, title: string): string {
     `<header><h1>${escapeHtml(title)}</h1>`,
     `<dl class="meta">${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}`,
     `<dt>summary</dt><dd>${total} rules ${countBadges(report.summary ?? ({} as Summary))}</dd></dl></header>`,
+  ].join('\n');
+}
+
+/** The rules that need attention, linked to their details: regressions against the baseline, failures, unjudged. */
+function renderAttention(report: Report): string {
+  const results = report.results ?? [];
+  const regressions = regressionsOf(report);
+  const regressed = new Set(regressions.map((r) => r.id));
+  const failed = results.filter((r) => r.status === 'failed' && !regressed.has(r.id));
+  const unjudged = results.filter((r) => r.status === 'errored' || (r.status === 'skipped' && r.blocked_by !== undefined));
+  const level = (r: RuleResult) => ({ must: 0, should: 1, info: 2 })[r.level] ?? 3;
+  const ordered = (list: RuleResult[]) => [...list].sort((a, b) => level(a) - level(b) || compareSections(a.section, b.section));
+  const item = (r: RuleResult) => `<li><a href="#rule-${escapeHtml(r.id)}"><code>${escapeHtml(r.id)}</code></a> <span class="note">${escapeHtml(r.level)} · §${escapeHtml(r.section)}</span> <span class="why">${escapeHtml(cut(r.detail ?? '', 240))}</span></li>`;
+  const block = (heading: string, list: RuleResult[]) => (list.length === 0 ? '' : `<h2>${escapeHtml(heading)} (${list.length})</h2><ul>${ordered(list).map(item).join('')}</ul>`);
+  const body = [
+    block('Regressions against the baseline', regressions),
+    block('Failed', failed),
+    block('Errored or unjudged', unjudged),
+  ].join('');
+  if (body === '') return '<section class="first clean" id="attention"><h2>Nothing failed, errored or regressed</h2></section>';
+  return `<section class="first" id="attention">${body}</section>`;
+}
+
+/** The statements of the spec and what this run judged of each: counts, then every statement in a table. */
+function renderStatements(statements: readonly StatementJudgement[]): string {
+  const counts = countJudgements(statements);
+  const causes = countCauses(statements);
+  const rank: Record<StatementJudgement['judgement'], number> = { none: 0, partial: 1, full: 2, untestable: 3 };
+  const rows = [...statements].sort((a, b) => rank[a.judgement] - rank[b.judgement] || compareSections(a.section, b.section))
+    .map((s) => `<tr data-judgement="${escapeHtml(s.judgement)}"><td><code>${escapeHtml(s.id)}</code></td><td>§${escapeHtml(s.section)}</td><td>${escapeHtml(JUDGEMENT_WORDS[s.judgement])}</td><td>${s.rules.map((id) => `<a href="#rule-${escapeHtml(id)}"><code>${escapeHtml(id)}</code></a>`).join(' ')}</td><td>${escapeHtml(statementWhy(s))}</td></tr>`);
+  return [
+    '<section class="statements" id="statements"><h2>Statements of the spec: what this run judged</h2>',
+    `<p>${statements.length} statements: ${JUDGEMENTS.map((j) => `${counts[j]} ${escapeHtml(JUDGEMENT_WORDS[j])}`).join(', ')}.`,
+    causes.length > 0 ? ` Not judged: ${causes.map(([c, n]) => `${n} ${escapeHtml(CAUSE_WORDS[c])}`).join('; ')}.` : '',
+    '</p><details><summary>every statement (not judged and in part first)</summary>',
+    '<table><thead><tr><th>statement</th><th>§</th><th>judgement</th><th>judged by</th><th>what was left, and why</th></tr></thead><tbody>',
+    ...rows,
+    '</tbody></table></details></section>',
   ].join('\n');
 }
 
@@ -290,9 +356,3 @@ function pretty(text: string, headers: Record<string, string> | undefined): stri
   }
 }
 
-function formatMs(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-}

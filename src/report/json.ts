@@ -1,12 +1,35 @@
 /**
- * report.json: the Report as given (docs/design.md §6), pretty-printed; and reading one back with minimal validation.
+ * report.json: the Report as given (docs/design.md §6), pretty-printed, with the version of its form; and reading one
+ * back, checked against the JSON Schema the package ships (schemas/report.schema.json), so that a report the kit reads
+ * (--baseline, merge) is held to the form a CI's parser is promised.
  */
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Report } from '../model/result.js';
-import { VERDICTS } from '../model/outcome.js';
+import { kitPath } from '../paths.js';
 
+/**
+ * The version of report.json's form. The major part changes when a consumer of an earlier form would misread this one
+ * (a field changes meaning or goes); the minor part when fields are added.
+ */
+export const REPORT_FORMAT_VERSION = '1.0';
+
+/** The JSON Schema of report.json, shipped in the package. */
+export const REPORT_SCHEMA_PATH = kitPath('schemas', 'report.schema.json');
+
+let validator: ValidateFunction | undefined;
+
+/** The compiled schema (once per process). */
+function validate(): ValidateFunction {
+  validator ??= new Ajv({ allErrors: false, strict: true }).compile(JSON.parse(readFileSync(REPORT_SCHEMA_PATH, 'utf8')) as object);
+  return validator;
+}
+
+/** The report as written: its form's version first, whatever version the report was read with. */
 export function renderJson(report: Report): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  const { format_version: _read, ...rest } = report;
+  return `${JSON.stringify({ format_version: REPORT_FORMAT_VERSION, ...rest }, null, 2)}\n`;
 }
 
 export async function writeJsonReport(report: Report, path: string): Promise<void> {
@@ -32,34 +55,37 @@ export async function readReport(path: string): Promise<Report> {
   return data as Report;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Returns what is wrong with a parsed report by the shipped schema (the first problem), or undefined when it holds. */
+export function shapeProblem(data: unknown): string | undefined {
+  const check = validate();
+  if (check(data)) return undefined;
+  return describe(check.errors?.[0], data);
 }
 
-/** Returns what is wrong with a parsed report, or undefined when its shape is acceptable. */
-export function shapeProblem(data: unknown): string | undefined {
-  if (!isObject(data)) return 'top level is not an object';
-  const suite = data['suite'];
-  if (!isObject(suite) || typeof suite['name'] !== 'string') return '"suite.name" is missing or not a string';
-  const target = data['target'];
-  if (!isObject(target) || typeof target['kind'] !== 'string') return '"target.kind" is missing or not a string';
-  if (typeof data['seed'] !== 'number') return '"seed" is missing or not a number';
-  for (const key of ['started_at', 'finished_at'] as const) {
-    if (typeof data[key] !== 'string') return `"${key}" is missing or not a string`;
-  }
-  const summary = data['summary'];
-  if (!isObject(summary)) return '"summary" is missing or not an object';
-  const results = data['results'];
-  if (!Array.isArray(results)) return '"results" is missing or not an array';
-  for (let i = 0; i < results.length; i++) {
-    const r: unknown = results[i];
-    if (!isObject(r)) return `results[${i}] is not an object`;
-    for (const key of ['id', 'section', 'level', 'status', 'title'] as const) {
-      if (typeof r[key] !== 'string') return `results[${i}].${key} is missing or not a string`;
+/** `/results/0/status` → `results[0].status`. */
+function where(pointer: string): string {
+  return pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, p) => (/^\d+$/.test(p) ? `${path}[${p}]` : path ? `${path}.${p}` : p), '');
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  return pointer.split('/').slice(1).reduce<unknown>((v, p) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined), data);
+}
+
+/** One line a person reads: the place, then what is wrong there. */
+function describe(error: ErrorObject | undefined, data: unknown): string {
+  if (!error) return 'it does not match the report schema';
+  const at = where(error.instancePath);
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String((error.params as { missingProperty: string }).missingProperty);
+      return `${at ? `${at}.${missing}` : missing} is missing`;
     }
-    if (!(VERDICTS as readonly string[]).includes(r['status'] as string)) {
-      return `results[${i}].status "${String(r['status'])}" is not one of ${VERDICTS.join(', ')}`;
-    }
+    case 'enum':
+      return `${at} "${String(valueAt(data, error.instancePath))}" is not one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    case 'type':
+      return at ? `${at} must be of type ${String((error.params as { type: string }).type)}` : `top level is not an ${String((error.params as { type: string }).type)}`;
+    default:
+      return `${at} ${error.message ?? 'does not match the report schema'}`;
   }
-  return undefined;
 }

@@ -48,8 +48,14 @@ function counts(results: readonly RuleResult[]): Counts {
   return c;
 }
 
-function countAttrs(c: Counts): string {
-  return `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(c.timeMs)}"`;
+function countAttrs(c: Counts, timeMs = c.timeMs): string {
+  return `tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" time="${seconds(timeMs)}"`;
+}
+
+/** The run's wall time (finished_at − started_at): the rules run side by side, so the sum of their times is not it. */
+function wallTimeMs(report: Report, fallback: number): number {
+  const ms = Date.parse(report.finished_at) - Date.parse(report.started_at);
+  return Number.isFinite(ms) && ms >= 0 ? ms : fallback;
 }
 
 /** First line of the detail, cut, for the `message` attribute. */
@@ -67,14 +73,17 @@ function extraOutput(r: RuleResult): string[] {
   return lines;
 }
 
-function testcase(r: RuleResult, indent: string): string {
+function testcase(r: RuleResult, indent: string, regressed: boolean): string {
   const detail = String(r.detail ?? '');
   const open = `${indent}<testcase classname="${xmlAttr(r.section)}" name="${xmlAttr(`${r.id}: ${r.title}`)}" time="${seconds(r.duration_ms)}"`;
   const inner: string[] = [];
   const out = extraOutput(r);
   switch (r.status) {
     case 'failed':
-      inner.push(`<failure message="${xmlAttr(message(detail))}" type="failed">${xmlText(detail)}</failure>`);
+      // A regression against --baseline is a failure of its own kind: it held in the baseline report.
+      inner.push(regressed
+        ? `<failure message="${xmlAttr(message(`regression against the baseline: ${detail}`))}" type="regression">${xmlText(`regression: held in the baseline report, fails now\n${detail}`)}</failure>`
+        : `<failure message="${xmlAttr(message(detail))}" type="failed">${xmlText(detail)}</failure>`);
       break;
     case 'errored':
       inner.push(`<error message="${xmlAttr(message(detail))}" type="errored">${xmlText(detail)}</error>`);
@@ -101,9 +110,11 @@ function testcase(r: RuleResult, indent: string): string {
 export function renderJunit(report: Report): string {
   const results = report.results ?? [];
   const name = `${report.suite?.name ?? 'conformance'} ${report.suite?.version ?? ''}`.trim();
+  const all = counts(results);
+  const regressions = new Set(report.baseline?.regressions ?? []);
   const lines: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlAttr(name)}" ${countAttrs(counts(results))} timestamp="${xmlAttr(report.started_at)}">`,
+    `<testsuites name="${xmlAttr(name)}" ${countAttrs(all, wallTimeMs(report, all.timeMs))} timestamp="${xmlAttr(report.started_at)}">`,
   ];
   groupBySection(results).forEach((group, i) => {
     lines.push(
@@ -114,7 +125,7 @@ export function renderJunit(report: Report): string {
       `      <property name="base_url" value="${xmlAttr(report.target?.base_url)}"/>`,
       '    </properties>',
     );
-    for (const r of group.results) lines.push(testcase(r, '    '));
+    for (const r of group.results) lines.push(testcase(r, '    ', regressions.has(r.id)));
     lines.push('  </testsuite>');
   });
   lines.push('</testsuites>', '');

@@ -1,7 +1,7 @@
 /**
  * Helpers shared by the report writers: section ordering, grouping, verdict order and small text utilities.
  */
-import type { RuleResult, Summary } from '../model/result.js';
+import type { Report, RuleResult, Summary } from '../model/result.js';
 import { VERDICTS, type Verdict } from '../model/outcome.js';
 
 /** Verdicts in the order reports show them (worst first). */
@@ -95,4 +95,25 @@ export function failsRun(r: RuleResult, strict: boolean): boolean {
 
 export function isStrict(options: Record<string, unknown> | undefined): boolean {
   return options?.['strict'] === true;
+}
+
+/**
+ * A duration as a person reads it: `850 ms`, `12.3 s`, `3 min 5 s`, `1 h 2 min`. The parts are taken from the whole
+ * rounded to its shown unit first, so a rounding never shows `60 s` or `60 min` (59.97 s reads `1 min 0 s`).
+ */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  const minutes = Math.round(ms / 60_000);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The regressions of a report made against a baseline, in report order (ids the baseline part names). */
+export function regressionsOf(report: Report): RuleResult[] {
+  const ids = new Set(report.baseline?.regressions ?? []);
+  return (report.results ?? []).filter((r) => ids.has(r.id));
 }

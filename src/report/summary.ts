@@ -2,9 +2,10 @@
  * summary.md: a short Markdown page for CI step summaries (GitHub's limit is 1 MiB; we stay under 64 KB).
  */
 import { writeFile } from 'node:fs/promises';
-import type { Report, RuleResult } from '../model/result.js';
+import type { Report, RuleResult, StatementJudgement } from '../model/result.js';
 import type { Verdict } from '../model/outcome.js';
-import { VERDICT_ORDER, compareSections, cut, failsRun, isStrict } from './sections.js';
+import { VERDICT_ORDER, compareSections, cut, failsRun, isStrict, regressionsOf } from './sections.js';
+import { CAUSE_WORDS, JUDGEMENTS, JUDGEMENT_WORDS, countCauses, countJudgements, statementWhy } from './statements.js';
 
 /** Budget in UTF-8 bytes for the whole summary. */
 export const SUMMARY_LIMIT = 60 * 1024;
@@ -39,16 +40,34 @@ export function renderSummary(report: Report): string {
   const results = report.results ?? [];
   const strict = isStrict(report.options);
   const failing = results.filter((r) => failsRun(r, strict));
-  const ok = failing.length === 0;
+  const regressions = regressionsOf(report);
+  // Against a baseline the run's verdict is its regressions (exit code, docs/design.md §3): they head the page.
+  const ok = report.baseline ? !regressions.some((r) => failsRun(r, strict)) : failing.length === 0;
   const name = `${report.suite?.name ?? 'Conformance'} ${report.suite?.version ?? ''}`.trim();
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const verdict = report.baseline
+    ? `${regressions.length === 0 ? 'no regression' : plural(regressions.length, 'regression')} against the baseline (${failing.length} failed ${strict ? '' : 'must '}rule${failing.length === 1 ? '' : 's'} in all)`
+    : ok ? `no failed ${strict ? '' : 'must '}rule` : `${failing.length} failed ${strict ? '' : 'must '}rule${failing.length === 1 ? '' : 's'}`;
+  const notSelected = report.not_selected?.length ?? 0;
   const parts: string[] = [];
   parts.push(
-    `# ${ok ? '✅' : '❌'} ${mdCell(name)}: ${ok
-      ? `no failed ${strict ? '' : 'must '}rule`
-      : `${failing.length} failed ${strict ? '' : 'must '}rule${failing.length === 1 ? '' : 's'}`}`,
+    `# ${ok ? '✅' : '❌'} ${mdCell(name)}: ${verdict}${report.incomplete ? ' (incomplete run)' : ''}`,
     '',
-    `Target **${mdCell(report.target?.kind)}** ${mdCell(report.target?.base_url)} · seed ${mdCell(report.seed)} · ${mdCell(report.started_at)} → ${mdCell(report.finished_at)} · ${results.length} rules${strict ? ' · strict' : ''}`,
+    `Target **${mdCell(report.target?.kind)}** ${mdCell(report.target?.base_url)} · seed ${mdCell(report.seed)} · ${mdCell(report.started_at)} → ${mdCell(report.finished_at)} · ${results.length} rules${notSelected > 0 ? ` selected (${notSelected} not selected)` : ''}${strict ? ' · strict' : ''}`,
     '',
+    ...runFacts(report),
+  );
+  if (regressions.length > 0) {
+    parts.push(
+      `## Regressions against the baseline (${regressions.length})`, '',
+      'Rules that held in the baseline report and fail now.', '',
+      '| id | level | section | detail |', '|---|---|---|---|',
+      ...regressions.slice(0, 100).map((r) => `| ${mdCell(r.id)} | ${mdCell(r.level)} | §${mdCell(r.section)} | ${mdCell(r.detail, DETAIL_MAX)} |`),
+      ...(regressions.length > 100 ? ['', `… and ${regressions.length - 100} more (see report.html)`] : []),
+      '',
+    );
+  }
+  parts.push(
     '| verdict | count |',
     '|---|---:|',
     ...VERDICT_ORDER.map((v) => `| ${EMOJI[v]} ${v} | ${report.summary?.[v] ?? 0} |`),
@@ -64,8 +83,10 @@ export function renderSummary(report: Report): string {
       || compareSections(a.section, b.section)
       || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const skipped = results.filter((r) => r.status === 'skipped' && !r.blocked_by);
-  // Reserve room for the skipped section so a flood of failures does not crowd it out entirely.
-  const skippedReserve = skipped.length > 0 ? 6 * 1024 : 0;
+  // Reserve room for the skipped and statement sections so a flood of failures does not crowd them out entirely.
+  const statements = report.statements ?? [];
+  const statementsReserve = statements.length > 0 ? 12 * 1024 : 0;
+  const skippedReserve = (skipped.length > 0 ? 6 * 1024 : 0) + statementsReserve;
 
   if (problems.length > 0) {
     const head = ['## Failed, unjudged and non-strict rules', '', '| verdict | id | level | section | detail |', '|---|---|---|---|---|'];
@@ -85,12 +106,46 @@ export function renderSummary(report: Report): string {
     const groups = [...byReason.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const head = [`## Skipped rules (${skipped.length})`, '', '| reason | rules |', '|---|---:|'];
     const rows = rowsWithin(groups, ([reason, n]) => `| ${mdCell(reason, DETAIL_MAX)} | ${n} |`,
-      SUMMARY_LIMIT - used - bytes(head.join('\n')) - 200);
-    parts.push([...head, ...rows, ''].join('\n'));
+      SUMMARY_LIMIT - statementsReserve - used - bytes(head.join('\n')) - 200);
+    const block = [...head, ...rows, ''].join('\n');
+    parts.push(block);
+    used += bytes(block) + 1;
   }
+  if (statements.length > 0) parts.push(statementsBlock(statements, SUMMARY_LIMIT - used - 400));
 
   parts.push('Full details: `report.html` (per-rule exchanges and reproductions), `report.json`, `junit.xml`.', '');
   return parts.join('\n');
+}
+
+/** The run's configuration, credentials and interruption, when the report carries them. */
+function runFacts(report: Report): string[] {
+  const lines: string[] = [];
+  if (report.configuration) lines.push(`Configuration **${mdCell(report.configuration.name)}**${report.configuration.title ? `: ${mdCell(report.configuration.title)}` : ''}`);
+  if (report.credentials) lines.push(`The run's access token: **${mdCell(report.credentials.access_token)}** · credentials offered: ${mdCell(report.credentials.kinds.join(', ') || 'none')}`);
+  if (report.incomplete) {
+    const i = report.interruption;
+    lines.push(`⚠️ **Incomplete run**${i ? `: stopped by ${mdCell(i.signal)} at ${mdCell(i.at)}; ${i.not_run.length} rule(s) not run, ${i.abandoned.length} abandoned` : ''}`);
+  }
+  return lines.flatMap((l) => [l, '']);
+}
+
+/** The statements of the spec and what this run judged of them: counts, then those not judged or judged in part. */
+function statementsBlock(statements: readonly StatementJudgement[], budget: number): string {
+  const counts = countJudgements(statements);
+  const head = [
+    `## Statements of the spec (${statements.length})`, '',
+    '| judgement | statements |', '|---|---:|',
+    ...JUDGEMENTS.map((j) => `| ${JUDGEMENT_WORDS[j]} | ${counts[j]} |`), '',
+  ];
+  const causes = countCauses(statements);
+  if (causes.length > 0) head.push('| not judged because | statements |', '|---|---:|', ...causes.map(([c, n]) => `| ${mdCell(CAUSE_WORDS[c])} | ${n} |`), '');
+  const open = statements.filter((s) => s.judgement === 'none' || s.judgement === 'partial')
+    .sort((a, b) => (a.judgement === b.judgement ? 0 : a.judgement === 'none' ? -1 : 1) || compareSections(a.section, b.section));
+  if (open.length === 0) return [...head, ''].join('\n');
+  head.push('| statement | § | judgement | what was left, and why |', '|---|---|---|---|');
+  const rows = rowsWithin(open, (s) => `| ${mdCell(s.id)} | §${mdCell(s.section)} | ${JUDGEMENT_WORDS[s.judgement]} | ${mdCell(statementWhy(s), DETAIL_MAX)} |`,
+    budget - bytes(head.join('\n')));
+  return [...head, ...rows, ''].join('\n');
 }
 
 /** Renders rows while they fit in `budget` bytes; the rest become a "… and N more" line. */

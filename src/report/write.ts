@@ -3,7 +3,7 @@
  * each file is written by a module of its own. Nothing here prints to the console.
  */
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Report } from '../model/result.js';
 import { writeAllureResults } from './allure.js';
 import { writeHtmlReport } from './html.js';
@@ -11,8 +11,17 @@ import { writeJsonReport } from './json.js';
 import { writeJunitReport } from './junit.js';
 import { writeSummary } from './summary.js';
 
+/** Where a report goes instead of its place in outDir (--junit, --json, --html, --summary), absolute. */
+export interface ReportPaths {
+  readonly junit?: string;
+  readonly json?: string;
+  readonly html?: string;
+  readonly summary?: string;
+}
+
 export interface WriteReportsOptions {
   readonly outDir: string;
+  readonly paths?: ReportPaths;
 }
 
 /** Absolute paths of what was written. */
@@ -26,14 +35,16 @@ export interface WrittenReports {
 
 export async function writeReports(report: Report, options: WriteReportsOptions): Promise<WrittenReports> {
   const outDir = resolve(options.outDir);
-  await mkdir(outDir, { recursive: true });
+  const paths = options.paths ?? {};
   const written: WrittenReports = {
-    json: join(outDir, 'report.json'),
-    html: join(outDir, 'report.html'),
-    junit: join(outDir, 'junit.xml'),
-    summary: join(outDir, 'summary.md'),
+    json: resolve(paths.json ?? join(outDir, 'report.json')),
+    html: resolve(paths.html ?? join(outDir, 'report.html')),
+    junit: resolve(paths.junit ?? join(outDir, 'junit.xml')),
+    summary: resolve(paths.summary ?? join(outDir, 'summary.md')),
     allureDir: join(outDir, 'allure-results'),
   };
+  await Promise.all([outDir, ...[written.json, written.html, written.junit, written.summary].map((p) => dirname(p))]
+    .filter((dir, i, all) => all.indexOf(dir) === i).map((dir) => mkdir(dir, { recursive: true })));
   await Promise.all([
     writeJsonReport(report, written.json),
     writeHtmlReport(report, written.html),

@@ -1,5 +1,5 @@
 /**
- * How long each rule took in the last runs against a kind of target, kept in node_modules/.cache/conformance-kit so
+ * How long each rule took in the last runs against a kind of target, kept in the user's cache folder (cacheDir) so
  * that the next run can start its longest rules first (as Jest orders test files). Each lane then ends about when
  * its total work is done, instead of with one long rule, started last, that the others wait for: a page rule that
  * watches two negative windows took 2 s at the end of a run with nothing else left to do.
@@ -8,16 +8,27 @@
  * leaves the rules in their own order.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import type { RuleResult } from '../model/result.js';
 import type { TargetKind } from '../model/target.js';
-import { kitPath } from '../paths.js';
 
 export type Durations = ReadonlyMap<string, number>;
 
-const FILE = kitPath('node_modules', '.cache', 'conformance-kit', 'durations.json');
-/** The requests each rule sent in the last run, for the progress line's estimate of what is left. */
-const REQUESTS_FILE = kitPath('node_modules', '.cache', 'conformance-kit', 'requests.json');
+/**
+ * Where the figures of the last runs live: CONFORMANCE_CACHE_DIR, else the user's cache folder (XDG_CACHE_HOME, else
+ * ~/.cache) under conformance-kit, as the emulator's TLS files. Not under the package's node_modules: `npm ci` wipes
+ * that folder on every CI job, and --budget's request counts with it (a CI keeps them by caching this folder, or gives
+ * --baseline, whose report carries them); nor inside the package, which may be installed read-only.
+ */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env['CONFORMANCE_CACHE_DIR']) return resolve(env['CONFORMANCE_CACHE_DIR']);
+  return join(env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'conformance-kit');
+}
+
+const FILE = join(cacheDir(), 'durations.json');
+/** The requests each rule sent in the last run: the progress line's estimate of what is left, and --budget's costs. */
+const REQUESTS_FILE = join(cacheDir(), 'requests.json');
 
 type Stored = Partial<Record<string, Record<string, number>>>;
 

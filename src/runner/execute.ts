@@ -20,7 +20,7 @@ import { TokenStore } from '../secrets/token-store.js';
 import { RunResources } from './resources.js';
 import { runSuite } from './run-suite.js';
 import type { Interruption } from './interrupt.js';
-import { skipReason, type Shard } from './select.js';
+import { selection, skipReason, type Shard } from './select.js';
 
 
 /** Rules run side by side: enough to keep two cores busy against the embedded emulator. */
@@ -40,6 +40,8 @@ export interface RunPlan {
   readonly seed: number;
   readonly runs: number;
   readonly only?: string;
+  /** Rules left out of the run (--exclude, the syntax of --only): like those --only does not select, not in the report's results. */
+  readonly exclude?: string;
   readonly shard?: Shard;
   /** Rules a --budget left out, with why (src/runner/budget.ts). */
   readonly leftOut?: ReadonlyMap<string, string>;
@@ -49,6 +51,8 @@ export interface RunPlan {
   readonly onResult?: (result: RuleResult) => void;
   /** Secrets the run must mask beyond the target's credentials (e.g. the emulator's). */
   readonly masker?: Masker;
+  /** The run's id, which every record it creates carries (default: a new one, newRunId); the caller's when it locked the target with it. */
+  readonly runId?: string;
   /** The run's HTTP client, when the caller already made one (its rate limit then covers the caller's requests too). */
   readonly client?: HttpClient;
   /** A signal's stop (src/runner/interrupt.ts): the report then lists what did not run and is marked incomplete. */
@@ -62,7 +66,7 @@ export function clientFor(target: TargetConfig): HttpClient {
 
 /** The client options a target's settings give: its rate budgets, the host names it resolves itself, the CAs it trusts. */
 export function clientOptionsFor(target: TargetConfig): HttpClientOptions {
-  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}), ...(target.ca ? { ca: target.ca } : {}) };
+  return { budgets: rateBudgets(target), ...(target.hostRules ? { lookup: hostLookup(target.hostRules) } : {}), ...(target.ca ? { ca: target.ca } : {}), ...(target.proxy ? { proxy: target.proxy } : {}) };
 }
 
 export function maskerFor(target: TargetConfig): Masker {
@@ -79,6 +83,11 @@ function tokenSourceFor(target: TargetConfig, client: HttpClient, masker: Masker
   return new TokenSource(new TokenStore(target.tokenStore), target, client, masker);
 }
 
+/** A run's id: its seed and start, which the names of the records it creates carry (`conformance clean` finds them by it). */
+export function newRunId(seed: number): string {
+  return `run-${seed.toString(36)}-${Date.now().toString(36)}`;
+}
+
 export async function executeRun(settings: RunPlan): Promise<Report> {
   const { target } = settings;
   const masker = settings.masker ?? maskerFor(target);
@@ -86,16 +95,20 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
   const control = target.controlUrl ? new ControlClient(target.controlUrl, client, masker, target.credentials.clientId) : undefined;
   const tokens = tokenSourceFor(target, client, masker);
   const startedAt = new Date().toISOString();
-  const runId = `run-${settings.seed.toString(36)}-${Date.now().toString(36)}`;
+  const runId = settings.runId ?? newRunId(settings.seed);
   const resources = new RunResources();
   try {
   const rateLimited = Boolean(target.rateLimitRps || target.chatRateLimitRps);
+    // Rules --only or --exclude leave out are not part of the run: not run, not counted as skipped (report.not_selected).
+    const chosen = selection({ ...(settings.only ? { only: settings.only } : {}), ...(settings.exclude ? { exclude: settings.exclude } : {}) });
+    const notSelected = settings.rules.filter((r) => !chosen(r)).map((r) => r.id);
     const results = await runSuite(
       { target, plan: settings.supply ?? new SupplyPlan(target), client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
       {
-        rules: settings.rules,
+        rules: settings.rules.filter(chosen),
         skip: skipReason({
           ...(settings.only ? { only: settings.only } : {}),
+          ...(settings.exclude ? { exclude: settings.exclude } : {}),
           ...(settings.shard ? { shard: settings.shard } : {}),
           ...(settings.leftOut ? { leftOut: settings.leftOut } : {}),
         }, settings.rules),
@@ -109,15 +122,16 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
     // Once more over the whole report, with every secret the run learned, including those learned after a rule ended.
     return masker.maskDeep({
       suite: { name: KIT_PACKAGE.name, version: KIT_PACKAGE.version },
-      target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, capabilities: target.capabilities },
+      target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, ...(target.controlUrl ? { control_url: target.controlUrl } : {}), capabilities: target.capabilities },
       seed: settings.seed,
       started_at: startedAt,
       finished_at: new Date().toISOString(),
       summary: summarize(results),
       results,
-      options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...(settings.shard ? { shard: `${settings.shard.index}/${settings.shard.count}` } : {}), ...settings.options },
+      options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...(settings.exclude ? { exclude: settings.exclude } : {}), ...(settings.shard ? { shard: `${settings.shard.index}/${settings.shard.count}` } : {}), ...settings.options },
       request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
       ...(interruption ? { incomplete: true, interruption } : {}),
+      ...(notSelected.length > 0 ? { not_selected: notSelected } : {}),
     } satisfies Report);
   } finally {
     await resources.closeAll();

@@ -7,7 +7,7 @@ import { RateLimitedError, TransportError } from '../errors.js';
 import type { BrowserAnswer } from '../model/context.js';
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import type { Exchange } from '../model/result.js';
-import { ANSWER_SECRET_FIELDS, type Masker } from '../secrets/mask.js';
+import { ANSWER_SECRET_FIELDS, maskSecret, type Masker } from '../secrets/mask.js';
 import type { HttpClient } from '../targets/http.js';
 
 const KEEP_FIRST = 4;
@@ -223,7 +223,7 @@ function requestValues(req: HttpRequest): string[] {
 /** `Bearer abcd…`: the scheme stays readable, the credential never does, even one the masker has not seen. */
 export function maskAuthorization(value: string): string {
   const [scheme, credential] = value.split(/\s+/, 2);
-  return credential ? `${scheme} ${credential.slice(0, 4)}…` : `${value.slice(0, 4)}…`;
+  return credential ? `${scheme} ${maskSecret(credential)}` : maskSecret(value);
 }
 
 function learnJson(masker: Masker, text: string): void {

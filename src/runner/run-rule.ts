@@ -3,6 +3,7 @@
  * docs/verdicts.md: the rule's own findings, overruled by what the recorder saw in any of its exchanges (a 5xx, a
  * reset, a hang make it `failed`, `info` rules included), and `errored` only where no verdict could be reached.
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { AccessTokens, HookInbox } from '../model/context.js';
 import type { ControlApi } from '../model/control.js';
 import type { Finding, Outcome } from '../model/outcome.js';
@@ -55,7 +56,7 @@ export function skipBeforeRun(rule: Rule, plan: SupplyPlan): string | undefined 
 }
 
 export function skippedResult(rule: Rule, reason: string): RuleResult {
-  return { ...describe(rule), status: 'skipped', duration_ms: 0, detail: reason, request_count: 0 };
+  return { ...describe(rule), status: 'skipped', duration_ms: 0, detail: stripVTControlCharacters(reason), request_count: 0 };
 }
 
 export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleResult> {
@@ -95,10 +96,12 @@ export async function runRule(rule: Rule, env: RuleEnvironment): Promise<RuleRes
   const exchanges = recorder.exchanges();
   const deciding = breach?.exchange ?? exchanges.at(-1);
   const property = outcome?.property;
+  // Plain text: the browser driver's messages (Playwright's errors and call logs) carry terminal colour codes, which a
+  // report, a JUnit viewer or a CI log shows as `[2m…[22m` litter.
   const masked = env.masker.maskDeep({
-    detail,
+    detail: stripVTControlCharacters(detail),
     ...(deciding ? { reproduction: curlOf(deciding.request) } : {}),
-    ...(findings.length > 0 ? { findings } : {}),
+    ...(findings.length > 0 ? { findings: findings.map((f) => ({ ...f, detail: stripVTControlCharacters(f.detail) })) } : {}),
     ...(property ? { property: { ...property, replay: `conformance run --only '${rule.id}' --seed ${env.seed} --runs ${runs}` } } : {}),
   });
   return {

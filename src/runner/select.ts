@@ -44,12 +44,21 @@ export function shardSelector(shard: Shard, allIds: readonly string[]): Selector
   return (rule) => (position.get(rule.id) ?? 0) % shard.count === shard.index - 1;
 }
 
-/** The skip reason of a run with these options: --only first, then --shard, then --budget (src/runner/budget.ts). */
-export function skipReason(options: { only?: string; shard?: Shard; leftOut?: ReadonlyMap<string, string> }, allRules: readonly Rule[]): SkipReason {
+/** The rules `--only` selects and `--exclude` does not leave out (the same syntax); every rule without either. */
+export function selection(options: { only?: string; exclude?: string }): Selector {
   const only = selector(options.only);
+  const excluded = options.exclude ? selector(options.exclude) : () => false;
+  return (rule) => only(rule) && !excluded(rule);
+}
+
+/** The skip reason of a run with these options: --only and --exclude first, then --shard, then --budget (src/runner/budget.ts). */
+export function skipReason(options: { only?: string; exclude?: string; shard?: Shard; leftOut?: ReadonlyMap<string, string> }, allRules: readonly Rule[]): SkipReason {
+  const only = selector(options.only);
+  const excluded = options.exclude ? selector(options.exclude) : () => false;
   const inShard = options.shard ? shardSelector(options.shard, allRules.map((r) => r.id)) : () => true;
   return (rule) => {
     if (!only(rule)) return `not selected by --only ${options.only}`;
+    if (excluded(rule)) return `not selected by --exclude ${options.exclude}`;
     if (!inShard(rule)) return `runs in another shard than ${options.shard!.index}/${options.shard!.count}`;
     return options.leftOut?.get(rule.id);
   };

@@ -1,12 +1,37 @@
 /**
- * Secret masking (docs/design.md §6): a secret appears as its first 4 characters followed by `…`.
+ * Secret masking (docs/design.md §6): a secret appears as its first 4 characters followed by `…`, and a tag of six hex
+ * digits that tells two masked secrets apart (every JWT starts `eyJh`: without the tag, the access token a rule sent
+ * and the refreshed one it compared it with read the same). The tag is an HMAC of the secret under a key drawn once per
+ * process: the same secret has the same tag throughout a run's reports and console, and the tag reveals nothing of
+ * the secret, not even to a dictionary of likely passwords (the key never leaves the process).
  * The masker learns secrets as the run sees them (credentials, tokens in responses, codes from the control API)
  * and masks every string that leaves the runner.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 
-export function maskSecret(secret: string): string {
-  return `${secret.slice(0, 4)}…`;
+const TAG_KEY = randomBytes(32);
+/** Tags already computed, by secret: a run masks the same few thousand secrets again and again. */
+const TAGS = new Map<string, string>();
+const TAGS_KEPT = 100_000;
+
+/** The six hex digits after a masked secret's `…`: the same for the same secret within this process. */
+export function secretTag(secret: string): string {
+  let tag = TAGS.get(secret);
+  if (tag === undefined) {
+    tag = createHmac('sha256', TAG_KEY).update(secret, 'utf8').digest('hex').slice(0, 6);
+    if (TAGS.size >= TAGS_KEPT) TAGS.clear();
+    TAGS.set(secret, tag);
+  }
+  return tag;
 }
+
+/** `eyJh…3fa9c1`: the first 4 characters, `…`, the secret's tag. */
+export function maskSecret(secret: string): string {
+  return `${secret.slice(0, 4)}…${secretTag(secret)}`;
+}
+
+/** A masked secret as maskSecret writes it (and as reports written before the tag wrote it: no tag). */
+export const MASKED_SECRET = /[^\s"'&=?/:,;]{1,4}…(?:[0-9a-f]{6})?/g;
 
 /** Response fields whose values are secrets, whatever the endpoint. */
 export const SECRET_FIELDS = ['access_token', 'refresh_token', 'code', 'client_secret', 'long_lived_token', 'secret', 'channel_secret'] as const;

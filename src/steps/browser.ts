@@ -63,8 +63,8 @@ const redirectPage = `<!doctype html><meta charset="utf-8"><title>Redirect URI</
 <script>if (window.opener) { try { window.opener.postMessage({ source: 'conformance-redirect', href: location.href }, '*'); } catch (e) {} window.close(); }</script>`;
 
 export function browserOf(t: RuleContext): Promise<SharedBrowser> {
-  const { hostRules, ca } = t.target;
-  return t.resource('browser', () => SharedBrowser.launch({ ...(hostRules ? { hostRules } : {}), ...(ca ? { trust: { ca, origins: originsOf(t.target) } } : {}) }));
+  const { hostRules, ca, proxy } = t.target;
+  return t.resource('browser', () => SharedBrowser.launch({ ...(hostRules ? { hostRules } : {}), ...(ca ? { trust: { ca, origins: originsOf(t.target) } } : {}), ...(proxy ? { proxy } : {}) }));
 }
 
 /**

@@ -129,7 +129,8 @@ export class ChatSession {
     return `m${this.#seq}-${randomUUID().slice(0, 8)}`;
   }
 
-  client(name = 'Client'): ParticipantBody {
+  /** A client of this run: his name carries the run id, as the contact of the unsorted lead his first message makes will (`conformance clean` finds them by it). */
+  client(name = `Client ${this.t.runId}`): ParticipantBody {
     return { id: uniqueId(this.t, 'client'), name };
   }
 

@@ -7,7 +7,7 @@ import { chromiumGap } from '../browser/launch.js';
 import type { ClientRegistration, Credentials } from '../model/target.js';
 import { LISTS } from '../protocol/filters.js';
 import { ENV_KEYS, NEED_SETTING_GROUPS } from '../needs/settings.js';
-import type { Capability, TargetConfig, TargetKind } from '../model/target.js';
+import type { Capability, ProxySettings, TargetConfig, TargetKind } from '../model/target.js';
 import { parseHostRules, type HostRule } from '../host-resolve.js';
 import { readCaFile } from '../trust.js';
 
@@ -87,6 +87,33 @@ export function caOf(env: Env): string | undefined {
   } catch (err) {
     throw new ConfigError('CA_FILE', `${(err as Error).message}; expected a file of PEM CA certificates`);
   }
+}
+
+/**
+ * HTTPS_PROXY, HTTP_PROXY and NO_PROXY, each also in lower case, which wins as with curl: the proxies every request of
+ * the kit goes through (a CI runner that reaches staging only through its proxy). A proxy is an http(s) URL, its
+ * credentials in it as curl takes them.
+ */
+export function proxyOf(env: Env): ProxySettings | undefined {
+  const url = (key: string): string | undefined => {
+    const lower = key.toLowerCase();
+    const raw = optional(env, lower) !== undefined ? lower : key;
+    const value = optional(env, raw);
+    if (value === undefined) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    } catch {
+      throw new ConfigError(raw, 'is not a proxy URL (expected http://host:port, as curl reads it)');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(raw, `must be an http:// or https:// proxy, got ${parsed.protocol}//`);
+    return parsed.href.replace(/\/$/, '');
+  };
+  const httpsProxy = url('HTTPS_PROXY');
+  const httpProxy = url('HTTP_PROXY');
+  const noProxy = optional(env, 'no_proxy') ?? optional(env, 'NO_PROXY');
+  if (!httpsProxy && !httpProxy) return undefined;
+  return { ...(httpsProxy ? { httpsProxy } : {}), ...(httpProxy ? { httpProxy } : {}), ...(noProxy ? { noProxy } : {}) };
 }
 
 function hostPort(env: Env, key: EnvKey): string | undefined {
@@ -282,6 +309,8 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
   else if (noChromium) gaps.browser = noChromium;
   else capabilities.push('browser');
   const hostRules = hostRulesOf(env);
+  // The embedded emulator is the run's own, on loopback: only a remote target is reached through a proxy.
+  const proxy = kind === 'remote' ? proxyOf(env) : undefined;
   const rateLimitRps = rateLimit(env, 'RATE_LIMIT_RPS', kind);
   const chatRateLimitRps = chatRateLimit(env, kind, rateLimitRps);
   const effectWindowMs = positiveNumber(env, 'EFFECT_WINDOW_MS');
@@ -296,6 +325,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
     ...(hookListen ? { hookListen } : {}),
     ...(hostRules.length > 0 ? { hostRules } : {}),
     ...(ca ? { ca } : {}),
+    ...(proxy ? { proxy } : {}),
     ...(rateLimitRps ? { rateLimitRps } : {}),
     ...(chatRateLimitRps ? { chatRateLimitRps } : {}),
     ...(effectWindowMs ? { effectWindowMs } : {}),

@@ -7,7 +7,10 @@ import { request as httpsRequest } from 'node:https';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SecureContext } from 'node:tls';
-import { Agent, request as undiciRequest } from 'undici';
+import { connect as tlsConnect } from 'node:tls';
+import { Agent, EnvHttpProxyAgent, type Dispatcher, request as undiciRequest } from 'undici';
+import type { ProxySettings } from '../model/target.js';
+import { proxyAuthorization, proxyFor, tunnel } from './proxy.js';
 import type { hostLookup } from '../host-resolve.js';
 import { trustContext } from '../trust.js';
 import { type RateBudget, RateLimiter, retryDelayMs } from './rate-limit.js';
@@ -36,12 +39,15 @@ export interface HttpClientOptions {
   readonly lookup?: ReturnType<typeof hostLookup>;
   /** CA certificates (PEM) trusted beside the system's (CA_FILE, ../trust.ts), for every request this client sends. */
   readonly ca?: string;
+  /** The proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), for every request this client sends (./proxy.ts). */
+  readonly proxy?: ProxySettings;
 }
 
 /** How the client connects: the names it resolves itself and the CAs it trusts, as undici's and node:https's options. */
 interface ConnectOptions {
   readonly lookup?: HttpClientOptions['lookup'];
   readonly secureContext?: SecureContext;
+  readonly proxy?: ProxySettings;
 }
 
 /**
@@ -70,7 +76,7 @@ export const requestPriority = new AsyncLocalStorage<number>();
 const BROWSER_PRIORITY = -1;
 
 export class HttpClient {
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
   readonly #timeoutMs: number;
   readonly #lanes: readonly Lane[];
   readonly #retries429: number;
@@ -82,15 +88,29 @@ export class HttpClient {
     const budgets = [...(options.budgets ?? []), { name: 'other', claims: () => true }];
     this.#lanes = budgets.map((b) => ({ name: b.name, claims: b.claims, limiter: b.rps ? new RateLimiter({ rps: b.rps }) : undefined, pausedUntil: 0 }));
     this.#retries429 = options.retries429 ?? (this.#lanes.some((l) => l.limiter) ? 5 : 2);
-    this.#connect = { ...(options.lookup ? { lookup: options.lookup } : {}), ...(options.ca ? { secureContext: trustContext(options.ca) } : {}) };
-    this.#agent = new Agent({
-      ...(Object.keys(this.#connect).length > 0 ? { connect: this.#connect } : {}),
+    const connect = { ...(options.lookup ? { lookup: options.lookup } : {}), ...(options.ca ? { secureContext: trustContext(options.ca) } : {}) };
+    this.#connect = { ...connect, ...(options.proxy ? { proxy: options.proxy } : {}) };
+    const agentOptions = {
+      ...(Object.keys(connect).length > 0 ? { connect } : {}),
       headersTimeout: timeout,
       bodyTimeout: timeout,
       connectTimeout: Math.min(timeout, 5_000),
       connections: options.connections ?? 32,
       keepAliveTimeout: 10_000,
-    });
+    };
+    // Through a proxy: undici's own, deciding per URL as curl reads the variables (the settings give them, never
+    // process.env behind the settings' back: NO_PROXY unset is no host bypassed). The target's TLS (CA_FILE) goes
+    // through the tunnel; the proxy's name is resolved as the target's are (HOST_RESOLVE).
+    this.#agent = options.proxy
+      ? new EnvHttpProxyAgent({
+        ...agentOptions, ...options.proxy, noProxy: options.proxy.noProxy ?? '',
+        ...(options.proxy.httpsProxy ? {} : { httpsProxy: options.proxy.httpProxy ?? '' }),
+        ...(options.proxy.httpProxy ? {} : { httpProxy: '' }),
+        requestTls: { ...connect }, proxyTls: { ...connect },
+        // http URLs as curl sends them, the absolute URL to the proxy (a tunnel only for https).
+        proxyTunnel: false,
+      } as EnvHttpProxyAgent.Options)
+      : new Agent(agentOptions);
   }
 
   /** Sends a request; a 429 pauses its budget for its Retry-After and is retried (bounded), then RateLimitedError. */
@@ -167,7 +187,7 @@ function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number, connect: Co
     const headers = { ...req.headers, ...senderHeader() };
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = String(Buffer.byteLength(body));
     const https = url.protocol === 'https:';
-    const send = https ? httpsRequest : httpRequest;
+    const via = proxyFor(url, connect.proxy);
     let answer: { status: number; headers: IncomingHttpHeaders; chunks: Buffer[] } | undefined;
     let settled = false;
     const done = (): void => {
@@ -181,17 +201,31 @@ function sendReadingEarlyAnswer(req: HttpRequest, timeoutMs: number, connect: Co
       settled = true;
       reject(err);
     };
-    const outgoing = send(url, { method: req.method, headers, agent: false, timeout: timeoutMs,
-      ...(connect.lookup ? { lookup: connect.lookup as never } : {}), ...(https && connect.secureContext ? { secureContext: connect.secureContext } : {}) }, (res) => {
+    const onAnswer = (res: import('node:http').IncomingMessage): void => {
       answer = { status: res.statusCode ?? 0, headers: res.headers, chunks: [] };
       res.on('data', (c: Buffer) => answer!.chunks.push(c));
       res.on('end', done);
       res.on('close', done);
       res.on('error', done);
-    });
-    outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
-    outgoing.on('error', failed);
-    outgoing.end(body);
+    };
+    const common = { method: req.method, headers, agent: false as const, timeout: timeoutMs, ...(connect.lookup ? { lookup: connect.lookup as never } : {}) };
+    const sendOn = (outgoing: import('node:http').ClientRequest): void => {
+      outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+      outgoing.on('error', failed);
+      outgoing.end(body);
+    };
+    if (!via) {
+      sendOn((https ? httpsRequest : httpRequest)(url, { ...common, ...(https && connect.secureContext ? { secureContext: connect.secureContext } : {}) }, onAnswer));
+    } else if (!https) {
+      // A forward proxy takes the absolute URL on the request line (RFC 9112 §3.2.2).
+      sendOn(httpRequest({ ...common, host: via.hostname, port: via.port || 80, path: url.href, headers: { ...headers, host: url.host, ...proxyAuthorization(via) } }, onAnswer));
+    } else {
+      // https through the proxy's CONNECT tunnel, TLS to the target over it.
+      tunnel(via, url, timeoutMs).then((socket) => {
+        const tls = tlsConnect({ socket, servername: url.hostname, ...(connect.secureContext ? { secureContext: connect.secureContext } : {}) });
+        sendOn(httpsRequest(url, { ...common, createConnection: () => tls }, onAnswer));
+      }, failed);
+    }
   });
 }
 

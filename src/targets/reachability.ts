@@ -1,19 +1,12 @@
 /**
- * Before a remote run: is anything answering at BASE_URL at all? Any HTTP answer counts; only a transport
- * failure means the target cannot be reached (exit 3).
+ * Before a remote run: is the service answering at each configured URL, and does it accept the settings? The
+ * preflight (./preflight.ts) answers both in a few requests that change nothing; a transport failure or a target that
+ * is not the service is an UnreachableError (exit 3), a setting the target refuses a ConfigError (exit 2).
  */
-import { UnreachableError } from '../errors.js';
 import type { TargetConfig } from '../model/target.js';
 import type { HttpClient } from './http.js';
-import { TransportError } from '../errors.js';
+import { preflight, type PreflightResult } from './preflight.js';
 
-export async function assertReachable(target: TargetConfig, client: HttpClient): Promise<void> {
-  try {
-    await client.send({ method: 'GET', url: `${target.baseUrl}/api/v4/account` });
-  } catch (err) {
-    if (err instanceof TransportError) {
-      throw new UnreachableError(`cannot reach the target at BASE_URL ${target.baseUrl}: ${err.reason}`);
-    }
-    throw err;
-  }
+export async function assertReachable(target: TargetConfig, client: HttpClient): Promise<PreflightResult> {
+  return preflight(target, client);
 }

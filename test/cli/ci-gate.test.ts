@@ -2,7 +2,7 @@
  * The CI gate and certification: shards joined by merge equal one run; a baseline turns failures into regressions;
  * a certificate is refused when something fails and detects any edit; a dry run sends nothing.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,10 +39,20 @@ describe('shards and merge', () => {
     expect(merged.code, merged.stderr).toBe(0);
     expect(verdicts(await readJson<Report>(join(dir, 'merged', 'report.json')))).toEqual(verdicts(await readJson<Report>(join(dir, 'whole', 'report.json'))));
 
-    // A sharded full run is certified from its merged report.
-    const cert = await conformance(['certify', '--from', join(dir, 'merged', 'report.json'), '--out', join(dir, 'merged')]);
-    expect(cert.code, cert.stderr).toBe(0);
-    expect((await conformance(['verify-certificate', join(dir, 'merged', 'certificate.json'), '--report', join(dir, 'merged', 'report.json')])).code).toBe(0);
+    // A merged run of --only, or one shard alone, is not the whole suite: no certificate, one line naming why, exit 2.
+    const partial = await conformance(['certify', '--from', join(dir, 'merged', 'report.json'), '--out', join(dir, 'merged')]);
+    expect(partial.code, partial.stderr).toBe(2);
+    expect(partial.stderr).toContain('--from: no certificate: the report is of a run of --only');
+    expect(partial.stderr.trim().split('\n')).toHaveLength(1);
+    const one = await conformance(['certify', '--from', join(dir, 's1', 'report.json'), '--out', join(dir, 'one')]);
+    expect(one.code).toBe(2);
+    await expect(readFile(join(dir, 'merged', 'certificate.json'))).rejects.toThrow();
+  });
+
+  it('refuses the same shard twice', async () => {
+    const twice = await conformance(['merge', join(dir, 's1', 'report.json'), join(dir, 's1', 'report.json'), '--out', join(dir, 'twice')]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('shard 1/2 is given twice');
   });
 
   it('refuses a malformed shard and reports that do not belong together', async () => {
@@ -72,6 +82,14 @@ describe('against a faulty target', () => {
     const report = await readJson<Report>(join(dir, 'regress', 'report.json'));
     // The fault breaks token_type in every token answer: the code grant's and the refresh grant's.
     expect([...(report.baseline?.regressions ?? [])].sort()).toEqual(['oauth.refresh.answer', 'oauth.token-response.token-type']);
+    // What CI shows: the regressions head summary.md and report.html, and are failures of their own type in junit.xml.
+    const summary = await readFile(join(dir, 'regress', 'summary.md'), 'utf8');
+    expect(summary.split('\n')[0]).toMatch(/^# ❌ .*: 2 regressions against the baseline/);
+    expect(summary.indexOf('## Regressions against the baseline (2)')).toBeLessThan(summary.indexOf('| verdict | count |'));
+    const html = await readFile(join(dir, 'regress', 'report.html'), 'utf8');
+    expect(html.indexOf('Regressions against the baseline (2)')).toBeLessThan(html.indexOf('<details class="rule"'));
+    const junit = await readFile(join(dir, 'regress', 'junit.xml'), 'utf8');
+    expect(junit.match(/<failure [^>]*type="regression"/g)).toHaveLength(2);
 
     // The faulty run as its own baseline: the failure is known, nothing regressed.
     const again = await conformance(['run', '--target', 'remote', '--only', ONLY, '--seed', '11', '--runs', '3', '--baseline', join(dir, 'regress', 'report.json'), '--out', join(dir, 'again')], { env });
@@ -89,13 +107,29 @@ describe('against a faulty target', () => {
 });
 
 describe('certificates', () => {
-  it('are issued on a clean run and detect any edit of the certificate or its report', async () => {
+  it('are issued signed on a clean run and detect any edit, another key, and another report', async () => {
     const out = join(dir, 'cert');
-    const r = await conformance(['certify', '--runs', '2', '--seed', '9', '--out', out]);
+    const keys = await conformance(['keygen', '--out', join(dir, 'release')]);
+    expect(keys.code, keys.stderr).toBe(0);
+    expect((await stat(join(dir, 'release.key.pem'))).mode & 0o777).toBe(0o600);
+    expect((await conformance(['keygen', '--out', join(dir, 'release')])).code).toBe(2); // never overwrites a key
+    const pub = join(dir, 'release.pub.pem');
+    const r = await conformance(['certify', '--runs', '2', '--seed', '9', '--key', join(dir, 'release.key.pem'), '--out', out]);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('signed by key');
     const cert = join(out, 'certificate.json');
     const report = join(out, 'report.json');
-    expect((await conformance(['verify-certificate', cert, '--report', report])).code).toBe(0);
+    const valid = await conformance(['verify-certificate', cert, '--public-key', pub, '--report', report]);
+    expect(valid.code, valid.stderr).toBe(0);
+    expect(valid.stdout).toMatch(/^valid \(signed by key [0-9a-f]{16}…\).*matches the report\n$/);
+    const keyless = await conformance(['verify-certificate', cert]);
+    expect(keyless.code).toBe(0);
+    expect(keyless.stderr).toContain('integrity only, not origin');
+
+    expect((await conformance(['keygen', '--out', join(dir, 'other')])).code).toBe(0);
+    const otherKey = await conformance(['verify-certificate', cert, '--public-key', join(dir, 'other.pub.pem')]);
+    expect(otherKey.code).toBe(1);
+    expect(otherKey.stderr).toContain('signed with another key');
 
     const text = await readFile(cert, 'utf8');
     const edited = join(out, 'edited.json');
@@ -103,11 +137,14 @@ describe('certificates', () => {
     const v1 = await conformance(['verify-certificate', edited]);
     expect(v1.code).toBe(1);
     expect(v1.stderr).toContain('the certificate was edited');
+    const v1k = await conformance(['verify-certificate', edited, '--public-key', pub]);
+    expect(v1k.code).toBe(1);
+    expect(v1k.stderr).toContain('the signature does not match');
 
     const r2 = await readJson<Report>(report);
     const forged = join(out, 'forged-report.json');
     await writeFile(forged, JSON.stringify({ ...r2, results: r2.results.map((x, i) => (i === 0 ? { ...x, status: 'skipped' } : x)) }));
-    const v2 = await conformance(['verify-certificate', cert, '--report', forged]);
+    const v2 = await conformance(['verify-certificate', cert, '--public-key', pub, '--report', forged]);
     expect(v2.code).toBe(1);
     expect(v2.stderr).toContain('the results differ');
   });

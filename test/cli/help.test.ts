@@ -25,22 +25,25 @@ const commands = COMMANDS.map((make) => make({ exitCode: 0 })).map((c) => ({
 }));
 
 const EXPECTED_FLAGS: Record<string, readonly string[]> = {
-  run: ['--target', '--shape', '--profile', '--only', '--seed', '--runs', '--strict', '--allow-unjudged', '--baseline', '--out', '--env-file', '--shard', '--budget', '--dry-run'],
+  run: ['--target', '--shape', '--profile', '--only', '--exclude', '--seed', '--runs', '--strict', '--allow-unjudged', '--baseline', '--out', '--junit', '--json', '--html', '--summary', '--env-file', '--shard', '--budget', '--wait', '--dry-run'],
   compare: ['--primary', '--candidate', '--secondary', '--noise-runs', '--profile', '--only', '--seed', '--runs', '--out', '--fail-on', '--fault', '--variation'],
-  certify: ['--target', '--shape', '--seed', '--runs', '--strict', '--baseline', '--out', '--env-file', '--from'],
+  certify: ['--target', '--shape', '--seed', '--runs', '--strict', '--baseline', '--out', '--junit', '--json', '--html', '--summary', '--env-file', '--wait', '--from', '--key'],
   merge: ['--out', '--strict', '--allow-unjudged'],
-  'verify-certificate': ['--report'],
+  'verify-certificate': ['--public-key', '--report'],
+  keygen: ['--out'],
   authorize: ['--listen', '--token-store', '--timeout', '--env-file'],
-  emulator: ['--host', '--port', '--fault', '--variation', '--shape', '--tls', '--tls-dir', '--tls-host', '--accept-machine-time'],
-  'hook-check': ['--account-id', '--env-file'],
+  emulator: ['--host', '--port', '--fault', '--variation', '--shape', '--account-domain', '--state', '--tls', '--tls-dir', '--tls-host', '--accept-machine-time'],
+  'hook-check': ['--account-id', '--env-file', '--out', '--junit', '--json', '--html', '--summary'],
   rules: ['--json'],
   faults: [],
   variations: [],
+  openapi: ['--out'],
   docs: ['--out', '--no-trace'],
+  clean: ['--env-file', '--run', '--disconnect'],
 };
 
 describe('--help', () => {
-  it('covers the ten commands with the flags of docs/design.md §3 and the README', () => {
+  it('covers the eleven commands with the flags of docs/design.md §3 and the README', () => {
     expect(Object.fromEntries(commands.map((c) => [c.name, c.flags]))).toEqual(EXPECTED_FLAGS);
   });
 

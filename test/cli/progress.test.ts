@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../../src/model/outcome.js';
 import type { RuleResult } from '../../src/model/result.js';
-import { Masker } from '../../src/secrets/mask.js';
+import { Masker, maskSecret } from '../../src/secrets/mask.js';
 import { Progress, requestsLeft, type ProgressStream } from '../../src/cli/progress.js';
 
 /** Collects what is written, claiming to be a terminal or not. */
@@ -34,7 +34,7 @@ describe('progress in CI and when stderr is not a terminal', () => {
     }
     progress.end();
     const lines = out.text.trimEnd().split('\n');
-    expect(lines).toContain('failed: rule.5: expected 200, observed token sk_l…');
+    expect(lines).toContain(`failed: rule.5: expected 200, observed token ${maskSecret(SECRET)}`);
     expect(lines).toContain('errored: rule.9: boom');
     expect(lines.filter((l) => l.startsWith('progress: '))).toHaveLength(10);
     expect(lines.at(-1)).toBe('progress: 20/20 rules, 1 failed, 1 errored, 10 s');
@@ -99,7 +99,7 @@ describe('progress on a terminal', () => {
     progress.onResult(result(id, 'failed'));
     progress.end();
     expect(out.text).toContain('✗ failed chat.sk_l…');
-    expect(out.text).toMatch(/1\/1 rules \| 1 failed, 0 errored \| \d+s \| chat\.sk_l…/);
+    expect(out.text).toMatch(/1\/1 rules \| 1 failed, 0 errored \| \d+s \| chat\.sk_l…[0-9a-f]{6}/);
     expect(out.text).not.toContain(SECRET);
   });
 });

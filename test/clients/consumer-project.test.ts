@@ -119,8 +119,12 @@ describe('a read-only install of the packed kit', () => {
     expect((JSON.parse(rules.out) as unknown[]).length).toBeGreaterThan(100);
     const manifest = JSON.parse(await readFile(join(kit(), 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
     const entries = Object.keys(manifest.exports).filter((e) => e !== './package.json').map((e) => `conformance-kit${e.slice(1)}`);
-    expect(entries.sort()).toEqual(['conformance-kit/chat-signature', 'conformance-kit/emulator', 'conformance-kit/hook', 'conformance-kit/vitest']);
-    const script = `for (const name of ${JSON.stringify(entries)}) { const m = await import(name); console.log(name, Object.keys(m).length > 0); }`;
+    expect(entries.sort()).toEqual(['conformance-kit/chat-signature', 'conformance-kit/emulator', 'conformance-kit/hook', 'conformance-kit/openapi.json', 'conformance-kit/resolve', 'conformance-kit/vitest']);
+    // Each export loads: the modules give their API (resolve, a preload, gives its hook), the OpenAPI document its version.
+    const script = `for (const name of ${JSON.stringify(entries)}) {
+      const m = name.endsWith('.json') ? await import(name, { with: { type: 'json' } }) : await import(name);
+      console.log(name, name.endsWith('.json') ? typeof m.default.openapi === 'string' : Object.keys(m).length > 0);
+    }`;
     const imported = await inConsumer(process.execPath, ['--input-type=module', '-e', script]);
     expect(imported.code, imported.out).toBe(0);
     expect(imported.out.trim().split('\n').sort()).toEqual(entries.map((e) => `${e} true`));

@@ -28,12 +28,42 @@ describe('conformance compare', () => {
     const out = join(dir, 'variation');
     const r = await conformance(['compare', '--primary', 'emulator', '--candidate', 'emulator', '--variation', 'json-media-type-no-charset', ...ONLY, '--out', out]);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toMatch(/^1 difference \(header 1\), 0 noise places; 1 rules and 1 exchanges compared \(seed 5\)\nreports: .*compare\.html\n$/);
+    expect(r.stdout).toMatch(/^1 difference \(header 1\) \[0 verdict changes, 1 allowed by the spec\], 0 noise places; 1 rules and 1 exchanges compared \(seed 5\)\nreports: .*compare\.html\n$/);
     expect(r.stderr).toContain('candidate: the embedded emulator (variation json-media-type-no-charset)');
     const report = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as ComparisonReport;
     expect(report.differences.map((d) => `${d.class} ${d.place} ${d.primary.value} → ${d.candidate.value}`)).toEqual(['header header content-type application/json; charset=utf-8 → application/json']);
     expect(report.options).toMatchObject({ runs: 5, only: 'chat.connect.answer', profile: 'quick', fail_on: 'verdict,exchange,status,header,shape,length,value,order,timing' });
     expect(readFileSync(join(out, 'compare.html'), 'utf8')).toContain('header content-type');
+  }, 90_000);
+
+  it('the release gate: exits 1 on a fault that fails a `must` rule, even when its differences are of no --fail-on class', async () => {
+    // token-type-mac changes a value (token_type), not a status, shape or header: the verdict change alone fails the gate.
+    const out = join(dir, 'fault');
+    const gate = ['--fail-on', 'status,shape,header'];
+    const r = await conformance(['compare', '--primary', 'emulator', '--candidate', 'emulator', '--fault', 'token-type-mac', '--only', 'oauth.token-response.token-type', '--seed', '5', ...gate, '--out', out]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('verdict change: oauth.token-response.token-type passed → failed');
+    const report = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as ComparisonReport;
+    expect(report.differences[0]).toMatchObject({ class: 'verdict', standing: 'changes a verdict', verdicts: { primary: 'passed', candidate: 'failed' } });
+    expect(report.differences.some((d) => ['status', 'shape', 'header'].includes(d.class))).toBe(false);
+    const html = readFileSync(join(out, 'compare.html'), 'utf8');
+    expect(html.indexOf('id="verdict-changes"')).toBeGreaterThan(0);
+    expect(html.indexOf('id="verdict-changes"')).toBeLessThan(html.indexOf('id="endpoints"'));
+    // --fail-on none: the exit code says only that the comparison ran.
+    const none = await conformance(['compare', '--primary', 'emulator', '--candidate', 'emulator', '--fault', 'token-type-mac', '--only', 'oauth.token-response.token-type', '--seed', '5', '--fail-on', 'none', '--out', join(dir, 'fault-none')]);
+    expect(none.code, none.stderr).toBe(0);
+  }, 90_000);
+
+  it('the release gate: passes an allowed variation that changes no verdict, its differences shown as allowed by the spec', async () => {
+    const out = join(dir, 'allowed');
+    const r = await conformance(['compare', '--primary', 'emulator', '--candidate', 'emulator', '--variation', 'json-media-type-no-charset', ...ONLY, '--fail-on', 'status,shape,header', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('1 difference (header 1) [0 verdict changes, 1 allowed by the spec]');
+    const report = JSON.parse(readFileSync(join(out, 'compare.json'), 'utf8')) as ComparisonReport;
+    expect(report.differences.map((d) => `${d.class} ${d.standing}`)).toEqual(['header allowed by the spec']);
+    const html = readFileSync(join(out, 'compare.html'), 'utf8');
+    expect(html).toContain('id="no-verdict-changes"');
+    expect(html.slice(html.indexOf('id="allowed-differences"'))).toContain('header content-type');
   }, 90_000);
 
   it('exits 0 when the differences are of classes --fail-on leaves out', async () => {

@@ -47,16 +47,51 @@ describe('compareCaptures', () => {
   const c = compareCaptures(primary, candidate, [secondary]);
   const rows = c.differences.map((d) => `${d.rule} | ${d.endpoint} | ${d.class} ${d.place} | ${d.count} of ${d.of}`);
 
-  it('lists each difference once per place, with how often it was seen', () => {
+  it('lists each difference once per place, with how often it was seen, verdict changes first', () => {
     expect(rows).toEqual([
-      'lists.a | GET {base_url}/api/v4/leads | shape body $._embedded.leads[].x | 4 of 2',
-      'lists.a | GET {base_url}/api/v4/contacts | exchange exchange | 1 of 1',
       'oauth.b | (rule) | verdict verdict | 1 of 1',
       'oauth.b | POST {base_url}/oauth2/access_token | value body $.token_type | 1 of 1',
+      'only.here | (rule) | verdict verdict | 1 of 1',
+      'lists.a | GET {base_url}/api/v4/leads | shape body $._embedded.leads[].x | 4 of 2',
+      'lists.a | GET {base_url}/api/v4/contacts | exchange exchange | 1 of 1',
     ]);
-    expect(c.summary).toMatchObject({ rules_compared: 2, exchanges_compared: 3, differences: 4, noise_places: 1 });
-    expect(c.summary.by_class).toMatchObject({ shape: 1, exchange: 1, verdict: 1, value: 1, status: 0 });
-    expect(c.by_endpoint.map((e) => `${e.endpoint} ${e.differences}`)).toEqual(['(rule) 1', 'GET {base_url}/api/v4/contacts 1', 'GET {base_url}/api/v4/leads 1', 'POST {base_url}/oauth2/access_token 1']);
+    expect(c.summary).toMatchObject({ rules_compared: 2, exchanges_compared: 3, differences: 5, noise_places: 1, verdict_changes: 2 });
+    expect(c.summary.by_class).toMatchObject({ shape: 1, exchange: 1, verdict: 2, value: 1, status: 0 });
+    expect(c.by_endpoint.map((e) => `${e.endpoint} ${e.differences}`)).toEqual(['(rule) 2', 'GET {base_url}/api/v4/contacts 1', 'GET {base_url}/api/v4/leads 1', 'POST {base_url}/oauth2/access_token 1']);
+  });
+
+  it('tells what each difference means for the spec: a verdict change, a broken rule, or allowed', () => {
+    expect(c.differences.map((d) => `${d.rule} ${d.class} ${d.standing} (${d.verdicts.primary} → ${d.verdicts.candidate})`)).toEqual([
+      'oauth.b verdict changes a verdict (passed → failed)',
+      'oauth.b value changes a verdict (passed → failed)',
+      'only.here verdict changes a verdict (passed → skipped)',
+      'lists.a shape allowed by the spec (passed → passed)',
+      'lists.a exchange allowed by the spec (passed → passed)',
+    ]);
+    expect(c.summary.by_standing).toEqual({ 'changes a verdict': 3, 'breaks a rule': 0, 'allowed by the spec': 2 });
+    // Failed on both sides: the difference lies in a rule neither answer satisfies.
+    const failedA = capture(A, { 'oauth.b': { status: 'failed', exchanges: [token(A, 'Bearer')] } });
+    const failedB = capture(B, { 'oauth.b': { status: 'failed', exchanges: [token(B, 'mac')] } });
+    expect(compareCaptures(failedA, failedB, []).differences.map((d) => d.standing)).toEqual(['breaks a rule']);
+  });
+
+  it('counts a verdict the primary itself gave in another run as noise, and any other verdict change not', () => {
+    const flakyOnPrimary = capture(A2, { 'oauth.b': { status: 'failed', exchanges: [token(A2, 'Bearer')] } });
+    const primaryOnly = capture(A, { 'oauth.b': { exchanges: [token(A, 'Bearer')] } });
+    const failedCandidate = capture(B, { 'oauth.b': { status: 'failed', exchanges: [token(B, 'Bearer')] } });
+    expect(compareCaptures(primaryOnly, failedCandidate, [flakyOnPrimary]).differences.filter((d) => d.class === 'verdict')).toEqual([]);
+    const erroredCandidate = capture(B, { 'oauth.b': { status: 'errored', exchanges: [token(B, 'Bearer')] } });
+    expect(compareCaptures(primaryOnly, erroredCandidate, [flakyOnPrimary]).differences.map((d) => d.what)).toEqual(['passed → errored']);
+  });
+
+  it('takes a rule\'s time for noise unless it moved beyond what the secondary run shows', () => {
+    const timed = (base: string, ms: number) => capture(base, { 'chat.slow': { exchanges: [], ms } });
+    // 20 s → 45 s, where the secondary took 30 s: within three times the 10 s the primary moved by itself.
+    const loaded = compareCaptures(timed(A, 20_000), timed(B, 45_000), [timed(A2, 30_000)]);
+    expect(loaded.differences).toEqual([]);
+    expect(loaded.noise.map((n) => `${n.place} ${n.example.primary} → ${n.example.other}`)).toEqual(['rule time 20000 ms → 45000 ms']);
+    // 3 s → 65 s, the secondary 3.5 s: a difference.
+    expect(compareCaptures(timed(A, 3_000), timed(B, 65_000), [timed(A2, 3_500)]).differences.map((d) => `${d.class} ${d.place} ${d.standing}`)).toEqual(['timing rule time allowed by the spec']);
   });
 
   it('keeps the noise apart: the place the secondary differed in is not a difference', () => {
@@ -71,15 +106,19 @@ describe('compareCaptures', () => {
     expect(quiet).toContain('GET {base_url}/api/v4/leads exchange');
   });
 
-  it('keeps a rule run on one side only apart', () => {
+  it('keeps a rule run on one side only apart, and a rule the candidate did not select out of the verdicts', () => {
     expect(c.not_paired).toEqual([{ rule: 'only.here', primary: 'passed', candidate: 'skipped' }]);
+    const unselected = capture(B, { 'oauth.b': { exchanges: [token(B, 'Bearer')] }, 'only.here': { status: 'skipped', exchanges: [] } });
+    const notSelected = { ...unselected, report: { ...unselected.report, results: unselected.report.results.map((r) => (r.id === 'only.here' ? { ...r, detail: 'not selected by --only oauth.b' } : r)) } };
+    const p = capture(A, { 'oauth.b': { exchanges: [token(A, 'Bearer')] }, 'only.here': { exchanges: [] } });
+    expect(compareCaptures(p, notSelected, []).differences).toEqual([]);
   });
 
   it('shows both answers of an example, masked', () => {
     const d = c.differences.find((x) => x.place === 'body $.token_type')!;
     expect(d.primary.value).toBe('"Bearer"');
     expect(d.candidate.value).toBe('"mac"');
-    expect(d.candidate.body).toContain('"access_token":"tok-…"');
+    expect(d.candidate.body).toMatch(/"access_token":"tok-…[0-9a-f]{6}"/);
     expect(JSON.stringify(c)).not.toContain(SECRET);
   });
 
@@ -95,12 +134,16 @@ describe('compareCaptures', () => {
     expect(self.noise).toEqual([]);
   });
 
-  it('fails a CI job on the classes --fail-on names', () => {
+  it('fails a CI job on a verdict change whatever the classes, and on the classes --fail-on names', () => {
     const report = full(c);
-    expect(failing(report, failOnClasses(undefined)).length).toBe(4);
-    expect(failing(report, failOnClasses('none'))).toEqual([]);
-    expect(failing(report, failOnClasses('status,header'))).toEqual([]);
-    expect(failing(report, failOnClasses('value')).map((d) => d.place)).toEqual(['body $.token_type']);
+    const places = (raw: string | undefined) => failing(report, failOnClasses(raw)).map((d) => `${d.rule} ${d.place}`);
+    expect(places(undefined)).toHaveLength(5);
+    expect(places('none')).toEqual([]);
+    expect(places('status,header')).toEqual(['oauth.b verdict', 'only.here verdict']);
+    expect(places('value')).toEqual(['oauth.b verdict', 'oauth.b body $.token_type', 'only.here verdict']);
+    // The shape difference lies in a rule both servers pass: allowed by the spec, it fails `any` only.
+    expect(places('shape')).toEqual(['oauth.b verdict', 'only.here verdict']);
+    expect(places('any')).toContain('lists.a body $._embedded.leads[].x');
     expect(() => failOnClasses('status,colour')).toThrow(/--fail-on must be any, none or a list of verdict, exchange/);
   });
 

@@ -12,6 +12,8 @@ import type { Capture } from '../../src/compare/capture.js';
 import { embeddedSource } from '../../src/compare/sources.js';
 import type { DifferenceClass } from '../../src/compare/types.js';
 import { PROFILE_RUNS } from '../../src/cli/run-options.js';
+import { failing, failOnClasses } from '../../src/cli/commands/compare.js';
+import type { ComparisonReport } from '../../src/compare/types.js';
 import { FAULT_TABLE } from '../../src/emulator/faults.js';
 import type { VariationInfo } from '../../src/emulator/switches.js';
 import { VARIATIONS } from '../../src/emulator/variations.js';
@@ -69,6 +71,9 @@ const FAULT_CASES: readonly FaultCase[] = [
   { fault: 'long-lived-token-refused', at: /^GET \{base_url\}\/api\/v4\/account$/ },
 ];
 
+/** The README's release gate, on a comparison as compareCaptures makes it. */
+const RELEASE_GATE = failOnClasses('status,shape,header');
+const gate = (c: ReturnType<typeof compareCaptures>) => failing(c as ComparisonReport, RELEASE_GATE);
 const caughtBy = (fault: string) => FAULT_TABLE.find((f) => f.name === fault)!.caughtBy;
 const union = [...new Set([...VARIATION_CASES.flatMap((c) => c.only), ...FAULT_CASES.flatMap((c) => caughtBy(c.fault))])];
 const capture = (o: { only: readonly string[]; faults?: readonly string[]; variations?: readonly string[]; fullWindows?: boolean }) =>
@@ -113,6 +118,14 @@ describe('conformance compare on the emulator', () => {
       expect(c.differences.some((d) => d.class === v.classes[0]), shown.join('\n')).toBe(true);
       expect(shown.filter((_, i) => !v.classes.includes(c.differences[i]!.class) || !v.at.test(c.differences[i]!.endpoint) || (v.places !== undefined && !v.places.test(c.differences[i]!.place)))).toEqual([]);
       expect(new Set(c.differences.map((d) => d.rule))).toEqual(new Set(v.only));
+      if (!v.classes.includes('verdict')) {
+        // A variation the spec allows and no rule's verdict changes with: every difference is shown as allowed, and the
+        // release gate passes.
+        expect(c.differences.filter((d) => d.standing !== 'allowed by the spec').map((d) => `${d.rule} ${d.place}: ${d.standing}`)).toEqual([]);
+        expect(gate(c)).toEqual([]);
+      } else {
+        expect(c.differences.filter((d) => d.class === 'verdict').every((d) => d.standing === 'changes a verdict')).toBe(true);
+      }
     }, 120_000);
   }
 
@@ -125,6 +138,9 @@ describe('conformance compare on the emulator', () => {
       expect(c.by_endpoint.some((e) => f.at.test(e.endpoint))).toBe(true);
       // An `info` rule only records what it saw: its verdict is informational on both sides.
       for (const id of caughtBy(f.fault).filter((x) => rules.find((r) => r.id === x)!.level !== 'info')) expect(c.differences.some((d) => d.rule === id && d.class === 'verdict'), `${id} verdict`).toBe(true);
+      // The verdict changes head the list, and fail the release gate whatever the classes of the other differences.
+      if (c.differences.some((d) => d.standing === 'changes a verdict')) expect(c.differences[0]!.standing).toBe('changes a verdict');
+      if (caughtBy(f.fault).some((x) => rules.find((r) => r.id === x)!.level === 'must')) expect(gate(c).some((d) => d.class === 'verdict')).toBe(true);
     }, 120_000);
   }
 });

@@ -214,7 +214,8 @@ describe('what the emulator does not serve (docs/emulator.md)', () => {
   it('answers as the table says', async () => {
     const drive = (await get('/api/v4/account?with=drive_url')).json.drive_url as string;
     const cases: Array<[string, string, number, string?]> = [
-      ['GET', '/api/v4/leads/pipelines', 404], ['GET', '/api/v4/contacts/custom_fields', 404], ['GET', '/api/v4/tasks', 404],
+      // Pipelines and custom fields are served read-only (test/emulator/catalog.test.ts).
+      ['POST', '/api/v4/leads/pipelines', 405, 'GET, HEAD'], ['PATCH', '/api/v4/contacts/custom_fields', 405, 'GET, HEAD'], ['GET', '/api/v4/tasks', 404],
       ['GET', `/api/v4/leads/20000001/notes`, 404], ['POST', '/api/v4/leads/complex', 405, 'GET, PATCH, HEAD'],
       ['DELETE', '/api/v4/leads', 405, 'GET, POST, PATCH, HEAD'], ['PUT', '/api/v4/contacts', 405, 'GET, POST, PATCH, HEAD'],
       ['POST', '/api/v4/account', 405, 'GET, HEAD'], ['GET', new URL(drive).pathname, 404], ['GET', '/api/v2/account', 404],

@@ -10,7 +10,12 @@ import { signChatRequest } from '../../src/protocol/chat-signature.js';
 
 interface ControlAccount { id: number; subdomain: string; admin_role: string; base_url: string }
 
-describe('the deployed shape', () => {
+// By port (the default: each account and the chat interface at a port of its own, reached with no resolver) and by
+// name (a named account domain: `<subdomain>.<domain>` and `amojo.<domain>` on the instance's port, HOST_RESOLVE).
+describe.each([
+  { addressing: 'port', options: {} },
+  { addressing: 'name', options: { accountDomain: 'sandbox.localhost' } },
+] as const)('the deployed shape, accounts addressed by $addressing', ({ addressing, options }) => {
   let emu: RunningEmulator;
   let env: Record<string, string>;
   let agent: Agent;
@@ -34,7 +39,7 @@ describe('the deployed shape', () => {
   };
 
   beforeAll(async () => {
-    emu = await startEmulator({ shape: 'deployed' });
+    emu = await startEmulator({ shape: 'deployed', ...options });
     env = emu.env();
     agent = new Agent({ connect: { lookup: emu.lookup } });
     accounts = (await call(`${env.CONTROL_URL}/accounts`)).json.accounts;
@@ -44,7 +49,27 @@ describe('the deployed shape', () => {
     await emu?.close();
   });
 
-  it('names each account\'s own host in the settings and the control API, and a HOST_RESOLVE that points them here', () => {
+  it.runIf(addressing === 'port')('names each account\'s own port in the settings and the control API, and no HOST_RESOLVE', async () => {
+    const ports = new Set([new URL(emu.url).port]);
+    for (const a of accounts) {
+      expect(a.base_url).toBe(`http://127.0.0.1:${emu.ownPorts[a.subdomain]}`);
+      ports.add(new URL(a.base_url).port);
+    }
+    expect(env.BASE_URL).toBe(accounts[0]!.base_url);
+    expect(env.BASE_URL_2).toBe(accounts.find((a, i) => i > 0 && a.admin_role === 'administrator')!.base_url);
+    expect(env.CHAT_URL).toBe(`http://127.0.0.1:${emu.ownPorts.chat}`);
+    ports.add(new URL(env.CHAT_URL!).port);
+    // An origin of its own for the root, each account and the chat interface.
+    expect(ports.size).toBe(accounts.length + 2);
+    expect(env.AUTH_URL).toBe(emu.url);
+    expect(env.HOST_RESOLVE).toBeUndefined();
+    // The names stay served on the instance's port, for a client that builds a domain.
+    const byName = await call(`http://${accounts[0]!.subdomain}.sandbox.localhost:${new URL(emu.url).port}/api/v4/account`);
+    expect(byName.status).toBe(401);
+  });
+
+  it.runIf(addressing === 'name')('names each account\'s own host in the settings and the control API, and a HOST_RESOLVE that points them here', () => {
+    expect(emu.ownPorts).toEqual({});
     const port = new URL(emu.url).port;
     for (const a of accounts) expect(a.base_url).toBe(`http://${a.subdomain}.sandbox.localhost:${port}`);
     expect(env.BASE_URL).toBe(accounts[0]!.base_url);

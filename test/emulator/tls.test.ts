@@ -124,9 +124,10 @@ describe('conformance emulator --tls', () => {
     try {
       const { stdout, stderr } = emulator;
       const settings = Object.fromEntries(stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-      // The deployed shape by default: the account at its own host, which HOST_RESOLVE points at the emulator.
-      expect(settings.BASE_URL).toMatch(/^https:\/\/emu[a-z]+\.sandbox\.localhost:\d+$/);
-      expect(settings.HOST_RESOLVE).toBe('*.sandbox.localhost=127.0.0.1');
+      // The deployed shape by default: the account at its own port, which any client reaches with no resolver.
+      expect(settings.BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(settings.BASE_URL).not.toBe(settings.AUTH_URL);
+      expect(settings.HOST_RESOLVE).toBeUndefined();
       expect(settings.CONTROL_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/_control$/);
       const caFile = join(dir, 'ca.pem');
       expect(settings.CA_FILE).toBe(caFile);
@@ -134,6 +135,9 @@ describe('conformance emulator --tls', () => {
       const script = `const r = await fetch(process.argv[1]); console.log(r.status);`;
       const trusted = await run(process.execPath, ['--input-type=module', '-e', script, settings.CONTROL_URL!], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });
       expect(trusted.stdout.trim()).toBe('200');
+      // The account's own port over https, with the same certificate.
+      const account = await run(process.execPath, ['--input-type=module', '-e', script, `${settings.BASE_URL}/api/v4/account`], { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } });
+      expect(account.stdout.trim()).toBe('401');
       // --tls-host: a name the certificate covers beside the loopback ones.
       const names = new X509Certificate(await readFile(join(dir, 'server.pem'))).subjectAltName!.split(', ');
       expect(names).toEqual(expect.arrayContaining(['DNS:emulator.test', 'DNS:*.sandbox.localhost', 'IP Address:127.0.0.1']));

@@ -75,8 +75,9 @@ describe('the settings table', () => {
 describe('`conformance emulator`', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    // `conformance emulator --tls`: the default shape, over https (which adds CA_FILE).
-    emulator = await startEmulator({ shape: 'deployed', https: true });
+    // `conformance emulator --tls --account-domain sandbox.localhost`: the default shape by name, over https (which
+    // adds CA_FILE and HOST_RESOLVE).
+    emulator = await startEmulator({ shape: 'deployed', https: true, accountDomain: 'sandbox.localhost' });
   });
   afterAll(async () => {
     await emulator.close();
@@ -85,6 +86,16 @@ describe('`conformance emulator`', () => {
   it('prints exactly the keys the settings table says it makes or describes', async () => {
     const printed = Object.keys(await emulatorSettings(emulator));
     expect([...printed].sort()).toEqual([...EMULATOR_KEYS].sort());
+  });
+
+  it('prints the same keys on the default shape by port, less HOST_RESOLVE (its addresses resolve as they are)', async () => {
+    const byPort = await startEmulator({ shape: 'deployed', https: true });
+    try {
+      const printed = Object.keys(await emulatorSettings(byPort));
+      expect([...printed].sort()).toEqual(EMULATOR_KEYS.filter((k) => k !== 'HOST_RESOLVE').sort());
+    } finally {
+      await byPort.close();
+    }
   });
 
   it('prints the same keys on the one-origin shape over http, less HOST_RESOLVE (its addresses resolve as they are) and CA_FILE', async () => {

@@ -8,7 +8,7 @@ import { compareSections, groupBySection } from '../../src/report/sections.js';
 import { HTML_BODY_LIMIT, escapeHtml, renderHtml } from '../../src/report/html.js';
 import { renderJunit, xmlAttr, xmlText } from '../../src/report/junit.js';
 import { SUMMARY_LIMIT, mdCell, renderSummary } from '../../src/report/summary.js';
-import { readReport, renderJson } from '../../src/report/json.js';
+import { readReport, renderJson, REPORT_FORMAT_VERSION } from '../../src/report/json.js';
 import { makeReport, xmlProblems } from './fixture.js';
 
 function rule(i: number, over: Partial<RuleResult> = {}): RuleResult {
@@ -148,7 +148,7 @@ describe('readReport', () => {
   it('reads back what was written', async () => {
     const path = join(dir, 'ok.json');
     await writeFile(path, renderJson(makeReport()));
-    expect(await readReport(path)).toEqual(makeReport());
+    expect(await readReport(path)).toEqual({ format_version: REPORT_FORMAT_VERSION, ...makeReport() });
   });
 
   it('names the file on missing, unparsable or badly shaped input', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeReports, type WrittenReports } from '../../src/report/write.js';
+import { REPORT_FORMAT_VERSION } from '../../src/report/json.js';
 import { VERDICTS } from '../../src/model/outcome.js';
 import { HOSTILE, RESULTS, makeReport, xmlProblems } from './fixture.js';
 
@@ -25,9 +26,10 @@ describe('writeReports', () => {
     expect(names.sort()).toEqual(['allure-results', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
   });
 
-  it('report.json is the report as given, pretty-printed', async () => {
+  it('report.json is the report as given, pretty-printed, its form\'s version first', async () => {
     const text = await readFile(written.json, 'utf8');
-    expect(JSON.parse(text)).toEqual(report);
+    expect(JSON.parse(text)).toEqual({ format_version: REPORT_FORMAT_VERSION, ...report });
+    expect(text.startsWith(`{\n  "format_version": "${REPORT_FORMAT_VERSION}",`)).toBe(true);
     expect(text).toContain('\n  "suite": {');
   });
 
@@ -79,7 +81,8 @@ describe('writeReports', () => {
     expect(xml.match(/<error /g)?.length).toBe(1);
     expect(xml.match(/<skipped /g)?.length).toBe(1);
     expect(xml.match(/<testsuite /g)?.length).toBe(5);
-    expect(xml).toMatch(/<testsuites [^>]*tests="7" failures="2" errors="1" skipped="1" time="11.549"/);
+    // The top level's time is the run's wall time (finished_at − started_at: 20 s), not the sum of the rules' 11.549 s.
+    expect(xml).toMatch(/<testsuites [^>]*tests="7" failures="2" errors="1" skipped="1" time="20.000"/);
     expect(xml).toMatch(/<testsuite id="0" name="§4\.1 conformance-kit 0\.1\.0" tests="2" failures="1" errors="0" skipped="0" time="1\.512"/);
     expect(xml).toContain('classname="4.1" name="oauth.token.bad-secret: Wrong client secret is refused &lt;b&gt;bold&lt;/b&gt;" time="1.500"');
     expect(xml).toContain('<skipped message="target lacks capability: hook"/>');

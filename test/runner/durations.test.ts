@@ -3,11 +3,11 @@
  * cache is per kind of target, survives a run that skipped a rule, and a missing or broken file changes nothing.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RuleResult } from '../../src/model/result.js';
-import { keepDurations, keepRequestCounts, lastDurations, lastRequestCounts, longestFirst } from '../../src/runner/durations.js';
+import { cacheDir, keepDurations, keepRequestCounts, lastDurations, lastRequestCounts, longestFirst } from '../../src/runner/durations.js';
 
 const result = (id: string, ms: number, status: RuleResult['status'] = 'passed') => ({ id, duration_ms: ms, status }) as RuleResult;
 const ids = (rules: readonly { id: string }[]) => rules.map((r) => r.id);
@@ -40,5 +40,14 @@ describe('run order from the last durations', () => {
     keepRequestCounts('remote:5', [{ ...result('a', 10), request_count: 186 }, { ...result('b', 5, 'skipped'), request_count: 0 }, result('c', 1)], path);
     expect([...lastRequestCounts('remote:5', path)]).toEqual([['a', 186]]);
     expect(lastRequestCounts('remote:100', path).size).toBe(0);
+  });
+});
+
+describe('where the figures live', () => {
+  it('outside the package (npm ci wipes node_modules): CONFORMANCE_CACHE_DIR, else the user cache folder', () => {
+    expect(cacheDir({ CONFORMANCE_CACHE_DIR: '/ci/cache/kit' })).toBe('/ci/cache/kit');
+    expect(cacheDir({ XDG_CACHE_HOME: '/home/u/.xdg' })).toBe(join('/home/u/.xdg', 'conformance-kit'));
+    expect(cacheDir({})).toBe(join(homedir(), '.cache', 'conformance-kit'));
+    expect(cacheDir()).not.toContain('node_modules');
   });
 });

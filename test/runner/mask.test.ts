@@ -1,25 +1,47 @@
 import { describe, expect, it } from 'vitest';
-import { Masker, maskSecret } from '../../src/secrets/mask.js';
+import { MASKED_SECRET, Masker, maskSecret, secretTag } from '../../src/secrets/mask.js';
 import { maskAuthorization } from '../../src/runner/recorder.js';
 import { maskerFor } from '../../src/runner/execute.js';
 import type { Credentials, TargetConfig } from '../../src/model/target.js';
 
 describe('masking', () => {
-  it('keeps the first four characters and an ellipsis', () => {
-    expect(maskSecret('abcdefghijkl')).toBe('abcd…');
+  it('keeps the first four characters and an ellipsis, then a tag that tells two secrets apart', () => {
+    expect(maskSecret('abcdefghijkl')).toMatch(/^abcd…[0-9a-f]{6}$/);
+    expect(maskSecret('abcdefghijkl')).toBe(maskSecret('abcdefghijkl')); // the same secret, the same tag
+    // Two JWTs start alike: their masks do not.
+    const a = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.sig-one';
+    const b = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIyIn0.sig-two';
+    expect(maskSecret(a).startsWith('eyJh…')).toBe(true);
+    expect(maskSecret(a)).not.toBe(maskSecret(b));
+    const m = new Masker();
+    m.add(a);
+    m.add(b);
+    expect(m.mask(`${a} then ${b}`)).toBe(`${maskSecret(a)} then ${maskSecret(b)}`);
+  });
+
+  it('MASKED_SECRET finds a masked secret whole, tag and all (compare normalizes by it)', () => {
+    const masked = maskSecret('eyJhbGciOiJSUzI1NiJ9.payload.sig');
+    expect(`"access_token":"${masked}"`.replace(MASKED_SECRET, '{secret}')).toBe('"access_token":"{secret}"');
+  });
+
+  it('draws the tag from a key of the process, not from the secret alone: no dictionary finds a secret by its tag', async () => {
+    const { createHash } = await import('node:crypto');
+    const secret = 'password1234';
+    expect(secretTag(secret)).not.toBe(createHash('sha256').update(secret).digest('hex').slice(0, 6));
+    expect(secretTag(secret)).not.toBe(createHash('md5').update(secret).digest('hex').slice(0, 6));
   });
 
   it('masks every occurrence of every known secret, longest first', () => {
     const m = new Masker();
     m.add('secret-value-1234');
     m.add('secret-value-1234-and-more');
-    expect(m.mask('a secret-value-1234-and-more b secret-value-1234 c')).toBe('a secr… b secr… c');
+    expect(m.mask('a secret-value-1234-and-more b secret-value-1234 c')).toBe(`a ${maskSecret('secret-value-1234-and-more')} b ${maskSecret('secret-value-1234')} c`);
   });
 
   it('learns secret fields from nested JSON and masks deep values', () => {
     const m = new Masker();
     m.learnFrom({ data: { access_token: 'eyJhbGciOiJSUzI1NiJ9.x.y', other: 'visible' }, list: [{ refresh_token: 'def50200aaaaaaaa' }] });
-    expect(m.maskDeep({ a: ['eyJhbGciOiJSUzI1NiJ9.x.y', 'def50200aaaaaaaa'], b: 'visible' })).toEqual({ a: ['eyJh…', 'def5…'], b: 'visible' });
+    expect(m.maskDeep({ a: ['eyJhbGciOiJSUzI1NiJ9.x.y', 'def50200aaaaaaaa'], b: 'visible' })).toEqual({ a: [maskSecret('eyJhbGciOiJSUzI1NiJ9.x.y'), maskSecret('def50200aaaaaaaa')], b: 'visible' });
   });
 
   it('ignores short values that would mask ordinary text', () => {
@@ -34,22 +56,23 @@ describe('masking', () => {
     const token = `eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.${'a1B2c3D4'.repeat(30)}.signature`;
     m.add(token);
     const detail = `expected a token of this account, observed "${token.slice(0, 100)}…" (clipped)`;
-    expect(m.mask(detail)).toBe('expected a token of this account, observed "eyJ0……" (clipped)');
-    expect(m.mask(token.slice(0, 40))).toBe('eyJ0…');
+    expect(m.mask(detail)).toBe(`expected a token of this account, observed "${maskSecret(token)}…" (clipped)`);
+    expect(m.mask(token.slice(0, 40))).toBe(maskSecret(token));
     // Another JWT shares the header but goes on past where a clip would end: not this secret, left as it is.
     const other = `eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.${'zzzzzzzz'.repeat(3)}.sig`;
     expect(m.mask(`other ${other} here`)).toBe(`other ${other} here`);
-    for (let at = 12; at < token.length; at += 1) expect(m.mask(`[${token.slice(0, at)}]`)).toBe('[eyJ0…]');
+    for (let at = 12; at < token.length; at += 1) expect(m.mask(`[${token.slice(0, at)}]`)).toBe(`[${maskSecret(token)}]`);
   });
 
   it('escapes regular-expression characters in secrets', () => {
     const m = new Masker();
     m.add('a.b*c+d?e(f)');
-    expect(m.mask('xa.b*c+d?e(f)x axbxcxdxexfx')).toBe('xa.b*…x axbxcxdxexfx');
+    expect(m.mask('xa.b*c+d?e(f)x axbxcxdxexfx')).toBe(`x${maskSecret('a.b*c+d?e(f)')}x axbxcxdxexfx`);
   });
 
   it('masks the credential of an Authorization header even when unknown', () => {
-    expect(maskAuthorization('Bearer eyJhbGciOiJSUzI1NiJ9.payload.sig')).toBe('Bearer eyJh…');
+    expect(maskAuthorization('Bearer eyJhbGciOiJSUzI1NiJ9.payload.sig')).toBe(`Bearer ${maskSecret('eyJhbGciOiJSUzI1NiJ9.payload.sig')}`);
+    expect(maskAuthorization('Bearer eyJhbGciOiJSUzI1NiJ9.payload.sig')).toMatch(/^Bearer eyJh…[0-9a-f]{6}$/);
   });
 });
 

@@ -26,8 +26,9 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['src/rule-scope.ts', []],
   ['src/model', ['src/errors.ts', 'src/host-resolve.ts']],
   ['src/protocol', ['src/model']],
-  ['src/emulator', ['src/effect-window.ts', 'src/host-resolve.ts', 'src/protocol']],
   ['src/hook', []],
+  ['src/openapi', ['src/paths.ts', 'src/protocol', 'src/hook']],
+  ['src/emulator', ['src/effect-window.ts', 'src/host-resolve.ts', 'src/protocol', 'src/openapi']],
   ['src/secrets', ['src/errors.ts']],
   ['src/browser', ['src/errors.ts', 'src/host-resolve.ts', 'src/trust.ts', 'src/rule-scope.ts', 'src/model']],
   ['generators', ['src/model', 'src/protocol']],
@@ -39,10 +40,11 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['src/runner', ['src/errors.ts', 'src/paths.ts', 'src/effect-window.ts', 'src/host-resolve.ts', 'src/rule-scope.ts', 'src/model', 'src/hook', 'src/secrets', 'src/needs', 'src/targets']],
   ['src/compare', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/secrets', 'src/needs', 'src/targets', 'src/runner']],
   ['src/report', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/compare']],
-  ['src/docs', ['src/paths.ts', 'src/model', 'src/protocol', 'src/emulator', 'specs', 'src/needs', 'src/report']],
-  ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/host-resolve.ts', 'src/model', 'src/protocol', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/targets', 'src/runner', 'src/compare', 'src/report', 'src/docs']],
+  ['src/docs', ['src/paths.ts', 'src/model', 'src/protocol', 'src/openapi', 'src/emulator', 'specs', 'src/needs', 'src/report']],
+  ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/host-resolve.ts', 'src/model', 'src/protocol', 'src/openapi', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/targets', 'src/runner', 'src/compare', 'src/report', 'src/docs']],
   ['src/sandbox.ts', ['src/emulator', 'src/needs']],
   ['src/vitest-adapter.ts', ['src/model', 'specs', 'src/needs', 'src/targets', 'src/runner', 'src/sandbox.ts']],
+  ['src/resolve.ts', ['src/host-resolve.ts']],
 ];
 
 /** The row of the layer table a file belongs to: its folder under src/ (or itself at src/'s top), else its top folder. */

@@ -47,8 +47,10 @@ export const compareCommand = defineCommand<CompareFlags>({
     + 'were sent the same input, the values (ids, tokens and timestamps never). Each server is `emulator` (the embedded '
     + 'emulator, a fresh instance per run) or an env file describing a remote server (read alone, not mixed with the '
     + 'process environment; its RATE_LIMIT_RPS and TOKEN_STORE work as in `run`). Writes compare.json and compare.html '
-    + 'into --out. Exit 0 when no difference of a --fail-on class was found, 1 when one was, 2 on a usage or '
-    + 'configuration error, 3 when a server cannot be reached.',
+    + 'into --out, verdict changes first and the differences the spec allows (both answers satisfy the rule that judges '
+    + 'them) apart. Exit 1 on a verdict change (any rule whose verdict differs), unless --fail-on none, and on a '
+    + 'difference of a --fail-on class; 0 otherwise; 2 on a usage or configuration error, 3 when a server cannot be '
+    + 'reached.',
   examples: [
     ['conformance compare --primary .env.release-41 --candidate .env.release-42', 'a release against the one before it'],
     ['conformance compare --primary .env.staging --candidate emulator --only 4.3', 'does the sandbox answer like the staging account'],
@@ -65,7 +67,7 @@ export const compareCommand = defineCommand<CompareFlags>({
     .option('--seed <n>', 'the seed of all runs (default: CONFORMANCE_SEED, else random, printed)')
     .option('--runs <n>', 'cases per property rule, overriding the profile')
     .option('--out <dir>', 'where compare.json and compare.html go (default: reports)')
-    .option('--fail-on <classes>', `exit 1 on differences of these classes: any, none, or a comma-separated list of ${DIFFERENCE_CLASSES.join(', ')} (default: any)`)
+    .option('--fail-on <classes>', `exit 1 on: any (every difference, those the spec allows too), none, or a comma-separated list of ${DIFFERENCE_CLASSES.join(', ')} (differences of those classes that change a verdict or lie in a broken rule); a verdict change fails unless none (default: any)`)
     .option('--fault <name>', 'switch on a fault in the candidate, when it is the emulator; repeatable', collect)
     .option('--variation <name>', 'switch on an allowed variation in the candidate, when it is the emulator; repeatable', collect),
   action: async (flags) => {
@@ -82,12 +84,16 @@ export const compareCommand = defineCommand<CompareFlags>({
     const report = await compareTargets({
       primary, candidate, ...(secondary ? { secondary } : {}), noiseRuns: s.noiseRuns, rules, seed: s.seed, runs: s.runs,
       ...(s.only ? { only: s.only } : {}),
-      options: { profile: s.profile, fail_on: s.failOn.join(',') || 'none' },
+      options: { profile: s.profile, fail_on: s.failOn.classes.join(',') || 'none', ...(s.failOn.classes.length > 0 && !s.failOn.allowed ? { fail_on_allowed: false } : {}) },
       log: (line) => process.stderr.write(`conformance compare: ${line}\n`),
     });
     const written = await writeComparisonReports(report, s.outDir);
+    const failed = failing(report, s.failOn);
     process.stdout.write(`${summaryLine(report)}\nreports: ${written.html}\n`);
-    return failing(report, s.failOn).length > 0 ? 1 : 0;
+    const changed = failed.filter((d) => d.class === 'verdict');
+    for (const d of changed.slice(0, 20)) process.stderr.write(`verdict change: ${d.rule} ${d.verdicts.primary} → ${d.verdicts.candidate}\n`);
+    if (changed.length > 20) process.stderr.write(`verdict change: … ${changed.length - 20} more (compare.html)\n`);
+    return failed.length > 0 ? 1 : 0;
   },
 });
 
@@ -101,7 +107,7 @@ interface CompareSettings {
   readonly seed: number;
   readonly runs: number;
   readonly outDir: string;
-  readonly failOn: readonly DifferenceClass[];
+  readonly failOn: FailOn;
   readonly faults: readonly string[];
   readonly variations: readonly string[];
 }
@@ -138,18 +144,35 @@ function compareOptions(flags: CompareFlags): CompareSettings {
   };
 }
 
-/** `any` (the default), `none`, or a list of difference classes. */
-export function failOnClasses(raw: string | undefined): readonly DifferenceClass[] {
-  if (raw === undefined || raw === 'any') return DIFFERENCE_CLASSES;
-  if (raw === 'none') return [];
+/** What the gate fails on: differences of these classes, and (`any`) also those the spec allows. */
+export interface FailOn {
+  readonly classes: readonly DifferenceClass[];
+  readonly allowed: boolean;
+}
+
+/**
+ * `any` (the default: every difference, those the spec allows too), `none` (nothing: the exit code says only whether
+ * the comparison ran), or a list of difference classes (a difference of one of them that changes a verdict or lies in
+ * a broken rule).
+ */
+export function failOnClasses(raw: string | undefined): FailOn {
+  if (raw === undefined || raw === 'any') return { classes: DIFFERENCE_CLASSES, allowed: true };
+  if (raw === 'none') return { classes: [], allowed: false };
   const names = raw.split(',').map((x) => x.trim()).filter(Boolean);
   const unknown = names.filter((n) => !(DIFFERENCE_CLASSES as readonly string[]).includes(n));
   if (unknown.length > 0 || names.length === 0) throw new ConfigError('--fail-on', `must be any, none or a list of ${DIFFERENCE_CLASSES.join(', ')}; got "${raw}"`);
-  return names as DifferenceClass[];
+  return { classes: names as DifferenceClass[], allowed: false };
 }
 
-export function failing(report: ComparisonReport, classes: readonly DifferenceClass[]): ComparisonReport['differences'] {
-  return report.differences.filter((d) => classes.includes(d.class));
+/**
+ * The differences that fail the gate: a verdict change always (unless `none`), whatever classes were named, since a
+ * rule that went from passed to failed is what a gate is for; else a difference of a named class, unless the spec
+ * allows it and `any` was not asked.
+ */
+export function failing(report: ComparisonReport, failOn: FailOn): ComparisonReport['differences'] {
+  if (failOn.classes.length === 0) return [];
+  return report.differences.filter((d) => d.class === 'verdict'
+    || (failOn.classes.includes(d.class) && (failOn.allowed || d.standing !== 'allowed by the spec')));
 }
 
 /**
@@ -167,6 +190,8 @@ function remoteFrom(flag: string, path: string, role: string, plan: Parameters<t
 
 function summaryLine(r: ComparisonReport): string {
   const classes = DIFFERENCE_CLASSES.filter((c) => r.summary.by_class[c] > 0).map((c) => `${c} ${r.summary.by_class[c]}`);
-  return `${r.summary.differences} difference${r.summary.differences === 1 ? '' : 's'}${classes.length > 0 ? ` (${classes.join(', ')})` : ''}, `
+  const allowed = r.summary.by_standing['allowed by the spec'];
+  const meaning = r.summary.differences === 0 ? '' : ` [${r.summary.verdict_changes} verdict change${r.summary.verdict_changes === 1 ? '' : 's'}, ${allowed} allowed by the spec]`;
+  return `${r.summary.differences} difference${r.summary.differences === 1 ? '' : 's'}${classes.length > 0 ? ` (${classes.join(', ')})` : ''}${meaning}, `
     + `${r.summary.noise_places} noise place${r.summary.noise_places === 1 ? '' : 's'}; ${r.summary.rules_compared} rules and ${r.summary.exchanges_compared} exchanges compared (seed ${r.seed})`;
 }

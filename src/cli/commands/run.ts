@@ -19,8 +19,9 @@ export const runCommand = defineCommand<RunFlags>({
     + 'writes the reports into --out and prints a summary line. Exit 0 when no `must` rule failed (with --strict, no '
     + '`should` either; with --baseline, no regression), 1 on failures, 2 on a usage or configuration error, 3 when '
     + 'the target cannot be reached, 4 when nothing failed but a `must` rule was left unjudged (errored, or skipped '
-    + 'because the target refused a step it needed; --allow-unjudged hides them from the exit code). Failed and '
-    + 'unjudged rules are named on stderr.',
+    + 'because the target refused a step it needed; --allow-unjudged hides them from the exit code), 130 on SIGINT '
+    + 'and 143 on SIGTERM (the reports of what ran are written, marked incomplete). Failed and unjudged rules are '
+    + 'named on stderr.',
   examples: [
     ['conformance run', 'the whole suite against the embedded emulator'],
     ['conformance run --profile quick --seed 1', 'the CI gate, reproducible'],
@@ -43,7 +44,7 @@ export const runCommand = defineCommand<RunFlags>({
  */
 function dryRun(s: RunCommandOptions): number {
   const rules = allRules();
-  const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
+  const skip = skipReason({ ...(s.only ? { only: s.only } : {}), ...(s.exclude ? { exclude: s.exclude } : {}), ...(s.shard ? { shard: s.shard } : {}) }, rules);
   const selected = (r: Rule) => skip(r) === undefined;
   const plan = s.kind === 'remote'
     ? planSupply(targetFromEnv(s.env, 'remote'), { interactive: s.interactive, soak: s.profile === 'soak', rules, selected })

@@ -1,25 +1,42 @@
 /**
- * `conformance verify-certificate <certificate.json> [--report report.json]`: detects any edit of a certificate, and
- * whether it matches a report.
+ * `conformance verify-certificate <certificate.json> [--public-key key.pem] [--report report.json]`: checks the
+ * signature (with --public-key), then the content, then (with --report) that the report is the one certified.
  */
 import { readFile } from 'node:fs/promises';
-import { verifyCertificate, type Certificate } from '../../report/certificate.js';
+import { publicKeyFrom, verifyCertificate, type Certificate } from '../../report/certificate.js';
 import { defineCommand } from '../command.js';
 import { ConfigError } from '../../errors.js';
 import { loadReport } from '../run-options.js';
 
 interface VerifyFlags {
   readonly report?: string;
+  readonly publicKey?: string;
+}
+
+async function readText(path: string, flag: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(flag, `is not a readable ${what}: ${(err as Error).message}`);
+  }
 }
 
 export const verifyCertificateCommand = defineCommand<VerifyFlags>({
   name: 'verify-certificate <certificate>',
-  summary: 'detect any edit of a certificate',
-  description: 'Checks that <certificate> (certificate.json) was not edited since it was issued and, with --report, '
-    + 'that it covers exactly that report\'s verdicts. Exit 0 when valid, 1 when not.',
+  summary: 'check a certificate\'s signature, content and report',
+  description: 'Checks, in this order: with --public-key, that <certificate> (certificate.json) was signed with the '
+    + 'private half of that Ed25519 key and not edited in any field since; that its content matches its own SHA-256; '
+    + 'with --report, that it covers exactly that report (verdicts, seed, target, configuration, profile, statement '
+    + 'table). Without --public-key only integrity is checked, not origin: anyone holding a report can issue an '
+    + 'unsigned certificate, and the command says so. Exit 0 when valid, 1 when not, 2 on an unreadable file or key.',
   arguments: { certificate: 'the certificate.json that certify wrote' },
-  examples: [['conformance verify-certificate reports/certificate.json --report reports/report.json', 'exit 0 when both are untouched']],
-  flags: (command) => command.option('--report <report.json>', 'also check that the certificate covers exactly this report\'s verdicts'),
+  examples: [
+    ['conformance verify-certificate reports/certificate.json --public-key release.pub.pem', 'who issued it, and that nothing was edited'],
+    ['conformance verify-certificate reports/certificate.json --public-key release.pub.pem --report reports/report.json', 'and that it is this report\'s'],
+  ],
+  flags: (command) => command
+    .option('--public-key <public.pem>', 'check the signature with this Ed25519 public key (SPKI PEM): proves the origin')
+    .option('--report <report.json>', 'also check that the certificate covers exactly this report'),
   action: async (flags, [path]) => {
     let certificate: Certificate;
     try {
@@ -27,14 +44,18 @@ export const verifyCertificateCommand = defineCommand<VerifyFlags>({
     } catch (err) {
       throw new ConfigError(path!, `is not a readable certificate: ${(err as Error).message}`);
     }
+    if (certificate === null || typeof certificate !== 'object') throw new ConfigError(path!, 'is not a certificate: not a JSON object');
+    const publicKey = flags.publicKey !== undefined ? publicKeyFrom(await readText(flags.publicKey, '--public-key', 'key'), '--public-key') : undefined;
     const report = flags.report !== undefined ? await loadReport(flags.report, '--report') : undefined;
-    const result = verifyCertificate(certificate, report);
+    const result = verifyCertificate(certificate, { ...(report ? { report } : {}), ...(publicKey ? { publicKey } : {}) });
     for (const note of result.notes) process.stderr.write(`note: ${note}\n`);
     if (!result.ok) {
       for (const problem of result.problems) process.stderr.write(`invalid: ${problem}\n`);
       return 1;
     }
-    process.stdout.write(`valid: ${certificate.suite.name} ${certificate.suite.version}, ${certificate.target.kind} ${certificate.target.base_url}, seed ${certificate.seed}, issued ${certificate.issued_at}${report ? ', matches the report' : ''}\n`);
+    const c = certificate;
+    const proves = result.origin ? `signed by key ${c.signature!.public_key_sha256.slice(0, 16)}…` : 'integrity only, not origin';
+    process.stdout.write(`valid (${proves}): ${c.kit.name} ${c.kit.version}, ${c.target.kind} ${c.target.base_url}, seed ${c.seed}, issued ${c.issued_at}${report ? ', matches the report' : ''}\n`);
     return 0;
   },
 });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteOptions } from '../context.js';
-import { PROBLEM_JSON, ProblemError, sendProblem, toProblem } from '../errors.js';
+import { notServedDetail, PROBLEM_JSON, ProblemError, sendProblem, toProblem } from '../errors.js';
 import { accountRoutes } from './account.js';
 import { crashOnOddQuery } from './bearer.js';
 
@@ -42,7 +42,7 @@ export async function apiRoutes(app: FastifyInstance, opts: RouteOptions): Promi
     }
     // Only for the fault: a one-segment path is taken for a list and its table, which does not exist, is read.
     if (ctx.faults.isOn('lists-unknown-list-crash') && /^\/api\/v4\/[^/?]+(\?|$)/.test(request.url)) throw new TypeError('Cannot read properties of undefined (reading \'records\')');
-    if (!ctx.faults.isOn('api-unknown-path-200')) throw new ProblemError({ status: 404, detail: `No route for ${request.method} on this path` });
+    if (!ctx.faults.isOn('api-unknown-path-200')) throw new ProblemError({ status: 404, detail: notServedDetail(request.method) });
     return reply.code(200).header('content-type', 'application/hal+json').send('{}');
   });
 }

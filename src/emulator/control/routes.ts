@@ -15,6 +15,7 @@ import { decideConsent } from '../oauth/consent.js';
 import { clientOrigin } from '../origin.js';
 import { accountUsers, userById } from '../world.js';
 import { badRequest, controlBody, optionalString, optionalStringArray, requiredString } from './validate.js';
+import { lockRoutes } from './lock.js';
 
 export const CONTROL_PREFIX = '/_control';
 
@@ -90,6 +91,9 @@ export async function controlRoutes(app: FastifyInstance, { ctx }: RouteOptions)
     return json(reply, 200, overview(ctx));
   });
   methodNotAllowed(app, `${p}/baseline`, ['POST']);
+
+  // One run at a time (./lock.ts): outside the state a reset restores.
+  lockRoutes(app, `${p}/lock`);
 }
 
 /**

@@ -16,10 +16,11 @@ import { bearerAuth } from '../api/bearer.js';
 import { linkBase, withSet } from '../api/links.js';
 import { parseQuery } from '../body.js';
 import type { EmulatorContext, RouteOptions } from '../context.js';
-import { jsonBytes, methodNotAllowed, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
+import { jsonBytes, methodNotAllowed, notServedDetail, PROBLEM_JSON, ProblemError, problemBody, sendProblem, toProblem } from '../errors.js';
 import { LIST_NAMES, type ListName, type RecordEmbedded, type RecordLink } from './data.js';
 import { compileFilter, searchTest, type Test } from './engine.js';
 import { answerCacheIgnoringUser, beyondRights, namesBeyondRights, rightsTest } from './rights.js';
+import { catalogRoutes } from './catalog.js';
 import { listStore, type ListStore } from './store.js';
 import type { ListTable } from './table.js';
 import { applyFields, applyLinks, batchOf, defaultName, inRecordOrder, newRecord, requestIdOf, TagBook, ValidationFailure, type ElementErrors, type FieldError, type WriteContext } from './writes.js';
@@ -50,6 +51,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     if (ctx.faults.isOn('lists-put-delete-no-op')) return reply.code(204).send();
     return undefined;
   });
+  catalogRoutes(app, ctx, store);
   for (const list of LIST_NAMES) {
     const path = `/api/v4/${list}`;
     app.get(path, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
@@ -87,6 +89,8 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     app.get<{ Params: { id: string } }>(`${path}/:id`, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
       const table = store.table(list);
       const { id } = request.params;
+      // A segment that is no id names a path (`/leads/notes`, `/leads/tags`): one the emulator does not serve.
+      if (!/^\d+$/.test(id)) throw new ProblemError({ status: 404, detail: notServedDetail(request.method) });
       const i = /^\d{1,15}$/.test(id) ? table.indexById.get(Number(id)) : undefined;
       if (i === undefined) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
       if (beyondRights(ctx, list, table, request.principal?.userId, i)) throw new ProblemError({ status: 403, detail: `The token's user may not see this record of ${list}` });
@@ -96,6 +100,7 @@ export async function listRoutes(app: FastifyInstance, { ctx }: RouteOptions): P
     });
     app.patch<{ Params: { id: string } }>(`${path}/:id`, { preHandler: bearerAuth(ctx) }, async (request, reply) => {
       const { id } = request.params;
+      if (!/^\d+$/.test(id)) throw new ProblemError({ status: 404, detail: notServedDetail(request.method) });
       if (!/^\d{1,15}$/.test(id) || !store.table(list).indexById.has(Number(id))) throw new ProblemError({ status: 404, detail: `No record of ${list} has this id` });
       const body = request.body;
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ValidationFailure(`the body must be one JSON object of the fields to change`);

@@ -105,6 +105,12 @@ export class ListStore {
     return max + 1;
   }
 
+  /** Replaces the data set with a kept one (a state file), which also becomes what a control reset restores. */
+  load(data: DataSet): void {
+    this.#setData(data);
+    this.#baseline = data;
+  }
+
   /** The current data becomes what a control reset restores. */
   markBaseline(): void {
     this.#baseline = this.#data;

@@ -3,7 +3,7 @@
  * RSA key generation takes long enough to slow a test suite that starts many emulators. Instances still refuse
  * each other's tokens, because a token is only accepted when its `jti` is in the instance's own registry.
  */
-import { SignJWT, decodeProtectedHeader, errors, generateKeyPair, jwtVerify, type JWTPayload } from 'jose';
+import { SignJWT, decodeProtectedHeader, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /** The HMAC key of the `jwt-hs256` variation: one per process, held by the emulator alone. */
@@ -12,6 +12,31 @@ const HMAC_KEY = randomBytes(32);
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>> & { readonly kid: string };
 
 let keys: Promise<KeyPair> | undefined;
+
+/** Public keys of earlier processes whose tokens a kept state holds (./../state-file.ts), by `kid`. */
+const TRUSTED = new Map<string, ReturnType<typeof importJWK>>();
+
+/** A public verification key by `kid`: this process's, or one of a kept state's. */
+export interface PublicKeyJwk {
+  readonly kid: string;
+  readonly jwk: JWK;
+}
+
+/** This process's public key, for a kept state: tokens it signed verify after a restart. */
+export async function publicSigningKey(): Promise<PublicKeyJwk> {
+  const { publicKey, kid } = await signingKeys();
+  return { kid, jwk: await exportJWK(publicKey) };
+}
+
+/** Public keys a kept state holds: tokens they signed verify in this process too (an instance still checks its jti). */
+export function trustPublicKeys(list: readonly PublicKeyJwk[]): void {
+  for (const { kid, jwk } of list) if (!TRUSTED.has(kid)) TRUSTED.set(kid, importJWK(jwk, 'RS256'));
+}
+
+/** The public keys trusted beyond this process's own. */
+export function trustedPublicKeys(): string[] {
+  return [...TRUSTED.keys()];
+}
 
 export function signingKeys(): Promise<KeyPair> {
   keys ??= generateKeyPair('RS256', { modulusLength: 2048 }).then((k) => ({ ...k, kid: randomUUID() }));
@@ -62,10 +87,14 @@ export type VerifiedToken =
  * `expired`, so the caller decides (the `ignore-token-expiry` fault lives with the caller, in one place).
  */
 export async function verifyAccessToken(token: string, now: Date, options: { ignoreNbf?: boolean } = {}): Promise<VerifiedToken> {
-  const { publicKey } = await signingKeys();
+  const own = await signingKeys();
   let hmac = false;
+  let publicKey: Awaited<ReturnType<typeof importJWK>> = own.publicKey;
   try {
-    hmac = decodeProtectedHeader(token).alg === 'HS256';
+    const header = decodeProtectedHeader(token);
+    hmac = header.alg === 'HS256';
+    const kept = header.kid === undefined || header.kid === own.kid ? undefined : TRUSTED.get(header.kid);
+    if (kept) publicKey = await kept;
   } catch {
     return { ok: false };
   }

@@ -2,14 +2,14 @@
  * What the rules of §5.2 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  CHAT_ROUTES, type SkewWindows, type ChatCall, type Check, chatBodyIsJson, chatPaths, type ChatRouteName, type ChatSession, chatSession, connectBody, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, otherChannelSecret, type OtherSecret, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
+  CHAT_ROUTES, type SkewWindows, type ChatCall, type Check, chatBodyIsJson, chatPaths, type ChatRouteName, type ChatSession, chatSession, contentMd5, EMPTY_MD5, type HttpResponse, jsonContentType, jsonContentTypeIfRefused, otherChannelSecret, type OtherSecret, propertyRule, refusalPreferred, rfc2822Date, routeCall, routeFixture, type RouteFixture, routeRequires, type RuleContext, type RuleDraft, type SendOptions, type SignatureSpoil, SPOIL_WHAT, spoilOptions, spoilsFor, status, sweepRule, type Tamper, tamperBody, type TamperPart, TAMPERS,
 } from '../kit.js';
 
 export const SIGNED = ['5.2/Content-Type', '5.2/Date', '5.2/Content-MD5', '5.2/X-Signature'];
 
 /** The base request: connect (idempotent, always allowed), with a title so the body has letters to change. */
 export function connectCall(s: ChatSession): ChatCall {
-  return { method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId, { title: `Signed channel ${s.t.runId}` }) };
+  return { method: 'POST', path: chatPaths.connect(s.channel.channelId), json: s.connectBody({ title: `Signed channel ${s.t.runId}` }) };
 }
 
 /** How one tamper is applied: what the signature covers versus what goes on the wire. */

@@ -2,6 +2,8 @@
  * One run of the suite as `run` and `certify` perform it: the target (embedded emulator or remote), Chromium for the
  * browser rules when they are selected, progress on stderr, the reports, the summary line on stdout.
  */
+import { configurationLine, configurationOf, versionRefusalOf } from '../configurations/index.js';
+import { CREDENTIAL_WORDS, type CredentialKind } from '../needs/credentials.js';
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
 import { writeReports } from '../report/write.js';
@@ -74,6 +76,7 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
     try {
       if (s.kind === 'remote') await assertReachable(target, client);
       process.stderr.write(`conformance: ${rules.length} rules against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
+      process.stderr.write(`conformance: ${configurationLine(configurationOf(supply), (k) => CREDENTIAL_WORDS[k as CredentialKind] ?? k)}\n`);
       if (s.kind === 'remote' && target.effectWindowMs) process.stderr.write(`conformance: asynchronous effects watched for at most ${target.effectWindowMs} ms (EFFECT_WINDOW_MS)\n`);
       for (const line of supply.openingLines()) process.stderr.write(`conformance: ${line}\n`);
       const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && supply.asksOperator(r));
@@ -101,6 +104,8 @@ export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = ma
         },
         onResult: progress.onResult,
       });
+      const versionLine = versionRefusalOf(report.results);
+      if (versionLine) process.stderr.write(`conformance: ${versionLine}\n`);
       keepDurations(target.kind, report.results);
       keepRequestCounts(countsKey(target.kind, s.runs), report.results);
       report = { ...report, results: inRuleOrder(report.results, rules) };

@@ -27,6 +27,12 @@ export interface FromEmulator {
   readonly copy?: Readonly<Record<string, string>>;
   /** Keys set to a value. */
   readonly set?: Readonly<Record<string, string>>;
+  /**
+   * The configured channel becomes the printed channel of this key (`V1_CHANNEL_ID`): CHANNEL_ID and CHANNEL_SECRET
+   * take its id and secret, CHANNEL_NAME and BOT_ID its name and bot id (read through the emulator's control API), as
+   * the settings of a team whose channel it is would name them.
+   */
+  readonly channel?: { readonly id: string; readonly secret: string };
 }
 
 export interface Configuration {
@@ -88,14 +94,15 @@ export const CONFIGURATIONS: readonly Configuration[] = [
     name: 'remote-control',
     title: 'A remote target with a control API (a sandbox of the service, the standalone emulator)',
     target: 'remote',
-    settings: [present('CONTROL_URL')],
+    settings: [present('CONTROL_URL'), present('LONG_LIVED_TOKEN')],
     operator: false,
-    accessToken: 'oauth-access',
+    accessToken: 'long-lived',
     hookApiVersion: 'v1',
     lacks: [],
     missing: [],
     changes: [
-      'the needs are supplied by the control API, a few from the settings first (BASE_URL_2, a second integration)',
+      'the needs are supplied by the control API, a few from the settings first (LONG_LIVED_TOKEN, BASE_URL_2, a second integration)',
+      'the run\'s access token is LONG_LIVED_TOKEN; rules about the kind of token send an OAuth access token from the control API beside it',
       'requests are rate-limited as RATE_LIMIT_RPS says; the disconnect hook reaches the kit only when HOOK_LISTEN is reachable from the target',
     ],
     fromEmulator: { drop: [] },
@@ -109,14 +116,15 @@ export const CONFIGURATIONS: readonly Configuration[] = [
     accessToken: 'long-lived',
     hookApiVersion: 'v1',
     lacks: ['control'],
-    missing: [...CONTROL_ONLY, 'operator', 'clock'],
+    missing: [...CONTROL_ONLY, 'operator', 'clock', 'v1-only-channel'],
     changes: [
       'the run\'s access token is LONG_LIVED_TOKEN; rules about the kind of token send an OAuth access token from the access-granting page (ADMIN_LOGIN) beside it',
       'every connect asks for hook_api_version v1 (CHANNEL_HOOK_API_VERSION=v1); rules that need a v2 connection are judged on the control API\'s channels only',
+      'the configured channel is the one with a v1 hook address only: no other such channel is set (V1_CHANNEL_ID), so what connect v2 gets there is not reported',
       'codes, consent and token pairs come from the access-granting page in Chromium; the other needs from the settings',
       'a person\'s acts (deactivate, regenerate the key, revoke) and time passing are not available: their rules are skipped, each saying so',
     ],
-    fromEmulator: { drop: ['CONTROL_URL', 'V1_CHANNEL_ID', 'V1_CHANNEL_SECRET'], copy: { CHANNEL_ID: 'V1_CHANNEL_ID', CHANNEL_SECRET: 'V1_CHANNEL_SECRET' }, set: { CHANNEL_HOOK_API_VERSION: 'v1' } },
+    fromEmulator: { drop: ['CONTROL_URL', 'V1_CHANNEL_ID', 'V1_CHANNEL_SECRET'], channel: { id: 'V1_CHANNEL_ID', secret: 'V1_CHANNEL_SECRET' }, set: { CHANNEL_HOOK_API_VERSION: 'v1' } },
   },
   {
     name: 'one-account',
@@ -127,12 +135,12 @@ export const CONFIGURATIONS: readonly Configuration[] = [
     accessToken: 'long-lived',
     hookApiVersion: 'v1',
     lacks: ['control'],
-    missing: [...CONTROL_ONLY, 'operator', 'clock', 'second-account', 'second-base-url', 'foreign-records', 'second-channel', 'other-channel-secret', 'second-integration'],
+    missing: [...CONTROL_ONLY, 'operator', 'clock', 'v1-only-channel', 'second-account', 'second-base-url', 'foreign-records', 'second-channel', 'other-channel-secret', 'second-integration'],
     changes: [
       'as staging',
       'isolation between accounts (scopes, addresses, records), the binding of codes to their integration and the rules that disconnect a channel of their own are skipped, each naming the setting that would let it run',
     ],
-    fromEmulator: { drop: ['CONTROL_URL', 'V1_CHANNEL_ID', 'V1_CHANNEL_SECRET', ...SECONDS], copy: { CHANNEL_ID: 'V1_CHANNEL_ID', CHANNEL_SECRET: 'V1_CHANNEL_SECRET' }, set: { CHANNEL_HOOK_API_VERSION: 'v1' } },
+    fromEmulator: { drop: ['CONTROL_URL', 'V1_CHANNEL_ID', 'V1_CHANNEL_SECRET', ...SECONDS], channel: { id: 'V1_CHANNEL_ID', secret: 'V1_CHANNEL_SECRET' }, set: { CHANNEL_HOOK_API_VERSION: 'v1' } },
   },
 ];
 
@@ -140,11 +148,35 @@ export function configurationNamed(name: ConfigurationName): Configuration {
   return CONFIGURATIONS.find((c) => c.name === name)!;
 }
 
-/** The standalone emulator's printed settings made into `c` (the kit's own tests). */
-export function settingsFor(c: Configuration, printed: Readonly<Record<string, string>>): Record<string, string> {
+/** A channel as the emulator's control API lists it (GET /_control/chat). */
+export interface ListedChannel {
+  readonly id: string;
+  readonly name: string;
+  readonly bot_id: string;
+}
+
+/** The standalone emulator's printed settings made into `c` (the kit's own tests); `channels` as its control API lists them. */
+export function settingsFor(c: Configuration, printed: Readonly<Record<string, string>>, channels: readonly ListedChannel[] = []): Record<string, string> {
   const from = c.fromEmulator ?? { drop: [] };
   const env: Record<string, string> = { ...printed };
   for (const [key, source] of Object.entries(from.copy ?? {})) env[key] = printed[source]!;
+  if (from.channel) {
+    const id = printed[from.channel.id]!;
+    const listed = channels.find((ch) => ch.id === id);
+    if (!listed) throw new Error(`the emulator lists no channel ${id} (${from.channel.id})`);
+    Object.assign(env, { CHANNEL_ID: id, CHANNEL_SECRET: printed[from.channel.secret]!, CHANNEL_NAME: listed.name, BOT_ID: listed.bot_id });
+  }
   for (const key of from.drop) delete env[key];
   return { ...env, ...from.set };
+}
+
+/** A rule as the configurations judge it: what it needs and requires. */
+export interface RuleDemands {
+  readonly needs?: readonly Need[];
+  readonly requires: readonly Capability[];
+}
+
+/** The rule runs in `c`: it needs nothing the configuration is missing and requires no capability it lacks. */
+export function runsIn(c: Configuration, rule: RuleDemands): boolean {
+  return !(rule.needs ?? []).some((n) => c.missing.includes(n)) && !rule.requires.some((cap) => c.lacks.includes(cap));
 }

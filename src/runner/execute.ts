@@ -8,6 +8,8 @@ import { summarize } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import { secretCredentials } from '../model/target.js';
 import { SupplyPlan } from '../needs/plan.js';
+import { runCredentials } from '../needs/credentials.js';
+import { configurationOf } from '../configurations/detect.js';
 import { SECRET_KEYS } from '../needs/settings.js';
 import { Masker } from '../secrets/mask.js';
 import type { TargetConfig } from '../model/target.js';
@@ -87,8 +89,9 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
   const resources = new RunResources();
   try {
   const rateLimited = Boolean(target.rateLimitRps || target.chatRateLimitRps);
+    const plan = settings.supply ?? new SupplyPlan(target);
     const results = await runSuite(
-      { target, plan: settings.supply ?? new SupplyPlan(target), client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
+      { target, plan, client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
       {
         rules: settings.rules,
         skip: skipReason({
@@ -112,6 +115,8 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
       results,
       options: { runs: settings.runs, ...(settings.only ? { only: settings.only } : {}), ...(settings.shard ? { shard: `${settings.shard.index}/${settings.shard.count}` } : {}), ...settings.options },
       request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
+      configuration: configurationOf(plan),
+      credentials: runCredentials(plan),
     } satisfies Report);
   } finally {
     await resources.closeAll();

@@ -2,7 +2,8 @@
  * One run of the suite as `run` and `certify` perform it: the target (embedded emulator or remote), Chromium for the
  * browser rules when they are selected, progress on stderr, the reports, the summary line on stdout.
  */
-import { configurationLine, configurationOf, versionRefusalOf } from '../configurations/index.js';
+import { configurationLine, configurationOf } from '../configurations/detect.js';
+import { versionRefusalOf } from '../configurations/version-refusal.js';
 import { CREDENTIAL_WORDS, type CredentialKind } from '../needs/credentials.js';
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';

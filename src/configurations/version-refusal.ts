@@ -1,11 +1,7 @@
 /**
- * The configurations users run the kit in (./table.ts), which one a run is in (./detect.ts), and the one line a run
- * whose configured channel refused its hook version gets.
+ * The one line a run whose configured channel refused its hook version gets (CHANNEL_HOOK_API_VERSION, issue 37).
  */
 import type { RuleResult } from '../model/result.js';
-
-export * from './table.js';
-export * from './detect.js';
 
 /** The setting a connect refused for its version names (src/steps/chat.ts `versionRefusalLine`). */
 const VERSION_SETTING = 'set CHANNEL_HOOK_API_VERSION to the version they hold';

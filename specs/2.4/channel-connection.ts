@@ -15,7 +15,7 @@
  * outside it is refused (C5 of the review). That true is accepted and echoed is judged by chat.connect.echoes-request.
  */
 import {
-  botReply, chatPaths, type ChatSession, chatSession, configuredChannelName, connectBody, defaultOrAbsent, defineGroup, exchangeRule, type HttpResponse, jsonContentType, noScopeId, observedStatus, passReplyWindow, type ReplyWindowChannel, replyWindowChannel, resetClock, scenarioRule, status, statusObserved, step, uniqueId, v1OnlyChannel,
+  botReply, chatPaths, type ChatSession, chatSession, configuredChannelName, defaultOrAbsent, defineGroup, exchangeRule, type HttpResponse, jsonContentType, noScopeId, observedStatus, passReplyWindow, type ReplyWindowChannel, replyWindowChannel, resetClock, scenarioRule, status, statusObserved, step, uniqueId, v1OnlyChannel,
 } from '../kit.js';
 import { CONNECT } from '../fixtures/chat.js';
 
@@ -36,13 +36,13 @@ export default defineGroup({
     exchangeRule<HttpResponse, string>(
       { id: 'chat.connect.title-default', needs: ['channel-name'],
         title: 'Connect without title answers the channel\'s registered name as title',
-        reading: '§2.4: title defaults to the channel name. The name is read through the control API, else CHANNEL_NAME of the settings (the chat interface never shows it); the connect answer echoes the connection, so a title it gives must be that name; no title in the answer is non_strict (answer-member, C3 of the review). The probe gives hook_api_version (v2, as every connect of the kit), so that only title is left out.',
+        reading: '§2.4: title defaults to the channel name. The name is read through the control API, else CHANNEL_NAME of the settings (the chat interface never shows it); the connect answer echoes the connection, so a title it gives must be that name; no title in the answer is non_strict (answer-member, C3 of the review). The probe gives hook_api_version (the configured channel\'s, CHANNEL_HOOK_API_VERSION, as every connect of the kit), so that only title is left out.',
         covers: ['2.4/title'] },
       {
         setup: configuredChannelName,
         send: async (t) => {
           const s = await chatSession(t);
-          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId) });
+          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: s.connectBody() });
         },
         expect: (_t, name) => [status(200), defaultOrAbsent('title', name)],
       },
@@ -70,7 +70,7 @@ export default defineGroup({
       {
         send: async (t) => {
           const s = await chatSession(t);
-          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(uniqueId(t, 'no-account')) });
+          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: s.connectBody({}, uniqueId(t, 'no-account')) });
         },
         expect: [status(400), noScopeId, jsonContentType],
       },
@@ -82,7 +82,7 @@ export default defineGroup({
       {
         send: async (t) => {
           const s = await chatSession(t);
-          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId) });
+          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: s.connectBody() });
         },
         expect: [status(200), defaultOrAbsent('is_time_window_disabled', false)],
       },

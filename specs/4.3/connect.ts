@@ -11,7 +11,7 @@
  * so it runs on a staging account.
  */
 import {
-  applyCase, caseReading, chatPaths, chatSession, ChatSession, chatSweepRule, connectAnswer, connectBody, connectsAtOnce, defaultOrAbsent, defineGroup, describeCase, eachAnsweredOrBusy, echoes, exchangeRule, type FieldCase, firstAccepted, heldOnce, type HistoryItem, type HttpResponse, jsonContentType, newMessageBody, oneValueAmongAccepted, postToScope, RACERS, refusalChecks, scenarioRule, spareChannel, status, step, stringAt, whenAccepted,
+  applyCase, caseReading, chatPaths, chatSession, ChatSession, chatSweepRule, connectAnswer, connectsAtOnce, defaultOrAbsent, defineGroup, describeCase, eachAnsweredOrBusy, echoes, exchangeRule, type FieldCase, firstAccepted, heldOnce, type HistoryItem, type HttpResponse, jsonContentType, newMessageBody, oneValueAmongAccepted, postToScope, RACERS, refusalChecks, scenarioRule, spareChannel, status, step, stringAt, whenAccepted,
 } from '../kit.js';
 import { CONNECT_CASES, connectCaseArb, type Connects, fullConnectBody } from './support.js';
 import { CONNECT } from '../fixtures/chat.js';
@@ -34,7 +34,7 @@ export default defineGroup({
       {
         setup: (t) => chatSession(t),
         steps: [
-          step('without title and is_time_window_disabled', (_t, s) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId) }),
+          step('without title and is_time_window_disabled', (_t, s) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: s.connectBody() }),
             (_t, s) => [status(200), connectAnswer(s.channel.accountId)]),
           step('account_id alone', (_t, s) => s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: { account_id: s.channel.accountId } }),
             (_t, s) => [status(200, { also: [400] }), whenAccepted(connectAnswer(s.channel.accountId)), whenAccepted(defaultOrAbsent('hook_api_version', 'v1'))]),
@@ -59,14 +59,14 @@ export default defineGroup({
     ),
     exchangeRule<HttpResponse, { readonly sent: Record<string, unknown> }>(
       { id: 'chat.connect.echoes-request', requires: ['write'], needs: ['second-channel'],
-        title: 'Connect answers the request fields as sent: account_id, title, hook_api_version v2, is_time_window_disabled true',
-        reading: '§4.3: "Response 200: the request fields plus scope_id". Every field is sent with a value other than its default, on a channel of its own (so the configured channel keeps its settings): the control API\'s, else CHANNEL_ID_2.',
+        title: 'Connect answers the request fields as sent: account_id, title, hook_api_version, is_time_window_disabled true',
+        reading: '§4.3: "Response 200: the request fields plus scope_id". Every field is sent with a value other than its default, on a channel of its own (so the configured channel keeps its settings): the control API\'s, with hook_api_version v2 (its channels hold both addresses), else CHANNEL_ID_2 with the version CHANNEL_HOOK_API_VERSION says the channels of the settings hold (v1, the default, then judges only that it is echoed).',
         covers: [CONNECT('account_id'), CONNECT('title'), CONNECT('hook_api_version'), CONNECT('is_time_window_disabled'), '2.4/title', '2.4/hook_api_version', '2.4/is_time_window_disabled'] },
       {
-        setup: async (t) => ({ sent: { title: `Echo ${t.runId}`, hook_api_version: 'v2', is_time_window_disabled: true } }),
+        setup: async (t) => ({ sent: { title: `Echo ${t.runId}`, hook_api_version: t.target.capabilities.includes('control') ? 'v2' : t.credentials.channelHookApiVersion ?? 'v1', is_time_window_disabled: true } }),
         send: async (t, f) => {
           const s = await spareChannel(t);
-          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId, f.sent) });
+          return s.send({ method: 'POST', path: chatPaths.connect(s.channel.channelId), json: s.connectBody(f.sent) });
         },
         expect: (_t, f) => [status(200), echoes(f.sent)],
       },

@@ -682,7 +682,7 @@ const refusableOnConnect = (c: FieldCase) => c.breakage === 'wrong-type' || c.pa
 export const CONNECT_CASES: readonly FieldCase[] = [...sweepCases(CONNECT_FIELDS).filter(refusableOnConnect), { path: ['hook_api_version'], type: 'enum', breakage: 'wrong-type', wrongType: 'an unknown version', value: 'v3' }];
 export const connectCaseArb = () => fieldCaseArb(CONNECT_FIELDS).filter(refusableOnConnect);
 /** A valid connect body for the session's account, every optional field given. */
-export const fullConnectBody = (s: ChatSession) => ({ account_id: s.channel.accountId, hook_api_version: 'v1', title: 'Title', is_time_window_disabled: false });
+export const fullConnectBody = (s: ChatSession) => ({ account_id: s.channel.accountId, hook_api_version: s.hookApiVersion, title: 'Title', is_time_window_disabled: false });
 
 /** A chat created for a fresh conversation, and its chat-interface id: what creating it again must give back. */
 export interface CreatedChat {

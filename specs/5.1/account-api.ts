@@ -18,13 +18,19 @@
  */
 import fc from 'fast-check';
 import {
-  ACCOUNT_QUERIES, accountRequest, BEARER_ENDPOINTS, bearerProbe, type Endpoint, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, type ForeignAddress, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError,
+  ACCOUNT_QUERIES, accountRequest, BEARER_ENDPOINTS, bearerProbe, type Endpoint, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, BEARER_KINDS, foreignBearers, type ForeignBearers, type KindedBearer, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import {
   REFUSED_HEADERS, INVALID_TOKENS, showHeader, withAuthorization, type MethodCase, METHOD_CASES, UNKNOWN_PATHS, KNOWN, type NoAuthCase, NO_AUTH_CASES, queryString, type OddHeader, ODD_HEADERS, type TlsEndpoint, TLS_ENDPOINTS, type Stale, PAST_EXPIRY_MARGIN_SECONDS,
 } from './support.js';
 import { type Credentials, pairAndCode } from '../fixtures/oauth.js';
+
+/** One bearer kind at one endpoint of another account's address (api.base-url.per-account). */
+interface PerAccountCase {
+  readonly kind: KindedBearer['kind'];
+  readonly endpoint: Endpoint;
+}
 
 export default defineGroup({
   heading: 'Account API',
@@ -287,15 +293,16 @@ export default defineGroup({
         label: (stale) => stale,
       },
     ),
-    sweepRule<Endpoint, HttpResponse, ForeignAddress>(
-      { id: 'api.base-url.per-account', needs: ['access-token', 'second-base-url'], title: 'A token granted in one account is refused with 401 at another account\'s base URL, by the account and by each of the four lists',
-        reading: 'Preamble: {base_url} is "the address of one customer account"; §5.1: the token holds the rights of the user who granted access, in the account he granted it in. The run\'s access token, first shown to answer 200 at BASE_URL, is sent to GET /api/v4/account and to each of the four lists (one page of one record: a server that binds the token in one handler only lets it through at the others, issue 32) at a second account\'s address (BASE_URL_2, else the control API\'s); it must be refused with 401 (RFC 6750 §3.1 invalid_token), never answered with either account. Another 4xx is non_strict.' },
+    sweepRule<PerAccountCase, HttpResponse, ForeignBearers>(
+      { id: 'api.base-url.per-account', needs: ['oauth-access-token', 'second-base-url'], title: 'A token granted in one account is refused with 401 at another account\'s base URL, by the account and by each of the four lists, for an OAuth access token and a long-lived token',
+        reading: 'Preamble: {base_url} is "the address of one customer account"; §5.1: the token holds the rights of the user who granted access, in the account he granted it in; §5.1.1: "an access token from the exchange or a long-lived token". Each kind of bearer the run has (an OAuth access token always, whatever LONG_LIVED_TOKEN says, and the long-lived token of the settings when there is one: a server that validates JWTs statelessly may bind one kind and not the other, R3-A1), first shown to answer 200 at BASE_URL, is sent to GET /api/v4/account and to each of the four lists (one page of one record: a server that binds the token in one handler only lets it through at the others, issue 32) at a second account\'s address (BASE_URL_2, else the control API\'s); it must be refused with 401 (RFC 6750 §3.1 invalid_token), never answered with either account. Another 4xx is non_strict.' },
       {
-        setup: (t) => foreignAddress(t),
-        named: BEARER_ENDPOINTS,
-        send: (t, endpoint, probe) => t.send(bearerProbe({ ...t.target, baseUrl: probe.address }, endpoint, probe.token)),
+        setup: (t) => foreignBearers(t),
+        named: () => BEARER_KINDS.flatMap((kind) => BEARER_ENDPOINTS.map((endpoint) => ({ kind, endpoint }))),
+        unsent: (c, f) => f.unsent.get(c.kind),
+        send: (t, c, f) => t.send({ ...bearerProbe({ ...t.target, baseUrl: f.address }, c.endpoint, f.bearers.find((b) => b.kind === c.kind)!.token), credential: c.kind }),
         expect: [status(401)],
-        label: (endpoint) => endpoint.name,
+        label: (c) => `${c.endpoint.name} with the ${c.kind === 'oauth-access' ? 'OAuth access token' : 'long-lived token'}`,
       },
     ),
     exchangeRule(

@@ -9,7 +9,7 @@ export const SIGNED = ['5.2/Content-Type', '5.2/Date', '5.2/Content-MD5', '5.2/X
 
 /** The base request: connect (idempotent, always allowed), with a title so the body has letters to change. */
 export function connectCall(s: ChatSession): ChatCall {
-  return { method: 'POST', path: chatPaths.connect(s.channel.channelId), json: connectBody(s.channel.accountId, { title: `Signed channel ${s.t.runId}` }) };
+  return { method: 'POST', path: chatPaths.connect(s.channel.channelId), json: s.connectBody({ title: `Signed channel ${s.t.runId}` }) };
 }
 
 /** How one tamper is applied: what the signature covers versus what goes on the wire. */

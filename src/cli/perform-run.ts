@@ -2,6 +2,9 @@
  * One run of the suite as `run` and `certify` perform it: the target (embedded emulator or remote), Chromium for the
  * browser rules when they are selected, progress on stderr, the reports, the summary line on stdout.
  */
+import { configurationLine, configurationOf } from '../configurations/detect.js';
+import { versionRefusalOf } from '../configurations/version-refusal.js';
+import { CREDENTIAL_WORDS, type CredentialKind } from '../needs/credentials.js';
 import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
 import { writeReports } from '../report/write.js';
@@ -101,6 +104,7 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
         process.stderr.write(`conformance: preflight: ${checked.requests} requests, the target answers as the service and accepts the settings (${checked.checked.length} checks)\n`);
       }
       process.stderr.write(`conformance: ${selected.length === rules.length ? `${rules.length} rules` : `${selected.length} of ${rules.length} rules (--only/--exclude)`} against the ${s.kind === 'emulator' ? 'embedded emulator' : `remote target ${target.baseUrl}`}, seed ${s.seed}, ${s.runs} cases per property${s.shard ? `, shard ${s.shard.index}/${s.shard.count}` : ''}\n`);
+      process.stderr.write(`conformance: ${configurationLine(configurationOf(supply), (k) => CREDENTIAL_WORDS[k as CredentialKind] ?? k)}\n`);
       if (s.kind === 'remote' && target.effectWindowMs) process.stderr.write(`conformance: asynchronous effects watched for at most ${target.effectWindowMs} ms (EFFECT_WINDOW_MS)\n`);
       for (const line of supply.openingLines()) process.stderr.write(`conformance: ${line}\n`);
       const asksOperator = target.interactive === true && rules.some((r) => skip(r) === undefined && supply.asksOperator(r));
@@ -131,6 +135,8 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
         onResult: progress.onResult,
         interruption,
       });
+      const versionLine = versionRefusalOf(report.results);
+      if (versionLine) process.stderr.write(`conformance: ${versionLine}\n`);
       keepDurations(target.kind, report.results);
       keepRequestCounts(countsKey(target.kind, s.runs), report.results);
       report = { ...report, results: inRuleOrder(report.results, rules) };

@@ -5,17 +5,26 @@ import { REQUIREMENTS } from '../../specs/requirements/index.js';
 import { FAULT_AREAS, FAULT_TABLE as FAULTS, type FaultArea } from '../emulator/faults.js';
 import type { FaultInfo } from '../emulator/switches.js';
 import { faultsOf } from './requirements.js';
+import { allRules } from '../../specs/index.js';
+import { CONFIGURATIONS, runsIn } from '../configurations/table.js';
+
+const RULES = new Map(allRules().map((r) => [r.id, r]));
+
+/** The configurations where a rule that catches the fault runs (src/configurations/table.ts); the others skip them, saying why. */
+function configurationsCatching(f: FaultInfo): string {
+  return CONFIGURATIONS.filter((c) => f.caughtBy.some((id) => RULES.has(id) && runsIn(c, RULES.get(id)!))).map((c) => c.name).join(', ') || '—';
+}
 
 
 export function faultsMarkdown(): string {
-  const row = (f: FaultInfo) => `| \`${f.name}\` | ${f.description} | ${f.caughtBy.map((id) => `\`${id}\``).join('<br>') || '—'}${f.verdict ? ` (${f.verdict})` : ''} |`;
+  const row = (f: FaultInfo) => `| \`${f.name}\` | ${f.description} | ${f.caughtBy.map((id) => `\`${id}\``).join('<br>') || '—'}${f.verdict ? ` (${f.verdict})` : ''} | ${configurationsCatching(f)} |`;
   const areas = (FAULT_AREAS as readonly FaultArea[]).flatMap((a) => [
     `## ${a.title}`,
     '',
     `\`src/emulator/${a.file}\`, ${a.faults.length} fault${a.faults.length === 1 ? '' : 's'}.`,
     '',
-    '| fault | what it breaks | rules that catch it |',
-    '|---|---|---|',
+    '| fault | what it breaks | rules that catch it | configurations that catch it |',
+    '|---|---|---|---|',
     ...a.faults.map(row),
     '',
   ]);
@@ -30,6 +39,10 @@ export function faultsMarkdown(): string {
     '',
     `${FAULTS.length} faults, one table per emulator area, each beside the code that reads its faults, grouped there by the`,
     'statement they break.',
+    '',
+    'The last column names the configurations (src/configurations/table.ts: embedded, remote-control, staging, one-account)',
+    'where a rule that catches the fault runs; in the others each such rule is skipped, naming the need or setting it lacks',
+    '(test/configurations/suite.test.ts runs the suite in each configuration).',
     '',
     ...areas,
     '## Faults by statement',

@@ -23,6 +23,8 @@ export interface SecretSink {
   add(secret: string | undefined): void;
   /** Learns the values of secret-named fields (access_token, code, ...) anywhere in a parsed value. */
   learnFrom(value: unknown): void;
+  /** Remembers a bearer with its kind (`oauth-access`, `long-lived`, …): the recorder names it on each exchange that carries it. */
+  addCredential?(secret: string, kind: string): void;
 }
 
 /** Access tokens from the token store, for remote targets without a control API. */

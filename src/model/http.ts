@@ -9,6 +9,11 @@ export interface HttpRequest {
   readonly headers?: Record<string, string>;
   /** Raw body bytes or text, sent as is. */
   readonly body?: string | Buffer;
+  /**
+   * The kind of credential the request carries, when its builder knows better than the recorder would guess (never
+   * sent): the recorder names it on the exchange (report.json), else the kind its bearer was handed out as.
+   */
+  readonly credential?: string;
 }
 
 export interface HttpResponse {

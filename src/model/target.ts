@@ -18,6 +18,11 @@ export interface ProxySettings {
   readonly noProxy?: string;
 }
 
+/** §2.4 hook_api_version: the format of the hooks a connection sends, each with its address in the channel's settings. */
+export type HookApiVersion = 'v1' | 'v2';
+
+export const HOOK_API_VERSIONS: readonly HookApiVersion[] = ['v1', 'v2'];
+
 
 export interface Credentials {
   readonly clientId: string;
@@ -31,6 +36,11 @@ export interface Credentials {
   readonly chatAccountId?: string;
   readonly botId?: string;
   readonly managerUserId?: string;
+  /**
+   * CHANNEL_HOOK_API_VERSION: the hook version whose address the settings of CHANNEL_ID (and CHANNEL_ID_2) hold, which
+   * every connect of the run asks for; absent means v1, §2.4's default.
+   */
+  readonly channelHookApiVersion?: HookApiVersion;
   /** The administrator's login on the access-granting page (ADMIN_LOGIN), for driving the page without a control API. */
   readonly adminLogin?: string;
   /** ADMIN_PASSWORD: a secret. */

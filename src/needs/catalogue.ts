@@ -29,6 +29,8 @@ declare module '../model/needs.js' {
     consent: ConsentDesk;
     login: PageLogin;
     'access-token': string;
+    /** An OAuth access token (from a code exchange or a refresh), never a long-lived token, whatever the settings hold. */
+    'oauth-access-token': string;
     'long-lived-token': (seconds: number) => Promise<LongLivedToken>;
     'refresh-token': string;
     'second-integration': ClientRegistration;
@@ -174,6 +176,13 @@ export const CATALOGUE = {
     sources: ['settings', 'control', 'token-store', 'browser'],
     fromSettings: (target) => Boolean(target.credentials.longLivedToken),
     gap: () => 'set LONG_LIVED_TOKEN, or run `conformance authorize` (the token store), or set ADMIN_LOGIN and ADMIN_PASSWORD (the grant page is driven in Chromium), ' + OR_CONTROL,
+  },
+  // "The run's access token" above prefers LONG_LIVED_TOKEN; a rule about the kind of token asks for this one beside it,
+  // so that a setting never silently changes which kind a rule sends (issue 37).
+  'oauth-access-token': {
+    what: 'An OAuth access token of the configured integration (a code exchange or a refresh), never a long-lived token.',
+    sources: ['control', 'token-store', 'browser'],
+    gap: () => 'run `conformance authorize` (the token store), or set ADMIN_LOGIN and ADMIN_PASSWORD (the grant page is driven in Chromium), ' + OR_CONTROL,
   },
   'long-lived-token': {
     what: "A long-lived token (the integration's Keys tab).",

@@ -13,6 +13,7 @@ import { settingsProvider } from './providers/settings.js';
 import { tokenStoreProvider } from './providers/token-store.js';
 import type { Offer, Provider } from './providers/types.js';
 import type { RuleNeeds } from './catalogue.js';
+import { credentialKindOf, withCredentialKind } from './credentials.js';
 import { SupplyPlan } from './plan.js';
 
 /** One provider per source. */
@@ -31,7 +32,8 @@ export async function offerNeed<K extends Need>(t: RuleContext, plan: SupplyPlan
   if ('gap' in supply) throw new SkipRule(`needs ${kind}${ask.why ? ` (${ask.why})` : ''}: ${supply.gap}`);
   const offer = PROVIDERS[supply.source].offers[kind] as Offer<K> | undefined;
   if (!offer) throw new Error(`the ${supply.source} provider registers no ${kind}, which src/needs/catalogue.ts says it supplies`);
-  return offer(t);
+  // The bearer's kind is taught with it, so that each exchange that carries it says which kind it sent.
+  return withCredentialKind(t.masker, credentialKindOf(kind, supply.source), await offer(t));
 }
 
 /**

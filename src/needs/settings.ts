@@ -68,6 +68,11 @@ const TARGET: readonly SettingGroup[] = [
     doc: "the chat channel: its id and secret (a secret), the account's chat-interface id, the bot id and a manager's user id",
     own: true,
   },
+  {
+    keys: [{ key: 'CHANNEL_HOOK_API_VERSION', example: 'v1' }],
+    comment: "The hook version (v1 or v2) whose hook address the settings of CHANNEL_ID (and of CHANNEL_ID_2) hold. Every connect of the run asks for it; a rule that needs the other version uses a channel of the control API, or is skipped saying so. Default v1, as §2.4's hook_api_version.",
+    doc: 'the hook version (`v1` or `v2`, default `v1` as §2.4) whose hook address the configured channels hold; every connect of the run asks for it',
+  },
 ];
 
 /** Settings a provider (src/needs/providers/) reads whatever the need. */

@@ -4,6 +4,7 @@
  * (`wire`): that is how the signature rules change one part at a time.
  */
 import type { HttpRequest } from '../model/http.js';
+import type { HookApiVersion } from '../model/target.js';
 import { CHAT_CONTENT_TYPE, contentMd5, rfc2822Date, type SignatureAlgorithm, signatureWith } from './chat-signature.js';
 
 export const CHAT_BASE = '/v2/origin/custom';
@@ -149,7 +150,12 @@ export interface MessagePayload {
   [k: string]: unknown;
 }
 
-export const connectBody = (accountId: string, extra: Record<string, unknown> = {}) => ({ account_id: accountId, hook_api_version: 'v2', ...extra });
+/**
+ * A connect body for `accountId`, asking for `hookApiVersion`: the version whose hook address the channel's settings
+ * hold (CHANNEL_HOOK_API_VERSION for the configured channel; §2.4's default v1 when nothing says otherwise). A service
+ * may refuse a version the channel has no address for, so a connect never asks for one the channel was not said to have.
+ */
+export const connectBody = (accountId: string, extra: Record<string, unknown> = {}, hookApiVersion: HookApiVersion = 'v1') => ({ account_id: accountId, hook_api_version: hookApiVersion, ...extra });
 
 export const createChatBody = (conversationId: string, user: ParticipantBody, extra: Record<string, unknown> = {}) => ({ conversation_id: conversationId, user, ...extra });
 

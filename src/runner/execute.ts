@@ -8,6 +8,8 @@ import { summarize } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
 import { secretCredentials } from '../model/target.js';
 import { SupplyPlan } from '../needs/plan.js';
+import { runCredentials } from '../needs/credentials.js';
+import { configurationOf } from '../configurations/detect.js';
 import { SECRET_KEYS } from '../needs/settings.js';
 import { Masker } from '../secrets/mask.js';
 import type { TargetConfig } from '../model/target.js';
@@ -102,8 +104,9 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
     // Rules --only or --exclude leave out are not part of the run: not run, not counted as skipped (report.not_selected).
     const chosen = selection({ ...(settings.only ? { only: settings.only } : {}), ...(settings.exclude ? { exclude: settings.exclude } : {}) });
     const notSelected = settings.rules.filter((r) => !chosen(r)).map((r) => r.id);
+    const plan = settings.supply ?? new SupplyPlan(target);
     const results = await runSuite(
-      { target, plan: settings.supply ?? new SupplyPlan(target), client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
+      { target, plan, client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
       {
         rules: settings.rules.filter(chosen),
         skip: skipReason({
@@ -132,6 +135,8 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
       request_count: results.reduce((n, r) => n + (r.request_count ?? 0), 0),
       ...(interruption ? { incomplete: true, interruption } : {}),
       ...(notSelected.length > 0 ? { not_selected: notSelected } : {}),
+      configuration: configurationOf(plan),
+      credentials: runCredentials(plan),
     } satisfies Report);
   } finally {
     await resources.closeAll();

@@ -107,6 +107,7 @@ export class Recorder {
       request: this.#maskRequest(x.request),
       ...(x.response ? { response: this.#maskResponse(x.response) } : {}),
       ...(x.error ? { error: x.error } : {}),
+      ...credentialField(x.request, this.masker),
       started_at: x.started_at,
       duration_ms: x.duration_ms,
     };
@@ -218,6 +219,25 @@ function requestValues(req: HttpRequest): string[] {
     out.push(...new URLSearchParams(body).values());
   }
   return out;
+}
+
+/**
+ * The kind of credential a request carried (issue 37): the request's own word, else the kind its bearer was handed out
+ * as (src/needs/credentials.ts), else what its form shows (a bearer of unknown kind, Basic, a channel signature, the
+ * integration's secret key in a token request).
+ */
+function credentialField(req: HttpRequest, masker: Masker): { credential?: string } {
+  if (req.credential) return { credential: req.credential };
+  const headers = Object.entries(req.headers ?? {});
+  const header = (name: string) => headers.find(([k]) => k.toLowerCase() === name)?.[1];
+  const auth = header('authorization');
+  const bearer = auth === undefined ? undefined : /^Bearer\s+(\S+)/i.exec(auth)?.[1];
+  if (bearer !== undefined) return { credential: masker.kindOf(bearer) ?? 'bearer' };
+  if (auth !== undefined && /^Basic\b/i.test(auth)) return { credential: 'basic' };
+  if (header('x-signature') !== undefined) return { credential: 'channel-secret' };
+  const body = req.body?.toString() ?? '';
+  if (body.includes('client_secret')) return { credential: 'client-secret' };
+  return {};
 }
 
 /** `Bearer abcd…`: the scheme stays readable, the credential never does, even one the masker has not seen. */

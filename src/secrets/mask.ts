@@ -59,6 +59,7 @@ export class Masker {
   /** Secrets with characters outside TOKEN_CHARS, longest first. */
   readonly #others: string[] = [];
   #count = 0;
+  readonly #kinds = new Map<string, string>();
   /** The longest token secret: a run's rest shorter than it may be a clipped one. */
   #longest = 0;
 
@@ -91,6 +92,17 @@ export class Masker {
       list.sort((a, b) => b.length - a.length); // a secret inside a longer one is masked whole
     } else this.#byHash.set(key, [secret]);
     this.#count += 1;
+  }
+
+  /** A bearer a need handed out, and its kind (src/needs/credentials.ts): masked as any secret, and named per exchange. */
+  addCredential(secret: string, kind: string): void {
+    this.add(secret);
+    this.#kinds.set(secret, kind);
+  }
+
+  /** The kind of a credential taught with `addCredential`, else undefined. */
+  kindOf(secret: string): string | undefined {
+    return this.#kinds.get(secret);
   }
 
   /** Learns every secret field (of `fields`, default all) of a parsed JSON body or query, at any depth. */

@@ -35,6 +35,46 @@ export async function foreignAddress(t: RuleContext, longLived?: string): Promis
   return { token, address: await addressOf(jsonAt(own, 'id')) };
 }
 
+/** A bearer of one kind (src/needs/credentials.ts). */
+export interface KindedBearer {
+  readonly kind: 'oauth-access' | 'long-lived';
+  readonly token: string;
+}
+
+/** Every kind of bearer the run's settings offer, each shown to work at BASE_URL, and another account's address. */
+export interface ForeignBearers {
+  readonly address: string;
+  readonly bearers: readonly KindedBearer[];
+  /** The kinds the run cannot send, with why. */
+  readonly unsent: ReadonlyMap<KindedBearer['kind'], string>;
+}
+
+export const BEARER_KINDS: readonly KindedBearer['kind'][] = ['oauth-access', 'long-lived'];
+
+/**
+ * Each kind of bearer at another account's address (issue 37: a setting must not decide which kind a rule sends): an
+ * OAuth access token (the `oauth-access-token` need, whatever LONG_LIVED_TOKEN says) and, when the settings hold one,
+ * the long-lived token; each is first shown to work at BASE_URL (else TargetAnswer).
+ */
+export async function foreignBearers(t: RuleContext): Promise<ForeignBearers> {
+  const addressOf = await t.need('second-base-url');
+  const bearers: KindedBearer[] = [{ kind: 'oauth-access', token: await t.need('oauth-access-token') }];
+  const unsent = new Map<KindedBearer['kind'], string>();
+  const longLived = t.credentials.longLivedToken;
+  if (longLived) bearers.push({ kind: 'long-lived', token: longLived });
+  else unsent.set('long-lived', 'LONG_LIVED_TOKEN is not set (api.base-url.long-lived-per-account makes one through the control API or the operator)');
+  let ownId: unknown;
+  for (const b of bearers) {
+    const own = await t.send(accountRequest(t.target, b.token));
+    if (!isSuccess(own.status)) {
+      const [owner, what] = b.kind === 'oauth-access' ? [STEP_OWNERS.freshAccessToken, 'OAuth access token'] : [STEP_OWNERS.longLivedToken, 'long-lived token'];
+      throw new TargetAnswer(owner, `the run's ${what} does not work at BASE_URL (GET /api/v4/account answered ${own.status})`);
+    }
+    ownId ??= jsonAt(own, 'id');
+  }
+  return { address: await addressOf(ownId), bearers, unsent };
+}
+
 /** GET /api/v4/account at the other account's address, with the run's bearer. */
 export function foreignAccountRequest(t: RuleContext, probe: ForeignAddress): HttpRequest {
   return accountRequest({ ...t.target, baseUrl: probe.address }, probe.token);

@@ -5,7 +5,7 @@
  * configured channel from under the other rules.
  */
 import { CHAT_CONTENT_TYPE, EMPTY_MD5, contentMd5, rfc2822Date } from '../protocol/chat-signature.js';
-import { chatPaths, connectBody, createChatBody, newMessageBody, type ChatCall, type ParticipantBody } from '../protocol/chat.js';
+import { chatPaths, createChatBody, newMessageBody, type ChatCall, type ParticipantBody } from '../protocol/chat.js';
 import type { RuleContext } from '../model/context.js';
 import type { Capability } from '../model/target.js';
 import { tamperBody } from '../../generators/chat-requests.js';
@@ -69,7 +69,7 @@ export function routeCall(route: ChatRouteName, f: RouteFixture): ChatCall {
   const s = f.session;
   const ch = s.channel.channelId;
   switch (route) {
-    case 'connect': return { method: 'POST', path: chatPaths.connect(ch), json: connectBody(s.channel.accountId, { title: `Signed channel ${s.t.runId}` }) };
+    case 'connect': return { method: 'POST', path: chatPaths.connect(ch), json: s.connectBody({ title: `Signed channel ${s.t.runId}` }) };
     case 'disconnect': return { method: 'DELETE', path: chatPaths.disconnect(ch), json: { account_id: s.channel.accountId } };
     case 'chats': return { method: 'POST', path: chatPaths.chats(f.scopeId), json: createChatBody(f.conversationId, f.client) };
     case 'message': return { method: 'POST', path: chatPaths.message(f.scopeId), json: newMessageBody(s.payload(f.conversationId, f.client)) };

@@ -15,6 +15,7 @@ import type { RuleContext } from '../model/context.js';
 import { ControlError, SkipRule, TargetAnswer } from '../errors.js';
 import { STEP_OWNERS } from './owners.js';
 import type { HttpResponse } from '../model/http.js';
+import type { HookApiVersion } from '../model/target.js';
 import { isSuccess } from '../model/http.js';
 import type { HistoryItem } from '../protocol/answers.js';
 import { POLICY_EFFECT_WINDOW_MS } from '../model/readings.js';
@@ -26,6 +27,8 @@ export interface ChannelCredentials {
   readonly accountId: string;
   readonly botId?: string;
   readonly managerUserId?: string;
+  /** The hook version whose address the channel's settings hold, which its connects ask for (default v1, §2.4). */
+  readonly hookApiVersion?: HookApiVersion;
 }
 
 export interface SendOptions {
@@ -46,7 +49,10 @@ export function configuredChannel(t: RuleContext): ChannelCredentials {
     const keys = { channelId: 'CHANNEL_ID', channelSecret: 'CHANNEL_SECRET', chatAccountId: 'CHAT_ACCOUNT_ID' };
     throw new SkipRule(`the chat channel is not configured: set ${missing.map((k) => keys[k]).join(', ')}`);
   }
-  return { channelId: c.channelId!, secret: c.channelSecret!, accountId: c.chatAccountId!, ...(c.botId && { botId: c.botId }), ...(c.managerUserId && { managerUserId: c.managerUserId }) };
+  return {
+    channelId: c.channelId!, secret: c.channelSecret!, accountId: c.chatAccountId!, ...(c.botId && { botId: c.botId }), ...(c.managerUserId && { managerUserId: c.managerUserId }),
+    ...(c.channelHookApiVersion && { hookApiVersion: c.channelHookApiVersion }),
+  };
 }
 
 /** A unique id for this rule's data on a shared target. */
@@ -79,8 +85,18 @@ export class ChatSession {
     }));
   }
 
+  /** The hook version this channel's connects ask for: the one its settings hold an address for (§2.4's default v1). */
+  get hookApiVersion(): HookApiVersion {
+    return this.channel.hookApiVersion ?? 'v1';
+  }
+
+  /** A connect body for this channel: `accountId` (default the channel's), its own hook version, then `extra`. */
+  connectBody(extra: Record<string, unknown> = {}, accountId = this.channel.accountId): Record<string, unknown> {
+    return connectBody(accountId, extra, this.hookApiVersion);
+  }
+
   connect(extra: Record<string, unknown> = {}, o: SendOptions = {}, accountId = this.channel.accountId): Promise<HttpResponse> {
-    return this.send({ method: 'POST', path: chatPaths.connect(this.channel.channelId), json: connectBody(accountId, extra) }, o);
+    return this.send({ method: 'POST', path: chatPaths.connect(this.channel.channelId), json: this.connectBody(extra, accountId) }, o);
   }
 
   disconnect(accountId = this.channel.accountId): Promise<HttpResponse> {
@@ -103,7 +119,7 @@ export class ChatSession {
   async #connectScope(): Promise<string> {
     const res = await this.connect();
     const scopeId = (parseJson(res) as { scope_id?: unknown } | undefined)?.scope_id;
-    if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new TargetAnswer(STEP_OWNERS.connect, `connecting the channel gave no scope_id (status ${res.status}${briefBody(res)})`);
+    if (!isSuccess(res.status) || typeof scopeId !== 'string') throw new TargetAnswer(STEP_OWNERS.connect, `connecting the channel gave no scope_id (status ${res.status}${briefBody(res)})${versionHint(res, this.hookApiVersion)}`);
     return scopeId;
   }
 
@@ -261,10 +277,12 @@ export async function ownChannel(t: RuleContext, o: { readonly hookVersions?: re
   const base = configuredChannel(t);
   const secret = `${randomUUID()}${randomUUID()}`.replace(/-/g, '');
   t.masker.add(secret);
+  // A channel with both addresses asks for the configured channel's version, as every connect of the run does.
+  const hookApiVersion = o.hookVersions && !o.hookVersions.includes(base.hookApiVersion ?? 'v1') ? o.hookVersions[0]! : base.hookApiVersion;
   const made = await t.control.call<{ id: string; bot_id: string }>('POST', '/chat/channels', {
     secret, ...(o.hookVersions ? { name: `Hooks ${o.hookVersions.join('+')} ${t.runId}`, hook_versions: o.hookVersions } : { name: `Channel ${t.runId}` }),
   });
-  return chatSession(t, { channelId: made.id, secret, accountId: base.accountId, botId: made.bot_id, ...(base.managerUserId && { managerUserId: base.managerUserId }) });
+  return chatSession(t, { channelId: made.id, secret, accountId: base.accountId, botId: made.bot_id, ...(base.managerUserId && { managerUserId: base.managerUserId }), ...(hookApiVersion && { hookApiVersion }) });
 }
 
 /** The chat-interface id of another account than the configured one (for isolation), through the control API. */
@@ -299,4 +317,20 @@ export async function disconnectIntegration(t: RuleContext, accountId: number | 
     if (err instanceof ControlError && (err.status === 404 || err.status === 405)) throw new SkipRule('the control API has no integration disconnect (POST /_control/disconnect)');
     throw err;
   }
+}
+
+/**
+ * The line a connect refused for its hook version gets (§2.4: "The hook address for that version must be set in the
+ * channel settings"), naming the setting that chose the version; empty for another refusal. A refusal of the request's
+ * signature (401, 403) or of its channel (404) is not about the version.
+ */
+export function versionHint(res: HttpResponse, version: HookApiVersion): string {
+  if (res.status < 400 || res.status >= 500 || [401, 403, 404].includes(res.status)) return '';
+  return `; ${versionRefusalLine(version)}`;
+}
+
+/** One line for a connect of the configured channel refused for its version: what was asked, and the setting to change. */
+export function versionRefusalLine(version: HookApiVersion): string {
+  const asked = version === 'v1' ? 'hook_api_version v1 (CHANNEL_HOOK_API_VERSION is unset or v1; v1 is §2.4\'s default)' : 'hook_api_version v2 (CHANNEL_HOOK_API_VERSION=v2)';
+  return `the connect asked for ${asked}: if the channel's settings hold no hook address for it, set CHANNEL_HOOK_API_VERSION to the version they hold`;
 }

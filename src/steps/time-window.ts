@@ -53,7 +53,7 @@ export async function replyWindowChannel(t: RuleContext): Promise<ReplyWindowCha
   const secret = `${randomUUID()}${randomUUID()}`.replace(/-/g, '');
   t.masker.add(secret);
   const made = await t.control.call<{ id: string; bot_id: string }>('POST', '/chat/channels', { secret, name: `Reply window ${t.runId}`, reply_window_s: REPLY_WINDOW_S });
-  const channel: ChannelCredentials = { channelId: made.id, secret, accountId: base.accountId, botId: made.bot_id };
+  const channel: ChannelCredentials = { channelId: made.id, secret, accountId: base.accountId, botId: made.bot_id, ...(base.hookApiVersion && { hookApiVersion: base.hookApiVersion }) };
   const s = await chatSession(t, channel);
   const other = await otherAccountId(t, base.accountId);
   const enforced = await connectedChat(s, base.accountId, false);

@@ -7,7 +7,7 @@ import { chromiumGap } from '../browser/launch.js';
 import type { ClientRegistration, Credentials } from '../model/target.js';
 import { LISTS } from '../protocol/filters.js';
 import { ENV_KEYS, NEED_SETTING_GROUPS } from '../needs/settings.js';
-import type { Capability, ProxySettings, TargetConfig, TargetKind } from '../model/target.js';
+import { HOOK_API_VERSIONS, type Capability, type HookApiVersion, type ProxySettings, type TargetConfig, type TargetKind } from '../model/target.js';
 import { parseHostRules, type HostRule } from '../host-resolve.js';
 import { readCaFile } from '../trust.js';
 
@@ -142,6 +142,16 @@ function adminLogin(env: Env): { adminLogin?: string; adminPassword?: string } {
   if (login && !password) throw new ConfigError('ADMIN_PASSWORD', 'is not set, but ADMIN_LOGIN is (the access-granting page needs both)');
   if (password && !login) throw new ConfigError('ADMIN_LOGIN', 'is not set, but ADMIN_PASSWORD is (the access-granting page needs both)');
   return login && password ? { adminLogin: login, adminPassword: password } : {};
+}
+
+/** CHANNEL_HOOK_API_VERSION: v1 or v2 as §2.4 spells them; absent, the spec's default v1. */
+function channelHookApiVersion(env: Env): HookApiVersion | undefined {
+  const raw = optional(env, 'CHANNEL_HOOK_API_VERSION');
+  if (raw === undefined) return undefined;
+  if (!(HOOK_API_VERSIONS as readonly string[]).includes(raw)) {
+    throw new ConfigError('CHANNEL_HOOK_API_VERSION', `must be ${HOOK_API_VERSIONS.join(' or ')} (the hook version whose address the channel's settings hold), got "${raw}"`);
+  }
+  return raw as HookApiVersion;
 }
 
 /** CHANNEL_ID_2 and CHANNEL_SECRET_2 come together, as the channel's id and its signing key do. */
@@ -342,6 +352,7 @@ export function targetFromEnv(env: Env, kind: TargetKind = 'remote'): TargetConf
       chatAccountId: optional(env, 'CHAT_ACCOUNT_ID'),
       botId: optional(env, 'BOT_ID'),
       managerUserId: optional(env, 'MANAGER_USER_ID'),
+      ...(channelHookApiVersion(env) ? { channelHookApiVersion: channelHookApiVersion(env) } : {}),
       ...adminLogin(env),
       ...secondChannel(env),
       ...(optional(env, 'CHAT_ACCOUNT_ID_2') ? { chatAccountId2: optional(env, 'CHAT_ACCOUNT_ID_2') } : {}),

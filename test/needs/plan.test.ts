@@ -193,9 +193,9 @@ describe('the run\'s opening line and browser use', () => {
   it('says where each need comes from without a control API, and nothing with one', () => {
     expect(new SupplyPlan(remote({ CONTROL_URL: 'https://acme.example/_control' })).openingLines()).toEqual([]);
     const [line] = new SupplyPlan(remote(ADMIN)).openingLines();
-    expect(line).toMatch(/^no control API: fresh-code, consent, login, access-token, refresh-token from the access-granting page in Chromium \(ADMIN_LOGIN\)/);
+    expect(line).toMatch(/^no control API: fresh-code, consent, login, access-token, oauth-access-token, refresh-token from the access-granting page in Chromium \(ADMIN_LOGIN\)/);
     // Everything else is missing with the administrator's login alone: every other need of the catalogue, in its order.
-    const onPage = ['fresh-code', 'consent', 'login', 'access-token', 'refresh-token', 'one-code'];
+    const onPage = ['fresh-code', 'consent', 'login', 'access-token', 'oauth-access-token', 'refresh-token', 'one-code'];
     expect(line).toContain(`; ${NEED_KINDS.filter((n) => !onPage.includes(n)).join(', ')} not available`);
     expect(line).toContain('long-lived-token, second-channel, second-account');
   });

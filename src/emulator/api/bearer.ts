@@ -105,6 +105,8 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     }
     // Only for the `long-lived-any-account-address` fault: the account binding is read from the grant, which a long-lived token has not.
     const unbound = ctx.faults.isOn('base-url-any-account') || (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-any-account-address'))
+      // Only for the `oauth-access-any-account-address` fault: an access token's signature is checked, its account is not.
+      || (record.kind === 'access' && ctx.faults.isOn('oauth-access-any-account-address'))
       // Only for the `lists-any-account-address` fault: the account handler compares the token's account with the address's, the lists do not.
       || (ctx.faults.isOn('lists-any-account-address') && !request.url.startsWith('/api/v4/account'));
     if (grantedElsewhere(ctx, addressed, record.accountId, unbound)) throw invalidToken(ctx, reply, 'The access token was not issued for this account');

@@ -66,6 +66,8 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['api.base-url.per-account'] },
   { name: 'lists-any-account-address', description: 'The four lists at an account\'s own address serve a bearer granted in another account (answering with the records of the token\'s own account); the account refuses it: the binding is checked in the account handler only.',
     caughtBy: ['api.base-url.per-account'] },
+  { name: 'oauth-access-any-account-address', description: 'An account\'s own address serves an OAuth access token granted in another account (its JWT is validated statelessly and its account never read); long-lived tokens are refused there.',
+    caughtBy: ['api.base-url.per-account'] },
   { name: 'long-lived-any-account-address', description: 'An account\'s own address serves a long-lived token granted in another account (the account is read from the token\'s grant, which a long-lived token has not); access tokens are refused there.',
     caughtBy: ['api.base-url.long-lived-per-account'] },
   // The account answer and HTTP of the API: media type, links, methods, unknown paths (§0, §4.2, §7)

@@ -52,6 +52,7 @@ export const browserProvider: Provider = {
       return { login: adminLogin!, password: adminPassword! };
     },
     'access-token': async (t) => (await runTokenPair(t)).access_token,
+    'oauth-access-token': async (t) => (await runTokenPair(t)).access_token,
     'refresh-token': async (t) => (await obtainTokens(t)).refresh_token,
   },
 };

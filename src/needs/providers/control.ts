@@ -85,6 +85,7 @@ export const controlProvider: Provider = {
       return { login: creds.login, password: creds.password };
     },
     'access-token': async (t) => (await obtainTokens(t)).access_token,
+    'oauth-access-token': async (t) => (await obtainTokens(t)).access_token,
     'long-lived-token': (t) => async (seconds) => {
       const created = await createLongLived(t, seconds);
       return { token: created.long_lived_token, created };

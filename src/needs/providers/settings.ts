@@ -5,6 +5,7 @@
  */
 import { SkipRule } from '../../errors.js';
 import type { RuleContext, RunResource } from '../../model/context.js';
+import type { HookApiVersion } from '../../model/target.js';
 import { chatSession, configuredChannel } from '../../steps/chat.js';
 import { FOREIGN_IDS_PER_LIST } from '../../steps/other-account.js';
 import type { Provider } from './types.js';
@@ -26,11 +27,15 @@ class OneCode implements RunResource {
   async close(): Promise<void> {}
 }
 
-/** A session on a channel of the settings, in the configured account. */
-async function channelOfSettings(t: RuleContext, channelId: string, secret: string, withManager: boolean) {
+/**
+ * A session on a channel of the settings, in the configured account: CHANNEL_ID_2 holds the hook address of the
+ * configured version (CHANNEL_HOOK_API_VERSION), V1_CHANNEL_ID a v1 address only.
+ */
+async function channelOfSettings(t: RuleContext, channelId: string, secret: string, o: { readonly withManager: boolean; readonly hookApiVersion?: HookApiVersion }) {
   const base = configuredChannel(t);
   t.masker.add(secret);
-  return chatSession(t, { channelId, secret, accountId: base.accountId, ...(withManager && base.managerUserId && { managerUserId: base.managerUserId }) });
+  const hookApiVersion = o.hookApiVersion ?? base.hookApiVersion;
+  return chatSession(t, { channelId, secret, accountId: base.accountId, ...(o.withManager && base.managerUserId && { managerUserId: base.managerUserId }), ...(hookApiVersion && { hookApiVersion }) });
 }
 
 export const settingsProvider: Provider = {
@@ -54,11 +59,11 @@ export const settingsProvider: Provider = {
     'private-integration': (t) => t.credentials.privateClientId!,
     'integration-name': (t) => t.credentials.integrationName!,
     'channel-name': (t) => t.credentials.channelName!,
-    'v1-only-channel': (t) => channelOfSettings(t, t.credentials.v1ChannelId!, t.credentials.v1ChannelSecret!, false),
+    'v1-only-channel': (t) => channelOfSettings(t, t.credentials.v1ChannelId!, t.credentials.v1ChannelSecret!, { withManager: false, hookApiVersion: 'v1' }),
     // The configuration check made sure the name holds a non-ASCII character; the rule's own name is not used.
     'non-ascii-record': (t) => async () => ({ ...t.credentials.nonAsciiLead! }),
     'foreign-records': (t) => async (list) => [...(t.credentials.otherAccountRecordIds![list] ?? [])].slice(0, FOREIGN_IDS_PER_LIST),
-    'second-channel': (t) => channelOfSettings(t, t.credentials.channelId2!, t.credentials.channelSecret2!, true),
+    'second-channel': (t) => channelOfSettings(t, t.credentials.channelId2!, t.credentials.channelSecret2!, { withManager: true }),
     'other-channel-secret': (t) => {
       const secret = t.credentials.channelSecret2!;
       t.masker.add(secret);

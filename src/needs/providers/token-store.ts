@@ -14,6 +14,10 @@ export const tokenStoreProvider: Provider = {
       if (!t.tokens) throw new SkipRule('needs access-token: the token store holds none: run `conformance authorize`');
       return t.tokens.accessToken();
     },
+    'oauth-access-token': (t) => {
+      if (!t.tokens) throw new SkipRule('needs oauth-access-token: the token store holds none: run `conformance authorize`');
+      return t.tokens.accessToken();
+    },
     'refresh-token': (t) => {
       const stored = t.target.tokenStore ? new TokenStore(t.target.tokenStore).read().tokens : undefined;
       const token = stored?.refresh_token || t.credentials.refreshToken;

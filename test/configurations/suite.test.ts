@@ -1,0 +1,107 @@
+/**
+ * Each configuration users run the kit in (src/configurations/table.ts) is one the kit's own tests run: the whole suite
+ * at the quick profile, not on a terminal (CI), against the emulator, 0 failed and 0 errored. `embedded` is the default
+ * run; the others are remote runs against the standalone emulator started as `conformance emulator` starts it, with
+ * its printed settings made into the configuration (lines dropped or changed: `settingsFor`). Each run names its
+ * configuration in report.json and its header, which credential "the run's access token" was, and skips a rule only
+ * for a need the configuration's row says it lacks.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumGap } from '../../src/browser/launch.js';
+import { CONFIGURATIONS, type Configuration, type ListedChannel, settingsFor } from '../../src/configurations/table.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { Report } from '../../src/model/result.js';
+import { emulatorSettings } from '../../src/needs/emulator-settings.js';
+import { conformance } from '../cli/helpers.js';
+
+interface ConfigurationRun {
+  readonly report: Report;
+  readonly stderr: string;
+  readonly code: number | null;
+}
+
+/** The rules of the two chat sections a channel's hook version can sink (§2.4 and §4.3, §5.2). */
+const CHAT_SECTIONS = /^(2\.4|2\.5|2\.6|2\.7|2\.8|2\.9|2\.10|2\.11|3\.2|3\.3|4\.3|5\.2|6)$/;
+
+describe.skipIf(chromiumGap() !== undefined)('the suite in each configuration users run', () => {
+  let emulator: RunningEmulator;
+  const runs = new Map<string, ConfigurationRun>();
+
+  const runIn = async (c: Configuration, printed: Record<string, string>): Promise<ConfigurationRun> => {
+    const out = join(await mkdtemp(join(tmpdir(), `conformance-${c.name}-`)), 'report');
+    const args = ['run', '--profile', 'quick', '--seed', '1', '--out', out, ...(c.target === 'remote' ? ['--target', 'remote'] : [])];
+    const channels = (await (await fetch(`${printed.CONTROL_URL}/chat`)).json() as { channels: ListedChannel[] }).channels;
+    const run = await conformance(args, { env: c.target === 'remote' ? settingsFor(c, printed, channels) : {}, timeoutMs: 600_000 });
+    expect(run.stderr, c.name).not.toMatch(/internal error/);
+    return { report: JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report, stderr: run.stderr, code: run.code };
+  };
+
+  beforeAll(async () => {
+    // `conformance emulator`'s default: the deployed shape, each account and the chat interface at a host of its own.
+    emulator = await startEmulator({ shape: 'deployed' });
+    const printed = await emulatorSettings(emulator);
+    // One after the other: each run is a CI job of its own against the one account.
+    for (const c of CONFIGURATIONS) runs.set(c.name, await runIn(c, printed));
+    for (const [name, r] of runs) {
+      const s = r.report.summary;
+      console.log(`configuration ${name}: passed ${s.passed}, failed ${s.failed}, non_strict ${s.non_strict}, informational ${s.informational}, skipped ${s.skipped}, errored ${s.errored}`);
+    }
+  }, 2_400_000);
+
+  afterAll(() => emulator?.close());
+
+  for (const c of CONFIGURATIONS) {
+    describe(c.name, () => {
+      it('fails and errors nothing on the correct emulator', () => {
+        const { report, stderr } = runs.get(c.name)!;
+        expect(report.results.length).toBeGreaterThan(300);
+        const bad = report.results.filter((r) => r.status === 'failed' || r.status === 'errored');
+        expect(bad.map((r) => `${r.id} ${r.status}: ${r.detail}`), stderr.slice(-2000)).toEqual([]);
+      });
+
+      it('names its configuration, its access token and its hook version in report.json and in the header', () => {
+        const { report, stderr } = runs.get(c.name)!;
+        expect(report.configuration).toMatchObject({ name: c.name, exact: true, access_token: c.accessToken, hook_api_version: c.hookApiVersion });
+        expect(report.credentials?.access_token).toBe(c.accessToken);
+        expect(stderr).toMatch(new RegExp(`^conformance: configuration: ${c.name}; the run's access token: .+; connects ask for hook_api_version ${c.hookApiVersion}$`, 'm'));
+      });
+
+      it('skips a rule only for a need or a capability its row says the configuration lacks', () => {
+        const { report } = runs.get(c.name)!;
+        const skipped = report.results.filter((r) => r.status === 'skipped');
+        const unexplained = skipped.filter((r) => {
+          const need = /^needs ([a-z0-9-]+)/.exec(r.detail)?.[1];
+          if (need !== undefined) return !c.missing.includes(need as never);
+          return !c.lacks.some((cap) => r.requires.includes(cap));
+        });
+        expect(unexplained.map((r) => `${r.id}: ${r.detail}`)).toEqual([]);
+      });
+
+      it('runs the chat sections with no rule skipped for the hook version', () => {
+        const { report } = runs.get(c.name)!;
+        const chat = report.results.filter((r) => CHAT_SECTIONS.test(r.section));
+        expect(chat.length).toBeGreaterThan(100);
+        expect(chat.filter((r) => r.status === 'skipped' && /hook_api_version|CHANNEL_HOOK_API_VERSION/.test(r.detail)).map((r) => `${r.id}: ${r.detail}`)).toEqual([]);
+        expect(report.results.find((r) => r.id === 'chat.connect.answer')?.status).toBe('passed');
+      });
+    });
+  }
+
+  it('sends both kinds of bearer to another account\'s address where the settings hold a long-lived token', () => {
+    for (const name of ['staging', 'one-account'] as const) {
+      const rule = runs.get(name)!.report.results.find((r) => r.id === 'api.base-url.per-account')!;
+      if (name === 'one-account') {
+        // No second account: the rule says what it needs.
+        expect(rule.status).toBe('skipped');
+        expect(rule.detail).toMatch(/BASE_URL_2/);
+        continue;
+      }
+      expect(rule.status).toBe('passed');
+      const kinds = new Set((rule.exchanges ?? []).map((x) => x.credential));
+      expect([...kinds]).toEqual(expect.arrayContaining(['oauth-access', 'long-lived']));
+    }
+  });
+});

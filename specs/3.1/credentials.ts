@@ -10,7 +10,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, BEARER_ENDPOINTS, bearerProbe, eachAnswer, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, winnerRefreshObserved, withClockAdvanced,
+  accountIdRecorded, accountRequest, afterElapsed, BEARER_ENDPOINTS, bearerProbe, eachAnswer, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, whenRefused, winnerRefreshObserved, withClockAdvanced,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe, sideListsRefuse } from './support.js';
@@ -31,7 +31,7 @@ export default defineGroup({
         title: 'A refresh token is refused 93 days plus an hour after it was issued',
         reading: `${THREE_MONTHS_READING} Refused with 400 (§7 other cases 2: the authorization must be repeated); 401 is non_strict.`,
         covers: ['3.1/refresh token valid', '8/Refresh token lifetime', '2.2/Refresh token'] },
-      { send: (t) => refreshAfter(t, 93 * DAY + HOUR), expect: [status(400), jsonObjectBody] },
+      { send: (t) => refreshAfter(t, 93 * DAY + HOUR), expect: [status(400), whenRefused(jsonContentType), jsonObjectBody] },
     ),
     exchangeRule(
       { id: 'api.bearer.valid-before-expiry', requires: ['control'], needs: ['clock'], exclusive: true,

@@ -48,11 +48,11 @@ export default defineGroup({
     // §4.3 the message event itself
     requiredRule(
       { id: 'chat.message-event.required', title: 'A message event without event_type, payload, timestamps, conversation_id, msgid or message, or with one of another type, is refused with 400',
-        reading: 'The §4.3 body table lists event_type and payload and marks neither optional: both are required (missing and accepted fails, R2-C10). The payload table marks optional fields as such and leaves timestamp, msec_timestamp, conversation_id, msgid and sender unmarked (unmarked-member: missing and accepted is non_strict); message is "Required"; a value of another JSON type accepted is non_strict (wrong-type); any event_type outside new_message/edit_message accepted fails (enumeration: "", "NEW_MESSAGE", a number alike, R2-C12).',
+        reading: 'The §4.3 body table gives payload as the event\'s object (without it there is no message: missing and accepted fails, R2-C10) and event_type as "`new_message` or `edit_message`" without Required, as its siblings of the payload table are unmarked: a body without event_type taken (as new_message) is non_strict (unmarked-member, R3-C2), and the case is sent to the message route. The payload table marks optional fields as such and leaves timestamp, msec_timestamp, conversation_id, msgid and sender unmarked (unmarked-member: missing and accepted is non_strict); message is "Required"; a value of another JSON type accepted is non_strict (wrong-type); any event_type outside new_message/edit_message accepted fails (enumeration: "", "NEW_MESSAGE", a number alike, R2-C12).',
         covers: ['event_type', 'payload', 'timestamp', 'msec_timestamp', 'conversation_id', 'msgid', 'message', 'silent'].map((k) => `4.3/Send, edit or import a message/${k}`) },
       (s) => messageEvent(s),
       [
-        { path: P('event_type'), type: 'enum', values: ['new_message', 'edit_message'] }, { path: P('payload'), type: 'object' }, { path: P('payload', 'timestamp'), type: 'int', unmarked: true },
+        { path: P('event_type'), type: 'enum', values: ['new_message', 'edit_message'], unmarked: true }, { path: P('payload'), type: 'object' }, { path: P('payload', 'timestamp'), type: 'int', unmarked: true },
         { path: P('payload', 'msec_timestamp'), type: 'int', unmarked: true }, { path: P('payload', 'conversation_id'), type: 'string', unmarked: true }, { path: P('payload', 'msgid'), type: 'string', unmarked: true },
       ],
     ),

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chatErrorBody } from '../../src/checks/chat-http.js';
+import { accountBody } from '../../src/checks/media.js';
 import type { HttpResponse } from '../../src/model/http.js';
 import { refusalOf } from '../../specs/4.1/support.js';
 
@@ -28,5 +29,15 @@ describe('R3-C4: a chat refusal\'s details may be any JSON value', () => {
     expect(chatErrorBody(raw(400, '""')).verdict).toBe('non_strict');
     expect(chatErrorBody(raw(400, '')).verdict).toBe('non_strict');
     expect(chatErrorBody(raw(400, '<h1>Bad</h1>', 'text/html')).verdict).toBe('failed');
+  });
+});
+
+describe('issue 39 item 4: a token works only when the answer is the protocol\'s', () => {
+  it('a 200 HTML page or an empty object is no account; the account\'s JSON object is', () => {
+    expect(accountBody(raw(200, '<html><form></form></html>', 'text/html')).verdict).toBe('failed');
+    expect(accountBody(raw(200, '{}')).verdict).toBe('failed');
+    expect(accountBody(raw(200, '[1]')).verdict).toBe('failed');
+    expect(accountBody(raw(200, '{"id":1,"name":"A"}', 'application/hal+json')).verdict).toBe('passed');
+    expect(accountBody(raw(401, '<html></html>', 'text/html')).verdict).toBe('passed');
   });
 });

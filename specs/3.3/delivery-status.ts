@@ -95,7 +95,7 @@ export default defineGroup({
     scenarioRule<RouteMessage>(
       { id: 'chat.repeated.delivery-status',
         title: 'The same delivery status sent twice (delivered, then read) answers without a 5xx',
-        reading: '§4.3 delivery status: 200 with no body for a message that exists. The same status again is no transition §3.3 shows ("not shown"): 200 stated, a refusal non_strict. A 5xx fails.' },
+        reading: '§4.3 delivery status: 200 with no body for a message that exists. The same status again is no transition §3.3 shows ("not shown"): its answer is recorded, a refusal as much as a 200 (REPEAT_ANSWER, R2-C18). A 5xx fails.' },
       {
         setup: routeMessage,
         steps: [

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatErrorBody } from '../../src/checks/chat-http.js';
 import { accountBody } from '../../src/checks/media.js';
+import { estimatedBits } from '../../src/checks/token-format.js';
 import type { HttpResponse } from '../../src/model/http.js';
 import { refusalOf } from '../../specs/4.1/support.js';
 
@@ -39,5 +40,12 @@ describe('issue 39 item 4: a token works only when the answer is the protocol\'s
     expect(accountBody(raw(200, '[1]')).verdict).toBe('failed');
     expect(accountBody(raw(200, '{"id":1,"name":"A"}', 'application/hal+json')).verdict).toBe('passed');
     expect(accountBody(raw(401, '<html></html>', 'text/html')).verdict).toBe('passed');
+  });
+});
+
+describe('issue 39 item 5: estimatedBits counts hex as 16 symbols', () => {
+  it('26 hex digits carry 104 bits, not 134', () => {
+    expect(estimatedBits(['0123456789abcdef0123456789', 'fedcba9876543210fedcba9876'])).toBe(104);
+    expect(estimatedBits(['0123456789abcdef0123456789', 'fedcba9876543210fedcba987g'])).toBeGreaterThan(104);
   });
 });

@@ -14,6 +14,7 @@
  */
 import {
   codeGrant, defineGroup, disconnectAndReceiveOwn, exchange, freshCode, hookArrived, hookSignatureNotUnder, hookSignatureValid, obtainTokens, type ReceivedHook, refreshGrant, refreshTokens, regenerateSecret, restoreSecret, scenarioRule, status, step, tokensOf,
+  tokensIssued,
 } from '../kit.js';
 import { type Secrets, type RegeneratedRefresh, type RegeneratedHook } from './support.js';
 
@@ -29,7 +30,7 @@ export default defineGroup({
         setup: async (t) => ({ original: t.credentials.clientSecret, fresh: await regenerateSecret(t) }),
         steps: [
           step('old secret', async (t) => exchange(t, codeGrant(t.target, await freshCode(t))), [status(400)]),
-          step('new secret', async (t, s) => exchange(t, { ...codeGrant(t.target, await freshCode(t)), client_secret: s.fresh }), [status(200)]),
+          step('new secret', async (t, s) => exchange(t, { ...codeGrant(t.target, await freshCode(t)), client_secret: s.fresh }), tokensIssued),
         ],
         teardown: async (t, s) => { await restoreSecret(t, s.original); },
       },
@@ -50,7 +51,7 @@ export default defineGroup({
           step<RegeneratedRefresh>('new secret, a token issued after the regeneration', async (t, f) => {
             const after = tokensOf(await exchange(t, { ...codeGrant(t.target, await freshCode(t)), client_secret: f.fresh }), 'the code exchange with the new secret');
             return exchange(t, { ...refreshGrant(t.target, after.refresh_token), client_secret: f.fresh });
-          }, [status(200)]),
+          }, tokensIssued),
           step<RegeneratedRefresh>('new secret, the token issued before', (t, f) => exchange(t, { ...refreshGrant(t.target, f.pair.refresh_token), client_secret: f.fresh }), [status(200, { refused: 'informational' })]),
         ],
       },

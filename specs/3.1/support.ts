@@ -2,7 +2,7 @@
  * What the rules of §3.1 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  accountRequest, bearerProbe, credentialsOf, eachStep, type Endpoint, LIST_ENDPOINTS, sideTarget, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf,
+  accountRequest, bearerProbe, credentialsOf, eachStep, type Endpoint, LIST_ENDPOINTS, sideTarget, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf, jsonContentType, whenRefused,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 
@@ -53,7 +53,7 @@ export function reinstallEndAndProbe(label: string, end: (t: RuleContext, accoun
     step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(end), [status(200), refreshTokenPresent]),
     step<SideInstallation>(`${label}: the access token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).pair.access_token)), [status(401)]),
     ...(options.lists ? [sideListsRefuse(label, (s) => credentialsOf(s).pair.access_token)] : []),
-    step<SideInstallation>(`${label}: the refresh token`, (t, s) => sideRefresh(t, s, credentialsOf(s).pair.refresh_token), [status(400)]),
+    step<SideInstallation>(`${label}: the refresh token`, (t, s) => sideRefresh(t, s, credentialsOf(s).pair.refresh_token), [status(400), whenRefused(jsonContentType)]),
     step<SideInstallation>(`${label}: the long-lived token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).longLived.long_lived_token)), [status(401)]),
   ];
 }

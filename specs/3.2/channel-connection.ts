@@ -220,7 +220,7 @@ export default defineGroup({
     scenarioRule<ChatSession>(
       { id: 'chat.repeated.disconnect',
         title: 'Disconnect of a channel never connected and disconnect twice answer without a 5xx, and connect then works',
-        reading: '§4.3 disconnect answers 200 with no body; §3.2 shows no transition from not connected, so a refusal of a disconnect that finds nothing connected is non_strict; a 5xx fails. The channel must connect again afterwards (§3.2), and take a message. On a channel of its own.' },
+        reading: '§4.3 disconnect answers 200 with no body; §3.2 shows no transition from not connected, so the answer to a disconnect that finds nothing connected is recorded, a refusal as much as a 200 (REPEAT_ANSWER, R2-C18); a 5xx fails. The channel must connect again afterwards (§3.2), and take a message. On a channel of its own.' },
       {
         setup: (t) => spareChannel(t),
         steps: [

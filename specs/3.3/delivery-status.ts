@@ -28,7 +28,7 @@ export default defineGroup({
     ),
     chatSweepRule<StatusCase, Marked>(
       { id: 'chat.delivery-status.refused', title: 'Any other status_code, -1 without a 901–905 error_code, and 905 without error text are refused with 400',
-        reading: '§4.3: status_code is 1, 2 or -1; error_code is required with -1 (901 to 905, §3.3); 905 needs the error text. status_code "1" (a string) coerced and accepted is non_strict (wrong-type, C27 of the review), its bodiless 200 judged without a Content-Type (R2-C3).',
+        reading: '§4.3: status_code is 1, 2 or -1; error_code is required with -1 (901 to 905, §3.3); 905 needs the error text. status_code "1" (a string) coerced and accepted is non_strict (wrong-type, C27 of the review), its bodiless 200 judged without a Content-Type (R2-C3); status_code "" is no spelling of any code and accepted fails (R3-C6).',
         covers: ['3.3/error', '3.3/905', DS('status_code'), DS('error_code'), DS('error'), '2.9/status_code', '2.9/error_code'] },
       {
         setup: messageToMark,
@@ -95,7 +95,7 @@ export default defineGroup({
     scenarioRule<RouteMessage>(
       { id: 'chat.repeated.delivery-status',
         title: 'The same delivery status sent twice (delivered, then read) answers without a 5xx',
-        reading: '§4.3 delivery status: 200 with no body for a message that exists. The same status again is no transition §3.3 shows ("not shown"): 200 stated, a refusal non_strict. A 5xx fails.' },
+        reading: '§4.3 delivery status: 200 with no body for a message that exists. The same status again is no transition §3.3 shows ("not shown"): its answer is recorded, a refusal as much as a 200 (REPEAT_ANSWER, R2-C18). A 5xx fails.' },
       {
         setup: routeMessage,
         steps: [

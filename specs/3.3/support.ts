@@ -35,15 +35,18 @@ export const ACCEPTED: StatusCase[] = [
   ...[901, 902, 903, 904, 905].map((code) => ({ what: `error (-1) with ${code}`, body: { status_code: -1, error_code: code, error: `reason ${code}` } })),
 ];
 
-/** Wrong JSON types: refused with 400 passes, coerced and accepted is non_strict (wrong-type, C27 of the review). */
+/**
+ * Wrong JSON types: refused with 400 passes, coerced and accepted is non_strict (wrong-type, C27 of the review). Only a
+ * lossless spelling of a code counts ("1"); `""` names no code of "1, 2 or -1" and stands with the refused (R3-C6).
+ */
 export const WRONG_TYPE: StatusCase[] = [
   { what: 'status_code "1" (a string)', body: { status_code: '1' } },
-  { what: 'status_code "" (a string)', body: { status_code: '' } },
 ];
 
 export const REFUSED: StatusCase[] = [
   { what: 'no status_code', body: {} },
   { what: 'status_code null', body: { status_code: null } },
+  { what: 'status_code "" (a string naming no code)', body: { status_code: '' } },
   { what: 'status_code 0', body: { status_code: 0 } },
   { what: 'status_code 3', body: { status_code: 3 } },
   { what: 'status_code -2', body: { status_code: -2 } },

@@ -170,7 +170,7 @@ export default defineGroup({
         reading: 'Preamble: {base_url} is "the address of one customer account" and serves /oauth2/access_token; §4.1: on Allow the integration is installed in the chosen account. A fresh code (granted in the run\'s account, as every rule that exchanges one at BASE_URL relies on) is exchanged at a second account\'s address (BASE_URL_2, else the control API\'s): 400 passes, another 4xx is non_strict. A token that works at that address fails (security, R2-A7): it reaches an account the user never chose. A token that address refuses (the code\'s own account\'s) is recorded: nothing the spec states refuses the exchange (variation code-any-account-address-own-account).' },
       {
         send: async (t) => exchangeAtForeignAddress(t, async () => codeGrant(t.target, await freshCode(t))),
-        expect: [(o) => status(400, { accepted: 'informational' })(o.exchanged), noTokenAtAnotherAddress('code')],
+        expect: [(o) => status(400, { accepted: 'informational' })(o.exchanged), (o) => whenRefused(jsonContentType)(o.exchanged), noTokenAtAnotherAddress('code')],
       },
     ),
     exchangeRule<ExchangeAtAddress>(
@@ -179,7 +179,7 @@ export default defineGroup({
         reading: 'Preamble: {base_url} is "the address of one customer account" and serves /oauth2/access_token; §3.1: the refresh exchange issues new tokens of the same grant, so of the account the user chose. The refresh token of a fresh pair (granted in the run\'s account) is exchanged at a second account\'s address (BASE_URL_2, else the control API\'s): 400 passes, another 4xx is non_strict. As for a code (oauth.token.code-bound-to-account): a token that works at that address fails, one that address refuses is recorded (variation refresh-any-account-address-own-account).' },
       {
         send: async (t) => exchangeAtForeignAddress(t, async () => refreshGrant(t.target, (await obtainTokens(t)).refresh_token)),
-        expect: [(o) => status(400, { accepted: 'informational' })(o.exchanged), noTokenAtAnotherAddress('refresh token')],
+        expect: [(o) => status(400, { accepted: 'informational' })(o.exchanged), (o) => whenRefused(jsonContentType)(o.exchanged), noTokenAtAnotherAddress('refresh token')],
       },
     ),
     sweepRule<RedirectUriVariant, HttpResponse>(
@@ -192,7 +192,7 @@ export default defineGroup({
           const fields = codeGrant(t.target, await freshCode(t));
           return exchange(t, { ...fields, redirect_uri: redirectUriVariant(t.credentials.redirectUri, variant) });
         },
-        expect: (_t, variant) => (EQUIVALENT_SPELLINGS.has(variant) ? [status(400, { accepted: 'informational' }), whenRefused(jsonObjectBody)] : [status(400), jsonObjectBody]),
+        expect: (_t, variant) => (EQUIVALENT_SPELLINGS.has(variant) ? [status(400, { accepted: 'informational' }), whenRefused(jsonContentType), whenRefused(jsonObjectBody)] : [status(400), whenRefused(jsonContentType), jsonObjectBody]),
         label: (variant) => variant,
       },
     ),

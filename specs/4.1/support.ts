@@ -10,10 +10,10 @@ import { brokenRefresh } from '../fixtures/oauth.js';
 export const refusal = [status(400), jsonContentType, jsonObjectBody] as const;
 
 /**
- * The sweeps that own "response Content-Type: application/json (also on error)" (REQ-4.1-exchange-error-json) for their
- * kind of refusal judge its media type and body: an unknown code, a missing client_id, a wrong client secret (item 5 of
- * issue 28; an expired code, a used code and a spent refresh token are read by their own rules). The other sweeps
- * judge only the status, so one non-JSON refusal is one failure per kind, not one per field (one-observation, K16).
+ * The sweeps that own the refusal's body (a JSON object with details) for their kind of refusal: an unknown code, a
+ * missing client_id, a wrong client secret (item 5 of issue 28). Every refusal's media type is read, whichever sweep
+ * it comes from (R3-A2: §4.1 "response Content-Type: application/json (also on error)" names every refusal of the
+ * endpoint, and a refusal of one kind answered as an HTML page is no JSON for a client that met it there).
  */
 export const JUDGES_BODY = new Set(['oauth.token.code.wrong', 'oauth.token.client-id.missing', 'oauth.token.client-secret.wrong']);
 
@@ -26,7 +26,8 @@ export function refusalOf(id: string, m: Mutation, encoding: 'json' | 'form') {
   const accepted = acceptanceOf(m);
   return [
     status(400, accepted === 'non_strict' ? { accepted } : {}),
-    ...(JUDGES_BODY.has(id) && encoding === 'json' ? [jsonContentType, jsonObjectBody] : []),
+    ...(encoding === 'json' ? [whenRefused(jsonContentType)] : []),
+    ...(JUDGES_BODY.has(id) && encoding === 'json' ? [jsonObjectBody] : []),
   ];
 }
 
@@ -60,7 +61,7 @@ export function brokenExchangeRule(field: TokenField, breakage: TokenBreakage): 
     reading: `${TOKEN_WHY[field]}. Another 4xx (401 for client credentials, RFC 6749 §5.2; 415 to the form-encoded case) is non_strict.`
       + (acceptanceOf({ field, breakage, wrongType: 'wrapped-in-array' }) === 'non_strict' ? ` Accepted is non_strict: ${breakage === 'wrong-type' ? `a value of another JSON type coerced (["<valid>"]) is a departure, not a breach${acceptanceOf({ field, breakage, wrongType: 'other' }) === 'non_strict' ? ', and for a member that is no credential so is any other' : '; any other value (42, true) accepted fails'}` : 'the table does not mark the member required'}.` : '')
       + (field === 'grant_type' && breakage !== 'wrong-type' ? ' Accepted fails: grant_type is an enumeration ("`authorization_code` or `refresh_token`") and the member the grant is chosen by (R2-A8).' : '')
-      + (JUDGES_BODY.has(`oauth.token.${field.replace('_', '-')}.${breakage}`) ? ' The refusal of a JSON request must be an application/json object with details (§4.1 "also on error").' : ' The refusal\'s media type and body are judged by the rule that owns its kind of refusal (oauth.token.code.wrong, .client-id.missing, .client-secret.wrong, oauth.code.expired, oauth.token.code-reuse, oauth.refresh.old-token-refused: one observation, one verdict).'),
+      + (JUDGES_BODY.has(`oauth.token.${field.replace('_', '-')}.${breakage}`) ? ' The refusal of a JSON request must be an application/json object with details (§4.1 "also on error").' : ' The refusal of a JSON request must be application/json (§4.1 "also on error", R3-A2); its body is judged by the rule that owns its kind of refusal (oauth.token.code.wrong, .client-id.missing, .client-secret.wrong, oauth.code.expired, oauth.token.code-reuse, oauth.refresh.old-token-refused).'),
   };
   type Case = { m: Mutation; encoding: 'json' | 'form' };
   // The shapes a wrong type takes ([valid], { value: valid }, true) every run, whatever the case count: each has its own
@@ -152,7 +153,8 @@ export function brokenRefreshRule(field: RefreshField, breakage: 'wrong' | 'wron
   );
 }
 
-export const bindingRefusal = [status(400), jsonObjectBody] as const;
+/** Another client's or account's code or refresh token refused: 400, application/json (§4.1 "also on error", R3-A2) with an object body. */
+export const bindingRefusal = [status(400), whenRefused(jsonContentType), jsonObjectBody] as const;
 
 export interface Other {
   readonly other: ClientCredentials;

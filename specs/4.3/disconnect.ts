@@ -32,7 +32,7 @@ export default defineGroup({
     ),
     exchangeRule<HttpResponse, ChatSession>(
       { id: 'chat.disconnect.no-body', title: 'Disconnect answers 200 with no body',
-        reading: '§4.3 disconnect: "Response 200 with no body". An empty JSON value is non_strict; any other body fails. Runs on a channel of its own (without a control API, CHANNEL_ID_2).',
+        reading: '§4.3 disconnect: "Response 200 with no body". Any body on the 200 is non_strict (a body on a 204 fails); whether a body sent anyway is JSON is judged by chat.signature.route.disconnect. Runs on a channel of its own (without a control API, CHANNEL_ID_2).',
         covers: ['4.3/Disconnect channel'] },
       {
         setup: async (t) => {

@@ -137,9 +137,9 @@ export default defineGroup({
       },
     ),
     scenarioRule<Conversation & { readonly foreign: ForeignChat }>(
-      { id: 'chat.edit.other-scope', level: 'should', needs: ['second-account'],
+      { id: 'chat.edit.other-scope', needs: ['second-account'],
         title: 'An edit sent to a second account\'s scope naming a message of the first, by msgid or by its chat-interface id, is refused (4xx); the message is unchanged',
-        reading: '§4.3: the message path names the scope; a message of another account\'s scope is not one the edit may reach (§2.4: a scope is one account\'s connection), whichever id names it (msgid, or `id` "on the chat-interface side", which a server may take as unique). Any 4xx passes. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
+        reading: '§4.3: the message path names the scope; a message of another account\'s scope is not one the edit may reach (§2.4: a scope is one account\'s connection), whichever id names it (msgid, or `id` "on the chat-interface side", which a server may take as unique): changing another account\'s message is a breach of §2.4, a must (issue 39). Any 4xx passes. The second account comes from the control API, else CHAT_ACCOUNT_ID_2.',
         covers: [SEND('msgid'), '2.4/scope_id'] },
       {
         setup: async (t) => {

@@ -22,7 +22,7 @@ export default defineGroup({
     // ---- history
     scenarioRule<CreatedChat>(
       { id: 'chat.history.empty', title: 'History answers 204 for a chat that does not exist and for a chat without messages',
-        reading: '§4.3, §7: 204 when the chat does not exist or has no messages. 200 with an empty messages array is non_strict, and so is a 404 for a chat that does not exist; 200 with messages fails (C51).',
+        reading: '§4.3, §7: 204 when the chat does not exist or has no messages. 200 with an empty messages array is non_strict; a 404 for a chat that does not exist fails (§7 "204 history: Chat does not exist", R2-C14), and so does 200 with messages (C51).',
         covers: ['4.3/Get chat history'] },
       {
         setup: createdChatFor,

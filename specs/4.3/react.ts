@@ -120,7 +120,7 @@ export default defineGroup({
     scenarioRule<RouteMessage>(
       { id: 'chat.repeated.reaction',
         title: 'The same reaction twice, and unreact twice, answer without a 5xx; a reaction afterwards is accepted',
-        reading: '§4.3 reaction: 200 for a message that exists. The same react again is a valid request (200). An unreact that finds no reaction left changes nothing the spec describes: 200 stated, a refusal non_strict. A 5xx fails.' },
+        reading: '§4.3 reaction: 200 for a message that exists. The same react again is a valid request (200). An unreact that finds no reaction left changes nothing the spec describes: its answer is recorded, a refusal as much as a 200 (REPEAT_ANSWER, R2-C18). A 5xx fails.' },
       {
         setup: routeMessage,
         steps: [

@@ -4,7 +4,7 @@
  * places come from the endpoint catalogue (src/protocol/endpoints.ts), so a new endpoint is probed without an edit here.
  */
 import {
-  afterElapsed, bearerProbe, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, LIST_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
+  afterElapsed, bearerProbe, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, LIST_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, jsonContentType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
 } from '../kit.js';
 import { mustWork } from '../fixtures/oauth.js';
 
@@ -70,7 +70,7 @@ export default defineGroup({
     sweepRule<JsonCase, Awaited<ReturnType<typeof exchange>>, string>(
       { id: 'api.bodies.json-every-answer', needs: ['access-token'],
         title: 'Every endpoint\'s answers carry a JSON media type and parse as JSON: each list\'s page, each refusal without a bearer, each wrong method',
-        reading: '§0: all bodies are JSON unless stated otherwise; no answer of the token endpoint, the account or the lists is stated otherwise (§7: the error body\'s structure is not shown, not its media type). Any JSON media type passes (application/hal+json, application/problem+json); a 204 has no body to judge. api.bodies.json reads the account\'s and one list\'s page; this reads the other places.' },
+        reading: '§0: all bodies are JSON unless stated otherwise; no answer of the token endpoint, the account or the lists is stated otherwise (§7: the error body\'s structure is not shown, not its media type). Any JSON media type passes (application/hal+json, application/problem+json), but at the token endpoint, whose §4.1 states "Content-Type: application/json (also on error)": another JSON type there is non_strict (R3-A8); a 204 has no body to judge. api.bodies.json reads the account\'s and one list\'s page; this reads the other places.' },
       {
         setup: apiToken,
         named: JSON_CASES,
@@ -79,7 +79,9 @@ export default defineGroup({
           ...(c.what === 'no bearer' || c.endpoint.auth !== 'bearer' ? {} : { bearer: token }),
           ...(c.what === 'page' ? { query: '?limit=1' } : {}),
         })),
-        expect: [jsonBodyOfAnyJsonType],
+        // The token endpoint's answers are "Content-Type: application/json (also on error)" (§4.1): another JSON type
+        // there is non_strict, as at every other refusal of it (R3-A8, one reading).
+        expect: (_t, c) => (c.endpoint.auth === 'client' ? [jsonBodyOfAnyJsonType, jsonContentType] : [jsonBodyOfAnyJsonType]),
         label: (c) => `${c.endpoint.name} ${c.what === 'page' ? 'page' : c.what === 'no bearer' ? 'without a bearer' : `${c.what} (wrong method)`}`,
       },
     ),

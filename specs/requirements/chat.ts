@@ -1375,7 +1375,7 @@ export const CHAT = requirements([
     rules: ['chat.message.conversation-ref-id-write-first'],
   },
   {
-    id: 'REQ-4.3-message-conversation-ref-id-foreign', section: '4.3', source: 'table', level: 'should',
+    id: 'REQ-4.3-message-conversation-ref-id-foreign', section: '4.3', source: 'table', level: 'must',
     statement: 'A conversation_ref_id naming a chat of another scope or integration does not link to it.',
     observes: 'a message with another account\'s chat id as conversation_ref_id is refused (or creates nothing there)',
     needs: ['control'],
@@ -1532,11 +1532,19 @@ export const CHAT = requirements([
   },
   {
     id: 'REQ-4.3-message-edit-other-chat', section: '4.3', source: 'table', level: 'should',
-    statement: 'An edit cannot reach a message of another conversation or scope.',
-    observes: 'an edit naming a message of another conversation (or another account\'s scope) is refused and that message unchanged',
+    statement: 'An edit cannot reach a message of another conversation.',
+    observes: 'an edit naming a message of another conversation of the scope is refused and that message unchanged',
+    needs: ['nothing'],
+    reading: { kind: 'security' },
+    rules: ['chat.edit.other-conversation'],
+  },
+  {
+    id: 'REQ-4.3-message-edit-other-scope', section: '4.3', source: 'table', level: 'must',
+    statement: 'An edit cannot reach a message of another account\'s scope (§2.4: a scope is one account\'s connection).',
+    observes: 'an edit sent to a second account\'s scope naming a message of the first, by msgid or id, is refused and that message unchanged',
     needs: ['control'],
     reading: { kind: 'security' },
-    rules: ['chat.edit.other-conversation', 'chat.edit.other-scope'],
+    rules: ['chat.edit.other-scope'],
   },
   {
     id: 'REQ-4.3-message-message-required', section: '4.3', source: 'table', level: 'must',

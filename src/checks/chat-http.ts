@@ -9,15 +9,22 @@ import { fail, nonStrict, pass } from '../model/outcome.js';
 import { jsonContentType, jsonObjectBody, parseJson } from './json.js';
 
 /**
- * The body of a chat refusal (R2-C6): §4.3 "400 when data is invalid (details in the body)" and §7 "Structure of the
- * error body: not shown". A JSON object passes (`{}` carries no details: non_strict, as `jsonObjectBody` reads it); no
- * body at all is non_strict (the details are missing, the structure is open); a body that is not a JSON object fails
- * ("All bodies are JSON"). Only a 4xx is judged here; the status check judges the code.
+ * The body of a chat refusal (R2-C6, R3-C4): §4.3 "400 when data is invalid (details in the body)" and §7 "Structure of
+ * the error body: not shown". Any JSON value that carries details passes — an object, and as much an array or a string
+ * (the structure is open); one that carries none (`{}`, `[]`, `""`, `null`) is non_strict, as is no body at all; a body
+ * that is not JSON fails ("All bodies are JSON"). Only a 4xx is judged here; the status check judges the code.
  */
 export const chatErrorBody: Check = (res) => {
-  if (res.status < 400 || res.status >= 500) return pass('error body', `status ${res.status}: no refusal body to judge`);
-  if ((res.text ?? '') === '') return nonStrict('error body', `expected the details in a JSON body, observed a ${res.status} with an empty body`);
-  return jsonObjectBody(res);
+  const name = 'error body';
+  if (res.status < 400 || res.status >= 500) return pass(name, `status ${res.status}: no refusal body to judge`);
+  if ((res.text ?? '') === '') return nonStrict(name, `expected the details in a JSON body, observed a ${res.status} with an empty body`);
+  const body = parseJson(res);
+  if (body === undefined) return fail(name, `expected a JSON body with details, observed "${res.text.slice(0, 80)}"`);
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) return jsonObjectBody(res);
+  const carries = Array.isArray(body) ? body.length > 0 : typeof body === 'string' ? body !== '' : body !== null;
+  return carries
+    ? pass(name, `a JSON ${Array.isArray(body) ? 'array' : typeof body} with details (the structure is not shown, §7)`)
+    : nonStrict(name, `expected details in the body, observed ${JSON.stringify(body)}`);
 };
 
 /**

@@ -56,10 +56,13 @@ export function statusIn(...codes: readonly number[]): Check {
 }
 
 /** Refused, whatever the code: for steps where the spec says a request is refused and names no code. */
-export function clientError(name = 'refused'): Check {
-  return (res) => res.status >= 400 && res.status < 500
-    ? pass(name, `refused with ${res.status}`)
-    : fail(name, `expected a refusal (4xx), observed ${res.status}${briefBody(res)}`);
+export function clientError(name = 'refused', options: { accepted?: 'non_strict' } = {}): Check {
+  return (res) => {
+    if (res.status >= 400 && res.status < 500) return pass(name, `refused with ${res.status}`);
+    // `accepted`: a 2xx the reading of what was sent calls a lesser departure (as `status`'s option).
+    if (options.accepted && res.status >= 200 && res.status < 300) return nonStrict(name, `expected a refusal (4xx), observed ${res.status}: accepted, which the reading of what was sent allows`);
+    return fail(name, `expected a refusal (4xx), observed ${res.status}${briefBody(res)}`);
+  };
 }
 
 /** `info` rules: the answer's status, reported and not judged; `json200` is added when a 200 carries a JSON body. */

@@ -132,11 +132,19 @@ export function wwwAuthenticateError(code: string): Check {
  */
 export function estimatedBits(values: readonly string[]): number {
   const all = values.join('');
+  // Hexadecimal (only 0-9 and one case of a-f) is an alphabet of 16, not of 36: 26 hex digits carry 104 bits.
+  if (/^[0-9a-f]+$/.test(all) || /^[0-9A-F]+$/.test(all)) return hexBits(values);
   const classes: [RegExp, number][] = [[/[a-z]/, 26], [/[A-Z]/, 26], [/[0-9]/, 10], [/[-_]/, 2], [/[+/=.~]/, 4]];
   const alphabet = classes.filter(([re]) => re.test(all)).reduce((n, [, size]) => n + size, 0);
   const shortest = Math.min(...values.map((v) => v.length));
   const varying = values.length < 2 ? shortest : shortest - sharedEnds(values);
   return alphabet > 1 ? Math.floor(Math.max(0, varying) * Math.log2(alphabet)) : 0;
+}
+
+function hexBits(values: readonly string[]): number {
+  const shortest = Math.min(...values.map((v) => v.length));
+  const varying = values.length < 2 ? shortest : shortest - sharedEnds(values);
+  return Math.max(0, varying) * 4;
 }
 
 /** The length of the prefix and of the suffix every value shares. */

@@ -6,7 +6,8 @@ import type { Judge } from '../model/check.js';
 import type { HttpResponse } from '../model/http.js';
 import { fail, nonStrict, observed, pass } from '../model/outcome.js';
 import { tokenPairOf } from '../protocol/oauth.js';
-import { parseJson } from './json.js';
+import { jsonContentType, parseJson } from './json.js';
+import { status } from './status.js';
 import type { Check } from '../model/check.js';
 
 function field(res: Parameters<Check>[0], name: string): { present: boolean; value: unknown } {
@@ -69,6 +70,19 @@ export const accessTokenIsJwt: Check = (res) => {
     return fail('access_token', `expected a decodable JWT, observed a token that does not decode (${(err as Error).message})`);
   }
 };
+
+export const accessTokenPresent: Check = (res) => {
+  const { present, value } = field(res, 'access_token');
+  return typeof value === 'string' && value.length > 0
+    ? pass('access_token', 'access_token present')
+    : fail('access_token', `expected a non-empty access_token string, observed ${present ? show(value) : 'no access_token field'}`);
+};
+
+/**
+ * An exchange that works is the §4.1 token answer, not only a 200 (issue 39 item 4): its access_token and refresh_token
+ * (§2.3); the rules of §2.3 judge the rest of its shape.
+ */
+export const tokensIssued: readonly Check[] = [status(200), jsonContentType, (res) => accessTokenPresent(res), (res) => refreshTokenPresent(res)];
 
 export const refreshTokenPresent: Check = (res) => {
   const { present, value } = field(res, 'refresh_token');

@@ -13,6 +13,7 @@ import { SkipRule, TargetAnswer } from '../errors.js';
 import { STEP_OWNERS } from './owners.js';
 import { chatSession, configuredChannel, uniqueId, type ChatSession, type SendOptions } from './chat.js';
 import { spareChannel } from './live-chat.js';
+import { untilShown } from './chat-written.js';
 import { isSuccess } from '../model/http.js';
 
 export type ChatRouteName = 'connect' | 'disconnect' | 'chats' | 'message' | 'status' | 'history' | 'typing' | 'react';
@@ -41,6 +42,9 @@ export async function routeFixture(t: RuleContext, route: ChatRouteName): Promis
   const conversationId = session.conversationId();
   const client = session.client();
   const sent = route === 'connect' || route === 'disconnect' ? { msgid: '', id: '' } : await session.mustSend(session.payload(conversationId, client));
+  // The history route reads one page right after: the message "appears after processing" (§4.3), so it is waited for
+  // first, as every one-page read after a write is (R3-C5).
+  if (route === 'history') await untilShown(session, conversationId);
   return { session, scopeId, conversationId, client, msgid: sent.msgid, id: sent.id || sent.msgid };
 }
 

@@ -234,6 +234,7 @@ export class ChatSession {
   async readPages(conversationId: string, limit = 50, enough: (items: HistoryItem[]) => boolean = () => true): Promise<HistoryItem[]> {
     const out: HistoryItem[] = [];
     let pastShortPage = false;
+    const seen = new Set<string>();
     for (let offset = 0; offset < 10_000;) {
       const res = await this.history(conversationId, { offset, limit });
       if (res.status === 204) break;
@@ -244,6 +245,11 @@ export class ChatSession {
       }
       out.push(...(page as HistoryItem[]));
       if (page.length === 0) break;
+      // A page that repeats one already read (a server that ignores offset) ends the reading: what was read then holds
+      // the repeat, which the history checks judge, without asking for thousands of pages more (issue 39 item 5).
+      const shown = JSON.stringify(page);
+      if (seen.has(shown)) break;
+      seen.add(shown);
       if (page.length < limit) {
         if (enough(out)) break;
         pastShortPage = true;

@@ -103,6 +103,11 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     if (record.kind === 'long_lived' && !record.grantId && ctx.faults.isOn('long-lived-refused-at-account') && request.url.startsWith('/api/v4/account')) {
       throw invalidToken(ctx, reply, 'The access token has no grant');
     }
+    // Only for the `long-lived-account-html` fault: the account route serves a long-lived token a 200 HTML page (the
+    // front server's login page, as a route that does not know the token kind falls through to it).
+    if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-account-html') && request.url.startsWith('/api/v4/account')) {
+      return reply.code(200).header('content-type', 'text/html; charset=utf-8').send('<!doctype html><html><head><title>Log in</title></head><body><form method="post"><input name="login"></form></body></html>');
+    }
     // Only for the `long-lived-any-account-address` fault: the account binding is read from the grant, which a long-lived token has not.
     const unbound = ctx.faults.isOn('base-url-any-account') || (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-any-account-address'))
       // Only for the `oauth-access-any-account-address` fault: an access token's signature is checked, its account is not.

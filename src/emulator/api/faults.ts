@@ -59,6 +59,8 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['api.bearer.expired', 'api.bearer.stale-token-error'] },
   { name: 'long-lived-refused-at-account', description: 'GET /api/v4/account refuses a long-lived token with 401 (it looks up the token\'s grant, which a long-lived token has not); the lists accept it.',
     caughtBy: ['api.long-lived.works'] },
+  { name: 'long-lived-account-html', description: 'GET /api/v4/account answers a long-lived token 200 with an HTML login page instead of the account (the lists serve it).',
+    caughtBy: ['api.long-lived.works'] },
   { name: 'long-lived-token-refused', description: 'Long-lived tokens are refused as bearers.',
     caughtBy: ['api.long-lived.works'] },
   // Per-account addresses (§4.1 {base_url}, §5.1)

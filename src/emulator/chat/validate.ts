@@ -284,6 +284,8 @@ export function deliveryStatus(c: Validator, o: Obj, at: string, opts: { alias?:
   const unvalidated = c.faults.isOn('chat-delivery-status-unvalidated');
   // Only for the `chat-status-null-as-sent` fault: a null status_code is read as "sent" (no value given) and taken.
   if (c.faults.isOn('chat-status-null-as-sent') && o[key] === null) return undefined;
+  // Only for the `chat-status-empty-as-sent` fault: "" read as no value given, as a loose form reader does (R3-C6).
+  if (c.faults.isOn('chat-status-empty-as-sent') && o[key] === '') return undefined;
   const code = c.int(o, key, at, { required: !unvalidated });
   if (code !== undefined && !unvalidated) {
     if (!(DELIVERY_CODES as readonly number[]).includes(code) || (code === -1 && c.faults.isOn('chat-delivery-status-positive-only'))) {

@@ -208,7 +208,9 @@ export const OAUTH_FAULTS = defineFaults([
   { name: 'token-lookup-crash-on-invalid-utf8', description: 'A code, client_id, client_secret or redirect_uri holding bytes that are not UTF-8 breaks the store it is looked up in: 500 (an extra member with them is never read).',
     caughtBy: ['oauth.token.invalid-utf8'] },
   { name: 'error-as-html', description: 'Token exchange errors are answered as text/html bodies.',
-    caughtBy: ['oauth.token.code.wrong', 'oauth.token.body-not-json'] },
+    // Every refusal's media type is read (R3-A2): an unknown grant_type, a redirect_uri mismatch, another client's or
+    // account's code or refresh token, an expired or revoked refresh token, as much as an unknown code.
+    caughtBy: ['oauth.token.code.wrong', 'oauth.token.body-not-json', 'oauth.token.grant-type.wrong', 'oauth.token.redirect-uri.wrong', 'oauth.token.redirect-uri.variants', 'oauth.token.code-bound-to-client', 'oauth.refresh.bound-to-client', 'oauth.token.grant-confusion', 'oauth.token.code-bound-to-account', 'oauth.refresh.bound-to-account', 'oauth.refresh.expired', 'oauth.deactivation.revokes-credentials'] },
   { name: 'token-sniffs-content-type', description: 'A token request under another media type (text/plain, application/octet-stream, none) is read as JSON when it parses, and exchanged.',
     caughtBy: ['oauth.token.content-type-other'] },
   { name: 'counter-credentials', description: 'Authorization codes and refresh tokens are a 60-character constant prefix and a 6-digit counter: long, of a wide alphabet, and guessable.',

@@ -27,6 +27,7 @@ export interface MessageEvent {
 
 export function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
   const body = objectOf(c, raw);
+  if (!Object.hasOwn(body, 'event_type') && c.faults.isOn('chat-crash-without-event-type')) throw new Error('simulated crash: the event kind is read from a missing event_type');
   const anyKind = c.faults.isOn('chat-event-type-unknown-as-new') && typeof body.event_type === 'string' && body.event_type !== 'edit_message';
   const event = anyKind ? 'new_message' : c.oneOf(body, 'event_type', '', ['new_message', 'edit_message'] as const, { required: true });
   const p = c.obj(body, 'payload', '', { required: true }) ?? {};

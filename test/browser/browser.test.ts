@@ -3,7 +3,8 @@
  * and the access-granting page rules run in it against the embedded emulator (they run in CI: .ci/run installs
  * Chromium). A missing Chromium fails here rather than skipping silently.
  */
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';
@@ -13,7 +14,7 @@ import { executeRun } from '../../src/runner/execute.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embedded.js';
 import { targetFromEnv } from '../../src/targets/from-env.js';
 
-const profiles = async () => (await readdir(tmpdir())).filter((f) => f.startsWith('playwright_chromiumdev_profile-')).sort();
+const profiles = async (dir: string) => (await readdir(dir)).filter((f) => f.startsWith('playwright_chromiumdev_profile-')).sort();
 
 describe('Chromium', () => {
   it(`is installed at ${CHROMIUM_PATH}`, () => {
@@ -22,9 +23,19 @@ describe('Chromium', () => {
   });
 
   it('launches headless with a fresh profile that is removed after', async () => {
-    const before = await profiles();
-    const b = await SharedBrowser.launch();
+    // A temp folder of the test's own (Playwright makes the profile in os.tmpdir(), read from TMPDIR at each launch):
+    // the machine's /tmp is shared with other tests and processes launching browsers of their own.
+    const own = await mkdtemp(join(tmpdir(), 'browser-test-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    let b: SharedBrowser;
     try {
+      b = await SharedBrowser.launch();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = saved;
+    }
+    try {
+      expect(await profiles(own)).toHaveLength(1);
       expect(b.browser.version()).toMatch(/^\d+\./);
       const ctx = await b.newContext();
       const page = await ctx.newPage();
@@ -33,7 +44,8 @@ describe('Chromium', () => {
     } finally {
       await b.close();
     }
-    expect(await profiles()).toEqual(before);
+    expect(await profiles(own)).toEqual([]);
+    await rm(own, { recursive: true, force: true });
   });
 });
 

@@ -16,7 +16,7 @@ it('keeps the page rules within RATE_LIMIT_RPS=5 at the emulator', async () => {
     await fetch(`${emulator.url}/_control/traffic`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reset: true }) });
     const out = await mkdtemp(join(tmpdir(), 'conformance-browser-rate-'));
     const r = await conformance(['run', '--target', 'remote', '--only', 'oauth.page.*', '--seed', '3', '--out', out], {
-      env: { ...emulator.env(), RATE_LIMIT_RPS: '5' }, timeoutMs: 120_000,
+      env: { ...emulator.env(), RATE_LIMIT_RPS: '5' },
     });
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;

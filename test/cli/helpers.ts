@@ -19,12 +19,6 @@ process.once('exit', () => { for (const child of running) child.kill('SIGKILL');
 export interface ConformanceOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
-  /**
-   * Not a limit any more, kept so that callers need not change: a run that does its job is never killed on a clock
-   * (under load a full run takes several times what it takes on a quiet machine). The test's own timeout bounds it,
-   * and a child still running when its test worker ends is killed then.
-   */
-  readonly timeoutMs?: number;
 }
 
 /** The child's process, for a test that signals it (an interrupted run); otherwise as `conformance`. */

@@ -26,7 +26,7 @@ describe('conformance run: report flags', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'conformance-report-flags-'));
     run = await conformance(['run', '--profile', 'quick', '--seed', '3', '--only', ONLY, '--exclude', EXCLUDE, '--out', join(dir, 'out'),
-      '--junit', join(dir, 'ci', 'conformance.xml'), '--summary', join(dir, 'step-summary.md')], { timeoutMs: 180_000 });
+      '--junit', join(dir, 'ci', 'conformance.xml'), '--summary', join(dir, 'step-summary.md')]);
     report = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as Report;
   }, 200_000);
 

@@ -30,7 +30,7 @@ describe('secrets in every output of a run of the access rules', () => {
     emulator = await startEmulator();
     out = join(await mkdtemp(join(tmpdir(), 'conformance-windows-')), 'out');
     run = await conformance(['run', '--target', 'remote', '--only', '2.2,2.3,3.1,4.1,5.1', '--seed', '5', '--runs', '3', '--out', out],
-      { env: { ...emulator.env(), CONFORMANCE_BROWSER: '1' }, timeoutMs: 280_000 });
+      { env: { ...emulator.env(), CONFORMANCE_BROWSER: '1' } });
   }, 300_000);
 
   afterAll(() => emulator?.close());

@@ -64,7 +64,7 @@ describe('the command line', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as AddressInfo).port;
     try {
-      const r = await conformance(['emulator', '--port', String(port)], { timeoutMs: 60_000 });
+      const r = await conformance(['emulator', '--port', String(port)]);
       expect(r.code, r.stderr).toBe(2);
       expect(oneLine(r.stderr)).toEqual([expect.stringMatching(new RegExp(`^conformance emulator: --port ${port} on 127\\.0\\.0\\.1 is in use`))]);
       expect(r.stdout).toBe('');

@@ -142,7 +142,7 @@ describe('servers that trip a step many rules share', () => {
     const p = await proxy(env.CHAT_URL!, rewrite);
     servers.push(p.server);
     const r = await conformance(['run', '--target', 'remote', '--only', only, '--seed', '3', '--runs', '2', '--out', join(dir, out), ...extra],
-      { env: { ...env, CHAT_URL: p.url }, timeoutMs: 120_000 });
+      { env: { ...env, CHAT_URL: p.url } });
     const report = JSON.parse(await readFile(join(dir, out, 'report.json'), 'utf8')) as Report;
     return { ...r, report };
   }

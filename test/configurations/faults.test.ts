@@ -33,7 +33,7 @@ describe.skipIf(chromiumGap() !== undefined)('oauth-access-any-account-address i
   const ruleIn = async (name: ConfigurationName): Promise<Report['results'][number]> => {
     const out = join(await mkdtemp(join(tmpdir(), `conformance-fault-${name}-`)), 'report');
     const env = settingsFor(configurationNamed(name), printed, channels);
-    const run = await conformance(['run', '--target', 'remote', '--profile', 'quick', '--only', RULE, '--out', out], { env, timeoutMs: 300_000 });
+    const run = await conformance(['run', '--target', 'remote', '--profile', 'quick', '--only', RULE, '--out', out], { env });
     expect(run.stderr).not.toMatch(/internal error/);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     expect(report.credentials?.access_token, name).toBe('long-lived');

@@ -34,7 +34,7 @@ describe.skipIf(chromiumGap() !== undefined)('the suite in each configuration us
     const out = join(await mkdtemp(join(tmpdir(), `conformance-${c.name}-`)), 'report');
     const args = ['run', '--profile', 'quick', '--seed', '1', '--out', out, ...(c.target === 'remote' ? ['--target', 'remote'] : [])];
     const channels = (await (await fetch(`${printed.CONTROL_URL}/chat`)).json() as { channels: ListedChannel[] }).channels;
-    const run = await conformance(args, { env: c.target === 'remote' ? settingsFor(c, printed, channels) : {}, timeoutMs: 600_000 });
+    const run = await conformance(args, { env: c.target === 'remote' ? settingsFor(c, printed, channels) : {} });
     expect(run.stderr, c.name).not.toMatch(/internal error/);
     return { report: JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report, stderr: run.stderr, code: run.code };
   };

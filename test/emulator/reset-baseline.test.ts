@@ -70,7 +70,7 @@ describe('a whole run after a reset', () => {
     const run = async (name: string): Promise<Report> => {
       const out = join(dir, name);
       // Every rule, at the CI gate's case count: what a reset must restore is what any rule reads, not more cases of it.
-      const r = await conformance(['run', '--target', 'remote', '--profile', 'quick', '--seed', '1', '--out', out], { env: settings, timeoutMs: 300_000 });
+      const r = await conformance(['run', '--target', 'remote', '--profile', 'quick', '--seed', '1', '--out', out], { env: settings });
       expect(r.stderr).not.toMatch(/internal error/);
       return JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     };

@@ -32,7 +32,7 @@ describe.skipIf(chromiumGap() !== undefined)('the whole suite against the standa
   const controlRuns: Report[] = [];
   const controlRun = async (env: Record<string, string>, n: number): Promise<Report> => {
     const out = join(await mkdtemp(join(tmpdir(), `conformance-control-${n}-`)), 'report');
-    const run = await conformance(['run', '--target', 'remote', '--profile', 'quick', '--seed', '1', '--out', out], { env, timeoutMs: 300_000 });
+    const run = await conformance(['run', '--target', 'remote', '--profile', 'quick', '--seed', '1', '--out', out], { env });
     expect(run.stderr).not.toMatch(/internal error/);
     return JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
   };
@@ -45,7 +45,7 @@ describe.skipIf(chromiumGap() !== undefined)('the whole suite against the standa
     const { CONTROL_URL: _dropped, ...env } = settings;
     const out = join(await mkdtemp(join(tmpdir(), 'conformance-live-')), 'report');
     // The quick profile: every rule runs (the goal is about rules, not cases), at the CI gate's request count.
-    const run = await conformance(['run', '--target', 'remote', '--profile', 'quick', '--seed', '1', '--out', out], { env, timeoutMs: 600_000 });
+    const run = await conformance(['run', '--target', 'remote', '--profile', 'quick', '--seed', '1', '--out', out], { env });
     stderr = run.stderr;
     expect(run.stderr).not.toMatch(/internal error/);
     report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;

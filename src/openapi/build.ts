@@ -15,7 +15,7 @@ import { CHAT_SIGNATURE_HEADERS, EMPTY_MD5 } from '../protocol/chat-signature.js
 import { CHAT_METHODS, CHAT_PATH_VARIABLES, chatPaths, chatTemplate, type ChatPathName } from '../protocol/chat.js';
 import { ENDPOINTS, type Endpoint } from '../protocol/endpoints.js';
 import {
-  CHAT_OPERATIONS, CONSENT_PAGE, endpointOperation, REDIRECT_PARAMETERS, SCHEMAS, type Answer, type Body, type Operation,
+  CATALOG_OPERATIONS, CHAT_OPERATIONS, CONSENT_PAGE, endpointOperation, REDIRECT_PARAMETERS, SCHEMAS, type Answer, type Body, type Operation,
   type QueryParameter,
 } from '../protocol/operations.js';
 import { filterSchema, type Schema } from '../protocol/schemas.js';
@@ -82,6 +82,19 @@ function endpointPath(endpoint: Endpoint): [string, string, Record<string, unkno
   return [endpoint.path, endpoint.method.toLowerCase(), operation(op, { id: camel(endpoint.name), tag: endpoint.auth === 'bearer' ? (endpoint.name.startsWith('list ') ? 'lists' : 'account') : 'oauth', security })];
 }
 
+const CATALOG_VARIABLE_MEANING: Readonly<Record<string, string>> = {
+  pipeline_id: 'A pipeline id (the ids `filter[pipeline_id]` takes).',
+  status_id: 'A status id.',
+  field_id: 'A custom field id (the ids `filter[custom_fields_values]` takes).',
+};
+
+/** A catalog route (not in the spec): a bearer GET, its path variables from the template. */
+function catalogPath(path: string, op: Operation): [string, string, Record<string, unknown>] {
+  const parameters = [...path.matchAll(/\{([a-z_]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, description: CATALOG_VARIABLE_MEANING[name!], schema: { type: 'integer' } }));
+  const id = camel(path.replace(/^\/api\/v4\//, 'catalog ').replace(/\{([a-z_]+)\}/g, 'by $1').replace(/\//g, ' '));
+  return [path, 'get', operation(op, { id, tag: 'catalog', security: [{ oauth2: [] }, { bearer: [] }], parameters })];
+}
+
 const PATH_VARIABLE_MEANING: Readonly<Record<string, string>> = {
   channel_id: 'The channel identifier.',
   scope_id: 'The scope_id connect returned (§2.4).',
@@ -119,6 +132,7 @@ export function buildOpenApi(): OpenApiDocument {
     paths[path]![method] = op;
   };
   for (const endpoint of ENDPOINTS) add(endpointPath(endpoint));
+  for (const [path, op] of Object.entries(CATALOG_OPERATIONS)) add(catalogPath(path, op));
   add([CONSENT_PAGE.path, 'get', operation(CONSENT_PAGE.operation, { id: 'consentPage', tag: 'oauth', security: [] })], [server('auth_url')]);
   for (const route of Object.keys(chatPaths) as ChatPathName[]) add(chatPath(route), [server('chat_url')]);
   return {
@@ -139,6 +153,7 @@ export function buildOpenApi(): OpenApiDocument {
       { name: 'account', description: '§4.1 Account API calls, §5.1.' },
       { name: 'lists', description: '§4.2 List filtering.' },
       { name: 'chat', description: '§4.3 Chat interface, signed as §5.2 states.' },
+      { name: 'catalog', description: 'Not in the spec: the pipelines, statuses and custom fields clients read before they filter (§4.2), as the live service serves them.' },
     ],
     paths,
     webhooks: {

@@ -8,9 +8,9 @@
 import type { ChatPathName } from './chat.js';
 import { LISTS, QUERY_LISTS, type ListName } from './filters.js';
 import {
-  ACCOUNT, ACCOUNT_WITH_PARAMETER, CHAT_ERROR, CONNECT_ANSWER, CONNECT_REQUEST, CREATE_CHAT_ANSWER, CREATE_CHAT_REQUEST, DELIVERY_STATUS_REQUEST,
-  DISCONNECT_REQUEST, HISTORY_ANSWER, LIVE_SERVICE, listPage, MESSAGE_EVENT, NEW_MESSAGE_ANSWER, PROBLEM, REACT_REQUEST, type Schema, TOKEN_REQUEST,
-  TOKEN_RESPONSE, TYPING_REQUEST,
+  ACCOUNT, ACCOUNT_WITH_PARAMETER, CATALOG, CHAT_ERROR, CONNECT_ANSWER, CONNECT_REQUEST, CREATE_CHAT_ANSWER, CREATE_CHAT_REQUEST, DELIVERY_STATUS_REQUEST,
+  CUSTOM_FIELD, CUSTOM_FIELDS, CUSTOMER_STATUS, CUSTOMER_STATUSES, DISCONNECT_REQUEST, HISTORY_ANSWER, LIVE_SERVICE, listPage, MESSAGE_EVENT, NEW_MESSAGE_ANSWER, PROBLEM, REACT_REQUEST, type Schema, TOKEN_REQUEST,
+  PIPELINE, PIPELINE_STATUS, PIPELINE_STATUSES, PIPELINES, TOKEN_RESPONSE, TYPING_REQUEST,
 } from './schemas.js';
 
 const listSchemaName = (list: ListName): string => `${list[0]!.toUpperCase()}${list.slice(1)}Page`;
@@ -23,6 +23,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
   CreateChatRequest: CREATE_CHAT_REQUEST, CreatedChat: CREATE_CHAT_ANSWER, MessageEvent: MESSAGE_EVENT, NewMessageAnswer: NEW_MESSAGE_ANSWER,
   DeliveryStatusRequest: DELIVERY_STATUS_REQUEST, History: HISTORY_ANSWER, TypingRequest: TYPING_REQUEST, ReactRequest: REACT_REQUEST,
   ChatError: CHAT_ERROR,
+  Pipelines: PIPELINES, Pipeline: PIPELINE, PipelineStatuses: PIPELINE_STATUSES, PipelineStatus: PIPELINE_STATUS,
+  CustomerStatuses: CUSTOMER_STATUSES, CustomerStatus: CUSTOMER_STATUS, CustomFields: CUSTOM_FIELDS, CustomField: CUSTOM_FIELD,
 };
 
 export interface Body {
@@ -218,3 +220,26 @@ export const REDIRECT_PARAMETERS: readonly QueryParameter[] = [
   { name: 'error', description: '`access_denied` on Deny.', schema: { type: 'string', const: 'access_denied' } },
 ];
 
+
+const notFound = problem('No record of the catalog has this id (or the path is not served: docs/emulator.md).');
+const catalogRead = (summary: string, schema: string): Operation => ({
+  summary, section: '4.2', description: CATALOG,
+  answers: { 200: { description: `${summary}, HAL JSON.`, body: { schema, types: [HAL_JSON] } }, 401: unauthorized, 404: notFound },
+});
+
+/**
+ * The read-only catalog routes (not in the spec, docs/emulator.md), by path under `{base_url}`, each a bearer GET.
+ * `{list}` stands for each of the four lists (./filters.ts's LISTS).
+ */
+export const CATALOG_OPERATIONS: Readonly<Record<string, Operation>> = {
+  '/api/v4/leads/pipelines': catalogRead('The leads\' pipelines with their statuses', 'Pipelines'),
+  '/api/v4/leads/pipelines/{pipeline_id}': catalogRead('One pipeline with its statuses', 'Pipeline'),
+  '/api/v4/leads/pipelines/{pipeline_id}/statuses': catalogRead('The statuses of one pipeline', 'PipelineStatuses'),
+  '/api/v4/leads/pipelines/{pipeline_id}/statuses/{status_id}': catalogRead('One status of a pipeline', 'PipelineStatus'),
+  '/api/v4/customers/statuses': catalogRead('The customers\' statuses', 'CustomerStatuses'),
+  '/api/v4/customers/statuses/{status_id}': catalogRead('One customers\' status', 'CustomerStatus'),
+  ...Object.fromEntries(LISTS.flatMap((list) => [
+    [`/api/v4/${list}/custom_fields`, catalogRead(`The custom fields of ${list}`, 'CustomFields')],
+    [`/api/v4/${list}/custom_fields/{field_id}`, catalogRead(`One custom field of ${list}`, 'CustomField')],
+  ])),
+};

@@ -323,3 +323,38 @@ export const CHAT_ERROR: Schema = obj({
   status: int, error_code: int, error_type: str, error_description: str,
   errors: { type: 'array', items: obj({ field: str, message: str }) },
 }, ['error_code', 'error_type', 'error_description'], { description: `A chat error. ${LIVE_SERVICE}` });
+
+// ---- What clients read before they filter: pipelines, statuses, custom fields (not in the spec: the live service's)
+
+/** Marks a route the spec does not name, served because clients read it before filtering (docs/emulator.md). */
+export const CATALOG = 'Not in the spec: a read-only route of the live service that clients read before they filter by `filter[statuses]`, `filter[pipeline_id]`, `filter[status]` or `filter[custom_fields_values]` (docs/emulator.md).';
+
+const selfLinks = obj({ self: link }, ['self']);
+/** A HAL collection of `items` under `_embedded.<member>`. */
+const collection = (member: string, items: Schema, extra: Record<string, Schema> = {}): Schema => obj({
+  _total_items: int, ...extra, _links: selfLinks, _embedded: obj({ [member]: { type: 'array', items } }, [member]),
+}, ['_embedded'], { description: CATALOG });
+
+/** A status of a leads' pipeline: the ids `filter[statuses][<i>][status_id]` takes. */
+export const PIPELINE_STATUS: Schema = obj({
+  id: int, name: str, sort: int, is_editable: bool, pipeline_id: int, color: str, type: int, account_id: int, _links: selfLinks,
+}, ['id', 'name', 'pipeline_id'], { description: CATALOG });
+/** A leads' pipeline with its statuses: the ids `filter[pipeline_id]` and `filter[statuses][<i>][pipeline_id]` take. */
+export const PIPELINE: Schema = obj({
+  id: int, name: str, sort: int, is_main: bool, is_unsorted_on: bool, is_archive: bool, account_id: int, _links: selfLinks,
+  _embedded: obj({ statuses: { type: 'array', items: PIPELINE_STATUS } }, ['statuses']),
+}, ['id', 'name', '_embedded'], { description: CATALOG });
+export const PIPELINES: Schema = collection('pipelines', PIPELINE);
+export const PIPELINE_STATUSES: Schema = collection('statuses', PIPELINE_STATUS);
+/** A customers' status: the ids the customers' `filter[status]` takes. */
+export const CUSTOMER_STATUS: Schema = obj({
+  id: int, name: str, sort: int, is_default: bool, color: str, type: int, account_id: int, _links: selfLinks,
+}, ['id', 'name'], { description: CATALOG });
+export const CUSTOMER_STATUSES: Schema = collection('statuses', CUSTOMER_STATUS);
+/** A list's custom field: the field ids (and enum ids) `filter[custom_fields_values][<field_id>]` takes. */
+export const CUSTOM_FIELD: Schema = obj({
+  id: int, name: str, type: str, code: { type: ['string', 'null'] }, sort: int, entity_type: str, account_id: int,
+  enums: { type: ['array', 'null'], items: obj({ id: int, value: str, sort: int }, ['id', 'value']) },
+  _links: selfLinks,
+}, ['id', 'name', 'type'], { description: CATALOG });
+export const CUSTOM_FIELDS: Schema = collection('custom_fields', CUSTOM_FIELD, { _page: int, _page_count: int });

@@ -137,6 +137,23 @@ describe('the emulator\'s answers against the OpenAPI document', () => {
     ]);
   });
 
+  it('the catalog clients read before filtering (not in the spec): pipelines, statuses, custom fields, and refusals', async () => {
+    const { access_token: bearer } = await h.tokens();
+    const get = (path: string, headers: Record<string, string> = { authorization: `Bearer ${bearer}` }) => h.request('GET', path, { headers });
+    const pipelines = (await get('/api/v4/leads/pipelines')).json as { _embedded: { pipelines: { id: number; _embedded: { statuses: { id: number }[] } }[] } };
+    const [pipeline] = pipelines._embedded.pipelines;
+    await get(`/api/v4/leads/pipelines/${pipeline!.id}`);
+    await get(`/api/v4/leads/pipelines/${pipeline!.id}/statuses`);
+    await get(`/api/v4/leads/pipelines/${pipeline!.id}/statuses/${pipeline!._embedded.statuses[0]!.id}`);
+    await get('/api/v4/leads/pipelines/999999999');
+    await get('/api/v4/customers/statuses');
+    for (const list of ['leads', 'contacts', 'companies', 'customers']) await get(`/api/v4/${list}/custom_fields`);
+    await get('/api/v4/leads/pipelines', {});
+    expect(statuses('GET', '/api/v4/leads/pipelines')).toEqual([200, 200, 200, 200, 404, 401]);
+    expect(statuses('GET', '/api/v4/customers/statuses')).toEqual([200]);
+    expect(answered.filter((a) => a.path.endsWith('/custom_fields')).map((a) => a.status)).toEqual([200, 200, 200, 200]);
+  });
+
   it('every answer above is described by the document: its status, media type and body', () => {
     expect(answered.length).toBeGreaterThan(50);
     expect(answered.flatMap(judge)).toEqual([]);

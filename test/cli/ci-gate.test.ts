@@ -37,7 +37,15 @@ describe('shards and merge', () => {
 
     const merged = await conformance(['merge', join(dir, 's1', 'report.json'), join(dir, 's2', 'report.json'), '--out', join(dir, 'merged')]);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(verdicts(await readJson<Report>(join(dir, 'merged', 'report.json')))).toEqual(verdicts(await readJson<Report>(join(dir, 'whole', 'report.json'))));
+    const mergedReport = await readJson<Report>(join(dir, 'merged', 'report.json'));
+    const wholeReport = await readJson<Report>(join(dir, 'whole', 'report.json'));
+    expect(verdicts(mergedReport)).toEqual(verdicts(wholeReport));
+    // The statement table is recomputed from the merged results: the whole run's, not either shard's.
+    const table = (r: Report) => r.statements!.map((st) => `${st.id} ${st.judgement} ${st.cause ?? ''}`);
+    const counts = (r: Report) => r.statements!.reduce<Record<string, number>>((n, st) => ({ ...n, [st.judgement]: (n[st.judgement] ?? 0) + 1 }), {});
+    expect(table(mergedReport)).toEqual(table(wholeReport));
+    expect(counts(mergedReport)).toEqual(counts(wholeReport));
+    for (const shardReport of [a, b]) expect(counts(shardReport).full ?? 0).toBeLessThan(counts(mergedReport).full ?? 0);
 
     // A merged run of --only, or one shard alone, is not the whole suite: no certificate, one line naming why, exit 2.
     const partial = await conformance(['certify', '--from', join(dir, 'merged', 'report.json'), '--out', join(dir, 'merged')]);

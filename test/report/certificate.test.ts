@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ import {
   canonicalJson, issueCertificate, partialRunReason, privateKeyFrom, publicKeyFrom, UNSIGNED_NOTE, verifyCertificate, type Certificate,
 } from '../../src/report/certificate.js';
 import { mergeReports } from '../../src/report/merge.js';
+import { withRunStatements } from '../../src/cli/run-statements.js';
+import { conformance } from '../cli/helpers.js';
 
 const rules = allRules();
 const result = (r: (typeof rules)[number], extra: Partial<RuleResult> = {}): RuleResult => ({
@@ -26,7 +28,13 @@ const result = (r: (typeof rules)[number], extra: Partial<RuleResult> = {}): Rul
 function wholeRun(extra: Partial<Report> = {}, results: RuleResult[] = rules.map((r) => result(r))): Report {
   return {
     suite: { name: KIT_PACKAGE.name, version: KIT_PACKAGE.version },
-    target: { kind: 'remote', base_url: 'https://release-42.example', auth_url: 'https://auth.example', chat_url: 'https://chat.example' },
+    target: {
+      kind: 'remote', base_url: 'https://release-42.example', auth_url: 'https://auth.example', chat_url: 'https://chat.example',
+      accounts: [
+        { base_url: 'https://release-42.example', credential: 'oauth-access', id: 31, subdomain: 'release42' },
+        { base_url: 'https://release-42.example', credential: 'restricted-user', id: 31, subdomain: 'release42' },
+      ],
+    },
     seed: 9, started_at: '2026-12-01T10:00:00.000Z', finished_at: '2026-12-01T10:20:00.000Z',
     summary: summarize(results), results, options: { runs: 100, profile: 'full', strict: false },
     configuration: { name: 'full-settings' },
@@ -88,6 +96,8 @@ describe('a signed certificate', () => {
   it('fails verification when any field is edited, re-hashed or not', () => {
     const paths = leaves(certificate);
     expect(paths.length).toBeGreaterThan(rules.length + 20);
+    // The account the target said it is is among the fields: its id, subdomain, bearer and address.
+    for (const field of ['id', 'subdomain', 'credential', 'base_url']) expect(paths.map((p) => p.join('.'))).toContain(`target.accounts.0.${field}`);
     const passed = paths.filter((p) => verifyCertificate(edited(certificate, p), { publicKey }).ok).map((p) => p.join('.'));
     expect(passed).toEqual([]);
     // Relabelled for another target and re-hashed: integrity holds, the signature does not.
@@ -96,8 +106,15 @@ describe('a signed certificate', () => {
     const rehashed: Certificate = { ...relabelled, certificate_sha256: createHash('sha256').update(canonicalJson(body)).digest('hex') };
     expect(verifyCertificate(rehashed).ok).toBe(true);
     expect(verifyCertificate(rehashed, { publicKey }).problems).toEqual([expect.stringContaining('the signature does not match')]);
-    // A field added is an edit too.
+    // Relabelled for another account behind the same address and re-hashed: the signature does not hold either.
+    const otherAccount = { ...certificate, target: { ...certificate.target, accounts: [{ ...certificate.target.accounts![0]!, id: 32, subdomain: 'other' }] } };
+    const { certificate_sha256: _h2, signature: _s2, ...otherBody } = otherAccount;
+    const reaccounted: Certificate = { ...otherAccount, certificate_sha256: createHash('sha256').update(canonicalJson(otherBody)).digest('hex') };
+    expect(verifyCertificate(reaccounted).ok).toBe(true);
+    expect(verifyCertificate(reaccounted, { publicKey }).problems).toEqual([expect.stringContaining('the signature does not match')]);
+    // A field added is an edit too, the account's as any other.
     expect(verifyCertificate({ ...certificate, note: 'x' } as Certificate, { publicKey }).ok).toBe(false);
+    expect(verifyCertificate({ ...certificate, target: { ...certificate.target, accounts: [...certificate.target.accounts!, { base_url: 'https://x.example', credential: 'long-lived', id: 1 }] } }, { publicKey }).ok).toBe(false);
     // The signature taken off: it no longer proves origin, and says so.
     const { signature: _sig, ...stripped } = certificate;
     expect(verifyCertificate(stripped as Certificate, { publicKey }).problems).toEqual(['the certificate is not signed: its origin cannot be checked']);
@@ -111,15 +128,22 @@ describe('a signed certificate', () => {
     expect(verifyCertificate(forged, { publicKey: other }).ok).toBe(false);
   });
 
-  it('does not match another report: target, verdict, seed, configuration, statements', () => {
+  it('does not match another report: target, account, verdict, seed, configuration, statements', () => {
+    const account = report.target.accounts![0]!;
     const changes: Partial<Report>[] = [
       { target: { ...report.target, base_url: 'https://emulator.example' } },
+      { target: { ...report.target, accounts: [{ ...account, id: 32 }, report.target.accounts![1]!] } },
+      { target: { ...report.target, accounts: [{ ...account, subdomain: 'other' }, report.target.accounts![1]!] } },
+      { target: { ...report.target, accounts: [account] } },
+      { target: { ...report.target, accounts: undefined } },
       { seed: 10 },
       { configuration: { name: 'minimal' } },
       { statements: [] },
       { results: report.results.map((r, i) => (i === 0 ? { ...r, status: 'skipped' } : r)) },
     ];
-    for (const change of changes) expect(verifyCertificate(certificate, { publicKey, report: { ...report, ...change } }).ok, JSON.stringify(Object.keys(change))).toBe(false);
+    for (const change of changes) expect(verifyCertificate(certificate, { publicKey, report: { ...report, ...change } }).ok, JSON.stringify(change).slice(0, 200)).toBe(false);
+    expect(verifyCertificate(certificate, { publicKey, report: { ...report, target: { ...report.target, accounts: [{ ...account, id: 32 }] } } }).problems)
+      .toEqual([expect.stringMatching(/^the report's target says it is another account than the certificate's \(32 \(release42\) with oauth-access vs 31 \(release42\) with oauth-access, 31/)]);
   });
 
   it.skipIf(!hasOpenssl())('signs with a key openssl genpkey wrote, and verifies with the public key openssl derived', () => {
@@ -188,10 +212,35 @@ describe('no certificate for a partial run', () => {
     expect(partialRunReason(mergeReports([shard(1, 3), shard(2, 3)]), rules)).toMatch(/lacks shard 3\/3/);
   });
 
+  it('refuses a whole run whose target would not say which account it is (exit 1)', () => {
+    const base = wholeRun();
+    const unread = wholeRun({ target: { ...base.target, accounts: [{ base_url: base.target.base_url, credential: 'oauth-access', error: 'GET /api/v4/account answered 500 without the account\'s id' }] } });
+    expect(() => issueCertificate(unread, { rules })).toThrow(expect.objectContaining({ exitCode: 1, message: expect.stringMatching(/^no certificate: the account the target says it is could not be read with the oauth-access token \(GET/) }));
+  });
+
   it('refuses a whole run in which a rule failed (exit 1)', () => {
     const failing = wholeRun({}, rules.map((r, i) => result(r, i === 0 ? { status: 'failed' } : {})));
     expect(() => issueCertificate(failing, { rules })).toThrow(expect.objectContaining({ exitCode: 1, message: expect.stringMatching(/1 failed/) }));
   });
+});
+
+describe('certify --from', () => {
+  it('binds the statement table the merged results give, not the one the file carries', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cert-from-'));
+    // Merged from shards whose own tables judged only their half, then given one shard's table, as a careless tool would.
+    const merged = { ...mergeReports([shard(1, 2), shard(2, 2)]), statements: withRunStatements(shard(1, 2)).statements! };
+    writeFileSync(join(dir, 'report.json'), JSON.stringify(merged));
+    const r = await conformance(['certify', '--from', join(dir, 'report.json'), '--out', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('note: --from: the report\'s statement table is not the one its results give');
+    const certificate = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as Certificate;
+    const whole = issueCertificate(withRunStatements(wholeRun()), { rules });
+    expect(certificate.statements).toEqual(whole.statements);
+    expect(certificate.statements).not.toEqual(issueCertificate(merged, { rules }).statements);
+    // Verified against the shard's table, the report no longer matches; against the recomputed one it does.
+    expect(verifyCertificate(certificate, { report: merged }).problems).toContain('the report\'s statement table differs from the certificate\'s');
+    expect(verifyCertificate(certificate, { report: withRunStatements(merged) }).ok).toBe(true);
+  }, 60_000);
 });
 
 function hasOpenssl(): boolean {

@@ -72,6 +72,8 @@ export interface Report {
   readonly suite: { readonly name: string; readonly version: string };
   readonly target: {
     readonly kind: 'emulator' | 'remote'; readonly base_url: string; readonly chat_url: string; readonly auth_url?: string; readonly control_url?: string;
+    /** BASE_URL_2, the address of a second account, when the settings give it. */
+    readonly base_url_2?: string;
     readonly capabilities?: readonly Capability[];
     /** The account the target says it is, per bearer of the run (src/runner/target-accounts.ts): a certificate binds it. */
     readonly accounts?: readonly TargetAccount[];

@@ -15,7 +15,7 @@ function shardsOf(report: Report): string[] {
 const MUST_SHARE: readonly [string, (r: Report) => unknown][] = [
   ['kit', (r) => `${r.suite.name} ${r.suite.version}`],
   // The embedded emulator listens on a port of its own in every run: the same target whatever its URLs.
-  ['target', (r) => (r.target.kind === 'emulator' ? 'the embedded emulator' : `${r.target.base_url} ${r.target.auth_url ?? ''} ${r.target.chat_url}`.trim())],
+  ['target', (r) => (r.target.kind === 'emulator' ? 'the embedded emulator' : `${r.target.base_url} ${r.target.auth_url ?? ''} ${r.target.chat_url} ${r.target.base_url_2 ?? ''}`.trim())],
   ['profile', (r) => r.options?.profile],
   ['cases per property', (r) => r.options?.runs],
   ['--only', (r) => r.options?.only],

@@ -130,7 +130,10 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
     // Once more over the whole report, with every secret the run learned, including those learned after a rule ended.
     return masker.maskDeep({
       suite: { name: KIT_PACKAGE.name, version: KIT_PACKAGE.version },
-      target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, ...(target.controlUrl ? { control_url: target.controlUrl } : {}), capabilities: target.capabilities, ...(accounts ? { accounts } : {}) },
+      target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, ...(target.controlUrl ? { control_url: target.controlUrl } : {}),
+        // Every configured origin (a certificate binds them): the second account's address too, when set.
+        ...(target.credentials.baseUrl2 ? { base_url_2: target.credentials.baseUrl2 } : {}),
+        capabilities: target.capabilities, ...(accounts ? { accounts } : {}) },
       seed: settings.seed,
       started_at: startedAt,
       finished_at: new Date().toISOString(),

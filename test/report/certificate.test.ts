@@ -30,6 +30,7 @@ function wholeRun(extra: Partial<Report> = {}, results: RuleResult[] = rules.map
     suite: { name: KIT_PACKAGE.name, version: KIT_PACKAGE.version },
     target: {
       kind: 'remote', base_url: 'https://release-42.example', auth_url: 'https://auth.example', chat_url: 'https://chat.example',
+      control_url: 'https://release-42.example/_control', base_url_2: 'https://second-42.example',
       accounts: [
         { base_url: 'https://release-42.example', credential: 'oauth-access', id: 31, subdomain: 'release42' },
         { base_url: 'https://release-42.example', credential: 'restricted-user', id: 31, subdomain: 'release42' },
@@ -98,6 +99,8 @@ describe('a signed certificate', () => {
     expect(paths.length).toBeGreaterThan(rules.length + 20);
     // The account the target said it is is among the fields: its id, subdomain, bearer and address.
     for (const field of ['id', 'subdomain', 'credential', 'base_url']) expect(paths.map((p) => p.join('.'))).toContain(`target.accounts.0.${field}`);
+    // And every configured origin.
+    for (const field of ['base_url', 'auth_url', 'chat_url', 'control_url', 'base_url_2']) expect(paths.map((p) => p.join('.'))).toContain(`target.${field}`);
     const passed = paths.filter((p) => verifyCertificate(edited(certificate, p), { publicKey }).ok).map((p) => p.join('.'));
     expect(passed).toEqual([]);
     // Relabelled for another target and re-hashed: integrity holds, the signature does not.
@@ -132,6 +135,8 @@ describe('a signed certificate', () => {
     const account = report.target.accounts![0]!;
     const changes: Partial<Report>[] = [
       { target: { ...report.target, base_url: 'https://emulator.example' } },
+      { target: { ...report.target, base_url_2: 'https://third.example' } },
+      { target: { ...report.target, control_url: undefined } },
       { target: { ...report.target, accounts: [{ ...account, id: 32 }, report.target.accounts![1]!] } },
       { target: { ...report.target, accounts: [{ ...account, subdomain: 'other' }, report.target.accounts![1]!] } },
       { target: { ...report.target, accounts: [account] } },

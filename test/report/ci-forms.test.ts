@@ -22,6 +22,7 @@ const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
 const FULL: Report = makeReport(RESULTS, {
   target: {
     kind: 'remote', base_url: 'https://release.example', chat_url: 'https://chat.example', auth_url: 'https://auth.example', control_url: 'https://release.example/_control',
+    base_url_2: 'https://second.example',
     capabilities: ['control'],
     accounts: [
       { base_url: 'https://release.example', credential: 'oauth-access', id: 31, subdomain: 'release' },

@@ -186,6 +186,7 @@ describe('no certificate for a partial run', () => {
     ['one shard', shard(1, 2), /a single shard \(1\/2\)/],
     ['the quick profile', wholeRun({ options: { runs: 5, profile: 'quick' } }), /quick profile/],
     ['another kit version', wholeRun({ suite: { name: KIT_PACKAGE.name, version: '0.0.0-other' } }), /made by .* 0\.0\.0-other, not by this kit/],
+    ['another spec version', wholeRun({ options: { runs: 100, profile: 'full', spec_sha256: '0'.repeat(64) } }), /against another version of the spec/],
     ['an interrupted run', wholeRun({ incomplete: true, interruption: { signal: 'SIGTERM', at: '2026-12-01T10:05:00Z', not_run: [], abandoned: [] } }), /interrupted \(SIGTERM/],
     ['shards given twice', wholeRun({ options: { runs: 100, profile: 'full', shards: ['1/2', '1/2'] } }), /shard 1\/2 more than once/],
     ['shards that do not cover the suite', wholeRun({ options: { runs: 100, profile: 'full', shards: ['1/3', '2/3'] } }), /lacks shard 3\/3/],

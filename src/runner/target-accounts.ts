@@ -15,8 +15,8 @@ import type { RuleContext } from '../model/context.js';
 import type { NeedSource } from '../model/needs.js';
 import { credentialKindOf, type CredentialKind } from '../needs/credentials.js';
 import { SupplyPlan } from '../needs/plan.js';
-import { accountRequest } from '../protocol/oauth.js';
 import { inResourceScope } from '../rule-scope.js';
+import { accountIdentity } from '../targets/account-identity.js';
 import { runRule, type RuleEnvironment } from './run-rule.js';
 
 /** Sources of the run's access token a read may use: none of them drives the page or asks the operator. */
@@ -39,17 +39,7 @@ function bearersOf(t: RuleContext, plan: SupplyPlan): [CredentialKind, () => Pro
 async function readAccount(t: RuleContext, credential: CredentialKind, bearer: () => Promise<string>): Promise<TargetAccount> {
   const base = { base_url: t.target.baseUrl, credential };
   try {
-    const res = await t.send(accountRequest(t.target, await bearer()));
-    let body: unknown;
-    try {
-      body = JSON.parse(res.text) as unknown;
-    } catch {
-      body = undefined;
-    }
-    const account = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-    const id = account?.id;
-    if (res.status !== 200 || (typeof id !== 'number' && typeof id !== 'string')) return { ...base, error: `GET /api/v4/account answered ${res.status} without the account's id` };
-    return { ...base, id, ...(typeof account!.subdomain === 'string' ? { subdomain: account!.subdomain } : {}) };
+    return { ...base, ...(await accountIdentity(t.target, await bearer(), (req) => t.send(req))) };
   } catch (err) {
     return { ...base, error: (err as Error).message.split('\n')[0]! };
   }

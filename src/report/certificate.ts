@@ -173,7 +173,8 @@ export function issueCertificate(report: Report, o: IssueOptions): Certificate {
     throw new CertificationRefused(`no certificate: ${failed} failed, ${errored} errored, ${flaky} flaky, ${blocked} skipped behind a refused step (a certificate needs none of them)`);
   }
   // A certificate names whose account the target served: one the target would not say cannot be bound.
-  const unread = (report.target.accounts ?? []).find((a) => a.error !== undefined);
+  if (report.target.accounts === undefined) throw new CertificationRefused('no certificate: the report does not say which account the target is (target.accounts, which `run` and `certify` of this kit record)');
+  const unread = report.target.accounts.find((a) => a.error !== undefined);
   if (unread) throw new CertificationRefused(`no certificate: the account the target says it is could not be read with the ${unread.credential} token (${unread.error})`);
   const content: Omit<Certificate, 'certificate_sha256' | 'signature' | 'signed'> = {
     kind: 'conformance-certificate',

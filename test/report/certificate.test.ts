@@ -222,6 +222,8 @@ describe('no certificate for a partial run', () => {
     const base = wholeRun();
     const unread = wholeRun({ target: { ...base.target, accounts: [{ base_url: base.target.base_url, credential: 'oauth-access', error: 'GET /api/v4/account answered 500 without the account\'s id' }] } });
     expect(() => issueCertificate(unread, { rules })).toThrow(expect.objectContaining({ exitCode: 1, message: expect.stringMatching(/^no certificate: the account the target says it is could not be read with the oauth-access token \(GET/) }));
+    const { accounts: _a, ...unasked } = base.target;
+    expect(() => issueCertificate(wholeRun({ target: unasked }), { rules })).toThrow(expect.objectContaining({ exitCode: 1, message: expect.stringMatching(/does not say which account the target is/) }));
   });
 
   it('refuses a whole run in which a rule failed (exit 1)', () => {

@@ -134,6 +134,8 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
         },
         onResult: progress.onResult,
         interruption,
+        // The account the target says it is, which a certificate of this report binds.
+        readAccounts: true,
       });
       const versionLine = versionRefusalOf(report.results);
       if (versionLine) process.stderr.write(`conformance: ${versionLine}\n`);

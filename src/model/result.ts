@@ -57,9 +57,27 @@ export interface RuleResult {
 
 export type Summary = Record<Verdict, number>;
 
+/** What GET /api/v4/account at `base_url` answered with one bearer of the run: the account's id and subdomain, or why not. */
+export interface TargetAccount {
+  readonly base_url: string;
+  /** The kind of bearer (src/needs/credentials.ts): the run's access token, LONG_LIVED_TOKEN, a restricted user's. */
+  readonly credential: string;
+  readonly id?: number | string;
+  readonly subdomain?: string;
+  /** Why the account could not be read (then no id): the run goes on, and the rules judge the account API. */
+  readonly error?: string;
+}
+
 export interface Report {
   readonly suite: { readonly name: string; readonly version: string };
-  readonly target: { readonly kind: 'emulator' | 'remote'; readonly base_url: string; readonly chat_url: string; readonly auth_url?: string; readonly control_url?: string; readonly capabilities?: readonly Capability[] };
+  readonly target: {
+    readonly kind: 'emulator' | 'remote'; readonly base_url: string; readonly chat_url: string; readonly auth_url?: string; readonly control_url?: string;
+    /** BASE_URL_2, the address of a second account, when the settings give it. */
+    readonly base_url_2?: string;
+    readonly capabilities?: readonly Capability[];
+    /** The account the target says it is, per bearer of the run (src/runner/target-accounts.ts): a certificate binds it. */
+    readonly accounts?: readonly TargetAccount[];
+  };
   readonly seed: number;
   readonly started_at: string;
   readonly finished_at: string;

@@ -32,7 +32,10 @@ export interface Certificate {
   readonly format: number;
   readonly kit: { readonly name: string; readonly version: string; readonly rules: number; readonly rules_sha256: string };
   readonly spec_sha256: string;
-  /** The report's target as it names it: kind, base, auth and chat URLs (control URL and account when it has them). */
+  /**
+   * The report's target as it names it: kind, base, auth and chat URLs, the control URL when it has one, and
+   * `accounts`, the account the target said it is (id and subdomain, GET /api/v4/account) with each bearer of the run.
+   */
   readonly target: Report['target'];
   readonly configuration: Report['configuration'] | null;
   readonly profile: unknown;
@@ -169,6 +172,10 @@ export function issueCertificate(report: Report, o: IssueOptions): Certificate {
   if (failed > 0 || errored > 0 || flaky > 0 || blocked > 0) {
     throw new CertificationRefused(`no certificate: ${failed} failed, ${errored} errored, ${flaky} flaky, ${blocked} skipped behind a refused step (a certificate needs none of them)`);
   }
+  // A certificate names whose account the target served: one the target would not say cannot be bound.
+  if (report.target.accounts === undefined) throw new CertificationRefused('no certificate: the report does not say which account the target is (target.accounts, which `run` and `certify` of this kit record)');
+  const unread = report.target.accounts.find((a) => a.error !== undefined);
+  if (unread) throw new CertificationRefused(`no certificate: the account the target says it is could not be read with the ${unread.credential} token (${unread.error})`);
   const content: Omit<Certificate, 'certificate_sha256' | 'signature' | 'signed'> = {
     kind: 'conformance-certificate',
     format: CERTIFICATE_FORMAT,
@@ -274,11 +281,20 @@ export function verifyCertificate(certificate: Certificate, o: { report?: Report
   if (r) {
     if (resultsSha256(r) !== certificate.results_sha256 || canonicalJson(verdictsOf(r.results)) !== canonicalJson(certificate.verdicts)) problems.push('the report does not match the certificate: the results differ');
     if (r.seed !== certificate.seed) problems.push('the report was made with another seed');
-    if (canonicalJson(r.target) !== canonicalJson(certificate.target)) problems.push('the report was made against another target');
+    const { accounts: reportAccounts, ...reportTarget } = r.target;
+    const { accounts: certifiedAccounts, ...certifiedTarget } = certificate.target;
+    if (canonicalJson(reportTarget) !== canonicalJson(certifiedTarget)) problems.push('the report was made against another target');
+    if (canonicalJson(reportAccounts ?? null) !== canonicalJson(certifiedAccounts ?? null)) problems.push(`the report's target says it is another account than the certificate's (${accountsLine(reportAccounts)} vs ${accountsLine(certifiedAccounts)})`);
     if (canonicalJson(r.configuration ?? null) !== canonicalJson(certificate.configuration)) problems.push('the report was made in another configuration');
     if ((r.options?.profile ?? null) !== certificate.profile || (r.options?.runs ?? null) !== certificate.runs) problems.push('the report was made with another profile or number of cases');
     if (canonicalJson(statementsOf(r)) !== canonicalJson(certificate.statements)) problems.push('the report\'s statement table differs from the certificate\'s');
     if (r.started_at !== certificate.started_at || r.finished_at !== certificate.finished_at) problems.push('the report is of another run (its start or finish differs)');
   }
   return { ok: problems.length === 0, origin, problems, notes };
+}
+
+/** The accounts a target said it is, in a few words: `31 (release) with oauth-access`, or `none read`. */
+export function accountsLine(accounts: Report['target']['accounts']): string {
+  if (!accounts || accounts.length === 0) return 'no account read';
+  return accounts.map((a) => (a.error !== undefined ? `none with ${a.credential} (${a.error})` : `${String(a.id)}${a.subdomain ? ` (${a.subdomain})` : ''} with ${a.credential}`)).join(', ');
 }

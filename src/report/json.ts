@@ -11,9 +11,9 @@ import { kitPath } from '../paths.js';
 
 /**
  * The version of report.json's form. The major part changes when a consumer of an earlier form would misread this one
- * (a field changes meaning or goes); the minor part when fields are added.
+ * (a field changes meaning or goes); the minor part when fields are added (1.1: target.accounts, target.base_url_2).
  */
-export const REPORT_FORMAT_VERSION = '1.0';
+export const REPORT_FORMAT_VERSION = '1.1';
 
 /** The JSON Schema of report.json, shipped in the package. */
 export const REPORT_SCHEMA_PATH = kitPath('schemas', 'report.schema.json');

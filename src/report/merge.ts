@@ -1,7 +1,7 @@
 /**
  * Merging the reports of the shards of one run into one: a pure function for the `merge` command.
  */
-import { neverRan, summarize, type Report, type RuleResult } from '../model/result.js';
+import { neverRan, summarize, type Report, type RuleResult, type TargetAccount } from '../model/result.js';
 import { MergeError } from '../errors.js';
 
 /** The shards a report is of: its `shard` (one), or the `shards` of a merged report; none when unsharded. */
@@ -15,7 +15,7 @@ function shardsOf(report: Report): string[] {
 const MUST_SHARE: readonly [string, (r: Report) => unknown][] = [
   ['kit', (r) => `${r.suite.name} ${r.suite.version}`],
   // The embedded emulator listens on a port of its own in every run: the same target whatever its URLs.
-  ['target', (r) => (r.target.kind === 'emulator' ? 'the embedded emulator' : `${r.target.base_url} ${r.target.auth_url ?? ''} ${r.target.chat_url}`.trim())],
+  ['target', (r) => (r.target.kind === 'emulator' ? 'the embedded emulator' : `${r.target.base_url} ${r.target.auth_url ?? ''} ${r.target.chat_url} ${r.target.base_url_2 ?? ''}`.trim())],
   ['profile', (r) => r.options?.profile],
   ['cases per property', (r) => r.options?.runs],
   ['--only', (r) => r.options?.only],
@@ -23,13 +23,44 @@ const MUST_SHARE: readonly [string, (r: Report) => unknown][] = [
   ['configuration', (r) => r.configuration?.name],
 ];
 
+/** `id (subdomain)` of an account read, undefined for one that could not be read. */
+const accountOf = (a: TargetAccount) => (a.error === undefined ? `${String(a.id)} (${a.subdomain ?? ''})` : undefined);
+
+/**
+ * The accounts the shards' target said it is, one per bearer (the first shard that could read it): a remote target
+ * that said it is another account in another shard is not one target (ERR_MERGE_INCOMPATIBLE). The embedded emulator
+ * is a new one in every shard, its accounts of its own: the first shard's are kept.
+ */
+function mergedAccounts(reports: readonly Report[]): readonly TargetAccount[] | undefined {
+  if (reports.every((r) => r.target.accounts === undefined)) return undefined;
+  if (reports[0]!.target.kind === 'emulator') return reports[0]!.target.accounts;
+  const byBearer = new Map<string, TargetAccount>();
+  for (const account of reports.flatMap((r) => r.target.accounts ?? [])) {
+    const kept = byBearer.get(account.credential);
+    const [was, is] = [kept && accountOf(kept), accountOf(account)];
+    if (was !== undefined && is !== undefined && was !== is) {
+      throw new MergeError(`cannot merge reports whose target says it is another account (${was} vs ${is} with the ${account.credential} token): they are not shards of one run`, 'ERR_MERGE_INCOMPATIBLE');
+    }
+    if (!kept || (was === undefined && is !== undefined)) byBearer.set(account.credential, account);
+  }
+  return [...byBearer.values()];
+}
+
+/** The interruptions of the shards as one: the first signal, every rule any shard did not run or abandoned. */
+function mergedInterruption(reports: readonly Report[]): Report['interruption'] | undefined {
+  const all = reports.flatMap((r) => (r.interruption ? [r.interruption] : []));
+  if (all.length === 0) return undefined;
+  return { signal: all[0]!.signal, at: all[0]!.at, not_run: [...new Set(all.flatMap((i) => i.not_run))], abandoned: [...new Set(all.flatMap((i) => i.abandoned))] };
+}
+
 /**
  * Joins the results of the shards of one run, one result per rule id: the one of the shard that ran it (else the
  * first), recomputes the summary, keeps the earliest start and latest finish, adds up request counts. Refuses (a
  * MergeError) reports that do not belong to one run: another seed (ERR_MERGE_SEED), another kit, target, profile,
  * case count, selection or configuration (ERR_MERGE_INCOMPATIBLE), a shard given twice, shards of different splits, or
  * a rule run in two of them (ERR_MERGE_OVERLAP). Target and options come from the first report, its `shard` replaced
- * by `shards`, the list of every shard joined (which `certify --from` checks covers the suite).
+ * by `shards`, the list of every shard joined (which `certify --from` checks covers the suite); the target's accounts
+ * are the shards' (refused when a remote target said it is another account in another shard).
  */
 export function mergeReports(reports: readonly Report[]): Report {
   const first = reports[0];
@@ -81,9 +112,11 @@ export function mergeReports(reports: readonly Report[]): Report {
     options = { ...rest, ...(shards.length > 0 ? { shards: [...shards].sort((x, y) => Number(x.split('/')[0]) - Number(y.split('/')[0])) } : {}) };
   }
 
+  const accounts = mergedAccounts(reports);
+  const interruption = mergedInterruption(reports);
   const merged: Report = {
     suite: first.suite,
-    target: first.target,
+    target: { ...first.target, ...(accounts ? { accounts } : {}) },
     seed: first.seed,
     started_at: started,
     finished_at: finished,
@@ -92,9 +125,14 @@ export function mergeReports(reports: readonly Report[]): Report {
     ...(options ? { options } : {}),
     ...(requests !== undefined ? { request_count: requests } : {}),
     ...(first.configuration ? { configuration: first.configuration } : {}),
+    ...(first.credentials ? { credentials: first.credentials } : {}),
+    // The same in every shard (--only and --exclude must match): what the statement table counts as not selected.
+    ...(first.not_selected ? { not_selected: first.not_selected } : {}),
     // A run one of whose shards was interrupted is not whole either.
     ...(reports.some((r) => r.incomplete) ? { incomplete: true } : {}),
+    ...(interruption ? { interruption } : {}),
   };
+  // No statement table: each shard's judges its own results only; the caller recomputes it (withRunStatements).
   return merged;
 }
 

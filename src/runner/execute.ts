@@ -23,6 +23,7 @@ import { RunResources } from './resources.js';
 import { runSuite } from './run-suite.js';
 import type { Interruption } from './interrupt.js';
 import { selection, skipReason, type Shard } from './select.js';
+import { readTargetAccounts } from './target-accounts.js';
 
 
 /** Rules run side by side: enough to keep two cores busy against the embedded emulator. */
@@ -59,6 +60,8 @@ export interface RunPlan {
   readonly client?: HttpClient;
   /** A signal's stop (src/runner/interrupt.ts): the report then lists what did not run and is marked incomplete. */
   readonly interruption?: Interruption;
+  /** Read the account the target says it is before any rule (report.json target.accounts, which a certificate binds). */
+  readonly readAccounts?: boolean;
 }
 
 /** The client a run against this target uses: a rate budget per interface, as the target's settings say. */
@@ -105,8 +108,10 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
     const chosen = selection({ ...(settings.only ? { only: settings.only } : {}), ...(settings.exclude ? { exclude: settings.exclude } : {}) });
     const notSelected = settings.rules.filter((r) => !chosen(r)).map((r) => r.id);
     const plan = settings.supply ?? new SupplyPlan(target);
+    const env = { target, plan, client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) };
+    const accounts = settings.readAccounts ? await readTargetAccounts(env) : undefined;
     const results = await runSuite(
-      { target, plan, client, control, masker, seed: settings.seed, runs: settings.runs, runId, resources, ...(tokens ? { tokens } : {}) },
+      env,
       {
         rules: settings.rules.filter(chosen),
         skip: skipReason({
@@ -125,7 +130,10 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
     // Once more over the whole report, with every secret the run learned, including those learned after a rule ended.
     return masker.maskDeep({
       suite: { name: KIT_PACKAGE.name, version: KIT_PACKAGE.version },
-      target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, ...(target.controlUrl ? { control_url: target.controlUrl } : {}), capabilities: target.capabilities },
+      target: { kind: target.kind, base_url: target.baseUrl, chat_url: target.chatUrl, auth_url: target.authUrl, ...(target.controlUrl ? { control_url: target.controlUrl } : {}),
+        // Every configured origin (a certificate binds them): the second account's address too, when set.
+        ...(target.credentials.baseUrl2 ? { base_url_2: target.credentials.baseUrl2 } : {}),
+        capabilities: target.capabilities, ...(accounts ? { accounts } : {}) },
       seed: settings.seed,
       started_at: startedAt,
       finished_at: new Date().toISOString(),

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Report } from '../../src/model/result.js';
+import type { Certificate } from '../../src/report/certificate.js';
 import { conformance } from './helpers.js';
 
 const readJson = async <T>(path: string) => JSON.parse(await readFile(path, 'utf8')) as T;
@@ -37,7 +38,15 @@ describe('shards and merge', () => {
 
     const merged = await conformance(['merge', join(dir, 's1', 'report.json'), join(dir, 's2', 'report.json'), '--out', join(dir, 'merged')]);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(verdicts(await readJson<Report>(join(dir, 'merged', 'report.json')))).toEqual(verdicts(await readJson<Report>(join(dir, 'whole', 'report.json'))));
+    const mergedReport = await readJson<Report>(join(dir, 'merged', 'report.json'));
+    const wholeReport = await readJson<Report>(join(dir, 'whole', 'report.json'));
+    expect(verdicts(mergedReport)).toEqual(verdicts(wholeReport));
+    // The statement table is recomputed from the merged results: the whole run's, not either shard's.
+    const table = (r: Report) => r.statements!.map((st) => `${st.id} ${st.judgement} ${st.cause ?? ''}`);
+    const counts = (r: Report) => r.statements!.reduce<Record<string, number>>((n, st) => ({ ...n, [st.judgement]: (n[st.judgement] ?? 0) + 1 }), {});
+    expect(table(mergedReport)).toEqual(table(wholeReport));
+    expect(counts(mergedReport)).toEqual(counts(wholeReport));
+    for (const shardReport of [a, b]) expect(counts(shardReport).full ?? 0).toBeLessThan(counts(mergedReport).full ?? 0);
 
     // A merged run of --only, or one shard alone, is not the whole suite: no certificate, one line naming why, exit 2.
     const partial = await conformance(['certify', '--from', join(dir, 'merged', 'report.json'), '--out', join(dir, 'merged')]);
@@ -147,6 +156,23 @@ describe('certificates', () => {
     const v2 = await conformance(['verify-certificate', cert, '--public-key', pub, '--report', forged]);
     expect(v2.code).toBe(1);
     expect(v2.stderr).toContain('the results differ');
+
+    // The account the target said it is: read in the run, bound by the certificate, checked against the report.
+    const certified = await readJson<Certificate>(cert);
+    const [account] = certified.target.accounts!;
+    expect(account).toMatchObject({ base_url: r2.target.base_url, credential: 'oauth-access', id: expect.any(Number), subdomain: expect.stringMatching(/^emu/) });
+    expect(certified.target.accounts).toEqual(r2.target.accounts);
+    expect(valid.stdout).toContain(`account ${account!.id} (${account!.subdomain}) with oauth-access`);
+    const otherAccount = join(out, 'other-account-report.json');
+    await writeFile(otherAccount, JSON.stringify({ ...r2, target: { ...r2.target, accounts: [{ ...account, id: account!.id as number + 1 }] } }));
+    const v3 = await conformance(['verify-certificate', cert, '--public-key', pub, '--report', otherAccount]);
+    expect(v3.code).toBe(1);
+    expect(v3.stderr).toContain('the report\'s target says it is another account');
+    const relabelled = join(out, 'relabelled.json');
+    await writeFile(relabelled, text.replace(`"subdomain": "${account!.subdomain}"`, '"subdomain": "production"'));
+    const v4 = await conformance(['verify-certificate', relabelled, '--public-key', pub]);
+    expect(v4.code).toBe(1);
+    expect(v4.stderr).toContain('the signature does not match');
   });
 });
 

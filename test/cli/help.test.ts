@@ -7,6 +7,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, main, oneLine } from '../../src/cli/main.js';
+import { EXIT_UNJUDGED } from '../../src/cli/exit-code.js';
+import { SIGNAL_EXIT_CODE } from '../../src/runner/interrupt.js';
 import { BIN, conformance } from './helpers.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -66,6 +68,21 @@ describe('--help', () => {
     const sub = await cli('help', 'merge');
     expect(sub.code).toBe(0);
     expect(sub.stdout).toContain('Usage: conformance merge [options] <reports...>');
+  });
+
+  it('every exit code the kit can end with is in the README\'s table and in conformance --help', async () => {
+    // The codes the errors carry, the unjudged run's, the signals': every way a command ends.
+    const errors = readFileSync(new URL('../../src/errors.ts', import.meta.url), 'utf8');
+    const codes = new Set([0, 1, EXIT_UNJUDGED, ...[...errors.matchAll(/exitCode = (\d+)/g)].map((m) => Number(m[1])), ...Object.values(SIGNAL_EXIT_CODE)]);
+    expect([...codes].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 130, 143]);
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('Exit codes (every command'));
+    const help = (await cli('--help')).stdout;
+    const epilogue = help.slice(help.indexOf('Exit codes:'));
+    for (const code of codes) {
+      expect(table, `README: exit ${code}`).toMatch(new RegExp(`^\\| ${code} \\| \\S`, 'm'));
+      expect(epilogue, `--help: exit ${code}`).toMatch(new RegExp(`(^|[ ,])${code} [a-z(]`, 'm'));
+    }
   });
 
   it('conformance without a command prints the help on stderr and exits 2', async () => {

@@ -128,11 +128,21 @@ describe('conformance run: errors', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--budget must be a number of requests');
     const dir = await mkdtemp(join(tmpdir(), 'conformance-budget-'));
-    const first = await conformance(['run', '--only', '2.3', '--seed', '5', '--runs', '2', '--out', join(dir, 'first')]);
+    // Each run its own cache folder (where the request counts live, outside node_modules, which `npm ci` wipes).
+    const cache = (name: string) => ({ env: { CONFORMANCE_CACHE_DIR: join(dir, `cache-${name}`) } });
+    const first = await conformance(['run', '--only', '2.3', '--seed', '5', '--runs', '2', '--out', join(dir, 'first')], cache('kept'));
     expect(first.code).toBe(0);
-    const r = await conformance(['run', '--only', '2.3', '--seed', '5', '--runs', '2', '--budget', '4', '--baseline', join(dir, 'first', 'report.json'), '--out', join(dir, 'budget')]);
+    // No counts known yet (a fresh CI job without --baseline): every selected rule runs, and the run says why.
+    const unknown = await conformance(['run', '--only', '2.3', '--seed', '5', '--runs', '2', '--budget', '4', '--out', join(dir, 'unknown')], cache('empty'));
+    expect(unknown.code, unknown.stderr).toBe(0);
+    expect(unknown.stderr).toContain('--budget 4: no request counts are known yet (run once without it, or give --baseline)');
+    // The counts the first run kept in its cache folder.
+    const kept = await conformance(['run', '--only', '2.3', '--seed', '5', '--runs', '2', '--budget', '4', '--out', join(dir, 'kept')], cache('kept'));
+    expect(kept.stderr).toMatch(/--budget 4 requests: [1-9]\d* of \d+ rules left out/);
+    // From --baseline alone, in a folder that holds none.
+    const r = await conformance(['run', '--only', '2.3', '--seed', '5', '--runs', '2', '--budget', '4', '--baseline', join(dir, 'first', 'report.json'), '--out', join(dir, 'budget')], cache('baseline'));
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/--budget 4 requests: \d+ of \d+ rules left out/);
+    expect(r.stderr).toMatch(/--budget 4 requests: [1-9]\d* of \d+ rules left out/);
     const report = JSON.parse(await readFile(join(dir, 'budget', 'report.json'), 'utf8')) as Report;
     const budget = report.options?.budget as { requests: number; left_out: string[] };
     expect(budget.requests).toBe(4);

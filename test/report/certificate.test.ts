@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,8 @@ import {
   canonicalJson, issueCertificate, partialRunReason, privateKeyFrom, publicKeyFrom, UNSIGNED_NOTE, verifyCertificate, type Certificate,
 } from '../../src/report/certificate.js';
 import { mergeReports } from '../../src/report/merge.js';
+import { withRunStatements } from '../../src/cli/run-statements.js';
+import { conformance } from '../cli/helpers.js';
 
 const rules = allRules();
 const result = (r: (typeof rules)[number], extra: Partial<RuleResult> = {}): RuleResult => ({
@@ -26,7 +28,14 @@ const result = (r: (typeof rules)[number], extra: Partial<RuleResult> = {}): Rul
 function wholeRun(extra: Partial<Report> = {}, results: RuleResult[] = rules.map((r) => result(r))): Report {
   return {
     suite: { name: KIT_PACKAGE.name, version: KIT_PACKAGE.version },
-    target: { kind: 'remote', base_url: 'https://release-42.example', auth_url: 'https://auth.example', chat_url: 'https://chat.example' },
+    target: {
+      kind: 'remote', base_url: 'https://release-42.example', auth_url: 'https://auth.example', chat_url: 'https://chat.example',
+      control_url: 'https://release-42.example/_control', base_url_2: 'https://second-42.example',
+      accounts: [
+        { base_url: 'https://release-42.example', credential: 'oauth-access', id: 31, subdomain: 'release42' },
+        { base_url: 'https://release-42.example', credential: 'restricted-user', id: 31, subdomain: 'release42' },
+      ],
+    },
     seed: 9, started_at: '2026-12-01T10:00:00.000Z', finished_at: '2026-12-01T10:20:00.000Z',
     summary: summarize(results), results, options: { runs: 100, profile: 'full', strict: false },
     configuration: { name: 'full-settings' },
@@ -88,6 +97,10 @@ describe('a signed certificate', () => {
   it('fails verification when any field is edited, re-hashed or not', () => {
     const paths = leaves(certificate);
     expect(paths.length).toBeGreaterThan(rules.length + 20);
+    // The account the target said it is is among the fields: its id, subdomain, bearer and address.
+    for (const field of ['id', 'subdomain', 'credential', 'base_url']) expect(paths.map((p) => p.join('.'))).toContain(`target.accounts.0.${field}`);
+    // And every configured origin.
+    for (const field of ['base_url', 'auth_url', 'chat_url', 'control_url', 'base_url_2']) expect(paths.map((p) => p.join('.'))).toContain(`target.${field}`);
     const passed = paths.filter((p) => verifyCertificate(edited(certificate, p), { publicKey }).ok).map((p) => p.join('.'));
     expect(passed).toEqual([]);
     // Relabelled for another target and re-hashed: integrity holds, the signature does not.
@@ -96,8 +109,15 @@ describe('a signed certificate', () => {
     const rehashed: Certificate = { ...relabelled, certificate_sha256: createHash('sha256').update(canonicalJson(body)).digest('hex') };
     expect(verifyCertificate(rehashed).ok).toBe(true);
     expect(verifyCertificate(rehashed, { publicKey }).problems).toEqual([expect.stringContaining('the signature does not match')]);
-    // A field added is an edit too.
+    // Relabelled for another account behind the same address and re-hashed: the signature does not hold either.
+    const otherAccount = { ...certificate, target: { ...certificate.target, accounts: [{ ...certificate.target.accounts![0]!, id: 32, subdomain: 'other' }] } };
+    const { certificate_sha256: _h2, signature: _s2, ...otherBody } = otherAccount;
+    const reaccounted: Certificate = { ...otherAccount, certificate_sha256: createHash('sha256').update(canonicalJson(otherBody)).digest('hex') };
+    expect(verifyCertificate(reaccounted).ok).toBe(true);
+    expect(verifyCertificate(reaccounted, { publicKey }).problems).toEqual([expect.stringContaining('the signature does not match')]);
+    // A field added is an edit too, the account's as any other.
     expect(verifyCertificate({ ...certificate, note: 'x' } as Certificate, { publicKey }).ok).toBe(false);
+    expect(verifyCertificate({ ...certificate, target: { ...certificate.target, accounts: [...certificate.target.accounts!, { base_url: 'https://x.example', credential: 'long-lived', id: 1 }] } }, { publicKey }).ok).toBe(false);
     // The signature taken off: it no longer proves origin, and says so.
     const { signature: _sig, ...stripped } = certificate;
     expect(verifyCertificate(stripped as Certificate, { publicKey }).problems).toEqual(['the certificate is not signed: its origin cannot be checked']);
@@ -111,15 +131,24 @@ describe('a signed certificate', () => {
     expect(verifyCertificate(forged, { publicKey: other }).ok).toBe(false);
   });
 
-  it('does not match another report: target, verdict, seed, configuration, statements', () => {
+  it('does not match another report: target, account, verdict, seed, configuration, statements', () => {
+    const account = report.target.accounts![0]!;
     const changes: Partial<Report>[] = [
       { target: { ...report.target, base_url: 'https://emulator.example' } },
+      { target: { ...report.target, base_url_2: 'https://third.example' } },
+      { target: { ...report.target, control_url: undefined } },
+      { target: { ...report.target, accounts: [{ ...account, id: 32 }, report.target.accounts![1]!] } },
+      { target: { ...report.target, accounts: [{ ...account, subdomain: 'other' }, report.target.accounts![1]!] } },
+      { target: { ...report.target, accounts: [account] } },
+      { target: { ...report.target, accounts: undefined } },
       { seed: 10 },
       { configuration: { name: 'minimal' } },
       { statements: [] },
       { results: report.results.map((r, i) => (i === 0 ? { ...r, status: 'skipped' } : r)) },
     ];
-    for (const change of changes) expect(verifyCertificate(certificate, { publicKey, report: { ...report, ...change } }).ok, JSON.stringify(Object.keys(change))).toBe(false);
+    for (const change of changes) expect(verifyCertificate(certificate, { publicKey, report: { ...report, ...change } }).ok, JSON.stringify(change).slice(0, 200)).toBe(false);
+    expect(verifyCertificate(certificate, { publicKey, report: { ...report, target: { ...report.target, accounts: [{ ...account, id: 32 }] } } }).problems)
+      .toEqual([expect.stringMatching(/^the report's target says it is another account than the certificate's \(32 \(release42\) with oauth-access vs 31 \(release42\) with oauth-access, 31/)]);
   });
 
   it.skipIf(!hasOpenssl())('signs with a key openssl genpkey wrote, and verifies with the public key openssl derived', () => {
@@ -157,6 +186,7 @@ describe('no certificate for a partial run', () => {
     ['one shard', shard(1, 2), /a single shard \(1\/2\)/],
     ['the quick profile', wholeRun({ options: { runs: 5, profile: 'quick' } }), /quick profile/],
     ['another kit version', wholeRun({ suite: { name: KIT_PACKAGE.name, version: '0.0.0-other' } }), /made by .* 0\.0\.0-other, not by this kit/],
+    ['another spec version', wholeRun({ options: { runs: 100, profile: 'full', spec_sha256: '0'.repeat(64) } }), /against another version of the spec/],
     ['an interrupted run', wholeRun({ incomplete: true, interruption: { signal: 'SIGTERM', at: '2026-12-01T10:05:00Z', not_run: [], abandoned: [] } }), /interrupted \(SIGTERM/],
     ['shards given twice', wholeRun({ options: { runs: 100, profile: 'full', shards: ['1/2', '1/2'] } }), /shard 1\/2 more than once/],
     ['shards that do not cover the suite', wholeRun({ options: { runs: 100, profile: 'full', shards: ['1/3', '2/3'] } }), /lacks shard 3\/3/],
@@ -188,10 +218,37 @@ describe('no certificate for a partial run', () => {
     expect(partialRunReason(mergeReports([shard(1, 3), shard(2, 3)]), rules)).toMatch(/lacks shard 3\/3/);
   });
 
+  it('refuses a whole run whose target would not say which account it is (exit 1)', () => {
+    const base = wholeRun();
+    const unread = wholeRun({ target: { ...base.target, accounts: [{ base_url: base.target.base_url, credential: 'oauth-access', error: 'GET /api/v4/account answered 500 without the account\'s id' }] } });
+    expect(() => issueCertificate(unread, { rules })).toThrow(expect.objectContaining({ exitCode: 1, message: expect.stringMatching(/^no certificate: the account the target says it is could not be read with the oauth-access token \(GET/) }));
+    const { accounts: _a, ...unasked } = base.target;
+    expect(() => issueCertificate(wholeRun({ target: unasked }), { rules })).toThrow(expect.objectContaining({ exitCode: 1, message: expect.stringMatching(/does not say which account the target is/) }));
+  });
+
   it('refuses a whole run in which a rule failed (exit 1)', () => {
     const failing = wholeRun({}, rules.map((r, i) => result(r, i === 0 ? { status: 'failed' } : {})));
     expect(() => issueCertificate(failing, { rules })).toThrow(expect.objectContaining({ exitCode: 1, message: expect.stringMatching(/1 failed/) }));
   });
+});
+
+describe('certify --from', () => {
+  it('binds the statement table the merged results give, not the one the file carries', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cert-from-'));
+    // Merged from shards whose own tables judged only their half, then given one shard's table, as a careless tool would.
+    const merged = { ...mergeReports([shard(1, 2), shard(2, 2)]), statements: withRunStatements(shard(1, 2)).statements! };
+    writeFileSync(join(dir, 'report.json'), JSON.stringify(merged));
+    const r = await conformance(['certify', '--from', join(dir, 'report.json'), '--out', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('note: --from: the report\'s statement table is not the one its results give');
+    const certificate = JSON.parse(readFileSync(join(dir, 'certificate.json'), 'utf8')) as Certificate;
+    const whole = issueCertificate(withRunStatements(wholeRun()), { rules });
+    expect(certificate.statements).toEqual(whole.statements);
+    expect(certificate.statements).not.toEqual(issueCertificate(merged, { rules }).statements);
+    // Verified against the shard's table, the report no longer matches; against the recomputed one it does.
+    expect(verifyCertificate(certificate, { report: merged }).problems).toContain('the report\'s statement table differs from the certificate\'s');
+    expect(verifyCertificate(certificate, { report: withRunStatements(merged) }).ok).toBe(true);
+  }, 60_000);
 });
 
 function hasOpenssl(): boolean {

@@ -20,6 +20,15 @@ const validate = new Ajv({ allErrors: true, strict: true }).compile(schema);
 
 /** A report with every optional field the contract declares. */
 const FULL: Report = makeReport(RESULTS, {
+  target: {
+    kind: 'remote', base_url: 'https://release.example', chat_url: 'https://chat.example', auth_url: 'https://auth.example', control_url: 'https://release.example/_control',
+    base_url_2: 'https://second.example',
+    capabilities: ['control'],
+    accounts: [
+      { base_url: 'https://release.example', credential: 'oauth-access', id: 31, subdomain: 'release' },
+      { base_url: 'https://release.example', credential: 'restricted-user', error: 'GET /api/v4/account answered 500 without the account\'s id' },
+    ],
+  },
   not_selected: ['x.not.selected'],
   baseline: { regressions: ['oauth.token.bad-secret'], fixes: [], added: ['chat.signature.ok'] },
   configuration: { name: 'staging-no-control', title: 'a staging account without a control API' },
@@ -53,6 +62,8 @@ describe('report.json and its schema', () => {
       { ...r, results: [{ ...r.results[0], duration_ms: -1 }] },
       { ...r, statements: [{ id: 'x', section: '1', judgement: 'maybe', rules: [] }] },
       { ...r, format_version: 'one' },
+      { ...r, target: { ...(r.target as object), accounts: [{ base_url: 'https://x.example', id: 31 }] } },
+      { ...r, target: { ...(r.target as object), accounts: [{ base_url: 'https://x.example', credential: 'oauth-access', id: true }] } },
     ];
     for (const b of broken) expect(validate(b), JSON.stringify(b).slice(0, 80)).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RuleResult } from '../../src/model/result.js';
+import type { Report, RuleResult, TargetAccount } from '../../src/model/result.js';
 import { mergeReports } from '../../src/report/merge.js';
+import { withStatements } from '../../src/report/statements.js';
 import { makeReport } from './fixture.js';
 
 const r = (id: string, status: RuleResult['status'], detail: string = status): RuleResult => ({
@@ -67,6 +68,48 @@ describe('mergeReports', () => {
     for (const other of incompatible) expect(() => mergeReports([a, other]), JSON.stringify(other.options)).toThrow(expect.objectContaining({ code: 'ERR_MERGE_INCOMPATIBLE' }));
     // The embedded emulator listens on another port in every run: still the same target.
     expect(() => mergeReports([a, { ...b, target: { ...b.target, base_url: 'http://127.0.0.1:5999' } }])).not.toThrow();
+  });
+
+  describe('the account the target says it is', () => {
+    const remote = (report: Report, accounts: TargetAccount[]): Report => ({
+      ...report, target: { kind: 'remote', base_url: 'https://release.example', chat_url: 'https://chat.example', accounts },
+    });
+    const account = (id: number, credential = 'oauth-access'): TargetAccount => ({ base_url: 'https://release.example', credential, id, subdomain: `s${id}` });
+
+    it('keeps the account of each bearer, from a shard that could read it', () => {
+      const unread: TargetAccount = { base_url: 'https://release.example', credential: 'oauth-access', error: 'GET /api/v4/account answered 503 without the account\'s id' };
+      const m = mergeReports([remote(a, [unread, account(31, 'restricted-user')]), remote(b, [account(31)])]);
+      expect(m.target.accounts).toEqual([account(31), account(31, 'restricted-user')]);
+    });
+
+    it('refuses shards whose remote target said it is another account (ERR_MERGE_INCOMPATIBLE)', () => {
+      expect(() => mergeReports([remote(a, [account(31)]), remote(b, [account(32)])]))
+        .toThrow(expect.objectContaining({ code: 'ERR_MERGE_INCOMPATIBLE', message: expect.stringContaining('another account (31 (s31) vs 32 (s32) with the oauth-access token)') }));
+    });
+
+    it('keeps the first shard\'s accounts of the embedded emulator, a new one in every shard', () => {
+      const emu = (report: Report, id: number): Report => ({ ...report, target: { ...report.target, accounts: [{ ...account(id), base_url: report.target.base_url }] } });
+      expect(mergeReports([emu(a, 1), emu(b, 2)]).target.accounts?.map((x) => x.id)).toEqual([1]);
+    });
+  });
+
+  it('carries what the statement table needs, and no shard\'s own table', () => {
+    const inventory = ['a', 'b', 'c', 'd'].map((id) => ({ id: `REQ-${id}`, section: '4.1', level: 'must', rules: [id] }));
+    const ownTable = (report: Report) => withStatements(report, inventory);
+    const m = mergeReports([ownTable({ ...a, not_selected: ['z'] }), ownTable({ ...b, not_selected: ['z'] })]);
+    expect(m.statements).toBeUndefined();
+    expect(m.not_selected).toEqual(['z']);
+    // Recomputed from the merged results: every statement judged, where each shard judged only its half.
+    const judged = (report: Report) => report.statements!.map((st) => `${st.id}:${st.judgement}`);
+    expect(judged(ownTable(a))).toEqual(['REQ-a:full', 'REQ-b:none', 'REQ-c:full', 'REQ-d:none']);
+    expect(judged(withStatements(m, inventory))).toEqual(['REQ-a:full', 'REQ-b:full', 'REQ-c:full', 'REQ-d:none']);
+  });
+
+  it('joins the interruptions of its shards: the first signal, every rule not run or abandoned', () => {
+    const stopped = (report: Report, notRun: string[], abandoned: string[], at: string): Report => ({ ...report, incomplete: true, interruption: { signal: 'SIGTERM', at, not_run: notRun, abandoned } });
+    const m = mergeReports([stopped(a, ['d'], [], '2025-01-01T00:00:30.000Z'), stopped(b, ['a'], ['b'], '2025-01-01T00:00:20.000Z')]);
+    expect(m.incomplete).toBe(true);
+    expect(m.interruption).toEqual({ signal: 'SIGTERM', at: '2025-01-01T00:00:30.000Z', not_run: ['d', 'a'], abandoned: ['b'] });
   });
 
   it('refuses an empty list', () => {

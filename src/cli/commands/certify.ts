@@ -9,11 +9,12 @@ import { join, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { allRules } from '../../../specs/index.js';
 import type { Report } from '../../model/result.js';
-import { issueCertificate, partialRunReason, privateKeyFrom } from '../../report/certificate.js';
+import { canonicalJson, issueCertificate, partialRunReason, privateKeyFrom } from '../../report/certificate.js';
 import { defineCommand } from '../command.js';
 import { ConfigError, PartialRunRefused } from '../../errors.js';
 import { performRun } from '../perform-run.js';
 import { addRunFlags, loadReport, refuseForCertify, runCommandOptions, type RunFlags } from '../run-options.js';
+import { withRunStatements } from '../run-statements.js';
 
 interface CertifyFlags extends RunFlags {
   readonly from?: string;
@@ -58,9 +59,15 @@ export const certifyCommand = defineCommand<CertifyFlags>({
     let report: Report;
     let outDir: string;
     if (flags.from !== undefined) {
-      report = await loadReport(flags.from, '--from');
-      const partial = partialRunReason(report, rules);
+      const loaded = await loadReport(flags.from, '--from');
+      const partial = partialRunReason(loaded, rules);
       if (partial) throw new PartialRunRefused(`--from: no certificate: ${partial}`);
+      // The statement table the certificate binds is the one the results give, not whatever the file carries (a
+      // shard's own, an older kit's, an edit): recomputed as the run would.
+      report = withRunStatements(loaded);
+      if (canonicalJson(loaded.statements ?? null) !== canonicalJson(report.statements ?? null)) {
+        process.stderr.write(`note: --from: the report's statement table is not the one its results give; the certificate carries the recomputed one (verify it against a report of \`conformance merge\` of this kit)\n`);
+      }
       outDir = resolve(flags.out ?? 'reports');
     } else {
       const s = await runCommandOptions(flags, { profile: 'full' });

@@ -8,6 +8,7 @@ import { writeReports } from '../../report/write.js';
 import { defineCommand } from '../command.js';
 import { ConfigError, UsageError } from '../../errors.js';
 import { exitCode } from '../exit-code.js';
+import { withRunStatements } from '../run-statements.js';
 
 interface MergeFlags {
   readonly out?: string;
@@ -19,7 +20,10 @@ export const mergeCommand = defineCommand<MergeFlags>({
   name: 'merge <reports...>',
   summary: 'join the reports of a sharded run',
   description: 'Joins the report.json files of the shards of one run (same seed, every rule in exactly one shard) '
-    + 'into one report and writes every output into --out. Exits as run would on the merged report.',
+    + 'into one report and writes every output into --out, its statement table recomputed from the merged results. '
+    + 'Refuses (exit 2) reports that are not the shards of one run: another seed, kit, target or account, profile, '
+    + 'case count, selection or configuration, a shard given twice, or a rule run in two. Exits as run would on the '
+    + 'merged report.',
   arguments: { reports: 'the report.json of each shard' },
   examples: [['conformance merge shard1/report.json shard2/report.json --out merged', 'one report of two shards']],
   flags: (command) => command
@@ -36,7 +40,8 @@ export const mergeCommand = defineCommand<MergeFlags>({
     }));
     let merged;
     try {
-      merged = mergeReports(reports);
+      // The statement table of the whole run, from the merged results: a shard's own judges only what it ran.
+      merged = withRunStatements(mergeReports(reports));
     } catch (err) {
       throw new UsageError((err as Error).message);
     }

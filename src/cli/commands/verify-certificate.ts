@@ -3,7 +3,7 @@
  * signature (with --public-key), then the content, then (with --report) that the report is the one certified.
  */
 import { readFile } from 'node:fs/promises';
-import { publicKeyFrom, verifyCertificate, type Certificate } from '../../report/certificate.js';
+import { accountsLine, publicKeyFrom, verifyCertificate, type Certificate } from '../../report/certificate.js';
 import { defineCommand } from '../command.js';
 import { ConfigError } from '../../errors.js';
 import { loadReport } from '../run-options.js';
@@ -26,8 +26,8 @@ export const verifyCertificateCommand = defineCommand<VerifyFlags>({
   summary: 'check a certificate\'s signature, content and report',
   description: 'Checks, in this order: with --public-key, that <certificate> (certificate.json) was signed with the '
     + 'private half of that Ed25519 key and not edited in any field since; that its content matches its own SHA-256; '
-    + 'with --report, that it covers exactly that report (verdicts, seed, target, configuration, profile, statement '
-    + 'table). Without --public-key only integrity is checked, not origin: anyone holding a report can issue an '
+    + 'with --report, that it covers exactly that report (verdicts, seed, target and the account it said it is, '
+    + 'configuration, profile, statement table). Without --public-key only integrity is checked, not origin: anyone holding a report can issue an '
     + 'unsigned certificate, and the command says so. Exit 0 when valid, 1 when not, 2 on an unreadable file or key.',
   arguments: { certificate: 'the certificate.json that certify wrote' },
   examples: [
@@ -55,7 +55,7 @@ export const verifyCertificateCommand = defineCommand<VerifyFlags>({
     }
     const c = certificate;
     const proves = result.origin ? `signed by key ${c.signature!.public_key_sha256.slice(0, 16)}…` : 'integrity only, not origin';
-    process.stdout.write(`valid (${proves}): ${c.kit.name} ${c.kit.version}, ${c.target.kind} ${c.target.base_url}, seed ${c.seed}, issued ${c.issued_at}${report ? ', matches the report' : ''}\n`);
+    process.stdout.write(`valid (${proves}): ${c.kit.name} ${c.kit.version}, ${c.target.kind} ${c.target.base_url}, account ${accountsLine(c.target?.accounts)}, seed ${c.seed}, issued ${c.issued_at}${report ? ', matches the report' : ''}\n`);
     return 0;
   },
 });

@@ -296,7 +296,11 @@ async function runnerVsRaw(): Promise<void> {
  * main thread sending HTTP to a server on a worker thread, both building and parsing list-sized JSON), timed in the
  * same rounds, the order swapped each round: other work on the machine stretches both alike, and the ratio of the two
  * is what the kit costs in units of what the machine gives now. On a quiet 2-core machine the reference takes
- * REFERENCE_QUIET_S, so 10 s there is a ratio of FULL_RUN_CEILING.
+ * REFERENCE_QUIET_S, so 10 s there is a ratio of FULL_RUN_CEILING. REFERENCE_QUIET_S is provisional: estimated from the
+ * reference's CPU time (3.5-4 s over its two busy threads, plus Node's start), since the machine it was written on was
+ * never quiet (load 15-46 from other work); calibrate it as the median of five `node bench/reference-load.mjs` on a
+ * quiet 2-core machine. Under heavy load the ratio rises (the full run, with Chromium and three busy threads, stretches
+ * more than the reference): it is meant for a machine with at most light other work.
  */
 const REFERENCE_QUIET_S = 2.0;
 const FULL_RUN_QUIET_GOAL_S = 10;

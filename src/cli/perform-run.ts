@@ -23,6 +23,7 @@ import { targetFromEnv } from '../targets/from-env.js';
 import { assertReachable } from '../targets/reachability.js';
 import { takeRunLock, type HeldLock } from '../targets/run-lock.js';
 import { machineProbe, prepareBrowser, type ChromiumProbe } from './chromium-setup.js';
+import { loadPlaywright } from '../browser/launch.js';
 import { Progress } from './progress.js';
 import type { RunCommandOptions } from './run-options.js';
 import { specSha256 } from '../report/certificate.js';
@@ -71,6 +72,9 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
   if (s.kind === 'remote') {
     reconfigure = () => targetFromEnv(s.env, 'remote');
   } else {
+    // Playwright loads while the emulator starts (src/browser/launch.ts), when a selected rule drives the browser.
+    const chosen = selectionOf({ ...(s.only ? { only: s.only } : {}), ...(s.exclude ? { exclude: s.exclude } : {}) });
+    if (rules.some((r) => r.requires.includes('browser') && chosen(r))) loadPlaywright().catch(() => undefined);
     const embedded = await startEmbeddedTarget({ shape: s.shape });
     reconfigure = embedded.reconfigure;
     stopEmulator = embedded.close;

@@ -180,7 +180,7 @@ function leakIn(req: HttpRequest, res: HttpResponse, masker: Masker, scan: LeakS
       if (holdsKey(value)) return 'the location header (a secret key on the redirect to the Redirect URI)';
       continue;
     }
-    if (masker.mask(value) !== value) return `the ${key} header`;
+    if (masker.changes(value)) return `the ${key} header`;
   }
   if (holdsKey(res.text)) return 'the body (a secret key)';
   // Nearly every body holds no credential at all: only one that does is read again without its own values.

@@ -147,6 +147,31 @@ export class Masker {
     return false;
   }
 
+  /**
+   * Whether `mask(text)` would change `text`, without building the masked text: the leak scan asks it of every header
+   * of every answer, and nearly all of them hold no secret.
+   */
+  changes(text: string): boolean {
+    if (this.#count === 0 || text.length < PREFIX) return false;
+    if (this.#byHash.size > 0) for (const [run] of text.matchAll(TOKEN_RUNS)) if (this.#runChanges(run)) return true;
+    return this.#others.some((secret) => text.includes(secret));
+  }
+
+  /** Whether #maskRun would change `run`: a secret starts in it, or it ends inside one (the same windows, the same tests). */
+  #runChanges(run: string): boolean {
+    let h = windowHash(run, 0);
+    for (let i = 0; ; i += 1) {
+      const candidates = this.#mayStartAt(h) ? this.#byHash.get(h) : undefined;
+      if (candidates) {
+        if (candidates.some((c) => run.startsWith(c, i))) return true;
+        const rest = run.length - i;
+        if (rest < this.#longest && candidates.some((c) => c.length > rest && c.startsWith(run.slice(i)))) return true;
+      }
+      if (i + PREFIX >= run.length) return false;
+      h = roll(h, run.charCodeAt(i), run.charCodeAt(i + PREFIX));
+    }
+  }
+
   #mayStartAt(h: number): boolean {
     const bit = filterBit(h);
     return (this.#maybe[bit >>> 5]! & (1 << (bit & 31))) !== 0;

@@ -128,4 +128,21 @@ describe('masking, exhaustively', () => {
       { numRuns: 500, seed: 7 },
     );
   });
+
+  it('says a text changes when masked exactly when mask changes it (secrets inside, and a run that ends inside one)', async () => {
+    const fc = (await import('fast-check')).default;
+    const alphabet = fc.constantFrom(...'abAB01.-_"{}: é=&/');
+    const word = fc.string({ unit: alphabet, minLength: 8, maxLength: 14 });
+    fc.assert(
+      // A number stands for a known secret, whole or clipped to its first n characters, so that texts hold both.
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 4 }), fc.array(fc.oneof(word, fc.string({ unit: alphabet, maxLength: 6 }), fc.nat(40)), { maxLength: 12 }), (secrets, parts) => {
+        const m = new Masker();
+        for (const s of secrets) m.add(s);
+        const pick = (n: number) => { const s = secrets[n % secrets.length]!; return n % 2 === 0 ? s : s.slice(0, 8 + (n % 5)); };
+        const text = parts.map((p) => (typeof p === 'number' ? pick(p) : p)).join('');
+        expect(m.changes(text)).toBe(m.mask(text) !== text);
+      }),
+      { numRuns: 1000, seed: 7 },
+    );
+  });
 });

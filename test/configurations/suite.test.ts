@@ -5,13 +5,17 @@
  * its printed settings made into the configuration (lines dropped or changed: `settingsFor`). Each run names its
  * configuration in report.json and its header, which credential "the run's access token" was, and skips a rule only
  * for a need the configuration's row says it lacks.
+ *
+ * Runs are repeatable against one account (a CI gate runs day after day against the same staging account): after the
+ * staging and one-account runs, the remote-control run is made again and its verdicts must equal the first one's
+ * (a run that changed a credential the settings name, or left records that a later run reads, would show here).
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumGap } from '../../src/browser/launch.js';
-import { CONFIGURATIONS, type Configuration, type ListedChannel, settingsFor } from '../../src/configurations/table.js';
+import { CONFIGURATIONS, type Configuration, configurationNamed, type ListedChannel, settingsFor } from '../../src/configurations/table.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Report } from '../../src/model/result.js';
 import { emulatorSettings } from '../../src/needs/emulator-settings.js';
@@ -29,6 +33,7 @@ const CHAT_SECTIONS = /^(2\.4|2\.5|2\.6|2\.7|2\.8|2\.9|2\.10|2\.11|3\.2|3\.3|4\.
 describe.skipIf(chromiumGap() !== undefined)('the suite in each configuration users run', () => {
   let emulator: RunningEmulator;
   const runs = new Map<string, ConfigurationRun>();
+  let again: ConfigurationRun;
 
   const runIn = async (c: Configuration, printed: Record<string, string>): Promise<ConfigurationRun> => {
     const out = join(await mkdtemp(join(tmpdir(), `conformance-${c.name}-`)), 'report');
@@ -45,6 +50,7 @@ describe.skipIf(chromiumGap() !== undefined)('the suite in each configuration us
     const printed = await emulatorSettings(emulator);
     // One after the other: each run is a CI job of its own against the one account.
     for (const c of CONFIGURATIONS) runs.set(c.name, await runIn(c, printed));
+    again = await runIn(configurationNamed('remote-control'), printed);
     for (const [name, r] of runs) {
       const s = r.report.summary;
       console.log(`configuration ${name}: passed ${s.passed}, failed ${s.failed}, non_strict ${s.non_strict}, informational ${s.informational}, skipped ${s.skipped}, errored ${s.errored}`);
@@ -103,5 +109,10 @@ describe.skipIf(chromiumGap() !== undefined)('the suite in each configuration us
       const kinds = new Set((rule.exchanges ?? []).map((x) => x.credential));
       expect([...kinds]).toEqual(expect.arrayContaining(['oauth-access', 'long-lived']));
     }
+  });
+
+  it('gives the same verdicts to the remote-control run made again after the staging and one-account runs', () => {
+    const verdicts = (r: ConfigurationRun) => r.report.results.map((x) => `${x.id}: ${x.status}`);
+    expect(verdicts(again)).toEqual(verdicts(runs.get('remote-control')!));
   });
 });

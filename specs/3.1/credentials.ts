@@ -10,7 +10,7 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, BEARER_ENDPOINTS, bearerProbe, eachAnswer, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, whenRefused, winnerRefreshObserved, withClockAdvanced,
+  accountIdRecorded, accountRequest, afterElapsed, bearerAt, CREDENTIAL_PLACES, inCase, eachAnswer, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, whenRefused, winnerRefreshObserved, withClockAdvanced,
   accountWorks, tokensIssued,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
@@ -48,6 +48,8 @@ export default defineGroup({
           });
         },
         expect: accountWorks,
+        // A valid access token, as api.bearer.access-token-works sends it to every place.
+        case: 'the access token',
       },
     ),
     exchangeRule<readonly HttpResponse[]>(
@@ -60,7 +62,8 @@ export default defineGroup({
           const token = await workingLongLived(t, DAY);
           return withClockAdvanced(t, async (advance) => {
             await advance(DAY + MINUTE);
-            return Promise.all(BEARER_ENDPOINTS.map((endpoint) => t.send(bearerProbe(t.target, endpoint, token.long_lived_token))));
+            // Every place a bearer is checked, page 2 of each list too (issue 39), side by side: one request each.
+            return inCase('expired long-lived token', () => Promise.all(CREDENTIAL_PLACES.map((place) => t.send(bearerAt(t.target, place, token.long_lived_token)))));
           });
         },
         expect: [eachAnswer(status(401))],
@@ -78,6 +81,8 @@ export default defineGroup({
           return t.send(accountRequest(t.target, made.token));
         },
         expect: [status(401)],
+        // The lists and their later pages: api.bearer.revoked-every-list.
+        case: 'revoked long-lived token',
       },
     ),
     scenarioRule<TokenPair>(
@@ -128,6 +133,8 @@ export default defineGroup({
           return afterElapsed(t, { seconds: lifetime + 60, sinceMs: issued }, () => t.send(accountRequest(t.target, pair.access_token)));
         },
         expect: [status(401)],
+        // The lists and their later pages: api.bearer.expired-every-list.
+        case: 'expired access token',
       },
     ),
     scenarioRule<SideInstallation>(
@@ -142,9 +149,9 @@ export default defineGroup({
           step<SideInstallation>('the access token before deactivation', (t, s) => t.send(sideAccountRequest(s, sidePairOf(s).access_token)), accountWorks),
           step<SideInstallation>('after deactivation', async (t, s) => {
             await deactivate(t, s.accountId!);
-            return t.send(sideAccountRequest(s, sidePairOf(s).access_token));
+            return inCase('access token after deactivation', () => t.send(sideAccountRequest(s, sidePairOf(s).access_token)));
           }, [status(401)]),
-          sideListsRefuse('after deactivation', (s) => sidePairOf(s).access_token),
+          sideListsRefuse('after deactivation', (s) => sidePairOf(s).access_token, { case: 'access token after deactivation' }),
         ],
       },
     ),
@@ -278,6 +285,8 @@ export default defineGroup({
           return t.send(accountRequest(t.target, first.access_token));
         },
         expect: [status(401, { accepted: 'non_strict' })],
+        // The lists and their later pages: api.bearer.revoked-every-list.
+        case: 'access token of a code used twice',
       },
     ),
     scenarioRule<TokenPair>(

@@ -12,6 +12,12 @@ export type PlaceKind = 'token answers' | 'bearer endpoints' | 'routes and answe
 export interface Governs {
   readonly kind: PlaceKind;
   readonly statements: readonly string[];
+  /**
+   * Each case of the statement must reach each place (issue 39): a case is a kind of credential or handle its rules
+   * name (`inCase`, src/rule-scope.ts), and a rule of the statement that names none is one case as a whole. Without it,
+   * only named cases are asked to, and a place is reached when any rule of the statement reaches it.
+   */
+  readonly byCase?: boolean;
   /** Places of the kind a statement does not reach, with why (the statement's own words exclude it, or no request can). */
   readonly unreached?: Readonly<Record<string, string>>;
 }
@@ -27,6 +33,7 @@ export const GOVERNS: readonly Governs[] = [
   },
   {
     kind: 'bearer endpoints',
+    byCase: true,
     statements: [
       'REQ-4.1-api-bearer-header', 'REQ-5.1-bearer-every-request', 'REQ-3.1-long-lived-revoked', 'REQ-2.2-long-lived-revocable',
       'REQ-3.1-code-reuse-revokes-access', 'REQ-3.1-access-expired', 'REQ-2.2-jwt-exp-enforced',

@@ -11,7 +11,7 @@
  */
 import {
   accountIdRecorded, accountRequest, afterElapsed, bearerAt, CREDENTIAL_PLACES, inCase, eachAnswer, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, whenRefused, winnerRefreshObserved, withClockAdvanced,
-  accountWorks, tokensIssued,
+  accountWorks, tokensIssued, statusIn,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe, sideListsRefuse } from './support.js';
@@ -34,9 +34,9 @@ export default defineGroup({
         covers: ['3.1/refresh token valid', '8/Refresh token lifetime', '2.2/Refresh token'] },
       { send: (t) => refreshAfter(t, 93 * DAY + HOUR), expect: [status(400), whenRefused(jsonContentType), jsonObjectBody] },
     ),
-    exchangeRule(
+    exchangeRule<readonly HttpResponse[]>(
       { id: 'api.bearer.valid-before-expiry', requires: ['control'], needs: ['clock'], exclusive: true,
-        title: 'An access token still works a minute before the expires_in its exchange stated',
+        title: 'An access token still works a minute before the expires_in its exchange stated, at the account, each list and page 2 of each list',
         reading: '§2.2: the access token\'s "Lifetime is returned as expires_in"; §3.1: it expires when expires_in seconds have elapsed, so until then it works (200). Probed from the expires_in the server stated (the lifetime reading), with the control clock moved to a minute before it; its refusal after it is judged by api.bearer.stale-token-error.' },
       {
         send: async (t) => {
@@ -44,10 +44,11 @@ export default defineGroup({
           if (typeof expires_in !== 'number' || expires_in <= 2 * MINUTE) throw new TargetAnswer(STEP_OWNERS.expiresIn, 'the token response has no expires_in over two minutes (oauth.token-response.expires-in judges that)');
           return withClockAdvanced(t, async (advance) => {
             await advance(expires_in - MINUTE);
-            return t.send(accountRequest(t.target, access_token));
+            // Every place a bearer is checked, side by side (issue 39); the account's answer first.
+            return Promise.all(CREDENTIAL_PLACES.map((place) => t.send(bearerAt(t.target, place, access_token))));
           });
         },
-        expect: accountWorks,
+        expect: [...accountWorks.map((check) => (answers: readonly HttpResponse[]) => check(answers[0]!)), eachAnswer(statusIn(200, 204))],
         // A valid access token, as api.bearer.access-token-works sends it to every place.
         case: 'the access token',
       },

@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import {
   ACCOUNT_QUERIES, accountRequest, BEARER_ENDPOINTS, bearerProbe, type Endpoint, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, BEARER_KINDS, foreignBearers, type ForeignBearers, type KindedBearer, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError, type ForeignAddress, accountWorks,
 } from '../kit.js';
-import { STEP_OWNERS, TargetAnswer, bearerAt, credentialProbe, credentialPlaceName, CREDENTIAL_PLACES, type CredentialPlace, type Forgery, statusIn } from '../kit.js';
+import { STEP_OWNERS, TargetAnswer, eachAnswer, bearerAt, credentialProbe, credentialPlaceName, CREDENTIAL_PLACES, type CredentialPlace, type Forgery, statusIn } from '../kit.js';
 import {
   REFUSED_HEADERS, INVALID_TOKENS, showHeader, refusedCase, MALFORMED_CASES, withAuthorization, type MethodCase, METHOD_CASES, UNKNOWN_PATHS, KNOWN, type NoAuthCase, NO_AUTH_CASES, queryString, type OddHeader, ODD_HEADERS, type TlsEndpoint, TLS_ENDPOINTS, type Stale, PAST_EXPIRY_MARGIN_SECONDS,
 } from './support.js';
@@ -325,20 +325,21 @@ export default defineGroup({
         caseOf: (c) => foreignCase(c.kind),
       },
     ),
-    exchangeRule(
-      { id: 'api.base-url.long-lived-per-account', needs: ['operator', 'second-base-url'], title: 'A long-lived token granted in one account is refused with 401 at another account\'s base URL',
-        reading: 'As api.base-url.per-account, for the other kind of bearer (§2.2: a long-lived token is made in one account and holds no grant, so a server that reads the account from the grant may not bind it): made for the run\'s account (through the control API, else by the operator on the Keys tab), shown to answer 200 at BASE_URL, then sent to GET /api/v4/account at a second account\'s address; 401 passes, another 4xx is non_strict. The token is revoked afterwards.',
+    exchangeRule<readonly HttpResponse[]>(
+      { id: 'api.base-url.long-lived-per-account', needs: ['operator', 'second-base-url'], title: 'A long-lived token granted in one account is refused with 401 at another account\'s base URL, by the account, each list and page 2 of each list',
+        reading: 'As api.base-url.per-account, for the other kind of bearer (§2.2: a long-lived token is made in one account and holds no grant, so a server that reads the account from the grant may not bind it): made for the run\'s account (through the control API, else by the operator on the Keys tab), shown to answer 200 at BASE_URL, then sent to GET /api/v4/account, each of the four lists and page 2 of each (issue 39), side by side, at a second account\'s address; 401 passes, another 4xx is non_strict. The token is revoked afterwards.',
         covers: ['2.2/Long-lived token'] },
       {
         send: async (t) => {
           const made = await revocableLongLived(t);
           try {
-            return await t.send(foreignAccountRequest(t, await foreignAddress(t, made.token)));
+            const { address, token } = await foreignAddress(t, made.token);
+            return await Promise.all(CREDENTIAL_PLACES.map((place) => t.send(bearerAt({ ...t.target, baseUrl: address }, place, token))));
           } finally {
             await revoke(t, made);
           }
         },
-        expect: [status(401)],
+        expect: [eachAnswer(status(401))],
         case: foreignCase('long-lived'),
       },
     ),

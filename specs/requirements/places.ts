@@ -7,7 +7,7 @@
  * test/specs/places.test.ts fails when a statement names a place none of its rules reaches and gives no reason.
  */
 /** The kinds of place a statement can speak of; src/protocol/places.ts lists the places of each (PLACE_KINDS). */
-export type PlaceKind = 'token answers' | 'bearer endpoints' | 'routes and answers' | 'chat routes' | 'chat GET routes' | 'history pages';
+export type PlaceKind = 'token answers' | 'bearer endpoints' | 'lists' | 'routes and answers' | 'chat routes' | 'chat GET routes' | 'history pages';
 
 export interface Governs {
   readonly kind: PlaceKind;
@@ -39,7 +39,13 @@ export const GOVERNS: readonly Governs[] = [
       'REQ-3.1-code-reuse-revokes-access', 'REQ-3.1-access-expired', 'REQ-2.2-jwt-exp-enforced',
       'REQ-3.1-deactivated-access-revoked', 'REQ-7-401-api', 'REQ-3.1-disconnect-revokes-tokens', 'REQ-0-base-url-per-account',
       'REQ-3.1-long-lived-expired', 'REQ-5.1-malformed-bearer', 'REQ-5.1-www-authenticate',
+      'REQ-2.2-jwt-forgeries-refused', 'REQ-4.1-exchange-token-confusion',
     ],
+  },
+  {
+    kind: 'lists',
+    byCase: true,
+    statements: ['REQ-1-rights-of-granting-user', 'REQ-4.2-access-follows-rights', 'REQ-5.1-rights-beyond-refused'],
   },
   {
     kind: 'routes and answers',

@@ -66,6 +66,8 @@ export const ANSWER_CLASSES: readonly AnswerClass[] = ['2xx', '4xx', '405'];
 export const PLACE_KINDS = {
   'token answers': { what: 'the 200 answer of each grant (§2.3 is the answer of both)', places: GRANTS.map(grantAnswer) },
   'bearer endpoints': { what: 'every endpoint that takes a bearer (the account and the four lists) and a later page of each list, whatever credential the request carries', places: BEARER_PLACES },
+  // The rights narrow every list (issue 39: a server that narrows deals only lets contacts, companies and customers through).
+  lists: { what: 'each of the four lists (deals, contacts, companies, customers)', places: LIST_ENDPOINTS.map(bearerPlace) },
   'routes and answers': {
     what: 'every route with each class of answer (success, refusal, and the wrong-method refusal where it is probed)',
     places: ROUTES.flatMap((route) => ANSWER_CLASSES.map((a) => routePlace(route, a))),

@@ -22,10 +22,13 @@ describe('places of one exchange', () => {
     expect(placesOf(refresh, answer(400))).toEqual(['token 4xx']);
   });
 
-  it('tells a bearer sent to a list from one sent with another method or none', () => {
+  it('tells a request to a bearer endpoint from one sent with another method, and a later page of a list', () => {
     expect(placesOf({ method: 'GET', url: `${BASE}/api/v4/leads?limit=1`, headers: { authorization: 'Bearer abc' } }, answer(401))).toEqual(['list leads 4xx', 'bearer at list leads']);
     expect(placesOf({ method: 'DELETE', url: `${BASE}/api/v4/leads`, headers: { authorization: 'Bearer abc' } }, answer(405))).toEqual(['list leads 405']);
-    expect(placesOf({ method: 'GET', url: `${BASE}/api/v4/account` }, answer(401))).toEqual(['account 4xx']);
+    // Whatever credential it carries, none included: the place is the endpoint a credential is checked at (issue 39).
+    expect(placesOf({ method: 'GET', url: `${BASE}/api/v4/account` }, answer(401))).toEqual(['account 4xx', 'bearer at account']);
+    // A later page of a list is a place of its own.
+    expect(placesOf({ method: 'GET', url: `${BASE}/api/v4/contacts?limit=1&page=2`, headers: { authorization: 'Basic abc' } }, answer(401))).toEqual(['list contacts 4xx', 'bearer at list contacts', 'bearer at list contacts page 2']);
     // An account's own address with a path ({base_url} of another account: the emulator's /_accounts/<sub>).
     expect(placesOf({ method: 'GET', url: `${BASE}/_accounts/side/api/v4/customers?limit=1`, headers: { authorization: 'Bearer abc' } }, answer(401))).toEqual(['list customers 4xx', 'bearer at list customers']);
   });

@@ -93,7 +93,7 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     // Only for the `later-page-refuses-bearer` fault: a later page checks a signature of its own next link, which a client's page 2 lacks.
     if (laterPage && ctx.faults.isOn('later-page-refuses-bearer')) throw invalidToken(ctx, reply, 'The access token is not valid for this page');
     const addressed = addressedAccount(request.raw);
-    const revocationSkipped = revocationUnread(ctx, record, request.url) || (laterPage && ctx.faults.isOn('later-page-revocation-unread'));
+    const revocationSkipped = revocationUnread(ctx, record, request.url) || (laterPage && ctx.faults.isOn('later-page-revocation-unread')) || deactivationSpares(ctx, record);
     if (isRevoked(ctx, record, 'bearer', addressed) && !ctx.faults.isOn('accept-revoked-token') && !revocationSkipped) {
       throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
     }
@@ -147,6 +147,22 @@ function revocationUnread(ctx: EmulatorContext, record: BearerRecord, url: strin
   if (byInstallation && f.isOn('customers-skip-installation-state') && url.startsWith('/api/v4/customers')) return true;
   return (record.revokedBy === 'deactivation' && f.isOn('lists-accept-deactivated-token'))
     || (record.revokedBy === 'disconnect' && f.isOn('lists-accept-disconnected-token'));
+}
+
+/**
+ * Only for the faults where a deactivation ends one access token of a grant, not every one: the latest only
+ * (`deactivation-spares-older-pair`: the older pair a refresh left is accepted) or the first only
+ * (`deactivation-spares-refreshed-pair`: the pair a refresh issued is accepted).
+ */
+function deactivationSpares(ctx: EmulatorContext, record: BearerRecord): boolean {
+  const f = ctx.faults;
+  const older = f.isOn('deactivation-spares-older-pair');
+  const refreshed = f.isOn('deactivation-spares-refreshed-pair');
+  if ((!older && !refreshed) || record.kind !== 'access' || record.revokedBy !== 'deactivation' || !record.grantId) return false;
+  // The registry keeps tokens in the order they were issued (two can share a millisecond).
+  const grant = [...ctx.store.bearers.values()].filter((b) => b.kind === 'access' && b.grantId === record.grantId);
+  const at = grant.findIndex((b) => b.jti === record.jti);
+  return (older && at < grant.length - 1) || (refreshed && at > 0);
 }
 
 /** A list request for page 2 or later (`page` as its next links name it). */

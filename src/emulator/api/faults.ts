@@ -80,6 +80,10 @@ export const API_FAULTS = defineFaults([
     caughtBy: ['api.bearer.not-an-access-token'] },
   { name: 'lists-accept-client-basic', description: 'The four lists take the integration\'s client_id and secret as HTTP Basic credentials and answer as the administrator; the account refuses them.',
     caughtBy: ['api.basic.client-credentials'] },
+  { name: 'deactivation-spares-older-pair', description: 'A deactivation revokes the latest access token of each grant only: the access token of the older pair a refresh left is still accepted everywhere.',
+    caughtBy: ['api.bearer.deactivated-installation'] },
+  { name: 'deactivation-spares-refreshed-pair', description: 'A deactivation revokes the access token first issued for a grant only: the access token of a pair a refresh issued is still accepted everywhere.',
+    caughtBy: ['api.bearer.deactivated-installation'] },
   { name: 'lists-accept-disconnected-long-lived', description: 'The four lists take the long-lived token of an installation the user disconnected (it has no grant for the disconnect to end); the account refuses it.',
     caughtBy: ['oauth.disconnect.revokes-credentials', 'oauth.disconnect.revokes-without-hook'] },
   // Per-account addresses (§4.1 {base_url}, §5.1)

@@ -117,3 +117,4 @@ export * from '../src/steps/chat-edits.js';
 export * from '../generators/chat-valid-space.js';
 export * from '../src/steps/chat-valid-space.js';
 export * from '../src/checks/chat-valid-space.js';
+export { inCase } from '../src/rule-scope.js';

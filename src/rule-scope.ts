@@ -12,13 +12,23 @@ import { channel } from 'node:diagnostics_channel';
 
 /** A rule's attempt (0: the one its verdict stands on; 1: the flaky check's re-run), or a run resource's opener. */
 export type Sender =
-  | { readonly rule: string; readonly attempt: number }
+  | { readonly rule: string; readonly attempt: number; readonly case?: string }
   | { readonly resource: string };
 
 const scope = new AsyncLocalStorage<Sender>();
 
 export function inRuleScope<T>(rule: string, attempt: number, work: () => T): T {
   return scope.run({ rule, attempt }, work);
+}
+
+/**
+ * Runs `work` as the case `name` of the rule running now (a kind of credential, a handle on a chat): the places table
+ * counts a place as reached by a statement only when each of its cases reaches it (src/docs/places.ts). Outside a rule's
+ * scope (a resource's opener) it only runs `work`.
+ */
+export function inCase<T>(name: string, work: () => T): T {
+  const sender = scope.getStore();
+  return sender && 'rule' in sender ? scope.run({ ...sender, case: name }, work) : work();
 }
 
 /**

@@ -10,12 +10,18 @@
  * refresh token) is recorded.
  */
 import {
-  accountIdRecorded, accountRequest, afterElapsed, BEARER_ENDPOINTS, bearerProbe, eachAnswer, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, whenRefused, winnerRefreshObserved, withClockAdvanced,
-  accountWorks, tokensIssued,
+  accountIdRecorded, accountRequest, afterElapsed, bearerAt, CREDENTIAL_PLACES, inCase, eachAnswer, refreshedGrantAt, sweepRule, clientError, codeGrant, deactivate, deactivateThrough, defineGroup, describeRefreshMutation, differentFrom, disconnectThrough, disconnectWithoutHookThrough, eachStep, exactlyOneSucceeded, exchange, exchangeRule, field, freshCode, type HttpResponse, jsonContentType, jsonObjectBody, obtainTokens, othersRefused, Precondition, type RefreshMutation, refreshTokenPresent, refreshTokens, reinstallThen, revocableLongLived, revoke, scenarioRule, sideAccountRequest, type SideInstallation, sideInstallation, sidePairOf, singleWinner, status, statusObserved, step, type TokenPair, tokensOf, whenRefused, winnerRefreshObserved, withClockAdvanced,
+  accountWorks, tokensIssued, statusIn,
 } from '../kit.js';
-import { STEP_OWNERS, TargetAnswer } from '../kit.js';
+import { STEP_OWNERS, TargetAnswer, isSuccess, sideRefresh, tokenPairOf } from '../kit.js';
 import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe, sideListsRefuse } from './support.js';
 import { adminAccountIds, HOUR, mustWork, workingLongLived, MINUTE, DAY, THREE_MONTHS_READING, exchangeCodeAfter, refreshAfter, brokenRefresh, REFRESH_REFUSALS } from '../fixtures/oauth.js';
+
+/** The pair the refresh step gave (the scenario stops before this when it gave none). */
+const refreshedOf = (s: { refreshed?: TokenPair }): TokenPair => {
+  if (!s.refreshed) throw new Precondition('the refresh gave no token pair');
+  return s.refreshed;
+};
 
 export default defineGroup({
   heading: 'Credentials',
@@ -34,9 +40,9 @@ export default defineGroup({
         covers: ['3.1/refresh token valid', '8/Refresh token lifetime', '2.2/Refresh token'] },
       { send: (t) => refreshAfter(t, 93 * DAY + HOUR), expect: [status(400), whenRefused(jsonContentType), jsonObjectBody] },
     ),
-    exchangeRule(
+    exchangeRule<readonly HttpResponse[]>(
       { id: 'api.bearer.valid-before-expiry', requires: ['control'], needs: ['clock'], exclusive: true,
-        title: 'An access token still works a minute before the expires_in its exchange stated',
+        title: 'An access token still works a minute before the expires_in its exchange stated, at the account, each list and page 2 of each list',
         reading: '§2.2: the access token\'s "Lifetime is returned as expires_in"; §3.1: it expires when expires_in seconds have elapsed, so until then it works (200). Probed from the expires_in the server stated (the lifetime reading), with the control clock moved to a minute before it; its refusal after it is judged by api.bearer.stale-token-error.' },
       {
         send: async (t) => {
@@ -44,10 +50,13 @@ export default defineGroup({
           if (typeof expires_in !== 'number' || expires_in <= 2 * MINUTE) throw new TargetAnswer(STEP_OWNERS.expiresIn, 'the token response has no expires_in over two minutes (oauth.token-response.expires-in judges that)');
           return withClockAdvanced(t, async (advance) => {
             await advance(expires_in - MINUTE);
-            return t.send(accountRequest(t.target, access_token));
+            // Every place a bearer is checked, side by side (issue 39); the account's answer first.
+            return Promise.all(CREDENTIAL_PLACES.map((place) => t.send(bearerAt(t.target, place, access_token))));
           });
         },
-        expect: accountWorks,
+        expect: [...accountWorks.map((check) => (answers: readonly HttpResponse[]) => check(answers[0]!)), eachAnswer(statusIn(200, 204))],
+        // A valid access token, as api.bearer.access-token-works sends it to every place.
+        case: 'the access token',
       },
     ),
     exchangeRule<readonly HttpResponse[]>(
@@ -60,7 +69,8 @@ export default defineGroup({
           const token = await workingLongLived(t, DAY);
           return withClockAdvanced(t, async (advance) => {
             await advance(DAY + MINUTE);
-            return Promise.all(BEARER_ENDPOINTS.map((endpoint) => t.send(bearerProbe(t.target, endpoint, token.long_lived_token))));
+            // Every place a bearer is checked, page 2 of each list too (issue 39), side by side: one request each.
+            return inCase('expired long-lived token', () => Promise.all(CREDENTIAL_PLACES.map((place) => t.send(bearerAt(t.target, place, token.long_lived_token)))));
           });
         },
         expect: [eachAnswer(status(401))],
@@ -78,6 +88,8 @@ export default defineGroup({
           return t.send(accountRequest(t.target, made.token));
         },
         expect: [status(401)],
+        // The lists and their later pages: api.bearer.revoked-every-list.
+        case: 'revoked long-lived token',
       },
     ),
     scenarioRule<TokenPair>(
@@ -128,23 +140,32 @@ export default defineGroup({
           return afterElapsed(t, { seconds: lifetime + 60, sinceMs: issued }, () => t.send(accountRequest(t.target, pair.access_token)));
         },
         expect: [status(401)],
+        // The lists and their later pages: api.bearer.expired-every-list.
+        case: 'expired access token',
       },
     ),
-    scenarioRule<SideInstallation>(
+    scenarioRule<SideInstallation & { refreshed?: TokenPair }>(
       { id: 'api.bearer.deactivated-installation', needs: ['consent', 'operator'], exclusive: true,
-        title: 'After an administrator deactivates the installation, its access token gets 401 at the account and at each of the four lists',
-        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule; the code is exchanged and the token used at that account\'s own address (R2-A6), at the account and then at each of the four lists (§5.1: every /api/v4 request carries a valid bearer; issue 32), one page of one record each.',
+        title: 'After an administrator deactivates the installation, its access tokens (a refreshed pair\'s and the older pair\'s) get 401 at the account, each of the four lists and page 2 of each list',
+        reading: '§3.1 and §7: "API calls return HTTP 401". Done in an account other than the developer account when the target has one, so other rules keep their installation (without a control API, the operator deactivates it); 403 is non_strict. The integration is installed there again first: that code exchange must succeed and its token work (§3.1), a refusal fails the rule; its pair is refreshed once (200, §3.1), so the installation holds a refreshed pair and an older one. The code is exchanged and the tokens used at that account\'s own address (R2-A6). After the deactivation each access token is sent to the account, each of the four lists and page 2 of each (§5.1: every /api/v4 request carries a valid bearer; issues 32 and 39: every credential of the installation at every place), one page of one record each.',
         covers: ['3.1/access token valid', '7/401'] },
       {
         setup: sideInstallation,
         steps: [
           step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(undefined, { longLived: false }), [status(200), refreshTokenPresent]),
           step<SideInstallation>('the access token before deactivation', (t, s) => t.send(sideAccountRequest(s, sidePairOf(s).access_token)), accountWorks),
-          step<SideInstallation>('after deactivation', async (t, s) => {
+          step<SideInstallation & { refreshed?: TokenPair }>('the refresh of its pair', async (t, s) => {
+            const res = await sideRefresh(t, s, sidePairOf(s).refresh_token);
+            const pair = isSuccess(res.status) ? tokenPairOf(res.text) : undefined;
+            if (pair) s.refreshed = pair;
+            return res;
+          }, [status(200), refreshTokenPresent]),
+          step<SideInstallation & { refreshed?: TokenPair }>('after deactivation', async (t, s) => {
             await deactivate(t, s.accountId!);
-            return t.send(sideAccountRequest(s, sidePairOf(s).access_token));
+            return inCase('access token after deactivation', () => t.send(sideAccountRequest(s, refreshedOf(s).access_token)));
           }, [status(401)]),
-          sideListsRefuse('after deactivation', (s) => sidePairOf(s).access_token),
+          sideListsRefuse('after deactivation', (s) => refreshedOf(s as { refreshed?: TokenPair }).access_token, { case: 'access token after deactivation', what: 'the refreshed access token' }),
+          sideListsRefuse('after deactivation', (s) => sidePairOf(s).access_token, { case: 'older access token after deactivation', what: 'the older access token', account: true }),
         ],
       },
     ),
@@ -278,6 +299,8 @@ export default defineGroup({
           return t.send(accountRequest(t.target, first.access_token));
         },
         expect: [status(401, { accepted: 'non_strict' })],
+        // The lists and their later pages: api.bearer.revoked-every-list.
+        case: 'access token of a code used twice',
       },
     ),
     scenarioRule<TokenPair>(

@@ -2,7 +2,7 @@
  * What the rules of §3.1 share: fixtures, case tables and the makers of rule families.
  */
 import {
-  accountRequest, bearerProbe, credentialsOf, eachStep, type Endpoint, LIST_ENDPOINTS, sideTarget, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf, jsonContentType, whenRefused,
+  accountRequest, bearerAt, credentialPlaceName, CREDENTIAL_PLACES, type CredentialPlace, credentialsOf, eachStep, inCase, sideTarget, sideAccountRequest, sideRefresh, type HttpResponse, isSuccess, obtainTokens, Precondition, refreshTokenPresent, refreshTokens, reinstallThen, type RuleContext, type SideInstallation, status, step, type TokenPair, tokenPairOf, tokensOf, jsonContentType, whenRefused,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer } from '../kit.js';
 
@@ -34,11 +34,13 @@ export async function workingAccess(t: RuleContext): Promise<TokenPair> {
  * bearer is refused by every endpoint that takes one (issue 32), and a server that reads the installation's state in one
  * handler only lets it through at the others. One page of one record per list keeps the cost to a request a place.
  */
-export function sideListsRefuse(label: string, token: (s: SideInstallation) => string) {
-  return eachStep<SideInstallation, Endpoint>({
-    items: () => LIST_ENDPOINTS,
-    label: (e) => `${label}: the access token at ${e.name}`,
-    observe: (t, s, e) => t.send(bearerProbe(sideTarget(s), e, token(s))),
+export function sideListsRefuse(label: string, token: (s: SideInstallation) => string, options: { readonly case: string; readonly what?: string; readonly account?: boolean }) {
+  const places = CREDENTIAL_PLACES.filter((p) => options.account === true || p.endpoint.name !== 'account');
+  return eachStep<SideInstallation, CredentialPlace>({
+    items: () => places,
+    label: (p) => `${label}: ${options.what ?? 'the access token'} at ${credentialPlaceName(p)}`,
+    // Each place is a place of the case (the places table, issue 39): page 2 of each list too.
+    observe: (t, s, p) => inCase(options.case, () => t.send(bearerAt(sideTarget(s), p, token(s)))),
     expect: () => [status(401)],
   });
 }
@@ -51,9 +53,11 @@ export function sideListsRefuse(label: string, token: (s: SideInstallation) => s
 export function reinstallEndAndProbe(label: string, end: (t: RuleContext, accountId: number) => Promise<void>, options: { lists?: boolean } = {}) {
   return [
     step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(end), [status(200), refreshTokenPresent]),
-    step<SideInstallation>(`${label}: the access token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).pair.access_token)), [status(401)]),
-    ...(options.lists ? [sideListsRefuse(label, (s) => credentialsOf(s).pair.access_token)] : []),
+    step<SideInstallation>(`${label}: the access token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).pair.access_token)), [status(401)], { case: `access token ${label}` }),
+    ...(options.lists ? [sideListsRefuse(label, (s) => credentialsOf(s).pair.access_token, { case: `access token ${label}` })] : []),
     step<SideInstallation>(`${label}: the refresh token`, (t, s) => sideRefresh(t, s, credentialsOf(s).pair.refresh_token), [status(400), whenRefused(jsonContentType)]),
-    step<SideInstallation>(`${label}: the long-lived token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).longLived.long_lived_token)), [status(401)]),
+    step<SideInstallation>(`${label}: the long-lived token`, (t, s) => t.send(sideAccountRequest(s, credentialsOf(s).longLived.long_lived_token)), [status(401)], { case: `long-lived token ${label}` }),
+    // The installation's long-lived token at the lists too (issue 39: every credential of the installation at every place).
+    ...(options.lists ? [sideListsRefuse(label, (s) => credentialsOf(s).longLived.long_lived_token, { case: `long-lived token ${label}`, what: 'the long-lived token' })] : []),
   ];
 }

@@ -20,17 +20,20 @@ import fc from 'fast-check';
 import {
   ACCOUNT_QUERIES, accountRequest, BEARER_ENDPOINTS, bearerProbe, type Endpoint, anyJsonBody, apiToken, createLongLived, defineGroup, endpointRequest, ENDPOINTS, exchangeRule, foreignAccountRequest, foreignAddress, BEARER_KINDS, foreignBearers, type ForeignBearers, type KindedBearer, forge, FORGERIES, type HttpResponse, jsonBodyOfAnyJsonType, malformedAuthorization, mediaTypeAndKeysObserved, noPlainHttpLinks, noServerError, notJsonText, observeTls, obtainTokens, optionalApiToken, propertyRule, refreshTokenPresent, refreshTokens, revocableLongLived, revoke, revokeLongLived, scenarioRule, servedOverTls, status, statusObserved, statusOneOf, step, sweepRule, type TokenPair, tokensOf, unsign, UNSIGNED_FORMS, type UnsignedForm, whenAccepted, withClockAdvanced, wwwAuthenticateBearer, wwwAuthenticateError, type ForeignAddress, accountWorks,
 } from '../kit.js';
-import { STEP_OWNERS, TargetAnswer } from '../kit.js';
+import { STEP_OWNERS, TargetAnswer, eachAnswer, bearerAt, credentialProbe, credentialPlaceName, CREDENTIAL_PLACES, type CredentialPlace, type Forgery, statusIn } from '../kit.js';
 import {
-  REFUSED_HEADERS, INVALID_TOKENS, showHeader, withAuthorization, type MethodCase, METHOD_CASES, UNKNOWN_PATHS, KNOWN, type NoAuthCase, NO_AUTH_CASES, queryString, type OddHeader, ODD_HEADERS, type TlsEndpoint, TLS_ENDPOINTS, type Stale, PAST_EXPIRY_MARGIN_SECONDS,
+  REFUSED_HEADERS, INVALID_TOKENS, showHeader, refusedCase, MALFORMED_CASES, withAuthorization, type MethodCase, METHOD_CASES, UNKNOWN_PATHS, KNOWN, type NoAuthCase, NO_AUTH_CASES, queryString, type OddHeader, ODD_HEADERS, type TlsEndpoint, TLS_ENDPOINTS, type Stale, PAST_EXPIRY_MARGIN_SECONDS,
 } from './support.js';
 import { type Credentials, pairAndCode } from '../fixtures/oauth.js';
 
-/** One bearer kind at one endpoint of another account's address (api.base-url.per-account). */
+/** One bearer kind at one place of another account's address (api.base-url.per-account). */
 interface PerAccountCase {
   readonly kind: KindedBearer['kind'];
-  readonly endpoint: Endpoint;
+  readonly place: CredentialPlace;
 }
+
+/** The case a bearer of another account is (the places table): its kind. */
+const foreignCase = (kind: KindedBearer['kind']): string => (kind === 'oauth-access' ? 'OAuth access token of another account' : 'long-lived token of another account');
 
 export default defineGroup({
   heading: 'Account API',
@@ -43,6 +46,7 @@ export default defineGroup({
         send: (t, header) => t.send(withAuthorization(t.target.baseUrl, header)),
         expect: [status(401), wwwAuthenticateBearer],
         label: showHeader,
+        caseOf: refusedCase,
       },
     ),
     sweepRule<string>(
@@ -55,16 +59,17 @@ export default defineGroup({
         label: showHeader,
       },
     ),
-    sweepRule<UnsignedForm, HttpResponse, TokenPair>(
+    sweepRule<{ readonly form: UnsignedForm; readonly place: CredentialPlace }, HttpResponse, TokenPair>(
       { id: 'api.bearer.unsigned', needs: ['fresh-code'],
-        title: 'A real access token made unsigned (alg none in any case, no alg, empty or missing signature) is refused with 401',
-        reading: 'The access token is a JWT the service signed (§2.2); RFC 8725 §3.1: a token without a verified signature must not authenticate, whatever the header claims. 403 is non_strict.' },
+        title: 'A real access token made unsigned (alg none in any case, no alg, empty or missing signature) is refused with 401 at the account, each list and page 2 of each list',
+        reading: 'The access token is a JWT the service signed (§2.2); RFC 8725 §3.1: a token without a verified signature must not authenticate, whatever the header claims. Every form at every place a bearer is checked (issue 39: a server that verifies in one handler, or on the first page only, lets it through at the others). 403 is non_strict.' },
       {
         setup: obtainTokens,
-        named: UNSIGNED_FORMS,
-        send: (t, form, pair) => t.send(accountRequest(t.target, unsign(pair.access_token, form))),
+        named: UNSIGNED_FORMS.flatMap((form) => CREDENTIAL_PLACES.map((place) => ({ form, place }))),
+        send: (t, c, pair) => t.send(bearerAt(t.target, c.place, unsign(pair.access_token, c.form))),
         expect: [status(401)],
-        label: (form) => form,
+        label: (c) => `${c.form} at ${credentialPlaceName(c.place)}`,
+        caseOf: () => 'unsigned JWT',
       },
     ),
     sweepRule<string, HttpResponse, string>(
@@ -97,36 +102,45 @@ export default defineGroup({
         expect: accountWorks,
       },
     ),
-    scenarioRule<Credentials>(
+    sweepRule<{ readonly what: 'a refresh token' | 'an authorization code'; readonly place: CredentialPlace }, HttpResponse, Credentials>(
       { id: 'api.bearer.not-an-access-token', needs: ['fresh-code'],
-        title: 'A refresh token or an authorization code sent as the bearer is refused with 401',
-        reading: '§5.1.1: the bearer is the access token. A refresh token is for the token endpoint only (RFC 6749 §1.5) and a code is not a token at all; both are invalid_token (RFC 6750 §3.1). 403 is non_strict.' },
+        title: 'A refresh token or an authorization code sent as the bearer is refused with 401 at the account, each list and page 2 of each list',
+        reading: '§5.1.1: the bearer is the access token. A refresh token is for the token endpoint only (RFC 6749 §1.5) and a code is not a token at all; both are invalid_token (RFC 6750 §3.1), at every place a bearer is checked (issue 39). 403 is non_strict.' },
       {
         setup: pairAndCode,
-        steps: [
-          step<Credentials>('a refresh token as the bearer', (t, f) => t.send(accountRequest(t.target, f.pair.refresh_token)), [status(401)]),
-          step<Credentials>('an authorization code as the bearer', (t, f) => t.send(accountRequest(t.target, f.code)), [status(401)]),
-        ],
+        named: (['a refresh token', 'an authorization code'] as const).flatMap((what) => CREDENTIAL_PLACES.map((place) => ({ what, place }))),
+        send: (t, c, f) => t.send(bearerAt(t.target, c.place, c.what === 'a refresh token' ? f.pair.refresh_token : f.code)),
+        expect: [status(401)],
+        label: (c) => `${c.what} as the bearer at ${credentialPlaceName(c.place)}`,
+        caseOf: (c) => `${c.what} as the bearer`,
+      },
+    ),
+    sweepRule<CredentialPlace, HttpResponse, string>(
+      { id: 'api.bearer.access-token-works', needs: ['one-code'], title: 'An access token from the code exchange works as a bearer at /api/v4/account, each list and page 2 of each list',
+        reading: '§4.1: all /api/v4 calls carry the bearer, and with it they are answered: the account with its answer (200), each list with a page or no record (200 or 204), page 2 as page 1 (issue 39: a server that takes the bearer on the first page only refuses the pages a client follows).' },
+      {
+        setup: async (t) => (await obtainTokens(t)).access_token,
+        named: CREDENTIAL_PLACES,
+        send: (t, place, token) => t.send(bearerAt(t.target, place, token)),
+        expect: (_t, place) => (place.endpoint.name === 'account' ? accountWorks : [statusIn(200, 204)]),
+        label: credentialPlaceName,
+        caseOf: () => 'the access token',
       },
     ),
     exchangeRule(
-      { id: 'api.bearer.access-token-works', needs: ['one-code'], title: 'An access token from the code exchange works as a bearer at /api/v4/account' },
-      { send: async (t) => t.send(accountRequest(t.target, (await obtainTokens(t)).access_token)), expect: accountWorks },
-    ),
-    exchangeRule(
       { id: 'api.bearer.missing', title: '/api/v4/account without an Authorization header is refused with 401',
-        reading: '§5.1.1: every /api/v4 request carries the bearer. 401 as RFC 6750 §3.1 states; 403 is non_strict.' },
-      { send: (t) => t.send(accountRequest(t.target, undefined)), expect: [status(401)] },
+        reading: '§5.1.1: every /api/v4 request carries the bearer. 401 as RFC 6750 §3.1 states; 403 is non_strict. The lists and their later pages are probed by api.bearer.every-endpoint.' },
+      { send: (t) => t.send(accountRequest(t.target, undefined)), expect: [status(401)], case: 'no Authorization' },
     ),
-    exchangeRule(
-      { id: 'api.basic.client-credentials', title: 'The integration\'s client_id and secret as HTTP Basic credentials are refused at /api/v4/account with 401',
-        reading: '§5.1.1: every /api/v4 request carries a bearer access token (or a long-lived token); the integration\'s own credentials are for the token endpoint (§5.1.3), not for the API (security: credentials that bypass the grant). 401; 403 is non_strict.' },
+    sweepRule<CredentialPlace>(
+      { id: 'api.basic.client-credentials', title: 'The integration\'s client_id and secret as HTTP Basic credentials are refused with 401 at /api/v4/account, each list and page 2 of each list',
+        reading: '§5.1.1: every /api/v4 request carries a bearer access token (or a long-lived token); the integration\'s own credentials are for the token endpoint (§5.1.3), not for the API (security: credentials that bypass the grant), at every place a credential is checked (issue 39). 401; 403 is non_strict.' },
       {
-        send: (t) => t.send({
-          method: 'GET', url: `${t.target.baseUrl}/api/v4/account`,
-          headers: { authorization: `Basic ${Buffer.from(`${t.credentials.clientId}:${t.credentials.clientSecret}`).toString('base64')}` },
-        }),
+        named: CREDENTIAL_PLACES,
+        send: (t, place) => t.send(credentialProbe(t.target, place, `Basic ${Buffer.from(`${t.credentials.clientId}:${t.credentials.clientSecret}`).toString('base64')}`)),
         expect: [status(401)],
+        label: credentialPlaceName,
+        caseOf: () => 'Basic client credentials',
       },
     ),
     propertyRule(
@@ -136,17 +150,21 @@ export default defineGroup({
         cases: () => malformedAuthorization,
         send: (t, c) => t.send({ method: 'GET', url: `${t.target.baseUrl}/api/v4/account`, headers: { authorization: c.header } }),
         expect: [status(401)],
+        // The same cases at the lists and their later pages: api.bearer.every-endpoint.
+        caseOf: (c) => MALFORMED_CASES[c.kind],
       },
     ),
-    propertyRule(
-      { id: 'api.bearer.forged', needs: ['one-code'], title: 'A forged access token (re-signed, tampered, unsigned) is refused with 401',
-        reading: 'The access token is a JWT (§2.2) the service signed: the same claims under another key or algorithm, altered claims or signature, or alg none must not authenticate (RFC 6750 §3.1); 403 is non_strict.' },
+    sweepRule<{ readonly how: Forgery; readonly place: CredentialPlace }, HttpResponse, string>(
+      { id: 'api.bearer.forged', needs: ['one-code'], title: 'A forged access token (re-signed, tampered, unsigned) is refused with 401 at the account, each list and page 2 of each list',
+        reading: 'The access token is a JWT (§2.2) the service signed: the same claims under another key or algorithm, altered claims or signature, or alg none must not authenticate (RFC 6750 §3.1), at every place a bearer is checked (issue 39); 403 is non_strict.' },
       {
-        // One real access token per run of the rule, forged in every way by the cases.
+        // One real access token per run of the rule, forged in every way, each forgery sent to every place.
         setup: async (t) => (await obtainTokens(t)).access_token,
-        cases: () => fc.constantFrom(...FORGERIES),
-        send: async (t, how, real) => t.send(accountRequest(t.target, await forge(real, how))),
+        named: FORGERIES.flatMap((how) => CREDENTIAL_PLACES.map((place) => ({ how, place }))),
+        send: async (t, c, real) => t.send(bearerAt(t.target, c.place, await forge(real, c.how))),
         expect: [status(401)],
+        label: (c) => `${c.how} at ${credentialPlaceName(c.place)}`,
+        caseOf: () => 'forged JWT',
       },
     ),
     sweepRule<string, HttpResponse, string>(
@@ -173,14 +191,15 @@ export default defineGroup({
       },
     ),
     sweepRule<NoAuthCase>(
-      { id: 'api.bearer.every-endpoint', title: 'Every /api/v4 endpoint (account and the four lists) refuses a request without a valid bearer with 401 and the Bearer challenge',
-        reading: '§4.1 and §5.1.1: all /api/v4 calls carry the bearer; RFC 6750 §3: 401 with WWW-Authenticate: Bearer. 403 is non_strict, and so is a 401 without the challenge (the spec does not restate it, K30).',
+      { id: 'api.bearer.every-endpoint', title: 'Every /api/v4 endpoint (account, the four lists, page 2 of each list) refuses a request without a valid bearer with 401 and the Bearer challenge',
+        reading: '§4.1 and §5.1.1: all /api/v4 calls carry the bearer; RFC 6750 §3: 401 with WWW-Authenticate: Bearer. Each refused header (none, an empty Bearer, another scheme, two tokens, garbage, an unknown opaque or JWT-shaped token) at each place a credential is checked, page 2 of a list included (issue 39). 403 is non_strict, and so is a 401 without the challenge (the spec does not restate it, K30).',
         covers: ['7/401'] },
       {
         named: NO_AUTH_CASES,
-        send: (t, c) => t.send(endpointRequest(t.target, c.endpoint, c.bearer === undefined ? {} : { bearer: c.bearer })),
+        send: (t, c) => t.send(credentialProbe(t.target, c.place, c.header)),
         expect: [status(401), wwwAuthenticateBearer],
-        label: (c) => `${c.endpoint.name} ${c.bearer === undefined ? 'without Authorization' : 'with an unknown token'}`,
+        label: (c) => `${credentialPlaceName(c.place)} ${showHeader(c.header)}`,
+        caseOf: (c) => refusedCase(c.header),
       },
     ),
     propertyRule(
@@ -298,27 +317,30 @@ export default defineGroup({
         reading: 'Preamble: {base_url} is "the address of one customer account"; §5.1: the token holds the rights of the user who granted access, in the account he granted it in; §5.1.1: "an access token from the exchange or a long-lived token". Each kind of bearer the run has (an OAuth access token always, whatever LONG_LIVED_TOKEN says, and the long-lived token of the settings when there is one: a server that validates JWTs statelessly may bind one kind and not the other, R3-A1), first shown to answer 200 at BASE_URL, is sent to GET /api/v4/account and to each of the four lists (one page of one record: a server that binds the token in one handler only lets it through at the others, issue 32) at a second account\'s address (BASE_URL_2, else the control API\'s); it must be refused with 401 (RFC 6750 §3.1 invalid_token), never answered with either account. Another 4xx is non_strict.' },
       {
         setup: (t) => foreignBearers(t),
-        named: () => BEARER_KINDS.flatMap((kind) => BEARER_ENDPOINTS.map((endpoint) => ({ kind, endpoint }))),
+        named: () => BEARER_KINDS.flatMap((kind) => CREDENTIAL_PLACES.map((place) => ({ kind, place }))),
         unsent: (c, f) => f.unsent.get(c.kind),
-        send: (t, c, f) => t.send({ ...bearerProbe({ ...t.target, baseUrl: f.address }, c.endpoint, f.bearers.find((b) => b.kind === c.kind)!.token), credential: c.kind }),
+        send: (t, c, f) => t.send({ ...bearerAt({ ...t.target, baseUrl: f.address }, c.place, f.bearers.find((b) => b.kind === c.kind)!.token), credential: c.kind }),
         expect: [status(401)],
-        label: (c) => `${c.endpoint.name} with the ${c.kind === 'oauth-access' ? 'OAuth access token' : 'long-lived token'}`,
+        label: (c) => `${credentialPlaceName(c.place)} with the ${foreignCase(c.kind)}`,
+        caseOf: (c) => foreignCase(c.kind),
       },
     ),
-    exchangeRule(
-      { id: 'api.base-url.long-lived-per-account', needs: ['operator', 'second-base-url'], title: 'A long-lived token granted in one account is refused with 401 at another account\'s base URL',
-        reading: 'As api.base-url.per-account, for the other kind of bearer (§2.2: a long-lived token is made in one account and holds no grant, so a server that reads the account from the grant may not bind it): made for the run\'s account (through the control API, else by the operator on the Keys tab), shown to answer 200 at BASE_URL, then sent to GET /api/v4/account at a second account\'s address; 401 passes, another 4xx is non_strict. The token is revoked afterwards.',
+    exchangeRule<readonly HttpResponse[]>(
+      { id: 'api.base-url.long-lived-per-account', needs: ['operator', 'second-base-url'], title: 'A long-lived token granted in one account is refused with 401 at another account\'s base URL, by the account, each list and page 2 of each list',
+        reading: 'As api.base-url.per-account, for the other kind of bearer (§2.2: a long-lived token is made in one account and holds no grant, so a server that reads the account from the grant may not bind it): made for the run\'s account (through the control API, else by the operator on the Keys tab), shown to answer 200 at BASE_URL, then sent to GET /api/v4/account, each of the four lists and page 2 of each (issue 39), side by side, at a second account\'s address; 401 passes, another 4xx is non_strict. The token is revoked afterwards.',
         covers: ['2.2/Long-lived token'] },
       {
         send: async (t) => {
           const made = await revocableLongLived(t);
           try {
-            return await t.send(foreignAccountRequest(t, await foreignAddress(t, made.token)));
+            const { address, token } = await foreignAddress(t, made.token);
+            return await Promise.all(CREDENTIAL_PLACES.map((place) => t.send(bearerAt({ ...t.target, baseUrl: address }, place, token))));
           } finally {
             await revoke(t, made);
           }
         },
-        expect: [status(401)],
+        expect: [eachAnswer(status(401))],
+        case: foreignCase('long-lived'),
       },
     ),
   ],

@@ -4,7 +4,7 @@
  * places come from the endpoint catalogue (src/protocol/endpoints.ts), so a new endpoint is probed without an edit here.
  */
 import {
-  afterElapsed, bearerProbe, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, LIST_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, jsonContentType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
+  afterElapsed, bearerAt, credentialPlaceName, CREDENTIAL_PLACES, type CredentialPlace, eachAnswer, exchangeRule, type HttpResponse, obtainTokens, Precondition, BEARER_ENDPOINTS, LIST_ENDPOINTS, codeGrant, defineGroup, type Endpoint, endpointRequest, ENDPOINTS, exchange, freshCode, jsonBodyOfAnyJsonType, jsonContentType, revocableLongLived, revoke, status, sweepRule, tokensOf, wrongMethods, apiToken,
 } from '../kit.js';
 import { mustWork } from '../fixtures/oauth.js';
 
@@ -12,7 +12,7 @@ import { mustWork } from '../fixtures/oauth.js';
 type Revoked = 'revoked long-lived token' | 'access token of a code used twice';
 
 interface RevokedCase {
-  readonly endpoint: Endpoint;
+  readonly place: CredentialPlace;
   readonly revoked: Revoked;
 }
 
@@ -45,10 +45,12 @@ export default defineGroup({
           await exchange(t, fields);
           return { 'revoked long-lived token': made.token, 'access token of a code used twice': first.access_token };
         },
-        named: LIST_ENDPOINTS.flatMap((endpoint) => (['revoked long-lived token', 'access token of a code used twice'] as const).map((revoked) => ({ endpoint, revoked }))),
-        send: (t, c, tokens) => t.send(bearerProbe(t.target, c.endpoint, tokens[c.revoked])),
+        // Every place a bearer is checked, the account and page 2 of each list included (issue 39).
+        named: CREDENTIAL_PLACES.flatMap((place) => (['revoked long-lived token', 'access token of a code used twice'] as const).map((revoked) => ({ place, revoked }))),
+        send: (t, c, tokens) => t.send(bearerAt(t.target, c.place, tokens[c.revoked])),
         expect: (_t, c) => [c.revoked === 'revoked long-lived token' ? status(401) : status(401, { accepted: 'non_strict' })],
-        label: (c) => `${c.revoked} at ${c.endpoint.name}`,
+        label: (c) => `${c.revoked} at ${credentialPlaceName(c.place)}`,
+        caseOf: (c) => c.revoked,
       },
     ),
     exchangeRule<readonly HttpResponse[]>(
@@ -61,10 +63,12 @@ export default defineGroup({
           const issued = Date.now();
           const lifetime = typeof pair.expires_in === 'number' && pair.expires_in > 0 ? pair.expires_in : undefined;
           if (!lifetime) throw new Precondition('the token response has no positive expires_in (oauth.token-response.expires-in judges that)');
+          // Every place a bearer is checked, the account and page 2 of each list included (issue 39), side by side.
           return afterElapsed(t, { seconds: lifetime + 60, sinceMs: issued }, () =>
-            Promise.all(LIST_ENDPOINTS.map((endpoint) => t.send(bearerProbe(t.target, endpoint, pair.access_token)))));
+            Promise.all(CREDENTIAL_PLACES.map((place) => t.send(bearerAt(t.target, place, pair.access_token)))));
         },
         expect: [eachAnswer(status(401))],
+        case: 'expired access token',
       },
     ),
     sweepRule<JsonCase, Awaited<ReturnType<typeof exchange>>, string>(

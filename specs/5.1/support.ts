@@ -2,13 +2,36 @@
  * What the rules of §5.1 share: fixtures, case tables and the makers of rule families.
  */
 import fc from 'fast-check';
-import { BEARER_ENDPOINTS, type Endpoint, ENDPOINTS, type HttpRequest, LISTS, wrongMethods } from '../kit.js';
+import { type CredentialPlace, CREDENTIAL_PLACES, type Endpoint, ENDPOINTS, type HttpRequest, LISTS, wrongMethods } from '../kit.js';
 
 /** Authorization headers every protected resource refuses with 401 (none, empty, another scheme, a token nobody issued). */
 export const REFUSED_HEADERS: readonly (string | undefined)[] = [undefined, 'Bearer', 'Basic dXNlcjpwYXNz', 'Bearer not-a-token-anyone-issued-0123456789', 'Bearer eyJhbGciOiJSUzI1NiJ9.eyJqdGkiOiJ4In0.c2ln'];
 
 /** Of those, the ones that carry a token, which RFC 6750 §3.1 calls invalid_token. */
 export const INVALID_TOKENS: readonly string[] = ['Bearer not-a-token-anyone-issued-0123456789', 'Bearer eyJhbGciOiJSUzI1NiJ9.eyJqdGkiOiJ4In0.c2ln'];
+
+/**
+ * The case of the statement a refused Authorization header is (the places table asks each to reach every place where a
+ * credential is checked, issue 39): none, an empty Bearer, another scheme, two tokens, garbage, an unknown token.
+ */
+export function refusedCase(header: string | undefined): string {
+  if (header === undefined) return 'no Authorization';
+  if (/^Bearer *$/i.test(header)) return 'empty Bearer';
+  if (/^Basic /i.test(header)) return 'another scheme';
+  if (/^Bearer \S+ \S+/i.test(header)) return 'two tokens';
+  if (/^Bearer [^.\s]+\.[^.\s]+\.[^.\s]+$/i.test(header)) return 'unknown JWT';
+  if (/^Bearer \S+$/i.test(header)) return 'unknown token';
+  return 'garbage header';
+}
+
+/** Of the malformed headers api.bearer.malformed generates, the case each kind is (refusedCase's names). */
+export const MALFORMED_CASES = {
+  'no-token': 'empty Bearer', 'empty-token': 'empty Bearer', 'basic-scheme': 'another scheme', 'random-opaque': 'unknown token',
+  'random-jwt-shaped': 'unknown JWT', 'two-tokens': 'two tokens', 'printable-garbage': 'garbage header',
+} as const;
+
+/** One refused header of each case, sent at every place a credential is checked (api.bearer.every-endpoint). */
+export const EVERY_PLACE_HEADERS: readonly (string | undefined)[] = [...REFUSED_HEADERS, 'Bearer not-a-token another-token', 'x!y~not-a-scheme'];
 
 export const showHeader = (h: string | undefined) => (h === undefined ? 'no Authorization' : `Authorization: ${h.length > 24 ? `${h.slice(0, 24)}…` : h}`);
 
@@ -30,11 +53,13 @@ export const UNKNOWN_PATHS: readonly string[] = ['/api/v4/deals', '/api/v4/no-su
 export const KNOWN = new Set<string>(['account', ...LISTS]);
 
 export interface NoAuthCase {
-  readonly endpoint: Endpoint;
-  readonly bearer?: string;
+  readonly place: CredentialPlace;
+  /** The whole Authorization header; none when undefined. */
+  readonly header?: string;
 }
 
-export const NO_AUTH_CASES: readonly NoAuthCase[] = BEARER_ENDPOINTS.flatMap((endpoint) => [{ endpoint }, { endpoint, bearer: 'not-a-token-anyone-issued-0123456789' }]);
+/** Every refused header at every place a credential is checked: the account, each list, page 2 of each list. */
+export const NO_AUTH_CASES: readonly NoAuthCase[] = CREDENTIAL_PLACES.flatMap((place) => EVERY_PLACE_HEADERS.map((header) => (header === undefined ? { place } : { place, header })));
 
 /** Query keys that client libraries and careless callers send, brackets unbalanced included. */
 export const queryKey = fc.oneof(

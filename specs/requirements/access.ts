@@ -1536,7 +1536,7 @@ export const ACCESS = requirements([
   {
     id: 'REQ-5.1-rights-beyond-refused', section: '5.1', source: 'prose', level: 'must',
     statement: 'The token holds the rights of the user who granted access; calls beyond those rights are refused.',
-    observes: 'a list call of a user who may see only his own deals that names another user\'s deals (filter[id], filter[responsible_user_id], a search) shows none of them: refused (403) or answered with his deals only',
+    observes: 'a call to each of the four lists of a user who may see only his own records that names another user\'s records (filter[id], filter[responsible_user_id], a search) shows none of them: refused (403) or answered with his records only',
     needs: ['person', 'control'],
     reading: {
       kind: 'security',

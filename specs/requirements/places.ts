@@ -7,11 +7,17 @@
  * test/specs/places.test.ts fails when a statement names a place none of its rules reaches and gives no reason.
  */
 /** The kinds of place a statement can speak of; src/protocol/places.ts lists the places of each (PLACE_KINDS). */
-export type PlaceKind = 'token answers' | 'bearer endpoints' | 'routes and answers' | 'chat routes' | 'chat GET routes' | 'history pages';
+export type PlaceKind = 'token answers' | 'bearer endpoints' | 'lists' | 'routes and answers' | 'chat routes' | 'chat GET routes' | 'history pages';
 
 export interface Governs {
   readonly kind: PlaceKind;
   readonly statements: readonly string[];
+  /**
+   * Each case of the statement must reach each place (issue 39): a case is a kind of credential or handle its rules
+   * name (`inCase`, src/rule-scope.ts), and a rule of the statement that names none is one case as a whole. Without it,
+   * only named cases are asked to, and a place is reached when any rule of the statement reaches it.
+   */
+  readonly byCase?: boolean;
   /** Places of the kind a statement does not reach, with why (the statement's own words exclude it, or no request can). */
   readonly unreached?: Readonly<Record<string, string>>;
 }
@@ -27,12 +33,19 @@ export const GOVERNS: readonly Governs[] = [
   },
   {
     kind: 'bearer endpoints',
+    byCase: true,
     statements: [
       'REQ-4.1-api-bearer-header', 'REQ-5.1-bearer-every-request', 'REQ-3.1-long-lived-revoked', 'REQ-2.2-long-lived-revocable',
       'REQ-3.1-code-reuse-revokes-access', 'REQ-3.1-access-expired', 'REQ-2.2-jwt-exp-enforced',
       'REQ-3.1-deactivated-access-revoked', 'REQ-7-401-api', 'REQ-3.1-disconnect-revokes-tokens', 'REQ-0-base-url-per-account',
       'REQ-3.1-long-lived-expired', 'REQ-5.1-malformed-bearer', 'REQ-5.1-www-authenticate',
+      'REQ-2.2-jwt-forgeries-refused', 'REQ-4.1-exchange-token-confusion',
     ],
+  },
+  {
+    kind: 'lists',
+    byCase: true,
+    statements: ['REQ-1-rights-of-granting-user', 'REQ-4.2-access-follows-rights', 'REQ-5.1-rights-beyond-refused'],
   },
   {
     kind: 'routes and answers',

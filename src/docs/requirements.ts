@@ -13,7 +13,7 @@ import { NONE } from '../model/readings.js';
 import { FAILING_FAULTS } from '../emulator/faults.js';
 import { compareSections } from '../report/sections.js';
 import { SPEC_PATH } from '../paths.js';
-import { committedReach, PLACE_KINDS, placePairs, type PlacePair } from './places.js';
+import { committedReach, pairReached, PLACE_KINDS, placePairs, type PlacePair } from './places.js';
 
 /** Section number → heading text, from the spec's own headings; `0` is the preamble before §1. */
 export function specSectionTitles(text = readFileSync(SPEC_PATH, 'utf8')): Map<string, string> {
@@ -127,16 +127,30 @@ export function requirementsCoverageMarkdown(): string {
 /** The places table: per statement that governs several places, each place and the statement's rules that reach it. */
 function placesTable(): string[] {
   const pairs = placePairs(committedReach());
-  const reached = pairs.filter((p) => p.reachedBy.length > 0).length;
-  const excused = pairs.filter((p) => p.reachedBy.length === 0 && p.unreached !== undefined).length;
-  const row = (p: PlacePair) => `| ${code(p.statement)} | ${p.place} | ${p.reachedBy.length > 0 ? p.reachedBy.map(code).join(', ') : p.unreached === undefined ? '**none**' : `*not reached*: ${cell(p.unreached)}`} |`;
+  const reached = pairs.filter(pairReached).length;
+  const excused = pairs.filter((p) => !pairReached(p) && p.unreached !== undefined).length;
+  // The count before issue 39: a place counted as reached when any one rule of the statement reached it.
+  const anyOne = pairs.filter((p) => p.reachedBy.length > 0).length;
+  const by = (p: PlacePair) => `${p.reachedBy.map(code).join(', ')}${p.cases > 1 ? ` (each of ${p.cases} cases)` : ''}`;
+  const cellOf = (p: PlacePair) => {
+    if (pairReached(p)) return by(p);
+    const why = p.unreached === undefined ? '' : `*not reached*: ${cell(p.unreached)}`;
+    if (p.reachedBy.length === 0) return why || '**none**';
+    return `${why || '**not by every case**'}; missed by ${p.missing.map(code).join(', ')}; reached by ${p.reachedBy.map(code).join(', ')}`;
+  };
+  const row = (p: PlacePair) => `| ${code(p.statement)} | ${p.place} | ${cellOf(p)} |`;
   return [
     `The places a statement governs come from the protocol (\`src/protocol/places.ts\`: the grants, the endpoints that take a
-bearer, every route with each class of answer, the chat routes, the history pages); which kind of place each statement
-speaks of is \`specs/requirements/places.ts\`. Which places a rule reaches is read from a traced quick run against the
-emulator, every request attributed to the rule that sent it (\`specs/requirements/reach.json\`, written by \`npm run docs\`).
-${pairs.length} (statement, place) pairs: ${reached} reached by a rule that checks the statement, ${excused} not reached with the
-reason given, ${pairs.length - reached - excused} not reached.`,
+bearer and the later page of each list, every route with each class of answer, the chat routes, the history pages); which
+kind of place each statement speaks of is \`specs/requirements/places.ts\`. Which places a rule reaches is read from a
+traced quick run against the emulator, every request attributed to the rule that sent it, and to the case of the rule it
+was sent for (\`specs/requirements/reach.json\`, written by \`npm run docs\`). A place counts as reached by a statement only
+when each case of the statement reaches it: a case is a kind of credential or handle its rules name (the same name in two
+rules is one case, reached by either), or a rule that names none, as a whole; a case that reaches no place of the kind
+speaks of another place and is not asked to.
+${pairs.length} (statement, place) pairs: ${reached} reached by every case of the statement, ${excused} not reached with the
+reason given, ${pairs.length - reached - excused} not reached. Counted as before issue 39 (a place reached when any one
+rule of the statement reaches it), ${anyOne} would count as reached.`,
     '',
     '| kind of place | places | statements |',
     '|---|---|---|',

@@ -20,6 +20,10 @@ import type { Finding, Outcome } from './outcome.js';
 import { fail, observed, outcomeOf, pass } from './outcome.js';
 import type { RuleDraft, RuleMeta } from './rule.js';
 import { draft } from './rule.js';
+import { inCase } from '../rule-scope.js';
+
+/** Runs `work` as case `name` of the rule when one is given (the places table, src/docs/places.ts), else as it is. */
+const asCase = <R>(name: string | undefined, work: () => Promise<R>): Promise<R> => (name === undefined ? work() : inCase(name, work));
 
 /** Judges given as a list, or chosen from what the rule knows by then (a value read from the target). */
 export type Judges<S, A extends unknown[]> = readonly Judge<S>[] | ((...args: A) => readonly Judge<S>[] | Promise<readonly Judge<S>[]>);
@@ -54,12 +58,14 @@ export interface ExchangeSpec<S, F> extends Fixture<F> {
   readonly expect: Judges<S, [RuleContext, F]>;
   /** Prefixes every finding (`old secret: status 400`). */
   readonly label?: string;
+  /** The case of the statement the observation is (a kind of credential): the places table asks each case to reach each place. */
+  readonly case?: string;
 }
 
 /** One observation, judged by checks. */
 export function exchangeRule<S = HttpResponse, F = undefined>(meta: RuleMeta, spec: ExchangeSpec<S, F>): RuleDraft {
   return draft(meta, 'exchange', (t) => withFixture(t, spec, async (f) => {
-    const subject = await spec.send(t, f);
+    const subject = await asCase(spec.case, () => spec.send(t, f));
     const findings = t.check(subject, await judgesOf(spec.expect, t, f));
     return t.outcome(spec.label ? findings.map((x) => relabel(spec.label!, x)) : findings);
   }));
@@ -71,6 +77,11 @@ export interface PropertySpec<T, S, F> extends Fixture<F> {
   readonly expect: Judges<S, [RuleContext, T, F]>;
   /** Names the case in each finding (`missing user.id: status 400 …`). */
   readonly label?: (value: T) => string;
+  /**
+   * The case of the statement a value is, apart from where it is sent (a kind of credential, not the endpoint): the
+   * places table asks each case to reach each place (src/docs/places.ts).
+   */
+  readonly caseOf?: (value: T) => string;
 }
 
 /** Generated cases, each one observation judged by checks; a failing case is shrunk to a minimal counterexample. */
@@ -79,8 +90,8 @@ export function propertyRule<T, S = HttpResponse, F = undefined>(meta: RuleMeta,
     t.property(spec.cases(t, f), (value) => observeCase(t, spec, value, f))));
 }
 
-async function observeCase<T, S, F>(t: RuleContext, spec: Pick<PropertySpec<T, S, F>, 'send' | 'expect' | 'label'>, value: T, f: F): Promise<Finding[]> {
-  const subject = await spec.send(t, value, f);
+async function observeCase<T, S, F>(t: RuleContext, spec: Pick<PropertySpec<T, S, F>, 'send' | 'expect' | 'label' | 'caseOf'>, value: T, f: F): Promise<Finding[]> {
+  const subject = await asCase(spec.caseOf?.(value), () => spec.send(t, value, f));
   const findings = t.check(subject, await judgesOf(spec.expect, t, value, f));
   return spec.label ? findings.map((x) => relabel(spec.label!(value), x)) : findings;
 }
@@ -179,6 +190,8 @@ export interface SweepExchangeSpec<T, S, F> extends SweepBase<T, F> {
   readonly send: (t: RuleContext, value: T, fixture: F) => Promise<S>;
   readonly expect: Judges<S, [RuleContext, T, F]>;
   readonly label?: (value: T) => string;
+  /** As PropertySpec's: the case of the statement a value is, apart from where it is sent. */
+  readonly caseOf?: (value: T) => string;
   /**
    * Why a case cannot be sent in this run (what the target's settings lack), or undefined: such a case is a note
    * beside the verdict, saying why, and the rest of the sweep still runs and decides.
@@ -215,10 +228,10 @@ export interface Step<F> {
  * A step: `observe` makes one observation (it may keep a value on the fixture for later steps), `expect` judges it;
  * the findings carry the label (none when it is empty: the checks' own names say enough).
  */
-export function step<F, S = HttpResponse>(label: string, observe: (t: RuleContext, fixture: F) => Promise<S>, expect: Judges<S, [RuleContext, F]>): Step<F> {
+export function step<F, S = HttpResponse>(label: string, observe: (t: RuleContext, fixture: F) => Promise<S>, expect: Judges<S, [RuleContext, F]>, options: { readonly case?: string } = {}): Step<F> {
   return {
     async run(t, f) {
-      const subject = await observe(t, f);
+      const subject = await asCase(options.case, () => observe(t, f));
       const findings = t.check(subject, await judgesOf(expect, t, f));
       return label ? findings.map((x) => relabel(label, x)) : findings;
     },

@@ -60,6 +60,32 @@ export function bearerProbe(target: Pick<TargetConfig, 'baseUrl' | 'credentials'
   return endpointRequest(target, endpoint, { bearer, ...(isList(endpoint) ? { query: '?limit=1' } : {}) });
 }
 
+/** A place a credential is checked at: a bearer endpoint, and for a list its first page or a later one (issue 39). */
+export interface CredentialPlace {
+  readonly endpoint: Endpoint;
+  readonly page: 1 | 2;
+}
+
+/** The account, each list, and page 2 of each list (one record a page), where a server may check the bearer on page 1 only. */
+export const CREDENTIAL_PLACES: readonly CredentialPlace[] = [
+  ...BEARER_ENDPOINTS.map((endpoint): CredentialPlace => ({ endpoint, page: 1 })),
+  ...LIST_ENDPOINTS.map((endpoint): CredentialPlace => ({ endpoint, page: 2 })),
+];
+
+export const credentialPlaceName = (p: CredentialPlace): string => (p.page === 1 ? p.endpoint.name : `${p.endpoint.name} page 2`);
+
+/**
+ * A request with `authorization` (the whole header, none when undefined) at `place`: the account's GET, a list's page of
+ * one record (page 2 as `_links.next` names it), so that probing a credential at every place costs a small answer each.
+ */
+export function credentialProbe(target: Pick<TargetConfig, 'baseUrl' | 'credentials'>, place: CredentialPlace, authorization: string | undefined): HttpRequest {
+  const req = endpointRequest(target, place.endpoint, isList(place.endpoint) ? { query: place.page === 1 ? '?limit=1' : '?limit=1&page=2' } : {});
+  return { ...req, headers: { ...req.headers, ...(authorization === undefined ? {} : { authorization }) } };
+}
+
+/** `bearer` as the Bearer credential at `place` (credentialProbe). */
+export const bearerAt = (target: Pick<TargetConfig, 'baseUrl' | 'credentials'>, place: CredentialPlace, bearer: string): HttpRequest => credentialProbe(target, place, `Bearer ${bearer}`);
+
 /** A request to `endpoint`, as a client would build it, with what `call` changes. */
 export function endpointRequest(target: Pick<TargetConfig, 'baseUrl' | 'credentials'>, endpoint: Endpoint, call: EndpointCall = {}): HttpRequest {
   const method = call.method ?? endpoint.method;

@@ -6,7 +6,7 @@
  */
 import type { HttpRequest, HttpResponse } from '../model/http.js';
 import { CHAT_BASE, chatPaths } from './chat.js';
-import { BEARER_ENDPOINTS, ENDPOINTS, type Endpoint } from './endpoints.js';
+import { BEARER_ENDPOINTS, ENDPOINTS, LIST_ENDPOINTS, type Endpoint } from './endpoints.js';
 
 /** The two grants whose 200 answer is the §2.3 token response object. */
 export const GRANTS = ['authorization_code', 'refresh_token'] as const;
@@ -14,8 +14,14 @@ export type Grant = (typeof GRANTS)[number];
 
 export const grantAnswer = (grant: Grant) => `${grant === 'authorization_code' ? 'code' : 'refresh'} grant 200` as const;
 
-/** A request with a bearer to an endpoint that takes one. */
+/**
+ * A request to an endpoint that takes a bearer, with its method, whatever credential it carries (none, Basic, a bearer
+ * of any kind): where a statement about credentials is checked.
+ */
 export const bearerPlace = (endpoint: Endpoint) => `bearer at ${endpoint.name}`;
+
+/** The same at a later page of a list (`page` 2 or more, as `_links.next` names it): a server may check the bearer on the first page only. */
+export const laterPagePlace = (endpoint: Endpoint) => `bearer at ${endpoint.name} page 2`;
 
 /** The classes of answer a route's statements about bodies tell apart: success, refusal, and the wrong-method refusal. */
 export type AnswerClass = '2xx' | '4xx' | '405';
@@ -47,8 +53,8 @@ function messageEventOf(req: HttpRequest): MessageEvent | undefined {
   }
 }
 
-/** The places of the endpoints that take a bearer (the account and the four lists). */
-export const BEARER_PLACES: readonly string[] = BEARER_ENDPOINTS.map(bearerPlace);
+/** The places of the endpoints that take a bearer (the account and the four lists), and a later page of each list. */
+export const BEARER_PLACES: readonly string[] = [...BEARER_ENDPOINTS.map(bearerPlace), ...LIST_ENDPOINTS.map(laterPagePlace)];
 
 /** Every route of the service: the endpoint catalogue's by name, the chat routes as `chat <route>`. */
 export const ROUTES: readonly string[] = [...ENDPOINTS.map((e) => e.name), ...CHAT_ROUTES.map(chatPlace)];
@@ -59,7 +65,9 @@ export const ANSWER_CLASSES: readonly AnswerClass[] = ['2xx', '4xx', '405'];
 /** The kinds of place a statement can speak of (specs/requirements/places.ts names them), each the list of its places. */
 export const PLACE_KINDS = {
   'token answers': { what: 'the 200 answer of each grant (§2.3 is the answer of both)', places: GRANTS.map(grantAnswer) },
-  'bearer endpoints': { what: 'every endpoint that takes a bearer: the account and the four lists', places: BEARER_PLACES },
+  'bearer endpoints': { what: 'every endpoint that takes a bearer (the account and the four lists) and a later page of each list, whatever credential the request carries', places: BEARER_PLACES },
+  // The rights narrow every list (issue 39: a server that narrows deals only lets contacts, companies and customers through).
+  lists: { what: 'each of the four lists (deals, contacts, companies, customers)', places: LIST_ENDPOINTS.map(bearerPlace) },
   'routes and answers': {
     what: 'every route with each class of answer (success, refusal, and the wrong-method refusal where it is probed)',
     places: ROUTES.flatMap((route) => ANSWER_CLASSES.map((a) => routePlace(route, a))),
@@ -146,7 +154,9 @@ export function placesOf(req: HttpRequest, res: HttpResponse | undefined): strin
     const grant = GRANTS.find((g) => g === grantOf(req));
     if (grant) out.push(grantAnswer(grant));
   }
-  const bearer = Object.entries(req.headers ?? {}).some(([k, v]) => k.toLowerCase() === 'authorization' && /^bearer\s+\S/i.test(v));
-  if (bearer && BEARER_ENDPOINTS.includes(endpoint) && req.method === endpoint.method) out.push(bearerPlace(endpoint));
+  if (BEARER_ENDPOINTS.includes(endpoint) && req.method === endpoint.method) {
+    out.push(bearerPlace(endpoint));
+    if (LIST_ENDPOINTS.includes(endpoint) && Number(url.searchParams.get('page') ?? '1') >= 2) out.push(laterPagePlace(endpoint));
+  }
   return out;
 }

@@ -31,6 +31,8 @@ export interface StatementPlace {
   readonly statement: string;
   readonly place: string;
   readonly reachedBy: readonly string[];
+  /** The statement's cases that do not reach it (a kind of credential, a handle): the place is left for them. */
+  readonly missing?: readonly string[];
   /** Why no rule reaches it (the statement's own words exclude it): not a place the run leaves. */
   readonly unreached?: string;
 }
@@ -127,6 +129,7 @@ export function judgeStatements(input: JudgeInput): StatementJudgement[] {
     }
     const judgedSet = new Set(judged);
     const leftPlaces = (placesOf.get(s.id) ?? []).flatMap((p) => {
+      if (p.reachedBy.length > 0 && (p.missing?.length ?? 0) > 0 && p.unreached === undefined) return [`place ${p.place}: not reached by its case(s) ${p.missing!.join(', ')}`];
       if (p.reachedBy.some((id) => judgedSet.has(id))) return [];
       if (p.reachedBy.length === 0) return p.unreached === undefined ? [`place ${p.place}: no rule of it reaches this place`] : [];
       return [`place ${p.place}: reached only by ${p.reachedBy.join(', ')}, not judged in this run`];

@@ -68,6 +68,11 @@ export interface RunTrace {
   /** Rule id → the places its own requests reached (not a shared resource's set-up); both sorted, a stable file. */
   readonly places: Record<string, readonly string[]>;
   /**
+   * Rule id → each case it named (`inCase`: a kind of credential, a handle) → the places that case's requests reached;
+   * only rules that name cases, sorted. The places table asks each case of a statement to reach each place.
+   */
+  readonly cases: Record<string, Record<string, readonly string[]>>;
+  /**
    * Variation → the rules whose requests asked about it, or the set-up of a resource they share (sorted), or
    * `'every rule'` when a request no sender tagged asked.
    */
@@ -89,6 +94,7 @@ export async function traceRun(o: TraceOptions): Promise<RunTrace> {
   // Loaded here: the command line loads the emulator only when it traces.
   const { startEmulator } = await import('../emulator/index.js');
   const reached = new Map<string, Set<string>>();
+  const reachedByCase = new Map<string, Map<string, Set<string>>>();
   const asked = new Map<string, Set<string>>();
   const untagged = new Map<string, Set<string>>();
   // Who asked for each resource: rules, or the opener of another resource (the browser context asks for the browser).
@@ -128,7 +134,14 @@ export async function traceRun(o: TraceOptions): Promise<RunTrace> {
   const client = new ObservingClient(clientOptionsFor(target), (x) => {
     // A rule reaches what it sends itself: a shared resource's set-up is checked by its opener, for no rule in particular.
     if (x.sender === undefined || !('rule' in x.sender) || x.response === undefined) return;
-    for (const place of o.placesOf(x.request, x.response)) add(reached, x.sender.rule, place);
+    const places = o.placesOf(x.request, x.response);
+    for (const place of places) add(reached, x.sender.rule, place);
+    if (x.sender.case === undefined) return;
+    const cases = reachedByCase.get(x.sender.rule) ?? new Map<string, Set<string>>();
+    reachedByCase.set(x.sender.rule, cases);
+    // A case's request that reached no place still makes it a case of the rule (one that reaches nothing).
+    if (!cases.has(x.sender.case)) cases.set(x.sender.case, new Set());
+    for (const place of places) add(cases, x.sender.case, place);
   });
   try {
     const report = await executeRun({ target, rules: o.rules, seed: o.seed, runs: o.runs, client });
@@ -136,7 +149,8 @@ export async function traceRun(o: TraceOptions): Promise<RunTrace> {
     const byRule = (senders: ReadonlySet<string>) => [...new Set([...senders].flatMap(rulesOf))].sort();
     return {
       report,
-      places: Object.fromEntries([...reached].sort(([a], [b]) => a.localeCompare(b)).map(([rule, set]) => [rule, [...set].sort()])),
+      places: sortedSets(reached),
+      cases: Object.fromEntries([...reachedByCase].sort(([a], [b]) => a.localeCompare(b)).map(([rule, cases]) => [rule, sortedSets(cases)])),
       variations: Object.fromEntries([...new Set([...asked.keys(), ...untagged.keys()])].sort().map((v) => [v, untagged.has(v) ? 'every rule' : byRule(asked.get(v)!)])),
       untagged: Object.fromEntries([...untagged].sort(([a], [b]) => a.localeCompare(b)).map(([v, set]) => [v, [...set]])),
     };
@@ -149,6 +163,11 @@ export async function traceRun(o: TraceOptions): Promise<RunTrace> {
     await client.close();
     await Promise.all(emulators.map((e) => e.close()));
   }
+}
+
+/** A map of sets as a stable object: keys and members sorted. */
+function sortedSets(map: ReadonlyMap<string, ReadonlySet<string>>): Record<string, readonly string[]> {
+  return Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)).map(([key, set]) => [key, [...set].sort()]));
 }
 
 /** The rules a sender stands for: a rule itself; a resource, every rule that asked for it, through other resources too. */

@@ -6,6 +6,7 @@
 import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
 import type { RecordView } from '../protocol/answers.js';
+import { LISTS, type ListName } from '../protocol/filters.js';
 import { groundTruth, visibleRecords } from './lists.js';
 import { apiToken } from './api-token.js';
 import { FOREIGN_IDS_PER_LIST } from './other-account.js';
@@ -28,15 +29,28 @@ export interface DealsByUser {
 }
 
 export async function dealsByUser(t: RuleContext): Promise<DealsByUser> {
+  return recordsByUser(t, 'leads');
+}
+
+/** As dealsByUser, for any of the four lists: the rights narrow each (§4.2 "Access follows the user's rights"). */
+export async function recordsByUser(t: RuleContext, list: ListName): Promise<DealsByUser> {
   const { token, userId } = await t.need('restricted-token');
   const truth = t.target.capabilities.includes('control');
-  const leads = truth ? { records: await groundTruth(t, 'leads'), truncated: false } : await visibleRecords(t, await apiToken(t), 'leads');
+  const read = truth ? { records: await groundTruth(t, list), truncated: false } : await visibleRecords(t, await apiToken(t), list);
   const mine = (r: RecordView): boolean => r.responsible_user_id === userId;
-  const others = leads.records.filter((r) => typeof r.responsible_user_id === 'number' && !mine(r)).slice(0, FOREIGN_IDS_PER_LIST);
-  if (others.length === 0) throw new Precondition(`no deal of the account has a responsible user other than ${userId}: nothing his rights could hide`);
+  const others = read.records.filter((r) => typeof r.responsible_user_id === 'number' && !mine(r)).slice(0, FOREIGN_IDS_PER_LIST);
+  if (others.length === 0) throw new Precondition(`no record of ${list} has a responsible user other than ${userId}: nothing his rights could hide`);
   return {
     userId, token, others,
-    own: leads.truncated ? undefined : new Set(leads.records.filter(mine).map((r) => r.id)),
-    source: truth ? 'the ground truth (GET /_control/lists/leads)' : "the administrator's list",
+    own: read.truncated ? undefined : new Set(read.records.filter(mine).map((r) => r.id)),
+    source: truth ? `the ground truth (GET /_control/lists/${list})` : `the administrator's list of ${list}`,
   };
+}
+
+/** Each of the four lists as the restricted user sees it (recordsByUser), read side by side. */
+export type RecordsByList = Readonly<Record<ListName, DealsByUser>>;
+
+export async function recordsByList(t: RuleContext): Promise<RecordsByList> {
+  const read = await Promise.all(LISTS.map(async (list) => [list, await recordsByUser(t, list)] as const));
+  return Object.fromEntries(read) as RecordsByList;
 }

@@ -116,12 +116,15 @@ describe('the emulator\'s user who may see only his own deals', () => {
     expect((await patch(`/api/v4/leads/${own}`, { name: 'Mine' })).status).toBe(200);
   });
 
-  it('restricts deals only: contacts, companies and customers are whole to him (docs/emulator.md)', async () => {
+  it('restricts every list: his contacts, companies and customers are the ones he is responsible for (docs/emulator.md)', async () => {
     const token = await tokenOf(restrictedId);
-    const admin = (await h.tokens()).access_token;
     for (const list of ['contacts', 'companies', 'customers']) {
-      const ids = async (t: string) => (await get(t, `/api/v4/${list}?limit=250`)).json._embedded[list].map((r: { id: number }) => r.id);
-      expect(await ids(token)).toEqual(await ids(admin));
+      const truth = (await h.request('GET', `/_control/lists/${list}`)).json.records as { id: number; responsible_user_id: number }[];
+      const his = truth.filter((r) => r.responsible_user_id === restrictedId).map((r) => r.id);
+      expect(his.length, list).toBeGreaterThan(0);
+      expect(his.length, list).toBeLessThan(truth.length);
+      const seen = (await get(token, `/api/v4/${list}?limit=250`)).json._embedded[list].map((r: { id: number }) => r.id);
+      expect(new Set(seen), list).toEqual(new Set(his));
     }
   });
 
@@ -191,7 +194,7 @@ describe('the lists.rights rules', () => {
     const results = await run({ control: true, variations: ['rights-beyond-refused-403'] });
     expect(statuses(results)).toEqual(RULE_IDS.map((id) => `${id}: passed`));
     const refused = [...results.values()].flatMap((r) => r.findings ?? []).filter((f) => f.detail.startsWith('403'));
-    expect(refused.map((f) => f.check)).toEqual(expect.arrayContaining([expect.stringMatching(/^another user's deals by id/), expect.stringMatching(/^filter\[responsible_user_id\]/)]));
+    expect(refused.map((f) => f.check)).toEqual(expect.arrayContaining([expect.stringMatching(/^another user's records by id \(contacts\)/), expect.stringMatching(/^filter\[responsible_user_id\] of other users \(customers\)/)]));
   });
 
   it('fail an emulator that lists every deal to him, without a control API too', async () => {

@@ -29,8 +29,8 @@ export const docsCommand = defineCommand<DocsFlags>({
     const dir = resolve(flags.out ?? 'docs');
     if (flags.trace !== false) {
       // The places table (docs/requirements.md) reads which places each rule reaches from a traced quick run.
-      const { places } = await traceRun({ rules: allRules(), seed: TRACE_SEED, runs: PROFILE_RUNS.quick, placesOf });
-      await writeFile(REACH_PATH, `${JSON.stringify(places, null, 1)}\n`);
+      const { places, cases } = await traceRun({ rules: allRules(), seed: TRACE_SEED, runs: PROFILE_RUNS.quick, placesOf });
+      await writeFile(REACH_PATH, `${JSON.stringify({ places, cases }, null, 1)}\n`);
       process.stdout.write(`wrote ${REACH_PATH}\n`);
     }
     for (const [name, render] of Object.entries(GENERATED_DOCS)) {

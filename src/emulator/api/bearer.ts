@@ -42,12 +42,20 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       return;
     }
     crashOnOddQuery(ctx, request.url);
+    const onList = !request.url.startsWith('/api/v4/account');
+    const laterPage = onList && laterPageOf(request.url);
+    // Only for the `later-page-bearer-unchecked` fault: the bearer is checked for a list's first page; the pages its
+    // next links name ride on that check and are served to whatever credential they carry.
+    if (laterPage && ctx.faults.isOn('later-page-bearer-unchecked')) {
+      request.principal = administrator(ctx);
+      return;
+    }
     if (ctx.faults.isOn('bearer-skipped-on-lists') && request.headers.authorization === undefined && !request.url.startsWith('/api/v4/account')) {
       request.principal = administrator(ctx);
       return;
     }
     // Only for the `api-accepts-client-basic` fault: the integration's own credentials as HTTP Basic act as the administrator.
-    if (ctx.faults.isOn('api-accepts-client-basic') && isClientBasic(ctx, request.headers.authorization)) {
+    if ((ctx.faults.isOn('api-accepts-client-basic') || (onList && ctx.faults.isOn('lists-accept-client-basic'))) && isClientBasic(ctx, request.headers.authorization)) {
       request.principal = administrator(ctx);
       return;
     }
@@ -70,7 +78,7 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       if (!ctx.faults.isOn('no-www-authenticate')) reply.header('www-authenticate', challenge(ctx));
       throw unauthorized('An Authorization: Bearer header is required');
     }
-    const record = await resolve(ctx, token);
+    const record = await resolve(ctx, token, onList);
     // Only for the `lists-any-bearer` fault: the lists check that a bearer is there, not that anyone issued it.
     if (!record && ctx.faults.isOn('lists-any-bearer') && !request.url.startsWith('/api/v4/account')) {
       request.principal = administrator(ctx);
@@ -82,8 +90,10 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       return;
     }
     if (!record) throw invalidToken(ctx, reply, 'The access token is not valid');
+    // Only for the `later-page-refuses-bearer` fault: a later page checks a signature of its own next link, which a client's page 2 lacks.
+    if (laterPage && ctx.faults.isOn('later-page-refuses-bearer')) throw invalidToken(ctx, reply, 'The access token is not valid for this page');
     const addressed = addressedAccount(request.raw);
-    const revocationSkipped = revocationUnread(ctx, record, request.url);
+    const revocationSkipped = revocationUnread(ctx, record, request.url) || (laterPage && ctx.faults.isOn('later-page-revocation-unread')) || deactivationSpares(ctx, record);
     if (isRevoked(ctx, record, 'bearer', addressed) && !ctx.faults.isOn('accept-revoked-token') && !revocationSkipped) {
       throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
     }
@@ -94,7 +104,9 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     // Only for the `long-lived-expiry-unchecked` fault: the expiry is checked for access tokens, not for long-lived ones.
     const expiryChecked = !(record.kind === 'long_lived' && ctx.faults.isOn('long-lived-expiry-unchecked'));
     // Only for the `lists-ignore-token-expiry` fault: expiry is checked at the account, not at the lists.
-    const expirySkipped = ctx.faults.isOn('lists-ignore-token-expiry') && !request.url.startsWith('/api/v4/account');
+    const expirySkipped = (ctx.faults.isOn('lists-ignore-token-expiry') && onList)
+      // Only for the `later-page-expiry-unchecked` fault: the expiry is read on a list's first page, not on the pages after it.
+      || (laterPage && ctx.faults.isOn('later-page-expiry-unchecked'));
     if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry') && expiryChecked && !expirySkipped) {
       throw invalidToken(ctx, reply, 'The access token has expired', { stale: true });
     }
@@ -129,10 +141,34 @@ function revocationUnread(ctx: EmulatorContext, record: BearerRecord, url: strin
   const f = ctx.faults;
   if (url.startsWith('/api/v4/account')) return false;
   if (f.isOn('lists-accept-revoked-token')) return true;
+  // A disconnect ends the installation's grants; its long-lived token, which has none, is left to the account handler.
+  if (record.kind === 'long_lived' && record.revokedBy === 'disconnect' && f.isOn('lists-accept-disconnected-long-lived')) return true;
   const byInstallation = record.revokedBy === 'deactivation' || record.revokedBy === 'disconnect';
   if (byInstallation && f.isOn('customers-skip-installation-state') && url.startsWith('/api/v4/customers')) return true;
   return (record.revokedBy === 'deactivation' && f.isOn('lists-accept-deactivated-token'))
     || (record.revokedBy === 'disconnect' && f.isOn('lists-accept-disconnected-token'));
+}
+
+/**
+ * Only for the faults where a deactivation ends one access token of a grant, not every one: the latest only
+ * (`deactivation-spares-older-pair`: the older pair a refresh left is accepted) or the first only
+ * (`deactivation-spares-refreshed-pair`: the pair a refresh issued is accepted).
+ */
+function deactivationSpares(ctx: EmulatorContext, record: BearerRecord): boolean {
+  const f = ctx.faults;
+  const older = f.isOn('deactivation-spares-older-pair');
+  const refreshed = f.isOn('deactivation-spares-refreshed-pair');
+  if ((!older && !refreshed) || record.kind !== 'access' || record.revokedBy !== 'deactivation' || !record.grantId) return false;
+  // The registry keeps tokens in the order they were issued (two can share a millisecond).
+  const grant = [...ctx.store.bearers.values()].filter((b) => b.kind === 'access' && b.grantId === record.grantId);
+  const at = grant.findIndex((b) => b.jti === record.jti);
+  return (older && at < grant.length - 1) || (refreshed && at > 0);
+}
+
+/** A list request for page 2 or later (`page` as its next links name it). */
+function laterPageOf(url: string): boolean {
+  const page = new URLSearchParams(url.split('?')[1] ?? '').get('page');
+  return page !== null && Number(page) >= 2;
 }
 
 /** Only for faults that skip a check: the request acts as the account's administrator through the integration. */
@@ -183,10 +219,12 @@ export function bearerToken(header: string | undefined, anyCase = true): string 
  * Expiry is left to the caller (one place for the expiry fault): an authentic but expired JWT still resolves.
  * The registry, not the JWT, decides which record applies, so a token from another instance resolves to nothing.
  */
-async function resolve(ctx: EmulatorContext, token: string): Promise<BearerRecord | undefined> {
-  const unsignedAccepted = ctx.faults.isOn('accept-unsigned-jwt') && looksUnsigned(token);
-  if (!looksLikeJwt(token) && !unsignedAccepted) return ctx.store.bearerByOpaqueValue(token) ?? refreshTokenAsBearer(ctx, token);
-  if (ctx.faults.isOn('skip-jwt-signature-check') || unsignedAccepted) return unverifiedLookup(ctx, token);
+async function resolve(ctx: EmulatorContext, token: string, onList: boolean): Promise<BearerRecord | undefined> {
+  const f = ctx.faults;
+  // Only for the `lists-*` faults: a list handler of its own that trusts what the account handler verifies.
+  const unsignedAccepted = (f.isOn('accept-unsigned-jwt') || (onList && f.isOn('lists-accept-unsigned-jwt'))) && looksUnsigned(token);
+  if (!looksLikeJwt(token) && !unsignedAccepted) return ctx.store.bearerByOpaqueValue(token) ?? refreshTokenAsBearer(ctx, token, onList);
+  if (f.isOn('skip-jwt-signature-check') || (onList && f.isOn('lists-skip-jwt-signature-check')) || unsignedAccepted) return unverifiedLookup(ctx, token);
   const payload = await verifiedClaims(ctx, token);
   if (!payload) return undefined;
   // The `jwt-without-jti` variation's tokens are kept by their value.
@@ -226,8 +264,8 @@ function unverifiedLookup(ctx: EmulatorContext, token: string): BearerRecord | u
 }
 
 /** Only for the `bearer-accepts-refresh-token` fault: a refresh token (or a code) passes as the access token of its grant. */
-function refreshTokenAsBearer(ctx: EmulatorContext, token: string): BearerRecord | undefined {
-  if (!ctx.faults.isOn('bearer-accepts-refresh-token')) return undefined;
+function refreshTokenAsBearer(ctx: EmulatorContext, token: string, onList: boolean): BearerRecord | undefined {
+  if (!ctx.faults.isOn('bearer-accepts-refresh-token') && !(onList && ctx.faults.isOn('lists-accept-refresh-token'))) return undefined;
   const r = ctx.store.refreshTokens.get(token) ?? ctx.store.codes.get(token);
   if (!r) return undefined;
   return { jti: `refresh:${r.grantId}`, kind: 'access', clientId: r.clientId, userId: r.userId, accountId: r.accountId, grantId: r.grantId, issuedAtMs: r.issuedAtMs, expiresAtMs: r.issuedAtMs + 86_400_000 };

@@ -110,7 +110,7 @@ const WON = 142;
 const LOST = 143;
 
 /**
- * Every RESTRICTED_SHARE-th deal is the restricted user's (docs/emulator.md, "Users with rights"): some deals at any
+ * Every RESTRICTED_SHARE-th record of each list is the restricted user's (docs/emulator.md, "Users with rights"): some deals at any
  * record count from 3 up, most of them another user's.
  */
 const RESTRICTED_SHARE = 8;
@@ -138,7 +138,8 @@ export function generateDataSet(seed: number, count: number, options: DataSetOpt
     records[list] = wanted.has(list) ? generateRecords(lf, list, count, drawn, options.accountId) : [];
   }
   const restricted = options.restrictedUser;
-  if (restricted) records.leads = records.leads.map((r, i) => (i % RESTRICTED_SHARE === 2 ? { ...r, responsible_user_id: restricted.id } : r));
+  // His records in every list, not only deals: the rights narrow all four lists (issue 39).
+  if (restricted) for (const list of LIST_NAMES) records[list] = records[list].map((r, i) => (i % RESTRICTED_SHARE === 2 ? { ...r, responsible_user_id: restricted.id } : r));
   return { seed, catalog, records };
 }
 

@@ -165,6 +165,12 @@ export const LISTS_FAULTS = defineFaults([
     caughtBy: ['lists.rights.filters-within-rights'] },
   { name: 'rights-answer-cache-ignores-user', description: 'List answers are cached by their address alone: a user who may see only his own deals gets the answer the administrator\'s token was given for the same request.',
     caughtBy: ['lists.rights.filter-id'] },
+  { name: 'rights-contacts-unrestricted', description: 'The rights narrow deals only: a user who may see only his own records lists every contact of the account.',
+    caughtBy: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights', 'lists.rights.refresh-keeps-rights'] },
+  { name: 'rights-companies-unrestricted', description: 'The rights narrow deals only: a user who may see only his own records lists every company of the account.',
+    caughtBy: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights', 'lists.rights.refresh-keeps-rights'] },
+  { name: 'rights-customers-unrestricted', description: 'The rights narrow deals only: a user who may see only his own records lists every customer of the account.',
+    caughtBy: ['lists.rights.own-leads-only', 'lists.rights.filter-id', 'lists.rights.filters-within-rights', 'lists.rights.refresh-keeps-rights'] },
   { name: 'rights-restricted-user-sees-nothing', description: 'A user who may see his own deals gets none: every list of deals answers him 204.',
     caughtBy: ['lists.rights.own-leads-only', 'lists.rights.filter-id'] },
 ] as const);

@@ -1,8 +1,9 @@
 /**
  * Rights inside one account: "Tokens carry the rights of the user who granted access" (§1 item 3), "Access follows the
  * user's rights" (§4.2), "calls beyond those rights are refused" (§5.1 item 2). A user restricted to his own deals
- * (src/emulator/world.ts) sees the leads he is responsible for, by list, by filter and by search alike; the other three
- * lists, and every list of an unrestricted user, are whole (docs/emulator.md, "Users with rights").
+ * (src/emulator/world.ts) sees the records he is responsible for in each of the four lists (deals, contacts,
+ * companies, customers), by list, by filter and by search alike; every list of an unrestricted user is whole
+ * (docs/emulator.md, "Users with rights").
  */
 import type { EmulatorContext } from '../context.js';
 import { userById } from '../world.js';
@@ -23,13 +24,20 @@ export interface Asked {
 
 /** The records of `list` the user may see, as a row test; undefined when he may see every record. */
 export function rightsTest(ctx: EmulatorContext, list: ListName, table: ListTable, userId: number | undefined, asked: Asked): Test | undefined {
-  if (list !== 'leads' || userId === undefined) return undefined;
+  if (userId === undefined) return undefined;
   const user = userById(ctx.world, userId);
-  if (user?.deals !== 'own' || skipped(ctx, asked)) return undefined;
+  if (user?.deals !== 'own' || skipped(ctx, asked) || unrestricted(ctx, list)) return undefined;
   // Only for the fault: the rights read as a deny-all for a user who is not an administrator.
   if (ctx.faults.isOn('rights-restricted-user-sees-nothing')) return () => false;
   const responsible = table.num.responsible_user_id;
   return (i) => responsible[i] === user.id;
+}
+
+/** Only for the `rights-<list>-unrestricted` faults: one list that applies no rights (they were written for deals). */
+function unrestricted(ctx: EmulatorContext, list: ListName): boolean {
+  const f = ctx.faults;
+  return (list === 'contacts' && f.isOn('rights-contacts-unrestricted')) || (list === 'companies' && f.isOn('rights-companies-unrestricted'))
+    || (list === 'customers' && f.isOn('rights-customers-unrestricted'));
 }
 
 /** Only for the faults: one path of the list that forgets the rights. */

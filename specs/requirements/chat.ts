@@ -1940,10 +1940,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-history-offset', section: '4.3', source: 'table', level: 'must',
     statement: 'offset is the number of records skipped from the start.',
-    observes: 'pages read with offset and limit join into every message once',
+    observes: 'pages read with offset and limit join into every message once, on a chat of 7 and on one longer than 50 (pages of 50 and of 20, compared page by page)',
     needs: ['nothing'],
     reading: { kind: 'stated-behaviour' },
-    rules: ['chat.history.pages', 'chat.model.history'],
+    rules: ['chat.history.pages', 'chat.model.history', 'chat.history.limit'],
   },
   {
     id: 'REQ-4.3-history-limit', section: '4.3', source: 'table', level: 'must',

@@ -227,6 +227,8 @@ export const CHAT_FAULTS = defineFaults([
     caughtBy: ['chat.limits.forwards'] },
   { name: 'chat-forwards-foreign-refused', description: 'A forwarded message given by its fields (no id or msgid), from a chat the chat interface never held, is refused with 400: every forward is looked up among the account\'s messages.',
     caughtBy: ['chat.forwards.foreign-message'] },
+  { name: 'chat-forwards-unknown-conversation-refused', description: 'A forward whose forwards.conversation_id names no chat of the scope is refused with 400: the external chat a forwarded message comes from must be one the chat interface holds.',
+    caughtBy: ['chat.valid-space.message', 'chat.forwards.foreign-message'] },
   { name: 'chat-forwards-any-scope', description: 'A forwarded message named by a chat-interface id its scope does not hold is looked up in every scope (the id taken as unique): another account\'s message is resolved into the forward.',
     caughtBy: ['chat.forwards.other-account-message', 'chat.connection.isolation', 'chat.connection.channel-isolation'] },
   { name: 'chat-forwards-source-any-scope', description: 'A forwarded message named by msgid is looked up in the chat forwards.conversation_id names, found in any scope (the conversation taken as the channel\'s): another scope\'s message is resolved into the forward.',

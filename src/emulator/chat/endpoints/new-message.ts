@@ -48,6 +48,10 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e) && f.isOn('chat-crash-on-unknown-forward-msgid')) throw new Error('simulated crash: the forwarded message is not there');
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
   }
+  // The fault: a forward's source conversation_id must be a chat of the scope (any external chat is allowed, §4.3).
+  if (v.forwardsConversationId !== undefined && !state.chatOf(conn, v.forwardsConversationId) && f.isOn('chat-forwards-unknown-conversation-refused')) {
+    throw invalidRequest([{ field: 'payload.forwards.conversation_id', message: 'is not a chat of this channel connection' }]);
+  }
   if (v.forwardsRefId !== undefined && !state.chatByEitherId(conn, v.forwardsRefId) && f.isOn('chat-crash-on-forwards-unknown-ref-id')) throw new Error('simulated crash: the forwards\' source chat is not there');
   if (v.forwardsRefId !== undefined && !forwardedChatKnown(ctx, state, conn, v.forwardsRefId)) {
     throw invalidRequest([{ field: 'payload.forwards.conversation_ref_id', message: 'is not a chat of this integration' }]);

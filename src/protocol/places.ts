@@ -58,6 +58,8 @@ const objectAt = (o: unknown, key: string): Obj | undefined => {
 
 /** The handles one chat request names a chat or message by. */
 function handlesOf(route: ChatRoute, req: HttpRequest): ChatHandle[] {
+  // Only a request the route serves names anything: another method is the route's wrong-method place.
+  if (req.method !== (route === 'history' ? 'GET' : route === 'disconnect' ? 'DELETE' : 'POST')) return [];
   if (route === 'history') return ['history path'];
   if (route === 'deliveryStatus') return ['delivery-status path'];
   let body: unknown;

@@ -135,6 +135,11 @@ export function crossScopeSteps(other: string) {
     embed('forwards.conversation_ref_id', 'forward', 'forwards the first scope\'s message by msgid, forwards.conversation_ref_id its chat'),
     step<TwoAccounts>(`${other} links a message to the first scope's chat by conversation_ref_id`,
       (_t, f) => f.b.sendMessage(f.b.payload(f.convB, f.client, { conversation_ref_id: f.chatA || f.conv })), [clientError('refused')]),
+    // Before B holds a chat under A's conversation_id (the edits make one): the comment names a conversation only A holds.
+    step<TwoAccounts, readonly string[] | undefined>(`${other} comments under the first scope's conversation_id`, async (t, f) => {
+      await f.b.mustSend(f.b.payload(f.conv, f.client, { message: { type: 'text', text: `commented through ${other}`, post: { id: `post-${f.b.msgid()}`, url: 'https://social.example/p/cross-scope' } } }));
+      return commentsOfA(t, f);
+    }, [noCommentOf(other)]),
     // B's own chat under A's conversation_id first, so that the edit is refused for the message it names, not for a missing chat.
     step<TwoAccounts>(`${other} edits the first scope's message by msgid`, async (_t, f) => {
       await f.b.createChat(f.conv, f.client);
@@ -142,10 +147,6 @@ export function crossScopeSteps(other: string) {
     }, [clientError('refused')]),
     step<TwoAccounts>(`${other} edits the first scope's message by id`,
       (_t, f) => f.b.postEvent(editMessageBody({ conversation_id: f.conv, id: f.inAId || f.inA, message: { type: 'text', text: `edited through ${other} by id` } })), [clientError('refused')]),
-    step<TwoAccounts, readonly string[] | undefined>(`${other} comments under the first scope's conversation_id`, async (t, f) => {
-      await f.b.mustSend(f.b.payload(f.conv, f.client, { message: { type: 'text', text: `commented through ${other}`, post: { id: `post-${f.b.msgid()}`, url: 'https://social.example/p/cross-scope' } } }));
-      return commentsOfA(t, f);
-    }, [noCommentOf(other)]),
   ];
 }
 

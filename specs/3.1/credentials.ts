@@ -164,7 +164,7 @@ export default defineGroup({
             await deactivate(t, s.accountId!);
             return inCase('access token after deactivation', () => t.send(sideAccountRequest(s, refreshedOf(s).access_token)));
           }, [status(401)]),
-          sideListsRefuse('after deactivation', (s) => refreshedOf(s as { refreshed?: TokenPair }).access_token, { case: 'access token after deactivation', what: 'the refreshed access token' }),
+          sideListsRefuse('after deactivation', (s: SideInstallation & { refreshed?: TokenPair }) => refreshedOf(s).access_token, { case: 'access token after deactivation', what: 'the refreshed access token' }),
           sideListsRefuse('after deactivation', (s) => sidePairOf(s).access_token, { case: 'older access token after deactivation', what: 'the older access token', account: true }),
         ],
       },

@@ -34,9 +34,9 @@ export async function workingAccess(t: RuleContext): Promise<TokenPair> {
  * bearer is refused by every endpoint that takes one (issue 32), and a server that reads the installation's state in one
  * handler only lets it through at the others. One page of one record per list keeps the cost to a request a place.
  */
-export function sideListsRefuse(label: string, token: (s: SideInstallation) => string, options: { readonly case: string; readonly what?: string; readonly account?: boolean }) {
+export function sideListsRefuse<S extends SideInstallation = SideInstallation>(label: string, token: (s: S) => string, options: { readonly case: string; readonly what?: string; readonly account?: boolean }) {
   const places = CREDENTIAL_PLACES.filter((p) => options.account === true || p.endpoint.name !== 'account');
-  return eachStep<SideInstallation, CredentialPlace>({
+  return eachStep<S, CredentialPlace>({
     items: () => places,
     label: (p) => `${label}: ${options.what ?? 'the access token'} at ${credentialPlaceName(p)}`,
     // Each place is a place of the case (the places table, issue 39): page 2 of each list too.

@@ -14,10 +14,10 @@
  * outgoing-message hooks of that account stop. Watched over the whole effect window, not read once.
  */
 import {
-  accountMessage, accountWrites, chatHookCount, clientError, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, emptyHistory, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, stringAt, sweepRule, valueIs, watchChatHooks,
+  accountMessage, accountWrites, chatHookCount, clientError, type ChatRouteName, chatSession, ChatSession, defineGroup, disconnectedFixture, disconnectInChatAccount, distinct, emptyHistory, equals, historyHolds, type HistoryItem, POLICY_HOOK_WINDOW_MS, hooksAre, type HttpResponse, otherAccountId, ownChannel, type ParticipantBody, Precondition, refusedOrTaken, reinstallInChatAccount, routeCall, type RouteFixture, scenarioRule, SCOPE_ROUTES, secondAccountId, someHooks, spareChannel, status, step, stringAt, sweepRule, textIs, valueIs, watchChatHooks,
 } from '../kit.js';
 import { REPEAT_ANSWER } from '../fixtures/chat.js';
-import { type OwnConversation, ownConversation, type TwoAccounts, twoScopes, mustDisconnect, type TwoAccountsConversation, type Disconnected } from './support.js';
+import { crossScopeSteps, type OwnConversation, ownConversation, type TwoAccounts, twoScopes, mustDisconnect, type TwoAccountsConversation, type Disconnected } from './support.js';
 
 export default defineGroup({
   heading: 'Channel connection',
@@ -96,7 +96,7 @@ export default defineGroup({
     ),
     scenarioRule<TwoAccounts>(
       { id: 'chat.connection.isolation', needs: ['second-account'], title: 'One account\'s scope never reads or writes another account\'s chats',
-        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other (security). Their chat-interface ids may be equal (the spec states no id space): only data crossing fails (C29 of the review). B\'s history of A\'s conversation is "a chat that does not exist": 204 passes, 200 with no messages is non_strict, 200 with A\'s messages or a refusal fails (R2-C13, R2-C14). B\'s history names A\'s chat by its conversation_id and by its chat-interface id (create chat\'s id); B\'s delivery status and reaction name A\'s message by both ids, the integration-side msgid and the chat-interface id; B\'s reaction also names A\'s chat by conversation_ref_id (A\'s chat-interface chat id), which must be refused (any 4xx: no chat of B\'s scope). The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
+        reading: 'scope_id identifies the connection for one account (§2.4). The same conversation_id in two accounts is two chats; history, delivery status and reactions of one scope do not reach the other (security). Their chat-interface ids may be equal (the spec states no id space): only data crossing fails (C29 of the review). B\'s history of A\'s conversation is "a chat that does not exist": 204 passes, 200 with no messages is non_strict, 200 with A\'s messages or a refusal fails (R2-C13, R2-C14). B\'s history names A\'s chat by its conversation_id and by its chat-interface id (create chat\'s id); B\'s delivery status and reaction name A\'s message by both ids, the integration-side msgid and the chat-interface id; B\'s reaction also names A\'s chat by conversation_ref_id (A\'s chat-interface chat id), which must be refused (any 4xx: no chat of B\'s scope). Then every other handle a message under B\'s scope can name A\'s chat or message by (crossScopeSteps, issue 39): a quote (reply_to) and a forward of A\'s message by its ids, a forward by A\'s msgid whose forwards.conversation_id is A\'s conversation or whose forwards.conversation_ref_id is A\'s chat (400 passes; another 4xx, or taken with nothing of A\'s message in it, is non_strict; A\'s text resolved into it fails), a message whose conversation_ref_id is A\'s chat and an edit of A\'s message by msgid and by id (refused, any 4xx), and B\'s comment under A\'s conversation_id (taken as B\'s own; in A\'s chat it fails, read through the control API). Reading or changing A\'s chat by any of them is a must failure (§2.4); A\'s history at the end holds its message once with its text as sent. The second account comes from GET /_control/chat, else CHAT_ACCOUNT_ID_2.',
         covers: ['2.4/scope_id', '2.4/account_id'] },
       {
         setup: async (t) => {
@@ -116,18 +116,19 @@ export default defineGroup({
           // The chat named by A's chat-interface id in conversation_ref_id (no conversation_id): another handle on A's chat.
           step('B reacts in A naming the chat by conversation_ref_id', (_t, f) => f.b.react({ conversation_ref_id: f.chatA || f.conv, msgid: f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [clientError('refused')]),
           step('B reacts in A by id naming the chat by conversation_ref_id', (_t, f) => f.b.react({ conversation_ref_id: f.chatA || f.conv, id: f.inAId || f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [clientError('refused')]),
-          step<TwoAccounts, readonly HistoryItem[]>('', async (_t, f) => {
+          ...crossScopeSteps('B'),
+          step<TwoAccounts, HistoryItem[]>('', async (_t, f) => {
             const inB = f.b.payload(f.conv, f.client);
             await f.b.mustSend(inB);
             f.sentInB = inB.msgid;
             return f.a.allHistory(f.conv, (i) => i.length >= 1);
-          }, (_t, f) => [historyHolds('A unchanged', { once: [f.inA], none: [f.sentInB] })]),
+          }, (_t, f) => [historyHolds('A unchanged', { once: [f.inA], none: [f.sentInB] }), textIs(f.inA, f.textA)]),
         ],
       },
     ),
     scenarioRule<TwoAccounts>(
       { id: 'chat.connection.channel-isolation', needs: ['second-channel'], title: 'A second channel connected in the same account never reads or writes the first channel\'s chats',
-        reading: '§2.4: scope_id identifies the connection of one channel in one account, so two channels of one account are two scopes, and a chat of one is no chat of the other (security: reading or changing it fails). The second channel (the control API\'s, else CHANNEL_ID_2) is connected in the configured account; its history of the first channel\'s conversation, by conversation_id and by chat-interface id, is "a chat that does not exist" (204 passes, 200 with no messages is non_strict, 200 with the first channel\'s messages or a refusal fails); its delivery status and reaction naming the first channel\'s message by msgid, by id, and by the chat\'s conversation_ref_id are refused; its own message under the same conversation_id never shows in the first channel\'s history.',
+        reading: '§2.4: scope_id identifies the connection of one channel in one account, so two channels of one account are two scopes, and a chat of one is no chat of the other (security: reading or changing it fails). The second channel (the control API\'s, else CHANNEL_ID_2) is connected in the configured account; its history of the first channel\'s conversation, by conversation_id and by chat-interface id, is "a chat that does not exist" (204 passes, 200 with no messages is non_strict, 200 with the first channel\'s messages or a refusal fails); its delivery status and reaction naming the first channel\'s message by msgid, by id, and by the chat\'s conversation_ref_id are refused; then every other handle of chat.connection.isolation (crossScopeSteps: reply_to, forwards by ids, by forwards.conversation_id and by forwards.conversation_ref_id, conversation_ref_id, edits by msgid and by id, a comment), judged alike; its own message under the same conversation_id never shows in the first channel\'s history, and the first channel\'s message keeps its text.',
         covers: ['2.4/scope_id', '2.4/account_id'] },
       {
         setup: async (t) => {
@@ -144,12 +145,14 @@ export default defineGroup({
           step('the second channel sets the first\'s delivery status by id', (_t, f) => f.b.deliveryStatus(f.inAId || f.inA, { status_code: 2 }), [status(404)]),
           step('the second channel reacts by msgid', (_t, f) => f.b.react({ conversation_id: f.conv, msgid: f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [status(404)]),
           step('the second channel reacts naming the chat by conversation_ref_id', (_t, f) => f.b.react({ conversation_ref_id: f.chatA || f.conv, id: f.inAId || f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [clientError('refused')]),
-          step<TwoAccounts, readonly HistoryItem[]>('', async (_t, f) => {
+          step('the second channel reacts by msgid naming the chat by conversation_ref_id', (_t, f) => f.b.react({ conversation_ref_id: f.chatA || f.conv, msgid: f.inA, user: { id: f.client.id }, type: 'react', emoji: 'x' }), [clientError('refused')]),
+          ...crossScopeSteps('the second channel'),
+          step<TwoAccounts, HistoryItem[]>('', async (_t, f) => {
             const inB = f.b.payload(f.conv, f.client);
             await f.b.mustSend(inB);
             f.sentInB = inB.msgid;
             return f.a.allHistory(f.conv, (i) => i.length >= 1);
-          }, (_t, f) => [historyHolds('first channel unchanged', { once: [f.inA], none: [f.sentInB] })]),
+          }, (_t, f) => [historyHolds('first channel unchanged', { once: [f.inA], none: [f.sentInB] }), textIs(f.inA, f.textA)]),
         ],
       },
     ),

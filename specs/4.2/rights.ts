@@ -8,7 +8,7 @@
  * filter or a search that would select them.
  */
 import {
-  allOwnDeals, apiToken, defineGroup, encodeFilter, exactlyOwnDeals, fetchAll, type DealsByUser, type Finding, type Judge, type ListName, LISTS, listRequest, noneBeyondRights, ownDealsFound, QUERY_LISTS, recordsByList, type RecordsByList, refreshTokens, RIGHTS_PAGE_LIMIT, type RuleContext, scenarioRule, type Step, tokensOf, withinRights,
+  allOwnDeals, apiToken, labelled, defineGroup, encodeFilter, exactlyOwnDeals, fetchAll, type DealsByUser, type Finding, type Judge, type ListName, LISTS, listRequest, noneBeyondRights, ownDealsFound, QUERY_LISTS, recordsByList, type RecordsByList, refreshTokens, RIGHTS_PAGE_LIMIT, type RuleContext, scenarioRule, type Step, tokensOf, withinRights,
 } from '../kit.js';
 
 const NEEDS = ['restricted-token', 'access-token'] as const;
@@ -22,7 +22,7 @@ function eachList<S>(label: string, observe: (t: RuleContext, d: DealsByUser, li
   return {
     async run(t, f) {
       const seen = await Promise.all(lists.map((list) => observe(t, f[list], list)));
-      return lists.flatMap((list, i): Finding[] => t.check(seen[i]!, expect(f[list], list)).map((x) => ({ ...x, check: `${label} (${list}): ${x.check}` })));
+      return lists.flatMap((list, i): Finding[] => t.check(seen[i]!, labelled(`${label} (${list})`, expect(f[list], list))));
     },
   };
 }

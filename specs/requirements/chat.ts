@@ -125,7 +125,20 @@ export const CHAT = requirements([
       non_strict: 'B\'s read of A\'s conversation answered 200 with no messages; a forward naming A\'s message accepted with nothing of it resolved',
       failed: 'A\'s messages in B\'s history, A\'s message changed or resolved into B\'s by either id, a refusal of B\'s read of A\'s conversation (204 is named), or one scope_id for two accounts',
     },
-    rules: ['chat.connection.isolation', 'chat.disconnect.one-account', 'chat.forwards.other-account-message'],
+    rules: ['chat.connection.isolation', 'chat.disconnect.one-account', 'chat.forwards.other-account-message', 'chat.reply-to.other-account-message'],
+  },
+  {
+    id: 'REQ-2.4-scope-id-per-channel', section: '2.4', source: 'table', level: 'must',
+    statement: 'scope_id identifies the connection of one channel in one account: a second channel connected in the same account is another scope.',
+    observes: 'the second channel of the account never reads or writes the first channel\'s chats, by any handle a request can name them by (path ids, reply_to, forwards and their source chat, conversation_ref_id, reactions, edits, comments)',
+    needs: ['control'],
+    reading: {
+      kind: 'security',
+      passed: 'every request of the second channel naming the first channel\'s chat or message refused (204 for a history read), nothing of it resolved into the second channel\'s messages',
+      non_strict: 'a quote or forward of the first channel\'s message taken with nothing of it resolved; a history read answered 200 with no messages',
+      failed: 'the first channel\'s messages read, resolved into, or changed through the second channel\'s scope, or one scope_id for both channels',
+    },
+    rules: ['chat.connection.channel-isolation'],
   },
   {
     id: 'REQ-2.4-unknown-account', section: '2.4', source: 'prose', level: 'should',
@@ -1927,10 +1940,10 @@ export const CHAT = requirements([
   {
     id: 'REQ-4.3-history-offset', section: '4.3', source: 'table', level: 'must',
     statement: 'offset is the number of records skipped from the start.',
-    observes: 'pages read with offset and limit join into every message once',
+    observes: 'pages read with offset and limit join into every message once, on a chat of 7 and on one longer than 50 (pages of 50 and of 20, compared page by page)',
     needs: ['nothing'],
     reading: { kind: 'stated-behaviour' },
-    rules: ['chat.history.pages', 'chat.model.history'],
+    rules: ['chat.history.pages', 'chat.model.history', 'chat.history.limit'],
   },
   {
     id: 'REQ-4.3-history-limit', section: '4.3', source: 'table', level: 'must',

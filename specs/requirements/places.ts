@@ -7,7 +7,7 @@
  * test/specs/places.test.ts fails when a statement names a place none of its rules reaches and gives no reason.
  */
 /** The kinds of place a statement can speak of; src/protocol/places.ts lists the places of each (PLACE_KINDS). */
-export type PlaceKind = 'token answers' | 'bearer endpoints' | 'lists' | 'routes and answers' | 'chat routes' | 'chat GET routes' | 'history pages';
+export type PlaceKind = 'token answers' | 'bearer endpoints' | 'lists' | 'routes and answers' | 'chat routes' | 'chat GET routes' | 'history pages' | 'chat handles';
 
 export interface Governs {
   readonly kind: PlaceKind;
@@ -70,4 +70,12 @@ export const GOVERNS: readonly Governs[] = [
   },
   { kind: 'chat GET routes', statements: ['REQ-5.2-content-md5-get', 'REQ-5.2-signing-no-query'] },
   { kind: 'history pages', statements: ['REQ-4.3-history-offset', 'REQ-4.3-history-limit'] },
+  {
+    // Another account's or another channel's chat, reached by no handle a request can name it by (issue 39 item 2).
+    kind: 'chat handles',
+    statements: ['REQ-2.4-scope-id-per-account', 'REQ-2.4-scope-id-per-channel'],
+    unreached: {
+      'handle typing conversation': 'typing stores nothing a later request can read (no API reads typing state, REQ-8-typing-default): no request can show a typing event crossing into another scope\'s chat',
+    },
+  },
 ];

@@ -371,3 +371,45 @@ export function historyOrderObserved(sent: readonly TimedMessage[]): Judge<Histo
     return observed('history order', order);
   };
 }
+
+const ids = (items: readonly HistoryItem[]) => items.map((i) => String(i.message?.client_id));
+
+/**
+ * A chat longer than one page, read page by page (§4.3 offset "Records skipped from the start", limit "Records per
+ * request"): the pages join into every message written exactly once, nothing else, each page full but the last. The
+ * order is not stated (chat.model.order records it): by message time either way is named in the detail.
+ */
+export function pagesJoinAsWritten(written: readonly string[], limit: number): Judge<readonly (readonly HistoryItem[])[]> {
+  const name = `pages of ${limit} join as written`;
+  return (pages) => {
+    const joined = pages.flatMap(ids);
+    const counts = new Map<string, number>();
+    for (const id of joined) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const twice = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
+    const missing = written.filter((id) => !counts.has(id));
+    const other = joined.filter((id) => !written.includes(id));
+    const sizes = pages.map((p) => p.length).join(', ');
+    const short = pages.slice(0, -1).findIndex((p) => p.length < limit);
+    const problems = [
+      ...(twice.length > 0 ? [`${twice.length} message(s) on more than one page (${twice.slice(0, 3).join(', ')})`] : []),
+      ...(missing.length > 0 ? [`${missing.length} message(s) on no page (${missing.slice(0, 3).join(', ')})`] : []),
+      ...(other.length > 0 ? [`${other.length} message(s) never written`] : []),
+    ];
+    if (problems.length > 0) return fail(name, `expected the ${written.length} messages once each over the pages, observed pages of ${sizes}: ${problems.join('; ')}`);
+    if (short >= 0) return nonStrict(name, `page ${short + 1} holds fewer than ${limit} messages while more follow (pages of ${sizes}; C52)`);
+    const order = joined.join() === written.join() ? 'oldest first' : joined.join() === [...written].reverse().join() ? 'newest first' : 'in another order';
+    return pass(name, `${written.length} messages once each over pages of ${sizes}, by message time ${order}`);
+  };
+}
+
+/** Pages of another size list the messages in the same sequence as the pages of 50: one order, whatever the page boundaries. */
+export function sameSequenceAs(reference: readonly (readonly HistoryItem[])[] | undefined, limit: number): Judge<readonly (readonly HistoryItem[])[]> {
+  const name = `pages of ${limit} in the order of pages of 50`;
+  return (pages) => {
+    const want = (reference ?? []).flatMap(ids);
+    const seen = pages.flatMap(ids);
+    const at = seen.findIndex((id, i) => id !== want[i]);
+    if (at < 0 && seen.length === want.length) return pass(name, `${seen.length} messages in one sequence`);
+    return fail(name, `expected the sequence the pages of 50 gave (${want.length} messages), observed ${seen.length} with ${at < 0 ? 'a different length' : `message ${at + 1} ${seen[at]} where the pages of 50 have ${want[at] ?? 'none'}`}`);
+  };
+}

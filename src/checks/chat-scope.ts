@@ -86,3 +86,15 @@ export function nothingResolvedFrom(text: string, what: 'forward' | 'quote' = 'f
       : pass(name, `the ${what} holds ${quote.text === undefined ? 'no text' : `"${quote.text}"`}, not the second account's`);
   };
 }
+
+/**
+ * The first scope's chat holds no comment of the other scope's (§2.4): none passes; B's comment there fails. Without
+ * a control API comments are not read: a note, nothing judged.
+ */
+export function noCommentOf(other: string): Judge<readonly string[] | undefined> {
+  const name = 'no comment in the first scope\'s chat';
+  return (comments) => {
+    if (comments === undefined) return observed(name, 'comments are read only through a control API (CONTROL_URL)');
+    return comments.length === 0 ? pass(name, 'the first scope\'s chat holds no comment') : fail(name, `expected no comment in the first scope's chat, observed ${comments.length} (${other}'s comment under the same conversation_id)`);
+  };
+}

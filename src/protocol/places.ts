@@ -35,11 +35,66 @@ export const routePlace = (route: string, answer: AnswerClass) => `${route} ${an
 export const HISTORY_PAGES = ['first', 'middle', 'last'] as const;
 export type HistoryPage = (typeof HISTORY_PAGES)[number];
 export const historyPlace = (page: HistoryPage) => `history ${page} page`;
+/** A history page that starts past the first 50 messages (§8 "maximum 50 per request"): only a chat longer than one full page has one. */
+export const HISTORY_PAST_MAX = 'history page past 50';
 
 /** The event kinds the message route carries (§4.3: a new message, its edit, a comment on a post). */
 export const MESSAGE_EVENTS = ['new_message', 'edit_message', 'comment'] as const;
 export type MessageEvent = (typeof MESSAGE_EVENTS)[number];
 export const messageEventPlace = (kind: MessageEvent) => `message ${kind}`;
+
+/**
+ * The handles a chat request can name a chat or a message by (issue 39 item 2): the ids in the path (history, delivery
+ * status), and in a body a quote, a forward and its source chat either way, conversation_ref_id, a reaction's message
+ * and its chat by conversation_ref_id, typing's conversation, an edit and a comment. An isolation statement governs
+ * every one: under another scope each names a chat or message the request must not reach.
+ */
+export const CHAT_HANDLES = [
+  'history path', 'delivery-status path', 'reply_to', 'forwards', 'forwards.conversation_id', 'forwards.conversation_ref_id',
+  'conversation_ref_id', 'react message', 'react conversation_ref_id', 'typing conversation', 'edit', 'comment',
+] as const;
+export type ChatHandle = (typeof CHAT_HANDLES)[number];
+export const handlePlace = (handle: ChatHandle) => `handle ${handle}`;
+
+type Obj = Record<string, unknown>;
+const objectAt = (o: unknown, key: string): Obj | undefined => {
+  const v = o !== null && typeof o === 'object' ? (o as Obj)[key] : undefined;
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? v as Obj : undefined;
+};
+
+/** The handles one chat request names a chat or message by. */
+function handlesOf(route: ChatRoute, req: HttpRequest): ChatHandle[] {
+  // Only a request the route serves names anything: another method is the route's wrong-method place.
+  if (req.method !== (route === 'history' ? 'GET' : route === 'disconnect' ? 'DELETE' : 'POST')) return [];
+  if (route === 'history') return ['history path'];
+  if (route === 'deliveryStatus') return ['delivery-status path'];
+  let body: unknown;
+  try {
+    body = JSON.parse(req.body?.toString() ?? '');
+  } catch {
+    return [];
+  }
+  const out: ChatHandle[] = [];
+  const b = body as Obj;
+  if (route === 'typing' && typeof b?.conversation_id === 'string') out.push('typing conversation');
+  if (route === 'react') {
+    if (b?.id !== undefined || b?.msgid !== undefined) out.push('react message');
+    if (b?.conversation_ref_id !== undefined) out.push('react conversation_ref_id');
+  }
+  if (route !== 'message') return out;
+  const payload = objectAt(b, 'payload');
+  const kind = messageEventOf(req);
+  if (kind === 'edit_message') out.push('edit');
+  if (kind === 'comment') out.push('comment');
+  const named = (e: unknown) => e !== null && typeof e === 'object' && ((e as Obj).id !== undefined || (e as Obj).msgid !== undefined);
+  if (named(objectAt(objectAt(payload, 'reply_to'), 'message'))) out.push('reply_to');
+  const forwards = objectAt(payload, 'forwards');
+  if (Array.isArray(forwards?.messages) && forwards.messages.some(named)) out.push('forwards');
+  if (forwards?.conversation_id !== undefined) out.push('forwards.conversation_id');
+  if (forwards?.conversation_ref_id !== undefined) out.push('forwards.conversation_ref_id');
+  if (payload?.conversation_ref_id !== undefined) out.push('conversation_ref_id');
+  return out;
+}
 
 /** The event kind of a request to the message route: edit_message, a new message carrying a post (a comment), or a new message. */
 function messageEventOf(req: HttpRequest): MessageEvent | undefined {
@@ -75,7 +130,8 @@ export const PLACE_KINDS = {
   // The message route once per event kind it carries (§4.3), so §5.2 reaches an edit and a comment, not only a new message.
   'chat routes': { what: 'every route of the chat interface, the message route with each event kind (new message, edit, comment)', places: [...CHAT_ROUTES.map(chatPlace), ...MESSAGE_EVENTS.map(messageEventPlace)] },
   'chat GET routes': { what: 'the chat routes read with GET (history)', places: [chatPlace('history')] },
-  'history pages': { what: 'the first page, a full page further on and the short last page of a history longer than a page', places: HISTORY_PAGES.map(historyPlace) },
+  'history pages': { what: 'the first page, a full page further on and the short last page of a history longer than a page, and a page past the first 50 messages (a chat longer than the maximum limit)', places: [...HISTORY_PAGES.map(historyPlace), HISTORY_PAST_MAX] },
+  'chat handles': { what: 'every handle a chat request names a chat or message by: the ids in the history and delivery-status paths, reply_to, forwards and their source chat by conversation_id and by conversation_ref_id, conversation_ref_id, a reaction\'s message and chat, typing, an edit, a comment', places: CHAT_HANDLES.map(handlePlace) },
 } as const satisfies Record<string, { readonly what: string; readonly places: readonly string[] }>;
 
 const SEGMENT = '\u0000';
@@ -143,7 +199,9 @@ export function placesOf(req: HttpRequest, res: HttpResponse | undefined): strin
     if (chat === 'history' && res) {
       const page = historyPageOf(url, res);
       if (page) out.push(historyPlace(page));
+      if (page && page !== 'first' && Number(url.searchParams.get('offset')) >= 50) out.push(HISTORY_PAST_MAX);
     }
+    out.push(...handlesOf(chat, req).map(handlePlace));
     return out;
   }
   // An account's own address may carry a path ({base_url} is an address, not an origin: the emulator's `/_accounts/<sub>`).

@@ -29,6 +29,8 @@ export interface RouteFixture {
   readonly msgid: string;
   /** The chat-interface id of that message (new_message.msgid), which the delivery-status path names (C25); else msgid. */
   readonly id: string;
+  /** Whether the message's answer gave that id: without it `id` is the integration-side msgid (chat.message.answer judges the answer). */
+  readonly idAnswered: boolean;
 }
 
 /** Capabilities a route's fixture needs beyond the configured channel. */
@@ -45,7 +47,7 @@ export async function routeFixture(t: RuleContext, route: ChatRouteName): Promis
   // The history route reads one page right after: the message "appears after processing" (§4.3), so it is waited for
   // first, as every one-page read after a write is (R3-C5).
   if (route === 'history') await untilShown(session, conversationId);
-  return { session, scopeId, conversationId, client, msgid: sent.msgid, id: sent.id || sent.msgid };
+  return { session, scopeId, conversationId, client, msgid: sent.msgid, id: sent.id || sent.msgid, idAnswered: sent.id !== '' };
 }
 
 /** Another channel's real secret, or why the run has none (the case that signs with it is then not sent). */
@@ -169,7 +171,7 @@ export async function disconnectedFixture(t: RuleContext): Promise<RouteFixture>
   const sent = await own.mustSend(own.payload(conversationId, client));
   const off = await own.disconnect();
   if (!isSuccess(off.status)) throw new TargetAnswer(STEP_OWNERS.disconnect, `disconnecting the channel answered ${off.status}`);
-  return { session: own, scopeId, conversationId, client, msgid: sent.msgid, id: sent.id || sent.msgid };
+  return { session: own, scopeId, conversationId, client, msgid: sent.msgid, id: sent.id || sent.msgid, idAnswered: sent.id !== '' };
 }
 
 /** A scope_id of the configured channel for an account that was never connected (ids carry the run id). */

@@ -16,7 +16,8 @@ const DEPLOYED_FAULTS = [
   'base-url-any-account', 'code-any-account-address', 'refresh-any-account-address', 'long-lived-any-account-address',
   'lists-any-account-address', 'deactivated-token-works-at-own-address', 'disconnected-token-works-at-own-address',
   'chat-history-any-scope', 'chat-status-by-id-any-scope', 'chat-react-by-id-any-scope', 'chat-edit-by-id-any-scope',
-  'chat-status-unsigned-by-chat-interface-id', 'rights-restricted-user-sees-every-lead', 'rights-filter-id-ignores-rights',
+  'chat-status-unsigned-by-chat-interface-id', 'chat-forwards-source-any-scope', 'chat-forwards-ref-id-source-any-scope', 'chat-comment-any-scope',
+  'rights-restricted-user-sees-every-lead', 'rights-filter-id-ignores-rights',
 ] as const;
 const byId = new Map(allRules().map((r) => [r.id, r]));
 

@@ -45,6 +45,26 @@ describe('places of one exchange', () => {
     expect(placesOf({ method: 'PUT', url: `${BASE}/v2/origin/custom/scope-1/chats/conv-1/history` }, answer(405))).toEqual(['chat history', 'chat history 405']);
     expect(placesOf({ method: 'GET', url: `${BASE}/_control/clock` }, answer(200))).toEqual([]);
   });
+
+  it('tells a page past the first 50 messages, and the handles a chat request names a chat or message by', () => {
+    const history = (q: string) => ({ method: 'GET', url: `${BASE}/v2/origin/custom/scope-1/chats/conv-1/history?${q}` });
+    const page = (n: number) => answer(200, JSON.stringify({ messages: Array.from({ length: n }, () => ({})) }));
+    expect(placesOf(history('offset=50&limit=50'), page(2))).toContain('history page past 50');
+    expect(placesOf(history('offset=40&limit=20'), page(12))).not.toContain('history page past 50');
+    expect(placesOf(history('limit=50'), page(50))).toContain('handle history path');
+    const message = (payload: Record<string, unknown>, event = 'new_message') => ({ method: 'POST', url: `${BASE}/v2/origin/custom/scope-1`, body: Buffer.from(JSON.stringify({ event_type: event, payload })) });
+    expect(placesOf(message({ reply_to: { message: { id: 'm' } } }), answer(400))).toContain('handle reply_to');
+    expect(placesOf(message({ forwards: { messages: [{ msgid: 'm' }], conversation_id: 'c', conversation_ref_id: 'r' } }), answer(400)))
+      .toEqual(expect.arrayContaining(['handle forwards', 'handle forwards.conversation_id', 'handle forwards.conversation_ref_id']));
+    // A forward given by its fields names no message: only its source chat is a handle.
+    expect(placesOf(message({ forwards: { messages: [{ type: 'text', text: 't' }] } }), answer(200))).not.toContain('handle forwards');
+    expect(placesOf(message({ conversation_ref_id: 'r' }), answer(400))).toContain('handle conversation_ref_id');
+    expect(placesOf(message({ msgid: 'm' }, 'edit_message'), answer(404))).toContain('handle edit');
+    expect(placesOf(message({ message: { type: 'text', text: 't', post: { id: 'p', url: 'u' } } }), answer(200))).toContain('handle comment');
+    const react = (body: Record<string, unknown>) => ({ method: 'POST', url: `${BASE}/v2/origin/custom/scope-1/react`, body: Buffer.from(JSON.stringify(body)) });
+    expect(placesOf(react({ conversation_ref_id: 'r', id: 'm' }), answer(404))).toEqual(expect.arrayContaining(['handle react message', 'handle react conversation_ref_id']));
+    expect(placesOf({ method: 'POST', url: `${BASE}/v2/origin/custom/scope-1/m1/delivery_status` }, answer(404))).toContain('handle delivery-status path');
+  });
 });
 
 describe('places table', () => {

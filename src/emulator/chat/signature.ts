@@ -68,7 +68,9 @@ function expectedSignature(request: FastifyRequest, f: EmulatorContext['faults']
 export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, secret: string): void {
   const f = ctx.faults;
   if (f.isOn('chat-signature-not-checked')) return;
-  if (f.isOn('chat-extra-header-refused') || (f.isOn('chat-scope-extra-header-refused') && isScopeRoute(request.url))) {
+  // The event-kind faults: one part of the check bent on edit_message events and comments only (new messages keep it).
+  const onEvent = (on: boolean) => on && isEditOrComment(request.rawBody);
+  if (f.isOn('chat-extra-header-refused') || (f.isOn('chat-scope-extra-header-refused') && isScopeRoute(request.url)) || onEvent(f.isOn('chat-event-extra-header-refused'))) {
     const extra = Object.keys(request.headers).find((h) => h.startsWith('x-') && !KNOWN_X_HEADERS.has(h));
     if (extra) throw invalidSignature('unexpected header');
   }
@@ -76,7 +78,7 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   const contentType = header(request, 'content-type');
   const date = header(request, 'date');
   // The normalising fault reads a missing Content-MD5 as an empty line of the signing string.
-  const md5 = header(request, 'content-md5') ?? (f.isOn('chat-md5-header-optional') ? bodyMd5(request.rawBody).toString('hex') : f.isOn('chat-signing-string-normalised') ? '' : undefined);
+  const md5 = header(request, 'content-md5') ?? (f.isOn('chat-md5-header-optional') || onEvent(f.isOn('chat-event-md5-header-optional')) ? bodyMd5(request.rawBody).toString('hex') : f.isOn('chat-signing-string-normalised') ? '' : undefined);
   const signature = header(request, 'x-signature');
   if (signature === undefined && f.isOn('chat-signature-header-optional')) return;
   if (contentType === undefined || date === undefined || md5 === undefined || signature === undefined) {
@@ -91,7 +93,7 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   }
   // The zone fault reads the clock time of Date as if it were UTC, whatever zone follows it.
   const when = f.isOn('chat-date-zone-ignored') ? dateMs(date.trim().replace(/[+-]\d{4}$/, '+0000')) : dateMs(date);
-  if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim())) || (f.isOn('chat-scope-date-gmt-refused') && isScopeRoute(request.url) && / GMT$/.test(date.trim()))) {
+  if (when === undefined || (f.isOn('chat-date-gmt-only') && !/ GMT$/.test(date.trim())) || ((f.isOn('chat-scope-date-gmt-refused') && isScopeRoute(request.url)) || onEvent(f.isOn('chat-event-date-gmt-refused'))) && / GMT$/.test(date.trim())) {
     throw invalidSignature('Date is not an RFC 2822 date');
   }
   const ageUnchecked = f.isOn('chat-date-age-ignored') || (f.isOn('chat-scope-date-age-ignored') && isScopeRoute(request.url))
@@ -103,15 +105,15 @@ export function verifySignature(ctx: EmulatorContext, request: FastifyRequest, s
   // The normalising fault: a signature over the string in another form (case, line ends, order) is taken too.
   if (f.isOn('chat-signing-string-normalised')
     && SIGNING_VARIANTS.some((v) => hexEquals(signature, Buffer.from(variantSignature(secret, { method: request.method, ...parts, path: request.url }, v), 'hex')))) return;
-  if (f.isOn('chat-signature-sha256-accepted')
+  if ((f.isOn('chat-signature-sha256-accepted') || onEvent(f.isOn('chat-event-sha256-accepted')))
     && hexEquals(signature, createHmac('sha256', hmacKey(secret)).update(signingString({ method: request.method, ...parts, path: request.url })).digest())) return;
   // The method fault matches the signature against every method the chat routes serve: the method is not bound.
-  if (f.isOn('chat-signature-method-unbound')
+  if ((f.isOn('chat-signature-method-unbound') || onEvent(f.isOn('chat-event-method-unbound')))
     && ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].some((method) => hexEquals(signature, createHmac('sha1', hmacKey(secret)).update(signingString({ method, ...parts, path: request.url })).digest()))) return;
   // The content-type fault signs the Content-Type the chat routes expect instead of the header received.
-  if (f.isOn('chat-signature-content-type-assumed') && hexEquals(signature, expectedSignature(request, f, secret, { ...parts, contentType: CHAT_CONTENT_TYPE }, request.url))) return;
-  if (f.isOn('chat-path-not-signed') && channelPaths(request.url).some((p) => hexEquals(signature, expectedSignature(request, f, secret, parts, p)))) return;
-  if (f.isOn('chat-scope-signature-any-date') && isScopeRoute(request.url) && signedAnyDate(ctx, request, secret, parts, signature)) return;
+  if ((f.isOn('chat-signature-content-type-assumed') || onEvent(f.isOn('chat-event-content-type-assumed'))) && hexEquals(signature, expectedSignature(request, f, secret, { ...parts, contentType: CHAT_CONTENT_TYPE }, request.url))) return;
+  if ((f.isOn('chat-path-not-signed') || onEvent(f.isOn('chat-event-path-unbound'))) && channelPaths(request.url).some((p) => hexEquals(signature, expectedSignature(request, f, secret, parts, p)))) return;
+  if (((f.isOn('chat-scope-signature-any-date') && isScopeRoute(request.url)) || onEvent(f.isOn('chat-event-date-unbound'))) && signedAnyDate(ctx, request, secret, parts, signature)) return;
   throw invalidSignature('X-Signature does not match');
 }
 

@@ -26,6 +26,10 @@ export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
         const read = va.isOn('chat-history-query-clamped') ? lenientInt : queryInt;
         if (query.offset === undefined && f.isOn('chat-crash-on-history-without-offset')) throw new Error('simulated crash: the missing offset is used as a number');
         const offset = read(c, query, 'offset', 0) ?? 0;
+        // The two unbounded-limit faults: limit 0, or a negative limit, read as "no limit" before the check.
+        if ((query.limit === '0' && f.isOn('chat-history-limit-zero-unbounded')) || (/^-\d+$/.test(String(query.limit)) && f.isOn('chat-history-negative-limit-unbounded'))) {
+          return { offset, limit: Number.MAX_SAFE_INTEGER };
+        }
         const given = read(c, query, 'limit', 1);
         const limit = given ?? (f.isOn('chat-history-no-default-limit') ? Number.MAX_SAFE_INTEGER : HISTORY_LIMIT_MAX);
         if (given !== undefined && limit > HISTORY_LIMIT_MAX && !f.isOn('chat-history-limit-unenforced')) {
@@ -43,13 +47,15 @@ export function historyEndpoint(app: FastifyInstance, ctx: EmulatorContext, stat
     if (!chat && f.isOn('chat-crash-on-history-unknown-conversation')) throw new Error('simulated crash: the messages of a chat that is not there are read');
     if (!chat && f.isOn('chat-history-missing-404')) throw notFound('CHAT_NOT_FOUND', 'chat does not exist');
     if (chat && chat.messages.length === 0 && f.isOn('chat-history-empty-chat-404')) throw notFound('CHAT_NOT_FOUND', 'chat has no messages');
-    const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : q.offset;
+    const offset = f.isOn('chat-history-offset-off-by-one') && q.offset > 0 ? q.offset + 1 : f.isOn('chat-history-offset-ignored-past-50') && q.offset >= HISTORY_LIMIT_MAX ? 0 : q.offset;
     const stored = chat ? historySource(state, chat, f) : [];
     const shown = va.isOn('chat-history-lags') ? processed(stored) : stored;
     const listed = f.isOn('chat-history-keeps-50') ? shown.slice(0, 50) : shown;
     const page = f.isOn('chat-history-offset-from-oldest') ? historyPage(listed.slice(offset), 0, q.limit) : historyPage(listed, offset, q.limit);
     if (page.length === 0 && offset > 0 && listed.length > 0 && va.isOn('chat-history-past-end-refused')) throw new ChatError(400, 'BAD_REQUEST', `offset ${q.offset} is past the end of the history`);
     if (page.length === 0) return va.isOn('chat-history-empty-as-200') ? json(reply, { messages: [] }) : reply.code(204).send();
+    // The page-order fault: each page is listed oldest first, while pages are cut from the history newest first.
+    if (f.isOn('chat-history-page-reversed')) page.reverse();
     const items = page.map((m) => historyItem(m, f.isOn('chat-kinds-confused'), f.isOn('chat-history-drops-file-fields'), lookOf(ctx)));
     page.forEach((m, i) => misshown(items[i]!, m, conn, f, lookOf(ctx)));
     if (va.isOn('chat-history-empty-values-omitted')) for (const item of items) omitEmpty(item);

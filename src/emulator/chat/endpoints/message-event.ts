@@ -23,6 +23,8 @@ export interface MessageEvent {
   readonly forwards: readonly EmbeddedIn[];
   /** forwards.conversation_ref_id: the chat-interface id of the chat the forwarded messages come from. */
   readonly forwardsRefId?: string;
+  /** forwards.conversation_id: the integration-side id of the chat the forwarded messages come from (any external chat). */
+  readonly forwardsConversationId?: string;
 }
 
 export function validateMessageEvent(c: Validator, raw: unknown, conn: Connection | undefined, channel: ChannelRecord | undefined): MessageEvent {
@@ -71,6 +73,7 @@ export function validateMessageEvent(c: Validator, raw: unknown, conn: Connectio
   }
   const forwards: EmbeddedIn[] = [];
   let forwardsRefId: string | undefined;
+  let forwardsConversationId: string | undefined;
   const fw = c.obj(p, 'forwards', 'payload');
   if (fw && !(c.faults.isOn('chat-forwards-messages-optional') && !Array.isArray(fw.messages))) {
     const list = fw.messages;
@@ -85,11 +88,11 @@ export function validateMessageEvent(c: Validator, raw: unknown, conn: Connectio
       list.forEach((e, i) => { const r = embedded(fc, e, `payload.forwards.messages.${i}`); if (r) forwards.push(r); });
     }
     forwardsRefId = c.str(fw, 'conversation_ref_id', 'payload.forwards');
-    c.str(fw, 'conversation_id', 'payload.forwards');
+    forwardsConversationId = c.str(fw, 'conversation_id', 'payload.forwards');
   }
   return {
     ...base, ...(externalId !== undefined && { externalId }), sender, receiver, message: msg ?? { type: 'text', text: '' }, ...(replyTo && { replyTo }), forwards,
-    ...(forwardsRefId !== undefined && { forwardsRefId }),
+    ...(forwardsRefId !== undefined && { forwardsRefId }), ...(forwardsConversationId !== undefined && { forwardsConversationId }),
   };
 }
 

@@ -20,11 +20,15 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
   const f = ctx.faults;
   const outgoing = v.receiver !== undefined;
   const client = state.client(conn, (outgoing ? v.receiver : v.sender)!);
-  let chat = state.chatOf(conn, v.conversationId);
+  let chat = state.chatOf(conn, v.conversationId)
+    // The comment isolation fault: a comment's conversation the scope does not hold is looked up in every scope.
+    ?? (v.message.postId !== undefined && f.isOn('chat-comment-any-scope') ? [...state.connections.values()].map((o) => state.chatOf(o, v.conversationId)).find((c) => c !== undefined) : undefined);
   // Existence of quoted and forwarded messages (§4.3 reply_to: the same chat; forwards: any chat of the integration).
   const resolve = (e: EmbeddedIn) => (e.id !== undefined ? state.messageNamed(conn, e.id, 'chat') : e.msgid !== undefined ? state.messageNamed(conn, e.msgid, 'integration') : undefined)
     // The isolation fault: a forwarded message's chat-interface id is taken as unique and looked up in every scope.
-    ?? (e.id !== undefined && f.isOn('chat-forwards-any-scope') ? state.messageInAnyScope(e.id)?.m : undefined);
+    ?? (e.id !== undefined && f.isOn('chat-forwards-any-scope') ? state.messageInAnyScope(e.id)?.m : undefined)
+    // The source-chat faults: a forwarded msgid is looked up in the chat the forward names as its source, in any scope.
+    ?? (e.msgid !== undefined && v.forwards.includes(e) ? forwardSourceAcross(ctx, state, v)?.messages.find((m) => m.clientId === e.msgid) : undefined);
   let replyAcross: StoredMessage | undefined;
   if (v.replyTo && (v.replyTo.id !== undefined || v.replyTo.msgid !== undefined)) {
     if (v.replyTo.msgid === undefined && f.isOn('chat-crash-on-reply-by-id-only')) throw new Error('simulated crash: the quote is looked up by an undefined msgid');
@@ -43,6 +47,10 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
     if (e.id === undefined && e.msgid === undefined && f.isOn('chat-forwards-foreign-refused')) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'names no message of this account' }]);
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e) && f.isOn('chat-crash-on-unknown-forward-msgid')) throw new Error('simulated crash: the forwarded message is not there');
     if ((e.id !== undefined || e.msgid !== undefined) && !resolve(e)) throw invalidRequest([{ field: `payload.forwards.messages.${i}`, message: 'is not a message of this integration' }]);
+  }
+  // The fault: a forward's source conversation_id must be a chat of the scope (any external chat is allowed, §4.3).
+  if (v.forwardsConversationId !== undefined && !state.chatOf(conn, v.forwardsConversationId) && f.isOn('chat-forwards-unknown-conversation-refused')) {
+    throw invalidRequest([{ field: 'payload.forwards.conversation_id', message: 'is not a chat of this channel connection' }]);
   }
   if (v.forwardsRefId !== undefined && !state.chatByEitherId(conn, v.forwardsRefId) && f.isOn('chat-crash-on-forwards-unknown-ref-id')) throw new Error('simulated crash: the forwards\' source chat is not there');
   if (v.forwardsRefId !== undefined && !forwardedChatKnown(ctx, state, conn, v.forwardsRefId)) {
@@ -116,7 +124,19 @@ export async function newMessage(ctx: EmulatorContext, state: ChatState, conn: C
 function forwardedChatKnown(ctx: EmulatorContext, state: ChatState, conn: Connection, refId: string): boolean {
   if (ctx.faults.isOn('chat-forwards-ref-id-unchecked') || ctx.variations.isOn('chat-forwards-ref-id-unchecked')) return true;
   if (state.chatByEitherId(conn, refId)) return true;
+  if (ctx.faults.isOn('chat-forwards-ref-id-source-any-scope') && state.chatsById.has(refId)) return true;
   return ctx.faults.isOn('chat-forwards-ref-id-any-account') && [...state.connections.values()].some((other) => state.chatByEitherId(other, refId) !== undefined);
+}
+
+/**
+ * Only for the two source-chat faults: the chat a forward names as its source (forwards.conversation_id, or
+ * forwards.conversation_ref_id), looked up in every scope rather than in the scope the message is sent to.
+ */
+function forwardSourceAcross(ctx: EmulatorContext, state: ChatState, v: MessageEvent): Chat | undefined {
+  const f = ctx.faults;
+  const byConversation = typeof v.forwardsConversationId === 'string' && f.isOn('chat-forwards-source-any-scope')
+    ? [...state.connections.values()].map((o) => state.chatOf(o, v.forwardsConversationId!)).find((c) => c !== undefined) : undefined;
+  return byConversation ?? (v.forwardsRefId !== undefined && f.isOn('chat-forwards-ref-id-source-any-scope') ? state.chatsById.get(v.forwardsRefId) : undefined);
 }
 
 /** A non-silent incoming message notifies the account, and the first one of a chat creates its unsorted lead. */

@@ -4,7 +4,8 @@
  * server-side limit per interface that answers 429 with Retry-After as the live service does above ~7 requests/s.
  * Control calls about traffic itself are not counted.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { VariationSwitches } from './variations.js';
 import { jsonBytes } from './errors.js';
 
 const CAPACITY = 1 << 20;
@@ -81,16 +82,29 @@ export class TrafficLogs {
   }
 }
 
-/** Records every request before routing; answers 429 over the server-side limit when one is set. */
-export function installTrafficLog(app: FastifyInstance, logs: TrafficLogs): void {
+/** The `every-hundredth-429` variation answers each this many-th request to the service. */
+export const LIMITED_EVERY = 100;
+
+const tooMany = (reply: FastifyReply, detail: string) => reply.code(429).header('retry-after', '1').header('content-type', 'application/problem+json')
+  .send(jsonBytes({ title: 'Too Many Requests', type: 'https://developers.example/errors/429', status: 429, detail }));
+
+/**
+ * Records every request before routing; answers 429 over the server-side limit when one is set, and, with the
+ * `every-hundredth-429` variation, to every LIMITED_EVERY-th request to the service's interfaces (the account API with
+ * OAuth, the page and its navigations, the chat interface; never the control API, no part of the service). Counted in
+ * arrival order, the same requests of a run are answered 429 whatever the machine's speed, as far as the run sends
+ * them in one order; a 429 is answered before routing, so nothing of the request was done.
+ */
+export function installTrafficLog(app: FastifyInstance, logs: TrafficLogs, variations: VariationSwitches): void {
+  let served = 0;
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith(TRAFFIC_PATH)) return;
     const now = performance.now();
     const which = logs.record(request.url, now);
-    if (logs.limitRps !== undefined && which !== 'control' && logs.byInterface[which].inLastSecond(now) > logs.limitRps) {
-      return reply.code(429).header('retry-after', '1').header('content-type', 'application/problem+json')
-        .send(jsonBytes({ title: 'Too Many Requests', type: 'https://developers.example/errors/429', status: 429, detail: `more than ${logs.limitRps} requests per second` }));
-    }
+    if (which === 'control') return;
+    if (logs.limitRps !== undefined && logs.byInterface[which].inLastSecond(now) > logs.limitRps) return tooMany(reply, `more than ${logs.limitRps} requests per second`);
+    served += 1;
+    if (variations.isOn('every-hundredth-429') && served % LIMITED_EVERY === 0) return tooMany(reply, `request ${served}: every ${LIMITED_EVERY}th request is limited`);
   });
 }
 

@@ -13,6 +13,8 @@ const CAPACITY = 1 << 20;
 export class TrafficLog {
   readonly #times = new Float64Array(CAPACITY);
   #count = 0;
+  /** Of them, those answered 429 (over the limit, or by the `every-hundredth-429` variation). */
+  limited = 0;
 
   record(nowMs: number): void {
     this.#times[this.#count % CAPACITY] = nowMs;
@@ -44,6 +46,7 @@ export class TrafficLog {
 
   clear(): void {
     this.#count = 0;
+    this.limited = 0;
   }
 }
 
@@ -102,9 +105,14 @@ export function installTrafficLog(app: FastifyInstance, logs: TrafficLogs, varia
     const now = performance.now();
     const which = logs.record(request.url, now);
     if (which === 'control') return;
-    if (logs.limitRps !== undefined && logs.byInterface[which].inLastSecond(now) > logs.limitRps) return tooMany(reply, `more than ${logs.limitRps} requests per second`);
+    const limited = (detail: string) => {
+      logs.all.limited += 1;
+      logs.byInterface[which].limited += 1;
+      return tooMany(reply, detail);
+    };
+    if (logs.limitRps !== undefined && logs.byInterface[which].inLastSecond(now) > logs.limitRps) return limited(`more than ${logs.limitRps} requests per second`);
     served += 1;
-    if (variations.isOn('every-hundredth-429') && served % LIMITED_EVERY === 0) return tooMany(reply, `request ${served}: every ${LIMITED_EVERY}th request is limited`);
+    if (variations.isOn('every-hundredth-429') && served % LIMITED_EVERY === 0) return limited(`request ${served}: every ${LIMITED_EVERY}th request is limited`);
   });
 }
 
@@ -113,7 +121,7 @@ export function installTrafficLog(app: FastifyInstance, logs: TrafficLogs, varia
  * typed by what it uses: naming EmulatorContext here would close an import cycle (context.ts names TrafficLog).
  */
 export async function trafficRoutes(app: FastifyInstance, { ctx }: { ctx: { readonly traffic: TrafficLogs; onReset(clear: () => void): void } }): Promise<void> {
-  const counts = (log: TrafficLog) => ({ requests: log.count, max_per_second: log.maxPerSecond() });
+  const counts = (log: TrafficLog) => ({ requests: log.count, max_per_second: log.maxPerSecond(), limited: log.limited });
   const view = () => ({
     ...counts(ctx.traffic.all),
     by_interface: Object.fromEntries(INTERFACES.map((i) => [i, counts(ctx.traffic.byInterface[i])])),

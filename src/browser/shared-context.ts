@@ -242,7 +242,8 @@ async function targetRequest(route: Route, context: BrowserContext, options: Tar
       if (!next) break;
       // The context's request client shares the browser's cookies, so a cookie the redirect set goes along.
       response = await hop({ ...first, url: next.url, ...(next.keepMethod ? {} : { method: 'GET', body: undefined }) },
-        () => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0 }) : context.request.get(next.url, { maxRedirects: 0 }));
+        // Tagged as the first hop is, while a trace listens: the hop is the page's as much as the first.
+        () => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0, ...(Object.keys(tag).length > 0 ? { headers: { ...request.headers(), ...tag } } : {}) }) : context.request.get(next.url, { maxRedirects: 0, headers: tag }));
     }
     const location = response.headers().location;
     const next = location && response.status() >= 300 && response.status() < 400 ? new URL(location, response.url()) : undefined;

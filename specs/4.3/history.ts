@@ -76,7 +76,7 @@ export default defineGroup({
     ),
     sweepRule<Iterable<ChatCommand>, ModelRun, ModelSession>(
       { id: 'chat.model.history', title: 'Random sequences of create chat, send, edit, import, status, react and history: the history always matches the model',
-        reading: 'Every message once, none lost, the latest edit shown, pages of any size joining exactly; delivery statuses and reactions change no history. A message may appear after a short delay ("accepted for processing"): reads poll for up to ~0.7 s.',
+        reading: 'Every message once, none lost, the latest edit shown, pages of any size joining exactly; delivery statuses and reactions change no history. A message or an edit may show after a while ("accepted for processing"): each read waits, within the effect window, for every message sent and the text of the last edit of each.',
         covers: [SEND('message'), SEND('msgid'), SEND('silent'), SEND('id'), HISTORY('offset'), HISTORY('limit'), HISTORY('message[id]'), HISTORY('message[client_id]'), HISTORY('message[text]'), '4.3/Create chat', '4.3/Update delivery status', '4.3/Reaction'] },
       {
         setup: modelSession,

@@ -8,11 +8,13 @@
  * One context instead of one per rule: no storage state to copy, no context set-up and tear-down per rule, and one
  * login for the run.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIResponse, BrowserContext, Page, Request, Route } from 'playwright-core';
 import type { BrowserAnswer, RunResource } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
 import { currentSender, senderHeader, senderKey, tagging } from '../rule-scope.js';
 import type { SharedBrowser } from './launch.js';
+import { retryDelayMs } from '../targets/rate-limit.js';
 
 /** The session a rule's pages start with: the run's shared login, or none at all. */
 export type SessionKind = 'logged-in' | 'none';
@@ -159,12 +161,12 @@ export class SharedContext implements RunResource {
 /**
  * A request of the browser to the target. Chromium does not show a redirect's next request to the routes, so a
  * page's redirect to the intercepted origin would go out to the network (where the integration's host does not
- * resolve): the target's documents are fetched from here instead, and a redirect into the intercepted origin (or a
+ * resolve): the target's requests are fetched from here instead, and a redirect into the intercepted origin (or a
  * watched one) is handed to the window as a navigation of its own (`location.replace`, same window, same URL), which
- * is routed.
- * With a rate limit, every request is sent from here in a slot held until its answer (its departure through the
- * browser driver is not punctual enough to count from the start), and a redirect within the target is followed here
- * too, each hop in its own slot, since the browser would send that hop past the routes and the limit.
+ * is routed. A redirect within the target is followed here too, each hop on its own, since the browser would send
+ * that hop past the routes: past a rate limit's slots, and past the retry of a 429, which would then be judged as the
+ * page. With a rate limit, every request is sent in a slot held until its answer (its departure through the browser
+ * driver is not punctual enough to count from the start).
  */
 /**
  * Routes every request to `origin` (the integration's, never contacted) to `handler`. Registered after the target's
@@ -208,17 +210,21 @@ function asSent(request: Request): Record<string, string> {
 async function targetRequest(route: Route, context: BrowserContext, options: TargetRouteOptions, observe?: (route: Route, request: HttpRequest, answer: BrowserAnswer) => void, tagOf?: TagOf): Promise<void> {
   const request = route.request();
   const tag = (await tagOf?.(route)) ?? {};
-  const tagged = Object.keys(tag).length > 0;
-  if (!options.throttled && request.resourceType() !== 'document') {
-    await (tagged ? route.continue({ headers: { ...request.headers(), ...tag } }) : route.continue());
-    return;
-  }
   const send = options.throttled ?? (<T>(_url: string, f: () => Promise<T>) => f());
-  /** One hop, sent and told to `observe`, answered or not. */
+  /**
+   * One hop, sent and told to `observe`, answered or not. A 429 is the limit's answer, not the page's (§8 "Rate limits:
+   * not shown"; K21): it is waited out for its Retry-After and the hop sent again, as the kit's client does with its
+   * own requests (src/targets/http.ts), and only the answer after it is the page's (issue 39: a 429 to a navigation
+   * was read as a page offering no account).
+   */
   const hop = async (sent: HttpRequest, fetch: () => Promise<APIResponse>): Promise<APIResponse> => {
     const started = performance.now();
     try {
-      const response = await send(sent.url, fetch);
+      let response = await send(sent.url, fetch);
+      for (let attempt = 0; response.status() === 429 && attempt < LIMITED_RETRIES; attempt += 1) {
+        await sleep(retryDelayMs(response.headers()['retry-after'], attempt));
+        response = await send(sent.url, fetch);
+      }
       observe?.(route, sent, { response: { status: response.status(), headers: response.headers(), text: await response.text().catch(() => ''), durationMs: performance.now() - started } });
       return response;
     } catch (err) {
@@ -231,12 +237,13 @@ async function targetRequest(route: Route, context: BrowserContext, options: Tar
   try {
     const first: HttpRequest = { method: request.method(), url: request.url(), headers: request.headers(), ...(request.postData() !== null ? { body: request.postData()! } : {}) };
     let response = await hop(first, () => route.fetch({ maxRedirects: 0, headers: { ...asSent(request), ...tag } }));
-    for (let n = 0; options.throttled && n < MAX_TARGET_REDIRECTS; n += 1) {
+    for (let n = 0; n < MAX_TARGET_REDIRECTS; n += 1) {
       const next = redirectWithin(response, options.targetOrigins);
       if (!next) break;
       // The context's request client shares the browser's cookies, so a cookie the redirect set goes along.
       response = await hop({ ...first, url: next.url, ...(next.keepMethod ? {} : { method: 'GET', body: undefined }) },
-        () => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0 }) : context.request.get(next.url, { maxRedirects: 0 }));
+        // Tagged as the first hop is, while a trace listens: the hop is the page's as much as the first.
+        () => next.keepMethod ? route.fetch({ url: next.url, maxRedirects: 0, ...(Object.keys(tag).length > 0 ? { headers: { ...request.headers(), ...tag } } : {}) }) : context.request.get(next.url, { maxRedirects: 0, headers: tag }));
     }
     const location = response.headers().location;
     const next = location && response.status() >= 300 && response.status() < 400 ? new URL(location, response.url()) : undefined;
@@ -259,6 +266,9 @@ async function targetRequest(route: Route, context: BrowserContext, options: Tar
 }
 
 const MAX_TARGET_REDIRECTS = 5;
+
+/** Retries of a hop answered 429, as the kit's client retries its own requests when the target has no rate limit. */
+const LIMITED_RETRIES = 2;
 
 /** Where a redirect leads when it stays on the target; a browser keeps the method only on 307 and 308. */
 function redirectWithin(response: APIResponse, origins: readonly string[]): { url: string; keepMethod: boolean } | undefined {

@@ -9,6 +9,7 @@ import { allRules } from '../../specs/index.js';
 import type { Report } from '../model/result.js';
 import { writeReports } from '../report/write.js';
 import { FAILING_FAULTS } from '../emulator/faults.js';
+import { VARIATION_TABLE } from '../emulator/variations.js';
 import type { Rule } from '../model/rule.js';
 import { compareWithBaseline, type Comparison } from '../report/baseline.js';
 import { planBudget, type BudgetPlan } from '../runner/budget.js';
@@ -53,6 +54,12 @@ function budgetFor(s: RunCommandOptions, requests: number, selected: readonly Ru
   return plan;
 }
 
+/** The target, and its sandbox, with no cap on the windows an effect is watched for. */
+function withFullWindows(c: TargetConfig): TargetConfig {
+  const full = <T extends object>(x: T): T => ({ ...x, effectWindowMs: Number.POSITIVE_INFINITY });
+  return { ...full(c), ...(c.sandbox ? { sandbox: full(c.sandbox) } : {}) };
+}
+
 /** Runs the suite as the options say and writes the reports; returns the report and its comparison with the baseline. */
 export async function performRun(s: RunCommandOptions, probe: ChromiumProbe = machineProbe): Promise<PerformedRun> {
   // From here to the written reports, SIGINT and SIGTERM stop the run rather than end the process (src/runner/interrupt.ts).
@@ -75,8 +82,13 @@ async function performWatchedRun(s: RunCommandOptions, probe: ChromiumProbe, int
     // Playwright loads while the emulator starts (src/browser/launch.ts), when a selected rule drives the browser.
     const chosen = selectionOf({ ...(s.only ? { only: s.only } : {}), ...(s.exclude ? { exclude: s.exclude } : {}) });
     if (rules.some((r) => r.requires.includes('browser') && chosen(r))) loadPlaywright().catch(() => undefined);
-    const embedded = await startEmbeddedTarget({ shape: s.shape });
-    reconfigure = embedded.reconfigure;
+    const embedded = await startEmbeddedTarget({ shape: s.shape, variations: s.variations });
+    // A variation whose effects come late is judged against the windows a real service gets, not the embedded
+    // emulator's 1 s cap (as test/variations/ runs it).
+    const full = VARIATION_TABLE.some((v) => s.variations.includes(v.name) && v.run?.fullWindows);
+    reconfigure = full ? () => withFullWindows(embedded.reconfigure()) : embedded.reconfigure;
+    if (s.variations.length > 0) process.stderr.write(`conformance: the embedded emulator with the allowed variation${s.variations.length > 1 ? 's' : ''} ${s.variations.join(', ')}
+`);
     stopEmulator = embedded.close;
   }
   let report: Report;

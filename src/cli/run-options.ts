@@ -11,7 +11,8 @@ import { parseBudget } from '../runner/budget.js';
 import { randomSeed } from '../runner/seed.js';
 import { parseShard, selection, selector, type Shard } from '../runner/select.js';
 import type { ReportPaths } from '../report/write.js';
-import { given, oneOf } from './args.js';
+import { collect, given, oneOf } from './args.js';
+import { isVariationName } from '../emulator/variations.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { integerSetting, loadEnv } from './settings.js';
 
@@ -49,6 +50,7 @@ export interface RunFlags {
   readonly dryRun?: boolean;
   readonly budget?: string;
   readonly wait?: boolean;
+  readonly variation?: readonly string[];
 }
 
 interface RunFlag {
@@ -56,6 +58,8 @@ interface RunFlag {
   readonly flags: string;
   readonly help: string;
   readonly choices?: readonly string[];
+  /** Given again and again, each value added to a list (`--variation a --variation b`). */
+  readonly repeatable?: boolean;
   /** Certification runs every rule with the full profile: these flags are refused there, with the reason. */
   readonly notForCertify?: string;
 }
@@ -80,6 +84,7 @@ const RUN_FLAGS: readonly RunFlag[] = [
   { key: 'shard', flags: '--shard <i/n>', help: 'run the i-th of n shares of the rules; join the reports with `conformance merge`', notForCertify: 'certify a sharded run with --from <merged report.json>' },
   { key: 'budget', flags: '--budget <requests|duration>', help: 'the CI gate within a budget: 2000 (requests) or 300s / 5m (at RATE_LIMIT_RPS); takes the rules that catch the most per request, by the request counts of --baseline\'s report, else of the last run (kept in CONFORMANCE_CACHE_DIR, default ~/.cache/conformance-kit), and names the ones left out', notForCertify: 'a certificate covers every rule' },
   { key: 'wait', flags: '--wait', help: 'when another run holds the target (its control API\'s run lock), wait for it to end instead of stopping with exit 2' },
+  { key: 'variation', flags: '--variation <name>', repeatable: true, help: 'switch on an allowed variation of the embedded emulator (a behaviour the spec allows, see `conformance variations`), repeatable; only with --target emulator', notForCertify: 'a certificate is of the target as it is' },
   { key: 'dryRun', flags: '--dry-run', help: 'list what the run would create on the target and every rule it would skip with why, and send nothing', notForCertify: 'a certificate needs a real run' },
 ];
 
@@ -88,6 +93,7 @@ export function addRunFlags(command: Command, use: 'run' | 'certify'): void {
   for (const flag of RUN_FLAGS) {
     const option = new Option(flag.flags, flag.help);
     if (flag.choices) option.choices(flag.choices);
+    if (flag.repeatable) option.argParser(collect);
     if (use === 'certify' && flag.notForCertify) option.hideHelp();
     command.addOption(option);
   }
@@ -108,6 +114,8 @@ export interface RunCommandOptions {
   readonly kind: 'emulator' | 'remote';
   /** The embedded emulator's shape (src/emulator/shape.ts). */
   readonly shape: 'one-origin' | 'deployed';
+  /** Allowed variations the embedded emulator starts with (--variation; src/emulator/variations.ts). */
+  readonly variations: readonly string[];
   readonly profile: Profile;
   readonly seed: number;
   readonly runs: number;
@@ -144,11 +152,16 @@ export async function runCommandOptions(flags: RunFlags, forced: { profile?: Pro
     : oneOf('CONFORMANCE_TARGET', env.CONFORMANCE_TARGET, ['emulator', 'remote'] as const, 'emulator');
   const shape = oneOf('--shape', flags.shape, ['one-origin', 'deployed'] as const, 'one-origin');
   if (flags.shape !== undefined && kind === 'remote') throw new ConfigError('--shape', 'is the embedded emulator\'s; a remote target is shaped as it is (start `conformance emulator --shape ...` for a remote emulator)');
+  const variations = flags.variation ?? [];
+  if (variations.length > 0 && kind === 'remote') throw new ConfigError('--variation', 'switches the embedded emulator: a remote target behaves as it does (start `conformance emulator --variation ...` for a remote emulator)');
+  const unknown = variations.filter((v) => !isVariationName(v));
+  if (unknown.length > 0) throw new ConfigError('--variation', `names no variation: ${unknown.join(', ')} (see \`conformance variations\`)`);
   const shard = parseShard(flags.shard);
   const budget = budgetSetting(flags.budget, kind === 'remote' ? env.RATE_LIMIT_RPS : undefined);
   return {
     kind,
     shape,
+    variations,
     profile,
     seed: integerSetting('--seed', flags.seed, { min: 0 }) ?? integerSetting('CONFORMANCE_SEED', env.CONFORMANCE_SEED, { min: 0 }) ?? randomSeed(),
     runs: integerSetting('--runs', flags.runs, { min: 1, max: MAX_RUNS }) ?? PROFILE_RUNS[profile],

@@ -21,6 +21,9 @@ export const GENERAL_VARIATIONS = defineVariations([
     basis: 'one-observation: a body on an answer stated as bodiless is at worst non_strict, and only in the rule that owns the answer\'s shape.' },
   { name: 'slow-answers', description: 'The first answer of each area (token exchange, account API, chat interface) is held 12 s before it is sent.',
     basis: 'effect-window: a hang is an answer slower than 30 s; a slow answer is an answer (a full page or a large body can take seconds).' },
+  // The service's traffic (./traffic.ts): a rate limit the spec leaves open
+  { name: 'every-hundredth-429', description: 'Every hundredth request to the service (account API, token endpoint, the access-granting page and its navigations, chat interface; not the control API) is answered 429 Too Many Requests with Retry-After: 1, before anything of it is done.',
+    basis: 'rate-limit: §8 "Rate limits: not shown"; the live service answers 429 above ~7 requests/s (docs/field-notes.md). A 429 is never a verdict (K21): the kit waits its Retry-After and sends again, the browser\'s navigations as its own requests.' },
   // Account API paths (./account-address.ts; §9)
   // Where the interfaces are served (./shape.ts, ./index.ts)
   { name: 'chat-origin-own-port', description: 'On the deployed shape, the chat interface is served on a port of its own (CHAT_URL `<scheme>://127.0.0.1:<another port>`), not at `amojo.<accountDomain>` on the instance\'s port. Read when the emulator starts.',

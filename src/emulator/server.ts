@@ -129,7 +129,7 @@ export async function buildEmulator(options: BuildOptions = {}): Promise<BuiltEm
   installLeakFaults(app, ctx);
   installRootHandlers(app);
   installClockDate(app, clock);
-  installTrafficLog(app, traffic);
+  installTrafficLog(app, traffic, variations);
   const onChange = options.onChange;
   if (onChange) app.addHook('onResponse', async (request) => { if (request.method !== 'GET' && request.method !== 'HEAD') onChange(); });
   for (const routes of ROUTE_MODULES) await app.register(routes, { ctx });

@@ -4,7 +4,8 @@
  * server-side limit per interface that answers 429 with Retry-After as the live service does above ~7 requests/s.
  * Control calls about traffic itself are not counted.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { VariationSwitches } from './variations.js';
 import { jsonBytes } from './errors.js';
 
 const CAPACITY = 1 << 20;
@@ -12,6 +13,8 @@ const CAPACITY = 1 << 20;
 export class TrafficLog {
   readonly #times = new Float64Array(CAPACITY);
   #count = 0;
+  /** Of them, those answered 429 (over the limit, or by the `every-hundredth-429` variation). */
+  limited = 0;
 
   record(nowMs: number): void {
     this.#times[this.#count % CAPACITY] = nowMs;
@@ -43,6 +46,7 @@ export class TrafficLog {
 
   clear(): void {
     this.#count = 0;
+    this.limited = 0;
   }
 }
 
@@ -81,16 +85,34 @@ export class TrafficLogs {
   }
 }
 
-/** Records every request before routing; answers 429 over the server-side limit when one is set. */
-export function installTrafficLog(app: FastifyInstance, logs: TrafficLogs): void {
+/** The `every-hundredth-429` variation answers each this many-th request to the service. */
+export const LIMITED_EVERY = 100;
+
+const tooMany = (reply: FastifyReply, detail: string) => reply.code(429).header('retry-after', '1').header('content-type', 'application/problem+json')
+  .send(jsonBytes({ title: 'Too Many Requests', type: 'https://developers.example/errors/429', status: 429, detail }));
+
+/**
+ * Records every request before routing; answers 429 over the server-side limit when one is set, and, with the
+ * `every-hundredth-429` variation, to every LIMITED_EVERY-th request to the service's interfaces (the account API with
+ * OAuth, the page and its navigations, the chat interface; never the control API, no part of the service). Counted in
+ * arrival order, the same requests of a run are answered 429 whatever the machine's speed, as far as the run sends
+ * them in one order; a 429 is answered before routing, so nothing of the request was done.
+ */
+export function installTrafficLog(app: FastifyInstance, logs: TrafficLogs, variations: VariationSwitches): void {
+  let served = 0;
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith(TRAFFIC_PATH)) return;
     const now = performance.now();
     const which = logs.record(request.url, now);
-    if (logs.limitRps !== undefined && which !== 'control' && logs.byInterface[which].inLastSecond(now) > logs.limitRps) {
-      return reply.code(429).header('retry-after', '1').header('content-type', 'application/problem+json')
-        .send(jsonBytes({ title: 'Too Many Requests', type: 'https://developers.example/errors/429', status: 429, detail: `more than ${logs.limitRps} requests per second` }));
-    }
+    if (which === 'control') return;
+    const limited = (detail: string) => {
+      logs.all.limited += 1;
+      logs.byInterface[which].limited += 1;
+      return tooMany(reply, detail);
+    };
+    if (logs.limitRps !== undefined && logs.byInterface[which].inLastSecond(now) > logs.limitRps) return limited(`more than ${logs.limitRps} requests per second`);
+    served += 1;
+    if (variations.isOn('every-hundredth-429') && served % LIMITED_EVERY === 0) return limited(`request ${served}: every ${LIMITED_EVERY}th request is limited`);
   });
 }
 
@@ -99,7 +121,7 @@ export function installTrafficLog(app: FastifyInstance, logs: TrafficLogs): void
  * typed by what it uses: naming EmulatorContext here would close an import cycle (context.ts names TrafficLog).
  */
 export async function trafficRoutes(app: FastifyInstance, { ctx }: { ctx: { readonly traffic: TrafficLogs; onReset(clear: () => void): void } }): Promise<void> {
-  const counts = (log: TrafficLog) => ({ requests: log.count, max_per_second: log.maxPerSecond() });
+  const counts = (log: TrafficLog) => ({ requests: log.count, max_per_second: log.maxPerSecond(), limited: log.limited });
   const view = () => ({
     ...counts(ctx.traffic.all),
     by_interface: Object.fromEntries(INTERFACES.map((i) => [i, counts(ctx.traffic.byInterface[i])])),

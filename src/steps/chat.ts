@@ -176,12 +176,14 @@ export class ChatSession {
   }
 
   async postEvent(body: unknown, o: SendOptions = {}): Promise<HttpResponse> {
-    const res = await this.send({ method: 'POST', path: chatPaths.message(await this.scope()), json: body }, o);
+    const path = chatPaths.message(await this.scope());
+    const sentAt = Date.now();
+    const res = await this.send({ method: 'POST', path, json: body }, o);
     // What a correctly signed write the server accepted makes the history show later (allHistory waits for it).
     if (isSuccess(res.status) && !o.sign && !o.secret && !o.wire) {
       const { event_type: event, payload } = (body ?? {}) as { event_type?: unknown; payload?: MessagePayload };
       if (event === 'new_message' && payload) this.written.accepted(payload, (parseJson(res) as { new_message?: { msgid?: unknown } } | undefined)?.new_message?.msgid);
-      if (event === 'edit_message' && payload) this.written.rebound(payload.conversation_id, payload.id, payload.msgid);
+      if (event === 'edit_message' && payload) this.written.edited(payload, { sentAt, answeredAt: Date.now() });
     }
     return res;
   }

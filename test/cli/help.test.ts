@@ -27,7 +27,7 @@ const commands = COMMANDS.map((make) => make({ exitCode: 0 })).map((c) => ({
 }));
 
 const EXPECTED_FLAGS: Record<string, readonly string[]> = {
-  run: ['--target', '--shape', '--profile', '--only', '--exclude', '--seed', '--runs', '--strict', '--allow-unjudged', '--baseline', '--out', '--junit', '--json', '--html', '--summary', '--env-file', '--shard', '--budget', '--wait', '--dry-run'],
+  run: ['--target', '--shape', '--profile', '--only', '--exclude', '--seed', '--runs', '--strict', '--allow-unjudged', '--baseline', '--out', '--junit', '--json', '--html', '--summary', '--env-file', '--shard', '--budget', '--wait', '--variation', '--dry-run'],
   compare: ['--primary', '--candidate', '--secondary', '--noise-runs', '--profile', '--only', '--seed', '--runs', '--out', '--fail-on', '--fault', '--variation'],
   certify: ['--target', '--shape', '--seed', '--runs', '--strict', '--baseline', '--out', '--junit', '--json', '--html', '--summary', '--env-file', '--wait', '--from', '--key'],
   merge: ['--out', '--strict', '--allow-unjudged'],

@@ -14,7 +14,7 @@ import type { BrowserAnswer, RunResource } from '../model/context.js';
 import type { HttpRequest } from '../model/http.js';
 import { currentSender, senderHeader, senderKey, tagging } from '../rule-scope.js';
 import type { SharedBrowser } from './launch.js';
-import { retryDelayMs } from '../targets/rate-limit.js';
+import { retryDelayMs } from '../model/retry-after.js';
 
 /** The session a rule's pages start with: the run's shared login, or none at all. */
 export type SessionKind = 'logged-in' | 'none';

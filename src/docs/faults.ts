@@ -5,19 +5,42 @@ import { REQUIREMENTS } from '../../specs/requirements/index.js';
 import { FAULT_AREAS, FAULT_TABLE as FAULTS, type FaultArea } from '../emulator/faults.js';
 import type { FaultInfo } from '../emulator/switches.js';
 import { faultsOf } from './requirements.js';
-import { allRules } from '../../specs/index.js';
-import { CONFIGURATIONS, runsIn } from '../configurations/table.js';
+import { CONFIGURATIONS } from '../configurations/table.js';
+import { faultsInConfigurations, UNCAUGHT, type FaultInConfiguration } from './fault-runs.js';
 
-const RULES = new Map(allRules().map((r) => [r.id, r]));
+let pairs: Map<string, FaultInConfiguration[]> | undefined;
 
-/** The configurations where a rule that catches the fault runs (src/configurations/table.ts); the others skip them, saying why. */
-function configurationsCatching(f: FaultInfo): string {
-  return CONFIGURATIONS.filter((c) => f.caughtBy.some((id) => RULES.has(id) && runsIn(c, RULES.get(id)!))).map((c) => c.name).join(', ') || '—';
+/** The pairs of src/configurations/fault-runs.ts by fault, computed once. */
+function pairsOf(fault: string): readonly FaultInConfiguration[] {
+  if (!pairs) {
+    pairs = new Map();
+    for (const p of faultsInConfigurations()) pairs.set(p.fault, [...(pairs.get(p.fault) ?? []), p]);
+  }
+  return pairs.get(fault) ?? [];
+}
+
+/**
+ * What the fault tests prove per configuration: caught on the bench (embedded); in each other configuration caught by
+ * its own run, or by the run of another configuration that runs the same, or as on the bench (its rules run as there),
+ * or skipped naming what it needs, or not caught (a known miss).
+ */
+export function configurationCell(fault: string): string {
+  const here = pairsOf(fault);
+  return CONFIGURATIONS.map((c) => {
+    if (c.target === 'emulator') return c.name;
+    const p = here.find((x) => x.configuration === c.name);
+    if (!p) return `${c.name} (as embedded)`;
+    if (p.outcome === 'skipped') return `${c.name}: skipped, needs ${[...new Set(p.rules.map((r) => ('skipped' in r ? r.skipped : '')))].join(', ')}`;
+    if (p.onPage) return `${c.name}: not run per fault (its rules drive the page in Chromium)`;
+    if (p.outcome === 'not caught') return `${c.name}: **not caught** (${[...new Set(UNCAUGHT.filter((u) => u.fault === fault && u.configuration === (p.sameRunAs ?? c.name)).map((u) => u.why))].join('; ')})`;
+    const misses = UNCAUGHT.filter((u) => u.fault === fault && u.configuration === (p.sameRunAs ?? c.name)).map((u) => `\`${u.rule}\``);
+    return `${c.name} (${p.sameRunAs ? `as ${p.sameRunAs}` : 'run there'}${misses.length > 0 ? `; not by ${misses.join(', ')}` : ''})`;
+  }).join('; ');
 }
 
 
 export function faultsMarkdown(): string {
-  const row = (f: FaultInfo) => `| \`${f.name}\` | ${f.description} | ${f.caughtBy.map((id) => `\`${id}\``).join('<br>') || '—'}${f.verdict ? ` (${f.verdict})` : ''} | ${configurationsCatching(f)} |`;
+  const row = (f: FaultInfo) => `| \`${f.name}\` | ${f.description} | ${f.caughtBy.map((id) => `\`${id}\``).join('<br>') || '—'}${f.verdict ? ` (${f.verdict})` : ''} | ${configurationCell(f.name)} |`;
   const areas = (FAULT_AREAS as readonly FaultArea[]).flatMap((a) => [
     `## ${a.title}`,
     '',
@@ -40,9 +63,16 @@ export function faultsMarkdown(): string {
     `${FAULTS.length} faults, one table per emulator area, each beside the code that reads its faults, grouped there by the`,
     'statement they break.',
     '',
-    'The last column names the configurations (src/configurations/table.ts: embedded, remote-control, staging, one-account)',
-    'where a rule that catches the fault runs; in the others each such rule is skipped, naming the need or setting it lacks',
-    '(test/configurations/suite.test.ts runs the suite in each configuration).',
+    'The last column says what the kit\'s own tests prove in each configuration (src/configurations/table.ts: embedded,',
+    'remote-control, staging, one-account). `embedded` is the bench above. Where the fault\'s catching rules run differently',
+    '(a need from another source, a rule skipped: src/configurations/fault-runs.ts derives it from the table and the',
+    'supply plan), test/configurations/fault-runs.test.ts runs them against the standalone emulator with the fault on:',
+    '"run there" (caught by that run), "as <configuration>" (caught by the run of a configuration whose rules run the',
+    'same), "skipped, needs <need>" (every catching rule is skipped, naming the need or capability and its setting), or',
+    '**not caught** (a known miss, with what the run shows). "as embedded": the rules run there as on the bench.',
+    '"not run per fault": a catching rule takes its codes, consent or login from the page in Chromium there (seconds per',
+    'case), which the test does not run for every fault; those rules are run in the configuration by',
+    'test/configurations/suite.test.ts on a correct server only.',
     '',
     ...areas,
     '## Faults by statement',

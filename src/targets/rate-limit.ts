@@ -127,13 +127,4 @@ export function rateBudgets(target: Pick<TargetConfig, 'authUrl' | 'chatUrl' | '
   ];
 }
 
-/** Delay before retrying a 429: Retry-After (seconds or an HTTP date) when given, else exponential; capped. */
-export function retryDelayMs(retryAfter: string | undefined, attempt: number, capMs = 30_000): number {
-  if (retryAfter !== undefined) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, capMs);
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.min(Math.max(0, date - Date.now()), capMs);
-  }
-  return Math.min(1000 * 2 ** attempt, capMs);
-}
+

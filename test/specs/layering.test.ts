@@ -41,7 +41,7 @@ export const LAYERS: readonly (readonly [string, readonly string[]])[] = [
   ['src/runner', ['src/errors.ts', 'src/paths.ts', 'src/effect-window.ts', 'src/host-resolve.ts', 'src/rule-scope.ts', 'src/model', 'src/hook', 'src/secrets', 'src/needs', 'src/configurations', 'src/targets']],
   ['src/compare', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/secrets', 'src/needs', 'src/targets', 'src/runner']],
   ['src/report', ['src/errors.ts', 'src/paths.ts', 'src/model', 'src/compare']],
-  ['src/docs', ['src/paths.ts', 'src/model', 'src/protocol', 'src/openapi', 'src/emulator', 'specs', 'src/needs', 'src/configurations', 'src/report']],
+  ['src/docs', ['src/paths.ts', 'src/model', 'src/protocol', 'src/openapi', 'src/emulator', 'specs', 'src/needs', 'src/configurations', 'src/targets', 'src/report']],
   ['src/cli', ['src/errors.ts', 'src/paths.ts', 'src/host-resolve.ts', 'src/model', 'src/protocol', 'src/openapi', 'src/emulator', 'src/hook', 'src/secrets', 'src/browser', 'specs', 'src/steps', 'src/needs', 'src/configurations', 'src/targets', 'src/runner', 'src/compare', 'src/report', 'src/docs']],
   ['src/sandbox.ts', ['src/emulator', 'src/needs']],
   ['src/vitest-adapter.ts', ['src/model', 'specs', 'src/needs', 'src/targets', 'src/runner', 'src/sandbox.ts']],

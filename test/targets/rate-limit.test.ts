@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, retryDelayMs } from '../../src/targets/rate-limit.js';
+import { retryDelayMs } from '../../src/model/retry-after.js';
+import { RateLimiter } from '../../src/targets/rate-limit.js';
 
 /**
  * A fake clock: sleeping advances it, so the test measures the limiter's schedule, not the machine. A sleeper

@@ -140,6 +140,15 @@ export const UNCAUGHT: readonly Uncaught[] = [
     fault, configuration: 'staging' as const, rule: fault === 'chat-forwards-any-scope' ? 'chat.forwards.other-account-message' : 'chat.reply-to.other-account-message',
     status: 'non_strict' as const, why: 'the other account\'s message is taken; what was stored is read only through a control API',
   })),
+  // The isolation rules send B's (and the second channel's) request naming the first scope's message; a server that
+  // takes it shows the breach only in what it stored, which staging cannot read (no control API): the rules say so.
+  ...(['chat-forwards-any-scope', 'chat-forwards-source-any-scope', 'chat-forwards-ref-id-source-any-scope', 'chat-reply-to-any-scope', 'chat-comment-any-scope'] as const)
+    .flatMap((fault) => (['chat.connection.isolation', 'chat.connection.channel-isolation'] as const).map((rule) => ({
+      fault, configuration: 'staging' as const, rule, status: fault === 'chat-comment-any-scope' ? 'passed' as const : 'non_strict' as const,
+      why: fault === 'chat-comment-any-scope'
+        ? 'the comment under the other scope\'s conversation is taken and comments are read only through a control API: the rule passes on a note'
+        : 'the other scope\'s message is taken; what was stored is read only through a control API',
+    }))),
   ...['connect', 'chats', 'message', 'status', 'history', 'typing', 'react'].map((route) => ({
     fault: 'chat-signature-any-channel-secret', configuration: 'one-account' as const, rule: `chat.signature.route.${route}`, status: 'passed' as const,
     why: 'the case signed with another channel\'s secret is not sent without CHANNEL_ID_2, and the rule passes on a note',

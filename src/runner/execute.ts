@@ -20,6 +20,7 @@ import { rateBudgets } from '../targets/rate-limit.js';
 import { TokenSource } from '../targets/token-source.js';
 import { TokenStore } from '../secrets/token-store.js';
 import { RunResources } from './resources.js';
+import type { RunResource } from '../model/context.js';
 import { runSuite } from './run-suite.js';
 import type { Interruption } from './interrupt.js';
 import { selection, skipReason, type Shard } from './select.js';
@@ -60,6 +61,11 @@ export interface RunPlan {
   readonly client?: HttpClient;
   /** A signal's stop (src/runner/interrupt.ts): the report then lists what did not run and is marked incomplete. */
   readonly interruption?: Interruption;
+  /**
+   * Resources the caller lends the run, by key (`browser`: a SharedBrowser launched as the target's options would
+   * launch it), each opened by its function on first ask; the caller closes them, never the run.
+   */
+  readonly lent?: Readonly<Record<string, () => Promise<RunResource>>>;
   /** Read the account the target says it is before any rule (report.json target.accounts, which a certificate binds). */
   readonly readAccounts?: boolean;
 }
@@ -101,7 +107,7 @@ export async function executeRun(settings: RunPlan): Promise<Report> {
   const tokens = tokenSourceFor(target, client, masker);
   const startedAt = new Date().toISOString();
   const runId = settings.runId ?? newRunId(settings.seed);
-  const resources = new RunResources();
+  const resources = new RunResources(new Map(Object.entries(settings.lent ?? {})));
   try {
   const rateLimited = Boolean(target.rateLimitRps || target.chatRateLimitRps);
     // Rules --only or --exclude leave out are not part of the run: not run, not counted as skipped (report.not_selected).

@@ -9,10 +9,22 @@ import { inResourceScope, noteResourceAsked } from '../rule-scope.js';
 
 export class RunResources {
   readonly #items = new Map<string, Promise<RunResource>>();
+  readonly #lent: ReadonlyMap<string, () => Promise<RunResource>>;
+
+  /**
+   * `lent`: resources the caller owns, opens on first ask and keeps open after the run (the kit's own tests lend one
+   * browser to the many short runs of a test file: Chromium's start is seconds on a loaded machine, once per run
+   * otherwise).
+   */
+  constructor(lent: ReadonlyMap<string, () => Promise<RunResource>> = new Map()) {
+    this.#lent = lent;
+  }
 
   /** The resource under `key`, created by `create` on first use; a failed creation is retried by the next caller. */
   get<T extends RunResource>(key: string, create: () => Promise<T>): Promise<T> {
     noteResourceAsked(key);
+    const lent = this.#lent.get(key);
+    if (lent) return lent() as Promise<T>;
     let item = this.#items.get(key);
     if (!item) {
       item = inResourceScope(key, create);

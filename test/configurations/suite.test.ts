@@ -9,6 +9,11 @@
  * Runs are repeatable against one account (a CI gate runs day after day against the same staging account): after the
  * staging and one-account runs, the remote-control run is made again and its verdicts must equal the first one's
  * (a run that changed a credential the settings name, or left records that a later run reads, would show here).
+ * Between the first remote-control run and the staging run the emulator is reset (`POST /_control/reset`, issue 23):
+ * the repeated run then also shows that a reset returns to the state the settings were printed in, rule by rule.
+ *
+ * The staging run is the live paths' goal too (a staging account has no control API): at most 15% of the rules
+ * skipped, and every skip names the setting or step that would let the rule run, before sending anything.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,6 +31,12 @@ interface ConfigurationRun {
   readonly stderr: string;
   readonly code: number | null;
 }
+
+/** The goal stated for a run without a control API. */
+const MAX_SKIPPED_SHARE = 0.15;
+
+/** A skip reason names a setting (an upper-case key), a command, a profile or a terminal: what would let the rule run. */
+const NAMES_A_REMEDY = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|`conformance [a-z]+`|--profile soak|run the kit on a terminal/;
 
 /** The rules of the two chat sections a channel's hook version can sink (§2.4 and §4.3, §5.2). */
 const CHAT_SECTIONS = /^(2\.4|2\.5|2\.6|2\.7|2\.8|2\.9|2\.10|2\.11|3\.2|3\.3|4\.3|5\.2|6)$/;
@@ -49,7 +60,10 @@ describe.skipIf(chromiumGap() !== undefined)('the suite in each configuration us
     emulator = await startEmulator({ shape: 'deployed' });
     const printed = await emulatorSettings(emulator);
     // One after the other: each run is a CI job of its own against the one account.
-    for (const c of CONFIGURATIONS) runs.set(c.name, await runIn(c, printed));
+    for (const c of CONFIGURATIONS) {
+      runs.set(c.name, await runIn(c, printed));
+      if (c.name === 'remote-control') expect((await fetch(`${printed.CONTROL_URL}/reset`, { method: 'POST' })).status).toBe(200);
+    }
     again = await runIn(configurationNamed('remote-control'), printed);
     for (const [name, r] of runs) {
       const s = r.report.summary;
@@ -111,7 +125,22 @@ describe.skipIf(chromiumGap() !== undefined)('the suite in each configuration us
     }
   });
 
-  it('gives the same verdicts to the remote-control run made again after the staging and one-account runs', () => {
+  describe('staging, as the live paths\' goal', () => {
+    it(`skips at most ${MAX_SKIPPED_SHARE * 100}% of the rules`, () => {
+      const { results } = runs.get('staging')!.report;
+      const skipped = results.filter((r) => r.status === 'skipped');
+      expect(skipped.length / results.length, `${skipped.length} of ${results.length} skipped:\n${skipped.map((r) => `${r.id}: ${r.detail}`).join('\n')}`).toBeLessThanOrEqual(MAX_SKIPPED_SHARE);
+    });
+
+    it('names, for every skip, the one setting or step that would let the rule run, before sending anything', () => {
+      for (const r of runs.get('staging')!.report.results.filter((x) => x.status === 'skipped')) {
+        expect(r.detail, r.id).toMatch(NAMES_A_REMEDY);
+        expect(r.request_count, r.id).toBe(0);
+      }
+    });
+  });
+
+  it('gives the same verdicts to the remote-control run made again after a reset and the staging and one-account runs', () => {
     const verdicts = (r: ConfigurationRun) => r.report.results.map((x) => `${x.id}: ${x.status}`);
     expect(verdicts(again)).toEqual(verdicts(runs.get('remote-control')!));
   });

@@ -11,6 +11,7 @@ import { FAILING_FAULTS, FAULT_TABLE as FAULTS } from '../../src/emulator/faults
 import type { RuleResult } from '../../src/model/result.js';
 import { executeRun } from '../../src/runner/execute.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embedded.js';
+import { lentBrowser } from '../lent-browser.js';
 
 const SEED = 20261122;
 // The quick profile's case count (the CI gate): a fault the quick run misses would pass a gate; the full profile's first
@@ -24,8 +25,11 @@ const rules = allRules();
 const EMBEDDED = { thread: 'main', seed: SEED } as const;
 const byId = new Map(rules.map((r) => [r.id, r]));
 
+// One Chromium for every fault's run of the page rules (each run opens its own context).
+const LENT = lentBrowser();
+
 async function run(target: EmbeddedTarget, ids: readonly string[]): Promise<Map<string, RuleResult>> {
-  const report = await executeRun({ target: target.config, rules: ids.map((id) => byId.get(id)!), seed: SEED, runs: RUNS });
+  const report = await executeRun({ target: target.config, rules: ids.map((id) => byId.get(id)!), seed: SEED, runs: RUNS, lent: LENT });
   return new Map(report.results.map((r) => [r.id, r]));
 }
 

@@ -1,7 +1,7 @@
 /**
  * The deployed shape (src/emulator/shape.ts) under each allowed variation of where things are served (those whose
  * `run.shapes` name it): the whole suite at the quick profile, no rule failed or left unjudged. The deployed shape
- * alone is run by test/live/suite.test.ts, through the command line against `conformance emulator`'s default.
+ * alone is run by test/configurations/suite.test.ts, through the command line against `conformance emulator`'s default.
  */
 import { describe, expect, it } from 'vitest';
 import { allRules } from '../../specs/index.js';

@@ -15,12 +15,13 @@ import { executeRun } from '../../src/runner/execute.js';
 import { TRACE_SEED, type RunTrace } from '../../src/runner/trace.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/targets/embedded.js';
 import { sharedTrace, untrue } from '../traced-run.js';
+import { lentBrowser } from '../lent-browser.js';
 
 /** The traced run's seed: each variation's run repeats the cases whose requests were traced. */
 const SEED = TRACE_SEED;
 
 /** The rules of `only` (every rule when undefined) against the emulator with `variation` on. */
-export async function runUnder(variation: VariationInfo | undefined, only?: readonly string[], shape: 'one-origin' | 'deployed' = 'one-origin'): Promise<Report> {
+export async function runUnder(variation: VariationInfo | undefined, only?: readonly string[], shape: 'one-origin' | 'deployed' = 'one-origin', lent?: ReturnType<typeof lentBrowser>): Promise<Report> {
   // The emulator in this thread, as the fault tests have it: the same behaviour, without a worker's start-up.
   const target: EmbeddedTarget = await startEmbeddedTarget({ thread: 'main', seed: SEED, variations: variation ? [variation.name] : [], shape });
   try {
@@ -28,7 +29,7 @@ export async function runUnder(variation: VariationInfo | undefined, only?: read
     const full = <T extends object>(c: T): T => ({ ...c, effectWindowMs: Number.POSITIVE_INFINITY });
     const { sandbox } = target.config;
     const config = variation?.run?.fullWindows ? { ...full(target.config), ...(sandbox ? { sandbox: full(sandbox) } : {}) } : target.config;
-    return await executeRun({ target: config, rules: allRules(), seed: SEED, runs: PROFILE_RUNS.quick, ...(only ? { only: only.join(',') } : {}) });
+    return await executeRun({ target: config, rules: allRules(), seed: SEED, runs: PROFILE_RUNS.quick, ...(only ? { only: only.join(',') } : {}), ...(lent && shape === 'one-origin' ? { lent } : {}) });
   } finally {
     await target.close();
   }
@@ -39,6 +40,8 @@ export function describeVariations(part: number, parts: number): void {
   // The variations of the one-origin shape (the default); test/variations/deployed.test.ts runs those of the deployed one.
   const mine = (VARIATIONS as readonly VariationInfo[]).filter((v) => (v.run?.shapes ?? ['one-origin']).includes('one-origin')).filter((_, i) => i % parts === part);
   describe(`the suite under each allowed variation (part ${part + 1} of ${parts})`, () => {
+    // One Chromium for the part's runs: a variation changes the emulator, not the browser.
+    const lent = lentBrowser();
     let trace: RunTrace;
     beforeAll(async () => {
       trace = await sharedTrace();
@@ -60,7 +63,7 @@ export function describeVariations(part: number, parts: number): void {
           const rules = trace.variations[variation.name] ?? [];
           // A variation no rule asks about is never exercised: its test could not fail.
           if (rules !== 'every rule') expect(rules.length, `no rule of a healthy run reaches ${variation.name}`).toBeGreaterThan(0);
-          const report = await runUnder(variation, rules === 'every rule' ? undefined : rules);
+          const report = await runUnder(variation, rules === 'every rule' ? undefined : rules, 'one-origin', lent);
           const judged = report.results.filter((r) => r.status !== 'skipped').map((r) => r.id);
           expect(judged.length).toBeGreaterThan(0);
           expect(untrue(report)).toEqual([]);

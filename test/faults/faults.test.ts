@@ -26,10 +26,10 @@ const EMBEDDED = { thread: 'main', seed: SEED } as const;
 const byId = new Map(rules.map((r) => [r.id, r]));
 
 // One Chromium for every fault's run of the page rules (each run opens its own context).
-const LENT = lentBrowser();
+const lentFor = lentBrowser();
 
 async function run(target: EmbeddedTarget, ids: readonly string[]): Promise<Map<string, RuleResult>> {
-  const report = await executeRun({ target: target.config, rules: ids.map((id) => byId.get(id)!), seed: SEED, runs: RUNS, lent: LENT });
+  const report = await executeRun({ target: target.config, rules: ids.map((id) => byId.get(id)!), seed: SEED, runs: RUNS, lent: lentFor(target.config) });
   return new Map(report.results.map((r) => [r.id, r]));
 }
 

@@ -29,7 +29,7 @@ export async function runUnder(variation: VariationInfo | undefined, only?: read
     const full = <T extends object>(c: T): T => ({ ...c, effectWindowMs: Number.POSITIVE_INFINITY });
     const { sandbox } = target.config;
     const config = variation?.run?.fullWindows ? { ...full(target.config), ...(sandbox ? { sandbox: full(sandbox) } : {}) } : target.config;
-    return await executeRun({ target: config, rules: allRules(), seed: SEED, runs: PROFILE_RUNS.quick, ...(only ? { only: only.join(',') } : {}), ...(lent && shape === 'one-origin' ? { lent } : {}) });
+    return await executeRun({ target: config, rules: allRules(), seed: SEED, runs: PROFILE_RUNS.quick, ...(only ? { only: only.join(',') } : {}), lent: lent?.(config) });
   } finally {
     await target.close();
   }

@@ -11,7 +11,7 @@
  * so it runs on a staging account.
  */
 import {
-  applyCase, caseReading, chatPaths, chatSession, ChatSession, chatSweepRule, connectAnswer, connectsAtOnce, defaultOrAbsent, defineGroup, describeCase, eachAnsweredOrBusy, echoes, exchangeRule, type FieldCase, firstAccepted, heldOnce, type HistoryItem, type HttpResponse, jsonContentType, newMessageBody, oneValueAmongAccepted, postToScope, RACERS, refusalChecks, scenarioRule, spareChannel, status, step, stringAt, whenAccepted,
+  applyCase, caseReading, chatPaths, chatSession, ChatSession, chatSweepRule, connectAnswer, connectVersionNamed, connectsAtOnce, defaultOrAbsent, defineGroup, describeCase, eachAnsweredOrBusy, echoes, exchangeRule, type FieldCase, firstAccepted, heldOnce, type HistoryItem, type HttpResponse, jsonContentType, newMessageBody, oneValueAmongAccepted, postToScope, RACERS, refusalChecks, scenarioRule, spareChannel, status, step, stringAt, whenAccepted,
 } from '../kit.js';
 import { CONNECT_CASES, connectCaseArb, type Connects, fullConnectBody } from './support.js';
 import { CONNECT } from '../fixtures/chat.js';
@@ -25,7 +25,7 @@ export default defineGroup({
       { id: 'chat.connect.answer', title: 'Connect answers 200 with the request fields plus a string scope_id',
         reading: 'docs/field-notes.md: scope_id is `<channel_id>_<account_id>`; any non-empty string passes.',
         covers: [CONNECT('account_id'), CONNECT('hook_api_version'), '2.4/account_id', '2.4/scope_id', '2.4/hook_api_version', '4.3/Connect channel'] },
-      { send: async (t) => (await chatSession(t)).connect(), expect: async (t) => [status(200), jsonContentType, connectAnswer((await chatSession(t)).channel.accountId)] },
+      { send: async (t) => (await chatSession(t)).connect(), expect: async (t) => { const s = await chatSession(t); return [status(200), connectVersionNamed(s.hookApiVersion), jsonContentType, connectAnswer(s.channel.accountId)]; } },
     ),
     scenarioRule<ChatSession>(
       { id: 'chat.connect.optional-omitted', title: 'Connect without title and is_time_window_disabled succeeds; with account_id alone it succeeds and answers hook_api_version v1',

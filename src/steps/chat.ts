@@ -15,6 +15,8 @@ import type { RuleContext } from '../model/context.js';
 import { ControlError, SkipRule, TargetAnswer } from '../errors.js';
 import { STEP_OWNERS } from './owners.js';
 import type { HttpResponse } from '../model/http.js';
+import type { Check } from '../model/check.js';
+import { fail, pass } from '../model/outcome.js';
 import type { HookApiVersion } from '../model/target.js';
 import { isSuccess } from '../model/http.js';
 import type { HistoryItem } from '../protocol/answers.js';
@@ -335,6 +337,17 @@ export async function disconnectIntegration(t: RuleContext, accountId: number | 
 export function versionHint(res: HttpResponse, version: HookApiVersion): string {
   if (res.status < 400 || res.status >= 500 || [401, 403, 404].includes(res.status)) return '';
   return `; ${versionRefusalLine(version)}`;
+}
+
+/**
+ * The connect's own rule names the setting too: a connect refused with a 4xx other than a signature or channel refusal
+ * fails with the line that says which version CHANNEL_HOOK_API_VERSION made it ask for (the status check says the rest).
+ */
+export function connectVersionNamed(version: HookApiVersion): Check {
+  return (res) => {
+    const hint = versionHint(res, version);
+    return hint ? fail('hook version', hint.slice(2)) : pass('hook version', `status ${res.status}: not a refusal of the version`);
+  };
 }
 
 /** One line for a connect of the configured channel refused for its version: what was asked, and the setting to change. */

@@ -6,13 +6,14 @@
 import { afterAll } from 'vitest';
 import { SharedBrowser } from '../src/browser/launch.js';
 import type { TargetConfig } from '../src/model/target.js';
+import { browserLaunchOptions } from '../src/steps/browser.js';
 
 type Lent = { readonly browser: () => Promise<SharedBrowser> };
 
 /**
  * `lent` for executeRun, per target: the file's browser, launched when a page rule first asks for it and closed after
  * the file. It is launched with no options, so it is lent only to a target whose own launch would take none (no
- * HOST_RESOLVE, CA_FILE or proxy: src/steps/browser.ts `browserOf`); any other run launches its own.
+ * HOST_RESOLVE, CA_FILE or proxy: `browserLaunchOptions`); any other run launches its own.
  */
 export function lentBrowser(): (target: TargetConfig) => Lent | undefined {
   let launched: Promise<SharedBrowser> | undefined;
@@ -27,5 +28,5 @@ export function lentBrowser(): (target: TargetConfig) => Lent | undefined {
       return launched;
     },
   };
-  return (target) => (target.hostRules?.length || target.ca || target.proxy ? undefined : lent);
+  return (target) => (Object.keys(browserLaunchOptions(target)).length === 0 ? lent : undefined);
 }

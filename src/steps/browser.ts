@@ -10,6 +10,7 @@ import { SharedBrowser } from '../browser/launch.js';
 import { originsOf, SharedContext, type SessionKind, type TargetRouteOptions } from '../browser/shared-context.js';
 import { Precondition } from '../errors.js';
 import type { RuleContext } from '../model/context.js';
+import type { TargetConfig } from '../model/target.js';
 
 /** Generous: a loaded CI machine can take seconds per navigation; no rule waits this long when the page works. */
 const STEP_TIMEOUT_MS = 15_000;
@@ -63,8 +64,16 @@ const redirectPage = `<!doctype html><meta charset="utf-8"><title>Redirect URI</
 <script>if (window.opener) { try { window.opener.postMessage({ source: 'conformance-redirect', href: location.href }, '*'); } catch (e) {} window.close(); }</script>`;
 
 export function browserOf(t: RuleContext): Promise<SharedBrowser> {
-  const { hostRules, ca, proxy } = t.target;
-  return t.resource('browser', () => SharedBrowser.launch({ ...(hostRules ? { hostRules } : {}), ...(ca ? { trust: { ca, origins: originsOf(t.target) } } : {}), ...(proxy ? { proxy } : {}) }));
+  return t.resource('browser', () => SharedBrowser.launch(browserLaunchOptions(t.target)));
+}
+
+/**
+ * How a run's Chromium is launched for its target: the target's host rules, CA_FILE trusted for its origins, its proxy.
+ * None of them (`{}`) is the launch a browser lent by the caller (executeRun `lent`) must have been made with.
+ */
+export function browserLaunchOptions(target: TargetConfig): NonNullable<Parameters<typeof SharedBrowser.launch>[0]> {
+  const { hostRules, ca, proxy } = target;
+  return { ...(hostRules?.length ? { hostRules } : {}), ...(ca ? { trust: { ca, origins: originsOf(target) } } : {}), ...(proxy ? { proxy } : {}) };
 }
 
 /**

@@ -332,10 +332,10 @@ export async function disconnectIntegration(t: RuleContext, accountId: number | 
 /**
  * The line a connect refused for its hook version gets (§2.4: "The hook address for that version must be set in the
  * channel settings"), naming the setting that chose the version; empty for another refusal. A refusal of the request's
- * signature (401, 403) or of its channel (404) is not about the version.
+ * signature (401, 403), of its channel (404) or of its rate (429) is not about the version.
  */
 export function versionHint(res: HttpResponse, version: HookApiVersion): string {
-  if (res.status < 400 || res.status >= 500 || [401, 403, 404].includes(res.status)) return '';
+  if (res.status < 400 || res.status >= 500 || [401, 403, 404, 429].includes(res.status)) return '';
   return `; ${versionRefusalLine(version)}`;
 }
 

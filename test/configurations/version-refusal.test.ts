@@ -13,7 +13,7 @@ import { versionRefusalOf } from '../../src/configurations/version-refusal.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Report, RuleResult } from '../../src/model/result.js';
 import { emulatorSettings } from '../../src/needs/emulator-settings.js';
-import { versionRefusalLine } from '../../src/steps/chat.js';
+import { connectVersionNamed, versionRefusalLine } from '../../src/steps/chat.js';
 import { conformance } from '../cli/helpers.js';
 
 const result = (id: string, status: RuleResult['status'], detail: string) => ({ id, status, detail }) as RuleResult;
@@ -28,6 +28,14 @@ describe('the version-refusal line', () => {
     ]);
     expect(line).toBe(`the configured channel refused the connect: ${versionRefusalLine('v2')} (1 rule could not run behind it)`);
     expect(line).toMatch(/CHANNEL_HOOK_API_VERSION=v2/);
+  });
+
+  it('names the setting in the connect rule\'s own failure for a refusal of the request, not of its signature, channel or rate', () => {
+    const answer = (status: number) => ({ status, headers: {}, text: '{}', durationMs: 1 });
+    const named = connectVersionNamed('v1');
+    expect(named(answer(400))).toMatchObject({ verdict: 'failed' });
+    expect(JSON.stringify(named(answer(422)))).toContain(versionRefusalLine('v1'));
+    for (const status of [200, 401, 403, 404, 429, 500]) expect(named(answer(status))).toMatchObject({ verdict: 'passed' });
   });
 
   it('says nothing when no connect was refused for its version', () => {

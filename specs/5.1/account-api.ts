@@ -49,14 +49,15 @@ export default defineGroup({
         caseOf: refusedCase,
       },
     ),
-    sweepRule<string>(
-      { id: 'api.bearer.invalid-token-error', level: 'should', title: 'A 401 for a token that is not valid names error="invalid_token" in its challenge',
-        reading: 'RFC 6750 §3.1: when the token is expired, revoked, malformed or invalid the resource server SHOULD answer 401 with error="invalid_token" in the challenge (a request without a token gets no error code). The spec does not restate it: a challenge without error="invalid_token" is non_strict (K30).' },
+    sweepRule<{ readonly header: string; readonly place: CredentialPlace }>(
+      { id: 'api.bearer.invalid-token-error', level: 'should', title: 'A 401 for a token that is not valid names error="invalid_token" in its challenge, at the account, each list and page 2 of each list',
+        reading: 'RFC 6750 §3.1: when the token is expired, revoked, malformed or invalid the resource server SHOULD answer 401 with error="invalid_token" in the challenge (a request without a token gets no error code). Each unknown token at every place a bearer is checked (a list that builds its own refusal, or a later page, may drop the error). The spec does not restate it: a challenge without error="invalid_token" is non_strict (K30).' },
       {
-        named: INVALID_TOKENS,
-        send: (t, header) => t.send(withAuthorization(t.target.baseUrl, header)),
+        named: INVALID_TOKENS.flatMap((header) => CREDENTIAL_PLACES.map((place) => ({ header, place }))),
+        send: (t, c) => t.send(credentialProbe(t.target, c.place, c.header)),
         expect: [status(401), wwwAuthenticateError('invalid_token')],
-        label: showHeader,
+        label: (c) => `${credentialPlaceName(c.place)} ${showHeader(c.header)}`,
+        caseOf: (c) => refusedCase(c.header),
       },
     ),
     sweepRule<{ readonly form: UnsignedForm; readonly place: CredentialPlace }, HttpResponse, TokenPair>(
@@ -287,29 +288,31 @@ export default defineGroup({
         label: (which) => which,
       },
     ),
-    sweepRule<Stale, HttpResponse>(
+    sweepRule<{ readonly stale: Stale; readonly place: CredentialPlace }, HttpResponse, Record<Exclude<Stale, 'expired access token'>, string> & { readonly pair: TokenPair }>(
       { id: 'api.bearer.stale-token-error', level: 'should', requires: ['control'], exclusive: true,
-        title: 'A 401 for an expired, a revoked or a forged token names error="invalid_token" in its challenge',
-        reading: 'RFC 6750 §3.1, which the spec does not restate (a challenge without the error is non_strict, K30): a token that is expired or revoked is invalid_token, named in the WWW-Authenticate challenge of the 401. The expired token is used with the control clock moved 10 minutes past its expires_in (hence exclusive); the revoked one is a long-lived token revoked through the control API; the forged one is a real token re-signed with another key.' },
+        title: 'A 401 for an expired, a revoked or a forged token names error="invalid_token" in its challenge, at the account, each list and page 2 of each list',
+        reading: 'RFC 6750 §3.1, which the spec does not restate (a challenge without the error is non_strict, K30): a token that is expired or revoked is invalid_token, named in the WWW-Authenticate challenge of the 401, at every place a bearer is checked. The expired token is used with the control clock moved 10 minutes past its expires_in (hence exclusive; the clock is put back after each place); the revoked one is a long-lived token revoked through the control API; the forged one is a real token re-signed with another key.' },
       {
-        named: ['revoked long-lived token', 'forged access token', 'expired access token'],
-        send: async (t, stale) => {
-          if (stale === 'revoked long-lived token') {
-            // Two days: one day is the least the Keys tab takes, and the two clocks need not agree to the second.
-            const made = await createLongLived(t, 2 * 86_400);
-            await revokeLongLived(t, made.id);
-            return t.send(accountRequest(t.target, made.long_lived_token));
-          }
-          const { access_token, expires_in } = await obtainTokens(t);
-          if (stale === 'forged access token') return t.send(accountRequest(t.target, await forge(access_token, 'signed-with-another-key')));
+        setup: async (t) => {
+          // Two days: one day is the least the Keys tab takes, and the two clocks need not agree to the second.
+          const made = await createLongLived(t, 2 * 86_400);
+          await revokeLongLived(t, made.id);
+          const pair = await obtainTokens(t);
+          return { pair, 'revoked long-lived token': made.long_lived_token, 'forged access token': await forge(pair.access_token, 'signed-with-another-key') };
+        },
+        named: (['revoked long-lived token', 'forged access token', 'expired access token'] as const).flatMap((stale) => CREDENTIAL_PLACES.map((place) => ({ stale, place }))),
+        send: async (t, { stale, place }, tokens) => {
+          if (stale !== 'expired access token') return t.send(bearerAt(t.target, place, tokens[stale]));
+          const { access_token, expires_in } = tokens.pair;
           return withClockAdvanced(t, async (advance) => {
             if (typeof expires_in !== 'number' || expires_in <= 0) throw new TargetAnswer(STEP_OWNERS.expiresIn, 'the token response has no positive expires_in (oauth.token-response.expires-in judges that)');
             await advance(expires_in + PAST_EXPIRY_MARGIN_SECONDS);
-            return t.send(accountRequest(t.target, access_token));
+            return t.send(bearerAt(t.target, place, access_token));
           });
         },
         expect: [status(401), wwwAuthenticateError('invalid_token')],
-        label: (stale) => stale,
+        label: (c) => `${c.stale} at ${credentialPlaceName(c.place)}`,
+        caseOf: (c) => c.stale,
       },
     ),
     sweepRule<PerAccountCase, HttpResponse, ForeignBearers>(

@@ -44,6 +44,7 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
     crashOnOddQuery(ctx, request.url);
     const onList = !request.url.startsWith('/api/v4/account');
     const laterPage = onList && laterPageOf(request.url);
+    const where = { onList, laterPage };
     // Only for the `later-page-bearer-unchecked` fault: the bearer is checked for a list's first page; the pages its
     // next links name ride on that check and are served to whatever credential they carry.
     if (laterPage && ctx.faults.isOn('later-page-bearer-unchecked')) {
@@ -89,13 +90,13 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       request.principal = administrator(ctx);
       return;
     }
-    if (!record) throw invalidToken(ctx, reply, 'The access token is not valid');
+    if (!record) throw invalidToken(ctx, reply, 'The access token is not valid', where);
     // Only for the `later-page-refuses-bearer` fault: a later page checks a signature of its own next link, which a client's page 2 lacks.
-    if (laterPage && ctx.faults.isOn('later-page-refuses-bearer')) throw invalidToken(ctx, reply, 'The access token is not valid for this page');
+    if (laterPage && ctx.faults.isOn('later-page-refuses-bearer')) throw invalidToken(ctx, reply, 'The access token is not valid for this page', where);
     const addressed = addressedAccount(request.raw);
     const revocationSkipped = revocationUnread(ctx, record, request.url) || (laterPage && ctx.faults.isOn('later-page-revocation-unread')) || deactivationSpares(ctx, record);
     if (isRevoked(ctx, record, 'bearer', addressed) && !ctx.faults.isOn('accept-revoked-token') && !revocationSkipped) {
-      throw invalidToken(ctx, reply, 'The access token has been revoked', { stale: true });
+      throw invalidToken(ctx, reply, 'The access token has been revoked', { ...where, stale: true });
     }
     // Only for the `access-token-dies-early` fault: the token lives half of what expires_in said.
     const expiresAtMs = ctx.faults.isOn('access-token-dies-early') ? record.issuedAtMs + (record.expiresAtMs - record.issuedAtMs) / 2
@@ -108,12 +109,12 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       // Only for the `later-page-expiry-unchecked` fault: the expiry is read on a list's first page, not on the pages after it.
       || (laterPage && ctx.faults.isOn('later-page-expiry-unchecked'));
     if (expiresAtMs <= ctx.clock.nowMs() && !ctx.faults.isOn('ignore-token-expiry') && expiryChecked && !expirySkipped) {
-      throw invalidToken(ctx, reply, 'The access token has expired', { stale: true });
+      throw invalidToken(ctx, reply, 'The access token has expired', { ...where, stale: true });
     }
-    if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid');
+    if (record.kind === 'long_lived' && ctx.faults.isOn('long-lived-token-refused')) throw invalidToken(ctx, reply, 'The access token is not valid', where);
     // Only for the `long-lived-refused-at-account` fault: the account route asks the token for a grant, which a long-lived token has not.
     if (record.kind === 'long_lived' && !record.grantId && ctx.faults.isOn('long-lived-refused-at-account') && request.url.startsWith('/api/v4/account')) {
-      throw invalidToken(ctx, reply, 'The access token has no grant');
+      throw invalidToken(ctx, reply, 'The access token has no grant', where);
     }
     // Only for the `long-lived-account-html` fault: the account route serves a long-lived token a 200 HTML page (the
     // front server's login page, as a route that does not know the token kind falls through to it).
@@ -126,7 +127,7 @@ export function bearerAuth(ctx: EmulatorContext): preHandlerAsyncHookHandler {
       || (record.kind === 'access' && ctx.faults.isOn('oauth-access-any-account-address'))
       // Only for the `lists-any-account-address` fault: the account handler compares the token's account with the address's, the lists do not.
       || (ctx.faults.isOn('lists-any-account-address') && !request.url.startsWith('/api/v4/account'));
-    if (grantedElsewhere(ctx, addressed, record.accountId, unbound)) throw invalidToken(ctx, reply, 'The access token was not issued for this account');
+    if (grantedElsewhere(ctx, addressed, record.accountId, unbound)) throw invalidToken(ctx, reply, 'The access token was not issued for this account', where);
     request.principal = { userId: record.userId, accountId: record.accountId, clientId: record.clientId, token: record };
   };
 }
@@ -185,10 +186,22 @@ function isClientBasic(ctx: EmulatorContext, header: string | undefined): boolea
   return Buffer.from(m[1]!, 'base64').toString('utf8') === `${clientId}:${clientSecret}`;
 }
 
-/** `stale`: a token that was valid once (expired or revoked), where the `stale-token-challenge-bare` fault applies. */
-function invalidToken(ctx: EmulatorContext, reply: FastifyReply, detail: string, options: { stale?: boolean } = {}): ProblemError {
+/** Where a bearer was refused: a list (any page), and a page after the first. */
+interface RefusedAt {
+  readonly onList?: boolean;
+  readonly laterPage?: boolean;
+}
+
+/**
+ * `stale`: a token that was valid once (expired or revoked), where the `stale-token-challenge-bare` fault applies;
+ * `onList`, `laterPage`: where it was sent, for the faults that drop the challenge's error at some places only.
+ */
+function invalidToken(ctx: EmulatorContext, reply: FastifyReply, detail: string, options: RefusedAt & { stale?: boolean } = {}): ProblemError {
   const f = ctx.faults;
-  const bare = ctx.variations.isOn('www-authenticate-without-error') || (options.stale === true && f.isOn('stale-token-challenge-bare'));
+  const bare = ctx.variations.isOn('www-authenticate-without-error') || (options.stale === true && f.isOn('stale-token-challenge-bare'))
+    // Only for the `lists-challenge-bare` and `later-page-challenge-bare` faults: a list's handler (or a later page's)
+    // answers the refusal with its own bare challenge, without the error the account's names.
+    || (options.onList === true && f.isOn('lists-challenge-bare')) || (options.laterPage === true && f.isOn('later-page-challenge-bare'));
   if (!f.isOn('no-www-authenticate')) reply.header('www-authenticate', challenge(ctx, bare ? undefined : detail));
   // Only for the `stale-token-403` fault: a token that was valid once (expired or revoked) is answered 403 Forbidden.
   if (options.stale === true && f.isOn('stale-token-403')) return new ProblemError({ status: 403, detail });

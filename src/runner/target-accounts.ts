@@ -5,8 +5,10 @@
  * certificate of a run against one account cannot be passed off for another behind the same address.
  *
  * Read once, before any rule, as the run's own work (not a rule's: no verdict, its requests are the run's set-up), and
- * only with bearers a read cannot cost anything: the control API's fresh pair, a setting, the token store's refresh
- * (once per run, shared with the rules). A bearer only the page or the operator could give is not asked for.
+ * only with bearers a read cannot cost anyone anything: the control API's fresh pair, a setting, the token store's
+ * refresh, or the run's one pair from the access-granting page (each once per run, shared with the rules: a run whose
+ * token comes from the page drives it for its rules anyway, and a certificate of it must say whose account it was).
+ * A bearer only the operator could give is not asked for: no one is prompted for the run's set-up.
  */
 import type { TargetAccount } from '../model/result.js';
 import type { Rule } from '../model/rule.js';
@@ -19,8 +21,8 @@ import { inResourceScope } from '../rule-scope.js';
 import { accountIdentity } from '../targets/account-identity.js';
 import { runRule, type RuleEnvironment } from './run-rule.js';
 
-/** Sources of the run's access token a read may use: none of them drives the page or asks the operator. */
-const QUIET_SOURCES: readonly NeedSource[] = ['control', 'settings', 'token-store'];
+/** Sources of the run's access token a read may use: none of them asks the operator. */
+const QUIET_SOURCES: readonly NeedSource[] = ['control', 'settings', 'token-store', 'browser'];
 
 /** The bearers to read the account with, each with its kind: the run's access token first. */
 function bearersOf(t: RuleContext, plan: SupplyPlan): [CredentialKind, () => Promise<string>][] {

@@ -1,9 +1,10 @@
 /**
  * The account the target says it is (issue 38 §1), read before a run's rules with each bearer it may read with: the run's
- * access token (the control API's pair, or LONG_LIVED_TOKEN from the settings), LONG_LIVED_TOKEN and a restricted
+ * access token (the control API's pair, LONG_LIVED_TOKEN from the settings, or the page's pair), LONG_LIVED_TOKEN and a restricted
  * user's token; what the account API answered is what report.json records and a certificate binds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumGap } from '../../src/browser/launch.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { emulatorSettings } from '../../src/needs/emulator-settings.js';
 import { clientFor, maskerFor } from '../../src/runner/execute.js';
@@ -53,6 +54,12 @@ describe('the account the target says it is', () => {
     expect(await accountsOf(targetFromEnv(noControl, 'remote'))).toEqual([read('long-lived'), read('restricted-user')]);
   });
 
+  it.skipIf(chromiumGap() !== undefined)('is read with the run\'s pair from the access-granting page when only the page can give a token', async () => {
+    const { CONTROL_URL: _c, ...env } = withoutTokens();
+    expect(env.ADMIN_LOGIN && env.ADMIN_PASSWORD).toBeTruthy();
+    expect(await accountsOf(targetFromEnv({ ...env, TOKEN_STORE: '/nonexistent/tokens.json' }, 'remote'))).toEqual([read('oauth-access')]);
+  });
+
   it('says why, and goes on, when the account API does not answer with an account', async () => {
     const accounts = await accountsOf(targetFromEnv({ ...settings, LONG_LIVED_TOKEN: 'not-a-token' }, 'remote'));
     expect(accounts).toEqual([
@@ -61,9 +68,9 @@ describe('the account the target says it is', () => {
     ]);
   });
 
-  it('asks neither the page nor the operator for a token', async () => {
-    // No control API, no token in the settings or the store: the run's token could only come from the page.
-    const { CONTROL_URL: _c, ...env } = withoutTokens();
-    expect(await accountsOf(targetFromEnv({ ...env, TOKEN_STORE: '/nonexistent/tokens.json' }, 'remote'))).toEqual([]);
+  it('asks no operator for a token', async () => {
+    // No control API, no token in the settings or the store, no login for the page: only an operator could give one.
+    const { CONTROL_URL: _c, ADMIN_LOGIN: _l, ADMIN_PASSWORD: _p, ...env } = withoutTokens();
+    expect(await accountsOf({ ...targetFromEnv({ ...env, TOKEN_STORE: '/nonexistent/tokens.json' }, 'remote'), interactive: true })).toEqual([]);
   });
 });

@@ -14,14 +14,9 @@ import {
   accountWorks, tokensIssued, statusIn,
 } from '../kit.js';
 import { STEP_OWNERS, TargetAnswer, isSuccess, sideRefresh, tokenPairOf } from '../kit.js';
-import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe, sideListsRefuse } from './support.js';
+import { RACERS, type Race, winnerRefresh, workingAccess, reinstallEndAndProbe, sideListsRefuse, refreshedOf, refreshSidePair, type RefreshedInstallation } from './support.js';
 import { adminAccountIds, HOUR, mustWork, workingLongLived, MINUTE, DAY, THREE_MONTHS_READING, exchangeCodeAfter, refreshAfter, brokenRefresh, REFRESH_REFUSALS } from '../fixtures/oauth.js';
 
-/** The pair the refresh step gave (the scenario stops before this when it gave none). */
-const refreshedOf = (s: { refreshed?: TokenPair }): TokenPair => {
-  if (!s.refreshed) throw new Precondition('the refresh gave no token pair');
-  return s.refreshed;
-};
 
 export default defineGroup({
   heading: 'Credentials',
@@ -154,17 +149,12 @@ export default defineGroup({
         steps: [
           step<SideInstallation>('the reinstall in the side account: its code exchange', reinstallThen(undefined, { longLived: false }), [status(200), refreshTokenPresent]),
           step<SideInstallation>('the access token before deactivation', (t, s) => t.send(sideAccountRequest(s, sidePairOf(s).access_token)), accountWorks),
-          step<SideInstallation & { refreshed?: TokenPair }>('the refresh of its pair', async (t, s) => {
-            const res = await sideRefresh(t, s, sidePairOf(s).refresh_token);
-            const pair = isSuccess(res.status) ? tokenPairOf(res.text) : undefined;
-            if (pair) s.refreshed = pair;
-            return res;
-          }, [status(200), refreshTokenPresent]),
-          step<SideInstallation & { refreshed?: TokenPair }>('after deactivation', async (t, s) => {
+          refreshSidePair,
+          step<RefreshedInstallation>('after deactivation', async (t, s) => {
             await deactivate(t, s.accountId!);
             return inCase('access token after deactivation', () => t.send(sideAccountRequest(s, refreshedOf(s).access_token)));
           }, [status(401)]),
-          sideListsRefuse('after deactivation', (s: SideInstallation & { refreshed?: TokenPair }) => refreshedOf(s).access_token, { case: 'access token after deactivation', what: 'the refreshed access token' }),
+          sideListsRefuse<RefreshedInstallation>('after deactivation', (s) => refreshedOf(s).access_token, { case: 'access token after deactivation', what: 'the refreshed access token' }),
           sideListsRefuse('after deactivation', (s) => sidePairOf(s).access_token, { case: 'older access token after deactivation', what: 'the older access token', account: true }),
         ],
       },
@@ -185,7 +175,7 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'oauth.deactivation.revokes-credentials', needs: [], requires: ['control'], exclusive: true,
         title: 'After an administrator deactivates the installation, its access, refresh and long-lived tokens are all refused',
-        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. The code is exchanged and every credential probed at the side account\'s own address (the preamble: "each account has its own sub-domain", R2-A6). Then access is obtained again, as §3.1 says it must be: Allow in the same account, the new code exchanged (200) and its access token working (200); a refusal fails the rule.',
+        reading: '§3.1: after deactivation API calls return 401 and authorization must be obtained again, so the refresh token gives nothing (400 at the token endpoint; the live service answers 401 "Token has been revoked", non_strict) and no bearer of the installation works (401; 403 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule, and its pair is refreshed once (200), so that both the refreshed and the older access token are probed. The code is exchanged and every credential probed at the side account\'s own address (the preamble: "each account has its own sub-domain", R2-A6). Then access is obtained again, as §3.1 says it must be: Allow in the same account, the new code exchanged (200) and its access token working (200); a refusal fails the rule.',
         covers: ['3.1/access token valid', '7/401'] },
       {
         setup: sideInstallation,
@@ -200,7 +190,7 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'oauth.disconnect.revokes-credentials', needs: [], level: 'should', requires: ['control'], exclusive: true,
         title: 'After the user disconnects the integration from an account, its access, refresh and long-lived tokens there are all refused',
-        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API (the account, then each of the four lists, one page of one record each: issue 32) and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule. The code is exchanged and every credential probed at the side account\'s own address ("each account has its own sub-domain", R2-A6).' },
+        reading: '§6: disconnecting removes the integration from the account; tokens that kept working would let it act there after the user removed it. 401 at the API (the account, then each of the four lists, one page of one record each: issue 32) and 400 at the token endpoint (401 non_strict). Done in a side account, where the integration is installed again first: that code exchange must succeed (§3.1), a refusal fails the rule, and its pair is refreshed once (200), so that the installation holds a refreshed pair and an older one, as a client\'s does after an hour: both access tokens are probed. The code is exchanged and every credential probed at the side account\'s own address ("each account has its own sub-domain", R2-A6).' },
       { setup: sideInstallation, steps: reinstallEndAndProbe('after the disconnect', disconnectThrough, { lists: true }) },
     ),
     scenarioRule<SideInstallation & { readonly own: TokenPair }>(
@@ -219,7 +209,7 @@ export default defineGroup({
     scenarioRule<SideInstallation>(
       { id: 'oauth.disconnect.revokes-without-hook', needs: [], level: 'should', requires: ['control'], exclusive: true,
         title: 'A disconnect revokes the installation\'s tokens also when the integration has no disconnect hook URL',
-        reading: '§2.1: the disconnect hook URL is optional; §6: disconnecting removes the integration from the account, hook or no hook. The hook URL is cleared (and put back after), the integration disconnected from a side account: its access, refresh and long-lived tokens are refused as in oauth.disconnect.revokes-credentials.' },
+        reading: '§2.1: the disconnect hook URL is optional; §6: disconnecting removes the integration from the account, hook or no hook. The hook URL is cleared (and put back after), the integration disconnected from a side account: its access tokens (the refreshed pair\'s and the older one), refresh and long-lived tokens are refused as in oauth.disconnect.revokes-credentials.' },
       { setup: sideInstallation, steps: reinstallEndAndProbe('after a disconnect without a hook URL', disconnectWithoutHookThrough, { lists: true }) },
     ),
     exchangeRule(

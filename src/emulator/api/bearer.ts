@@ -151,15 +151,17 @@ function revocationUnread(ctx: EmulatorContext, record: BearerRecord, url: strin
 }
 
 /**
- * Only for the faults where a deactivation ends one access token of a grant, not every one: the latest only
- * (`deactivation-spares-older-pair`: the older pair a refresh left is accepted) or the first only
- * (`deactivation-spares-refreshed-pair`: the pair a refresh issued is accepted).
+ * Only for the faults where a deactivation (or a disconnect) ends one access token of a grant, not every one: the
+ * latest only (`deactivation-spares-older-pair`, `disconnect-spares-older-pair`: the older pair a refresh left is
+ * accepted) or the first only (`…-spares-refreshed-pair`: the pair a refresh issued is accepted).
  */
 function deactivationSpares(ctx: EmulatorContext, record: BearerRecord): boolean {
   const f = ctx.faults;
-  const older = f.isOn('deactivation-spares-older-pair');
-  const refreshed = f.isOn('deactivation-spares-refreshed-pair');
-  if ((!older && !refreshed) || record.kind !== 'access' || record.revokedBy !== 'deactivation' || !record.grantId) return false;
+  const by = record.revokedBy;
+  if (record.kind !== 'access' || !record.grantId || (by !== 'deactivation' && by !== 'disconnect')) return false;
+  const older = by === 'deactivation' ? f.isOn('deactivation-spares-older-pair') : f.isOn('disconnect-spares-older-pair');
+  const refreshed = by === 'deactivation' ? f.isOn('deactivation-spares-refreshed-pair') : f.isOn('disconnect-spares-refreshed-pair');
+  if (!older && !refreshed) return false;
   // The registry keeps tokens in the order they were issued (two can share a millisecond).
   const grant = [...ctx.store.bearers.values()].filter((b) => b.kind === 'access' && b.grantId === record.grantId);
   const at = grant.findIndex((b) => b.jti === record.jti);

@@ -103,7 +103,7 @@ export class GrantDesk implements RunResource {
       await page.goto(grantPageUrl(this.t, {}));
       if (await showsLogin(page)) await this.#logIn(page);
     } finally {
-      await page.close().catch(() => undefined);
+      await closeWithoutWaiting(page);
     }
   }
 
@@ -139,7 +139,7 @@ export class GrantDesk implements RunResource {
         return out;
       } finally {
         this.#redirects.delete(page);
-        await page.close().catch(() => undefined);
+        await closeWithoutWaiting(page);
       }
     });
   }
@@ -178,6 +178,15 @@ export class GrantDesk implements RunResource {
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
   }
+}
+
+/**
+ * Closes a grant page without waiting for Chromium to acknowledge it (as src/browser/shared-context.ts closes a rule's
+ * pages): a page whose decision was answered with an error (a 500 to Allow) can leave the close unacknowledged, and a
+ * plain close() then waits for ever, stopping the run behind it.
+ */
+async function closeWithoutWaiting(page: Page): Promise<void> {
+  await page.close({ runBeforeUnload: true }).catch(() => undefined);
 }
 
 /**

@@ -104,11 +104,17 @@ function storedState(ctx: EmulatorContext, state: string): string {
   return state;
 }
 
-/** The `state-unescaped` fault: state pasted into the query as is. */
+/**
+ * The `state-unescaped` fault: state pasted into the query as is. Only what no Location header can carry (controls and
+ * characters beyond ASCII, which Node refuses to send) is percent-encoded, as a server writing raw UTF-8 bytes would
+ * have them read: the query's own delimiters (&, =, #, +, space) stay raw, which is the fault, on the page's redirect
+ * as in the control API's answer.
+ */
 function withRawState(ctx: EmulatorContext, location: URL, state: string | undefined): string {
   if (!ctx.faults.isOn('state-unescaped') || state === undefined || !location.searchParams.has('state')) return location.toString();
   location.searchParams.delete('state');
-  return `${location.toString()}${location.search ? '&' : '?'}state=${state}`;
+  const raw = state.replace(/[^\x20-\x7e]/gu, (c) => encodeURIComponent(c));
+  return `${location.toString()}${location.search ? '&' : '?'}state=${raw}`;
 }
 
 /** Only for the `consent-repeats-code` fault: the latest unused code of the same integration, user and account. */

@@ -1,24 +1,14 @@
 /**
- * The command line end to end: the README's first command, the exit codes, and that no output file holds a secret.
+ * The command line's errors: exit codes and one clear line. Its whole runs end to end (the README's first command,
+ * the five outputs, no secret in any output) are the configuration runs of test/configurations/suite.test.ts.
  */
-import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/model/result.js';
-import { conformance, secretWindows, SECRET_WINDOW } from './helpers.js';
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
-    else out.push(path);
-  }
-  return out;
-}
+import { conformance } from './helpers.js';
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -27,60 +17,6 @@ async function closedPort(): Promise<number> {
   await new Promise((r) => server.close(r));
   return port;
 }
-
-describe('conformance run against a standalone emulator', () => {
-  let emulator: RunningEmulator;
-  let out: string;
-  let remote: Report;
-  let inProcess: Report;
-  let console = '';
-
-  beforeAll(async () => {
-    emulator = await startEmulator();
-    const base = await mkdtemp(join(tmpdir(), 'conformance-cli-'));
-    out = join(base, 'remote');
-    const env = emulator.env();
-    const [r1, r2] = await Promise.all([
-      // A remote target watches each negative effect for its whole window (30 s for hooks, docs/verdicts.md): this run
-      // takes over a minute on a quiet machine, several under load; nothing kills it on a clock but this hook's timeout.
-      conformance(['run', '--target', 'remote', '--seed', '7', '--runs', '10', '--out', out], { env }),
-      conformance(['run', '--seed', '7', '--runs', '10', '--out', join(base, 'embedded')]),
-    ]);
-    console = `${r1.stdout}\n${r1.stderr}`;
-    expect(r1.stderr).not.toMatch(/internal error/);
-    expect(r1.code).toBe(0);
-    expect(r2.code).toBe(0);
-    remote = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-    inProcess = JSON.parse(await readFile(join(base, 'embedded', 'report.json'), 'utf8')) as Report;
-  }, 900_000);
-
-  afterAll(() => emulator?.close());
-
-  it('writes all five outputs', async () => {
-    for (const name of ['report.json', 'report.html', 'junit.xml', 'summary.md']) expect((await stat(join(out, name))).size).toBeGreaterThan(0);
-    expect((await readdir(join(out, 'allure-results'))).some((f) => f.endsWith('-result.json'))).toBe(true);
-  });
-
-  it('gives the same verdicts as the in-process run', () => {
-    const verdicts = (r: Report) => Object.fromEntries(r.results.map((x) => [x.id, x.status]));
-    expect(verdicts(remote)).toEqual(verdicts(inProcess));
-    expect(remote.target.kind).toBe('remote');
-    expect(inProcess.target.kind).toBe('emulator');
-  });
-
-  it('fails no rule and leaves nothing errored on the reference emulator', () => {
-    const bad = remote.results.filter((r) => r.status === 'failed' || r.status === 'errored' || r.status === 'non_strict');
-    expect(bad.map((r) => `${r.id}: ${r.detail}`)).toEqual([]);
-  });
-
-  it(`leaves no ${SECRET_WINDOW} characters of any secret the emulator issued in any output file or console line`, async () => {
-    const secrets = emulator.issuedSecrets();
-    expect(secrets.length).toBeGreaterThan(50); // codes and tokens of the run, not just the credentials
-    const windowsIn = secretWindows(secrets);
-    for (const file of await filesUnder(out)) expect(windowsIn(await readFile(file, 'utf8')).map((s) => `${s} in ${file}`)).toEqual([]);
-    expect(windowsIn(console)).toEqual([]);
-  });
-});
 
 describe('conformance run: errors', () => {
   it('exits 3 with one clear line when the remote target is a closed port', async () => {

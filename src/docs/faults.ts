@@ -31,10 +31,11 @@ export function configurationCell(fault: string): string {
     const p = here.find((x) => x.configuration === c.name);
     if (!p) return `${c.name} (as embedded)`;
     if (p.outcome === 'skipped') return `${c.name}: skipped, needs ${[...new Set(p.rules.map((r) => ('skipped' in r ? r.skipped : '')))].join(', ')}`;
-    if (p.onPage) return `${c.name}: not run per fault (its rules drive the page in Chromium)`;
-    if (p.outcome === 'not caught') return `${c.name}: **not caught** (${[...new Set(UNCAUGHT.filter((u) => u.fault === fault && u.configuration === (p.sameRunAs ?? c.name)).map((u) => u.why))].join('; ')})`;
+    // Its rules drive the page in Chromium there: run with FAULT_RUNS_PAGES, not in npm test.
+    const page = p.onPage ? ', on the page' : '';
+    if (p.outcome === 'not caught') return `${c.name}: **not caught**${page} (${[...new Set(UNCAUGHT.filter((u) => u.fault === fault && u.configuration === (p.sameRunAs ?? c.name)).map((u) => u.why))].join('; ')})`;
     const misses = UNCAUGHT.filter((u) => u.fault === fault && u.configuration === (p.sameRunAs ?? c.name)).map((u) => `\`${u.rule}\``);
-    return `${c.name} (${p.sameRunAs ? `as ${p.sameRunAs}` : 'run there'}${misses.length > 0 ? `; not by ${misses.join(', ')}` : ''})`;
+    return `${c.name} (${p.sameRunAs ? `as ${p.sameRunAs}` : 'run there'}${page}${misses.length > 0 ? `; not by ${misses.join(', ')}` : ''})`;
   }).join('; ');
 }
 
@@ -70,9 +71,9 @@ export function faultsMarkdown(): string {
     '"run there" (caught by that run), "as <configuration>" (caught by the run of a configuration whose rules run the',
     'same), "skipped, needs <need>" (every catching rule is skipped, naming the need or capability and its setting), or',
     '**not caught** (a known miss, with what the run shows). "as embedded": the rules run there as on the bench.',
-    '"not run per fault": a catching rule takes its codes, consent or login from the page in Chromium there (seconds per',
-    'case), which the test does not run for every fault; those rules are run in the configuration by',
-    'test/configurations/suite.test.ts on a correct server only.',
+    '"on the page": a catching rule takes its codes, consent or login from the page in Chromium there (seconds per case):',
+    'npm test leaves these runs out, and `FAULT_RUNS_PAGES=only npx vitest run test/configurations/fault-runs.test.ts` runs',
+    'them alone (about 20 minutes on a 2-core machine; `FAULT_RUNS_PAGES=1` runs every pair).',
     '',
     ...areas,
     '## Faults by statement',

@@ -42,7 +42,7 @@ const VARIATION_CASES: readonly VariationCase[] = [
   { variation: 'chat-connect-echo-minimal', kind: 'shape', only: ['chat.connect.answer'], classes: ['shape', 'verdict'], at: /\/connect$|^\(rule\)$/, places: /^body \$\.(title|hook_api_version|is_time_window_disabled)$|^verdict$/ },
   { variation: 'json-media-type-case', kind: 'headers', only: CONNECT_AND_TOKEN, classes: ['header'], at: /\/connect$|\/access_token$/, places: /^header content-type$/ },
   { variation: 'json-media-type-no-charset', kind: 'headers', only: CONNECT_AND_TOKEN, classes: ['header'], at: /\/connect$|\/access_token$/, places: /^header content-type$/ },
-  { variation: 'www-authenticate-extra-params', kind: 'headers', only: ['api.bearer.invalid-token-error'], classes: ['header'], at: /^GET \{base_url\}\/api\/v4\/account$/, places: /^header www-authenticate$/ },
+  { variation: 'www-authenticate-extra-params', kind: 'headers', only: ['api.bearer.invalid-token-error'], classes: ['header'], at: /^GET \{base_url\}\/api\/v4\/(account|leads|contacts|companies|customers)$/, places: /^header www-authenticate$/ },
   { variation: 'bodiless-200-as-204', kind: 'status', only: ['chat.disconnect.no-body'], classes: ['status', 'verdict', 'header'], at: /\/disconnect$|^\(rule\)$/ },
   { variation: 'chat-typing-answers-200', kind: 'status', only: ['chat.typing.accepted'], classes: ['status', 'verdict', 'header'], at: /\/typing$|^\(rule\)$/ },
   { variation: 'chat-history-limit-over-max-422', kind: 'status', only: ['chat.history.limit'], classes: ['status', 'verdict', 'shape', 'value'], at: /\/history$|^\(rule\)$/ },

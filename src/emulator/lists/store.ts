@@ -5,21 +5,64 @@
  * endpoints change it; a control reset restores it (or the data of the marked baseline) and the paid filter switch.
  */
 import type { EmulatorContext } from '../context.js';
-import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type ListName, type ListRecord, type Tag } from './data.js';
+import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type DataSetOptions, type ListName, type ListRecord, type Tag } from './data.js';
 import { buildTable, type ListTable } from './table.js';
 
 /** Records per list of the other account: enough ids to filter by, few enough to cost nothing at start. */
 const OTHER_ACCOUNT_RECORDS = 40;
 
+/** A data set with its lists' tables: both treated as values (a write makes new ones), so one can serve many instances. */
+interface Prepared {
+  readonly data: DataSet;
+  readonly tables: Readonly<Record<ListName, ListTable>>;
+}
+
+/**
+ * Data sets already generated, by what made them. Generating and indexing the 1,200 records of a start costs about a
+ * fifth of a second, and a process starts many instances from the same seed (the fault tests start one per fault, each
+ * identical at start); the set is a pure function of its inputs and is frozen, so sharing it cannot carry one instance's
+ * writes into another. A few sets are kept: a reseed with a new count or seed makes another.
+ */
+const PREPARED = new Map<string, Prepared>();
+const PREPARED_KEPT = 8;
+
+function prepared(seed: number, count: number, options: DataSetOptions): Prepared {
+  const key = JSON.stringify([seed, count, options.accountId, options.adminId, options.restrictedUser ?? null, options.lists ?? null]);
+  let hit = PREPARED.get(key);
+  if (!hit) {
+    const data = deepFreeze(generateDataSet(seed, count, options));
+    hit = { data, tables: tablesOf(data) };
+    if (PREPARED.size >= PREPARED_KEPT) PREPARED.delete(PREPARED.keys().next().value!);
+    PREPARED.set(key, hit);
+  }
+  return hit;
+}
+
+function tablesOf(data: DataSet): Record<ListName, ListTable> {
+  const tables = {} as Record<ListName, ListTable>;
+  for (const list of LIST_NAMES) tables[list] = buildTable(list, data.records[list], data.catalog.custom_fields[list]);
+  return tables;
+}
+
+/** Freezes plain objects and arrays at every depth: an instance that wrote into a shared record would throw, not leak. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 export class ListStore {
   #data!: DataSet;
   /** What a control reset restores: the default data set made at start, or the data when the baseline was marked. */
-  #baseline!: DataSet;
+  #baseline!: Prepared;
   #tables!: Record<ListName, ListTable>;
-  #other: { data: DataSet; tables: Record<ListName, ListTable> } | undefined;
+  #other: Prepared | undefined;
 
   constructor(private readonly ctx: EmulatorContext) {
-    this.#baseline = this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
+    this.reseed(this.defaultSeed, DEFAULT_RECORD_COUNT);
+    this.markBaseline();
   }
 
   /** The seed of the start data: derived from the world, which the emulator seed makes reproducible. */
@@ -39,16 +82,15 @@ export class ListStore {
   reseed(seed: number, count: number, lists?: readonly ListName[]): DataSet {
     const { account, admin, restrictedUser } = this.ctx.world;
     const restricted = { id: restrictedUser.id, name: restrictedUser.name };
-    this.#data = generateDataSet(seed, count, { accountId: account.id, adminId: admin.id, restrictedUser: restricted, ...(lists ? { lists } : {}) });
-    this.#setData(this.#data);
-    return this.#data;
+    const { data, tables } = prepared(seed, count, { accountId: account.id, adminId: admin.id, restrictedUser: restricted, ...(lists ? { lists } : {}) });
+    this.#data = data;
+    this.#tables = { ...tables };
+    return data;
   }
 
   #setData(data: DataSet): void {
     this.#data = data;
-    const tables = {} as Record<ListName, ListTable>;
-    for (const list of LIST_NAMES) tables[list] = buildTable(list, data.records[list], data.catalog.custom_fields[list]);
-    this.#tables = tables;
+    this.#tables = tablesOf(data);
   }
 
   /**
@@ -74,10 +116,7 @@ export class ListStore {
   otherAccount(): { readonly data: DataSet; table(list: ListName): ListTable } {
     if (!this.#other) {
       const { account, admin } = this.ctx.world;
-      const data = generateDataSet(this.defaultSeed + 7919, OTHER_ACCOUNT_RECORDS, { accountId: account.id + 1, adminId: admin.id });
-      const tables = {} as Record<ListName, ListTable>;
-      for (const list of LIST_NAMES) tables[list] = buildTable(list, data.records[list], data.catalog.custom_fields[list]);
-      this.#other = { data, tables };
+      this.#other = prepared(this.defaultSeed + 7919, OTHER_ACCOUNT_RECORDS, { accountId: account.id + 1, adminId: admin.id });
     }
     const other = this.#other;
     return { data: other.data, table: (list) => other.tables[list] };
@@ -108,17 +147,19 @@ export class ListStore {
   /** Replaces the data set with a kept one (a state file), which also becomes what a control reset restores. */
   load(data: DataSet): void {
     this.#setData(data);
-    this.#baseline = data;
+    this.markBaseline();
   }
 
   /** The current data becomes what a control reset restores. */
   markBaseline(): void {
-    this.#baseline = this.#data;
+    this.#baseline = { data: this.#data, tables: { ...this.#tables } };
   }
 
   /** Back to the baseline's data: the default data set made at start, or the data when the baseline was marked. */
   restoreDefault(): void {
-    if (this.#data !== this.#baseline) this.#setData(this.#baseline);
+    if (this.#data === this.#baseline.data) return;
+    this.#data = this.#baseline.data;
+    this.#tables = { ...this.#baseline.tables };
   }
 }
 

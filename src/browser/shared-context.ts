@@ -99,11 +99,9 @@ export class SharedContext implements RunResource {
     await adopt(page);
     return {
       page,
-      // Without waiting for the pages to be gone: a popup that is closing itself (window.close() after Allow) may
-      // never acknowledge a close sent meanwhile, and the call would hang until the protocol times out.
       close: async () => {
         this.#live.delete(owner);
-        await Promise.all([...owner.pages].map((p) => p.close({ runBeforeUnload: true }).catch(() => undefined)));
+        await Promise.all([...owner.pages].map(closeWithoutWaiting));
       },
     };
   }
@@ -289,3 +287,12 @@ function pageOf(route: Route): Page | undefined {
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * Closes a page without waiting for Chromium to acknowledge it: a popup that is closing itself (window.close() after
+ * Allow) may never acknowledge a close sent meanwhile, nor may a page whose decision was answered with an error (a 500
+ * to Allow), and a plain close() would then wait for ever, stopping the run behind it.
+ */
+export async function closeWithoutWaiting(page: Page): Promise<void> {
+  await page.close({ runBeforeUnload: true }).catch(() => undefined);
+}

@@ -11,7 +11,7 @@ import pLimit from 'p-limit';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Precondition, SkipRule, TargetAnswer } from '../errors.js';
 import type { RuleContext, RunResource } from '../model/context.js';
-import { routeIntercepted, routeTargetRequests } from '../browser/shared-context.js';
+import { closeWithoutWaiting, routeIntercepted, routeTargetRequests } from '../browser/shared-context.js';
 import { accountChoicesOn, browserOf, decide, grantPageUrl, showsLogin, targetRoutes } from './browser.js';
 import { redirectOwner, STEP_OWNERS } from './owners.js';
 
@@ -178,15 +178,6 @@ export class GrantDesk implements RunResource {
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
   }
-}
-
-/**
- * Closes a grant page without waiting for Chromium to acknowledge it (as src/browser/shared-context.ts closes a rule's
- * pages): a page whose decision was answered with an error (a 500 to Allow) can leave the close unacknowledged, and a
- * plain close() then waits for ever, stopping the run behind it.
- */
-async function closeWithoutWaiting(page: Page): Promise<void> {
-  await page.close({ runBeforeUnload: true }).catch(() => undefined);
 }
 
 /**

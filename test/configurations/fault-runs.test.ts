@@ -75,8 +75,9 @@ async function runRules(target: TargetConfig, rules: readonly Rule[]): Promise<M
  * `FAULT_RUNS_PAGES=1 npx vitest run test/configurations/fault-runs.test.ts` runs them too (docs/faults.md says which);
  * `FAULT_RUNS_PAGES=only` runs those alone (the others are what npm test runs).
  */
-const PAGES = process.env.FAULT_RUNS_PAGES === '1' || process.env.FAULT_RUNS_PAGES === 'only';
-const runHere = (p: FaultInConfiguration) => (process.env.FAULT_RUNS_PAGES === 'only' ? p.onPage : PAGES || !p.onPage);
+const PAGE_MODE = process.env.FAULT_RUNS_PAGES;
+const PAGES = PAGE_MODE === '1' || PAGE_MODE === 'only';
+const runHere = (p: FaultInConfiguration) => (PAGE_MODE === 'only' ? p.onPage : PAGES || !p.onPage);
 /** The runs the pairs need: each (fault, configuration) whose rules run there, once. */
 const OWN_RUNS = PAIRS.filter((p) => p.outcome !== 'skipped' && p.sameRunAs === undefined && runHere(p));
 const runKey = (fault: string, configuration: ConfigurationName) => `${fault} in ${configuration}`;

@@ -29,8 +29,10 @@ class LongFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Generous: several tests run the whole suite end to end, and a CI machine may be slower than a workstation.
-    testTimeout: 180_000,
+    // Generous: several tests run the whole suite end to end, and a CI machine may be slower than a workstation. 180 s
+    // was a wall-clock kill of work doing its job: on a 2-core machine loaded four times over, the variation whose
+    // service answers every hundredth request 429 (369 rules, each 429 waited out) took longer, and failed as a timeout.
+    testTimeout: 600_000,
     // Three files at a time on a 2-core CI machine: the kit's tests wait on sockets, timers and Chromium much of the
     // time (two workers kept the cores only three-quarters busy: 152% CPU over a 15-minute run), so a third fills the
     // gaps; a concurrent describe (the faults, the variations) runs three of its tests at a time.
@@ -42,7 +44,7 @@ export default defineConfig({
     isolate: false,
     maxConcurrency: 3,
     sequence: { sequencer: LongFirst },
-    hookTimeout: 180_000,
+    hookTimeout: 600_000,
     reporters: process.env.CI ? ['default', ['junit', { outputFile: 'reports/tests/junit.xml' }]] : ['default'],
   },
 });

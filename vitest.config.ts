@@ -38,9 +38,9 @@ export default defineConfig({
     // gaps; a concurrent describe (the faults, the variations) runs three of its tests at a time.
     maxWorkers: 3,
     // A worker runs file after file in one module graph: importing the kit (every rule, the emulator, the runner) once
-    // per file cost 147 s of a 16-minute run on a CPU-bound 2-core machine. The kit keeps no hidden globals (options
-    // objects, instances per run); a test that changes the process (an environment variable, the global dispatcher,
-    // fetch, fake timers) restores it in a finally.
+    // per file cost 147 s of a 16-minute run on a CPU-bound 2-core machine. The kit's module-level state is caches of
+    // pure results (secret tags, parsed queries, seeded data sets, frozen where shared); a test that changes the process
+    // (an environment variable, the global dispatcher, fetch, fake timers) restores it in a finally.
     isolate: false,
     maxConcurrency: 3,
     sequence: { sequencer: LongFirst },

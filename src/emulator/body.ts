@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import qs from 'qs';
 import type { FaultSwitches } from './faults.js';
+import { deepFreeze } from './deep-freeze.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -66,14 +67,6 @@ export function cachedQueryParser(): (raw: string) => Record<string, unknown> {
     }
     return parsed;
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 /** The largest body the emulator takes outside the chat scope; the live service's limit is not stated, 1 MB is the server's default. */

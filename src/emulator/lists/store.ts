@@ -7,6 +7,7 @@
 import type { EmulatorContext } from '../context.js';
 import { DEFAULT_RECORD_COUNT, LIST_NAMES, generateDataSet, type DataSet, type DataSetOptions, type ListName, type ListRecord, type Tag } from './data.js';
 import { buildTable, type ListTable } from './table.js';
+import { deepFreeze } from '../deep-freeze.js';
 
 /** Records per list of the other account: enough ids to filter by, few enough to cost nothing at start. */
 const OTHER_ACCOUNT_RECORDS = 40;
@@ -42,15 +43,6 @@ function tablesOf(data: DataSet): Record<ListName, ListTable> {
   const tables = {} as Record<ListName, ListTable>;
   for (const list of LIST_NAMES) tables[list] = buildTable(list, data.records[list], data.catalog.custom_fields[list]);
   return tables;
-}
-
-/** Freezes plain objects and arrays at every depth: an instance that wrote into a shared record would throw, not leak. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 export class ListStore {
